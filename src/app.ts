@@ -1,0 +1,52 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "./context.ts";
+import { HttpError } from "./lib/errors.ts";
+import { securityPlugin } from "./http/security.ts";
+import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
+import { adminAuthRoutes } from "./modules/admin/index.ts";
+import { healthRoutes } from "./modules/health/index.ts";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function firstIssueMessage(error: unknown): string {
+  const e = error as { valueError?: { message?: string }; all?: { message?: string }[]; message?: string };
+  return e.valueError?.message ?? e.all?.[0]?.message ?? "Invalid request";
+}
+
+/** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
+export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
+  const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({}));
+  return new Elysia({ serve: { maxRequestBodySize: MAX_BODY_BYTES } })
+    .onError({ as: "global" }, ({ code, error, set }) => {
+      if (error instanceof HttpError) {
+        set.status = error.status;
+        Object.assign(set.headers, error.headers);
+        return { error: error.message };
+      }
+      switch (code) {
+        case "VALIDATION":
+          set.status = 400;
+          return { error: firstIssueMessage(error) };
+        case "PARSE":
+          set.status = 400;
+          return { error: "Request body is not valid JSON" };
+        case "NOT_FOUND":
+          set.status = 404;
+          return { error: "Not found" };
+        case "INVALID_COOKIE_SIGNATURE":
+        case "INVALID_FILE_TYPE":
+          set.status = 400;
+          return { error: "Invalid request" };
+        default:
+          ctx.log.error("unhandled error", error);
+          set.status = 500;
+          return { error: "Internal server error" };
+      }
+    })
+    .use(securityPlugin(ctx.config))
+    .use(healthRoutes(ctx))
+    .use(adminAuthRoutes(ctx))
+    .use(web);
+}
+
+export type App = Awaited<ReturnType<typeof createApp>>;

@@ -1,0 +1,101 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { createFirstAdminBody } from "../contracts/admin.ts";
+import { ConfigError, parseServeArgs } from "../config.ts";
+import { backupDatabase, closeDatabase, openDatabase } from "../db/database.ts";
+import { HttpError } from "../lib/errors.ts";
+import { AdminService } from "../modules/admin/service.ts";
+
+/** A failure the operator caused; printed as one line, exit code 1. */
+export class CommandError extends Error {}
+
+/** Parses `--name value` pairs, allowing only `allowed` (plus --data-dir, which every command takes). */
+function parseCommandFlags(argv: string[], allowed: string[]): { flags: Record<string, string>; rest: string[] } {
+  const flags: Record<string, string> = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) {
+      rest.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (![...allowed, "data-dir"].includes(name)) throw new ConfigError(`unknown flag '--${name}' (see --help)`);
+    const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    flags[name] = value;
+  }
+  return { flags, rest };
+}
+
+function dataDirOf(flags: Record<string, string>, env: Record<string, string | undefined>): string {
+  const fromFlags = flags["data-dir"] !== undefined ? ["--data-dir", flags["data-dir"]] : [];
+  return parseServeArgs(fromFlags, { DREADCAST_DATA_DIR: env.DREADCAST_DATA_DIR }).dataDir;
+}
+
+function require(flags: Record<string, string>, names: string[], usage: string): void {
+  const missing = names.filter((n) => flags[n] === undefined);
+  if (missing.length) throw new ConfigError(`missing --${missing.join(", --")}; usage: ${usage}`);
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues[0]?.message ?? "invalid value");
+  return parsed.data;
+}
+
+async function withAdmins<T>(dataDir: string, fn: (admins: AdminService) => Promise<T>): Promise<T> {
+  const db = openDatabase(dataDir);
+  try {
+    return await fn(new AdminService(db));
+  } catch (error) {
+    if (error instanceof HttpError) throw new CommandError(error.message);
+    throw error;
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+export async function adminCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
+  const [action, ...args] = argv;
+  if (action === "create") {
+    const usage = "dreadcast admin create --username U --email E --password P";
+    const { flags, rest } = parseCommandFlags(args, ["username", "email", "password"]);
+    if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
+    require(flags, ["username", "email", "password"], usage);
+    const body = validate(createFirstAdminBody, { username: flags.username, email: flags.email, password: flags.password });
+    const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.create(body.username, body.email, body.password));
+    return `admin '${admin.username}' created`;
+  }
+  if (action === "reset-password") {
+    const usage = "dreadcast admin reset-password --username U --password P";
+    const { flags, rest } = parseCommandFlags(args, ["username", "password"]);
+    if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
+    require(flags, ["username", "password"], usage);
+    const password = validate(createFirstAdminBody.shape.password, flags.password);
+    const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.resetPassword(flags.username!, password));
+    if (!admin) throw new CommandError(`no admin named '${flags.username}'`);
+    return `password of admin '${admin.username}' reset; their sessions were ended`;
+  }
+  throw new ConfigError(`unknown admin action '${action ?? ""}'; use 'admin create' or 'admin reset-password'`);
+}
+
+export async function backupCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
+  const usage = "dreadcast backup FILE [--data-dir DIR]";
+  const { flags, rest } = parseCommandFlags(argv, []);
+  if (rest.length !== 1) throw new ConfigError(`backup needs exactly one FILE; usage: ${usage}`);
+  const target = resolve(rest[0]!);
+  if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
+  const dataDir = dataDirOf(flags, env);
+  const db = openDatabase(dataDir);
+  try {
+    backupDatabase(db, target);
+  } catch (error) {
+    throw new CommandError(`backup failed: ${(error as Error).message}`);
+  } finally {
+    db.close();
+  }
+  return `backup written to ${target}`;
+}

@@ -1,0 +1,163 @@
+import { resolve } from "node:path";
+
+/** Everything the server needs to know, validated once at boot. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string | null;
+  stripeSecretKey: string | null;
+  stripePublishableKey: string | null;
+  stripeWebhookSecret: string | null;
+  stripeApiUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  enableTestCodes: boolean;
+  trustProxy: string[];
+}
+
+export class ConfigError extends Error {}
+
+type FlagKind = "string" | "port" | "url" | "boolean" | "list";
+
+interface FlagSpec {
+  key: keyof Config;
+  kind: FlagKind;
+  help: string;
+  value?: string;
+}
+
+/** The serve flags, in the order `--help` lists them. Each is also DREADCAST_<NAME>. */
+export const FLAGS: Record<string, FlagSpec> = {
+  port: { key: "port", kind: "port", value: "N", help: "TCP port to listen on (default 3000; 0 picks a free one)" },
+  host: { key: "host", kind: "string", value: "ADDR", help: "address to bind (default 0.0.0.0)" },
+  "data-dir": { key: "dataDir", kind: "string", value: "DIR", help: "where the database and uploads live (default ./data)" },
+  "public-url": { key: "publicUrl", kind: "url", value: "URL", help: "the address viewers use, e.g. https://live.example.com" },
+  "stripe-secret-key": { key: "stripeSecretKey", kind: "string", value: "KEY", help: "Stripe secret key (sk_...); without it payments run in demo mode" },
+  "stripe-publishable-key": { key: "stripePublishableKey", kind: "string", value: "KEY", help: "Stripe publishable key (pk_...)" },
+  "stripe-webhook-secret": { key: "stripeWebhookSecret", kind: "string", value: "SECRET", help: "signing secret of the Stripe webhook (whsec_...)" },
+  "stripe-api-url": { key: "stripeApiUrl", kind: "url", value: "URL", help: "talk to a Stripe-compatible API at URL instead of Stripe (testing)" },
+  "smtp-url": { key: "smtpUrl", kind: "url", value: "URL", help: "SMTP server, e.g. smtps://user:pass@mail.example.com; without it mail goes to DATA_DIR/outbox" },
+  "mail-from": { key: "mailFrom", kind: "string", value: "ADDR", help: "sender address of the e-mails (default dreadcast@localhost)" },
+  "enable-test-codes": { key: "enableTestCodes", kind: "boolean", help: "issue SCP- test codes even with live payments" },
+  "trust-proxy": { key: "trustProxy", kind: "list", value: "IPS", help: "comma-separated proxy addresses whose X-Forwarded-For is trusted" },
+};
+
+export function defaultConfig(): Config {
+  return {
+    port: 3000,
+    host: "0.0.0.0",
+    dataDir: resolve("data"),
+    publicUrl: null,
+    stripeSecretKey: null,
+    stripePublishableKey: null,
+    stripeWebhookSecret: null,
+    stripeApiUrl: null,
+    smtpUrl: null,
+    mailFrom: "dreadcast@localhost",
+    enableTestCodes: false,
+    trustProxy: [],
+  };
+}
+
+function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Config] {
+  switch (spec.kind) {
+    case "port": {
+      if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`--${name} must be a whole number from 0 to 65535, got '${raw}'`);
+      return Number(raw);
+    }
+    case "url": {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`--${name} must be a URL, got '${raw}'`);
+      }
+      if (name === "smtp-url" ? !["smtp:", "smtps:"].includes(url.protocol) : !["http:", "https:"].includes(url.protocol)) {
+        throw new ConfigError(`--${name} has an unsupported scheme '${url.protocol}'`);
+      }
+      return name === "smtp-url" ? raw : raw.replace(/\/+$/, "");
+    }
+    case "boolean": {
+      if (["1", "true", "yes", "on", ""].includes(raw.toLowerCase())) return true;
+      if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+      throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
+    }
+    case "list":
+      return raw.split(",").map((s) => s.trim()).filter(Boolean);
+    case "string": {
+      if (raw.trim() === "") throw new ConfigError(`--${name} must not be empty`);
+      return name === "data-dir" ? resolve(raw) : raw;
+    }
+  }
+}
+
+function envName(flag: string): string {
+  return `DREADCAST_${flag.toUpperCase().replace(/-/g, "_")}`;
+}
+
+/** flag > DREADCAST_* env var > default. Throws ConfigError with a one-line message on bad input. */
+export function parseServeArgs(argv: string[], env: Record<string, string | undefined>): Config {
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(FLAGS)) {
+    const raw = env[envName(name)];
+    if (raw !== undefined) config[spec.key] = parseValue(name, spec, raw);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) throw new ConfigError(`unexpected argument '${arg}' (see --help)`);
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const spec = FLAGS[name];
+    if (!spec) throw new ConfigError(`unknown flag '--${name}' (see --help)`);
+    let raw: string;
+    if (eq !== -1) raw = arg.slice(eq + 1);
+    else if (spec.kind === "boolean") raw = "true";
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("--")) throw new ConfigError(`--${name} needs a value`);
+      raw = next;
+      i++;
+    }
+    config[spec.key] = parseValue(name, spec, raw);
+  }
+  const result = config as unknown as Config;
+  if (result.stripeSecretKey && !result.stripePublishableKey) {
+    throw new ConfigError("--stripe-secret-key needs --stripe-publishable-key too");
+  }
+  if (result.stripePublishableKey && !result.stripeSecretKey) {
+    throw new ConfigError("--stripe-publishable-key needs --stripe-secret-key too");
+  }
+  return result;
+}
+
+export function paymentMode(config: Config): "demo" | "stripe" {
+  return config.stripeSecretKey ? "stripe" : "demo";
+}
+
+/** SCP- test codes exist only in demo mode or when explicitly enabled. */
+export function testCodesEnabled(config: Config): boolean {
+  return config.enableTestCodes || paymentMode(config) === "demo";
+}
+
+export function serveHelp(): string {
+  const lines = Object.entries(FLAGS).map(([name, spec]) => {
+    const left = `  --${name}${spec.value ? ` ${spec.value}` : ""}`;
+    return `${left.padEnd(34)}${spec.help}\n${" ".repeat(34)}[env ${envName(name)}]`;
+  });
+  return [
+    "dreadcast — a paid, horror-themed live event in one executable",
+    "",
+    "Usage:",
+    "  dreadcast [flags]                                   serve the site",
+    "  dreadcast admin create --username U --email E --password P",
+    "  dreadcast admin reset-password --username U --password P",
+    "  dreadcast backup FILE [--data-dir DIR]              consistent copy of the live database",
+    "",
+    "Flags:",
+    ...lines,
+    "  --help                            show this help",
+    "  --version                         print the version",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,149 @@
+import type { Database } from "bun:sqlite";
+
+export const DEFAULT_EVENT_TITLE = "DREADCAST: The Night It Streams";
+export const DEFAULT_THUMBNAIL_URL = "/assets/default-thumbnail.jpg";
+export const DEFAULT_DONATION_GOAL_PENCE = 5000;
+const FIVE_DAYS_MS = 5 * 24 * 60 * 60 * 1000;
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: (db: Database) => void;
+}
+
+/** Numbered, append-only. Each runs in its own transaction before the server listens. Times are epoch ms. */
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: "initial schema",
+    up(db) {
+      db.run(`
+        CREATE TABLE admins (
+          id INTEGER PRIMARY KEY,
+          username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          email TEXT NOT NULL,
+          password_hash TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE admin_sessions (
+          id TEXT PRIMARY KEY,
+          admin_id INTEGER NOT NULL REFERENCES admins(id) ON DELETE CASCADE,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX admin_sessions_admin ON admin_sessions(admin_id);
+        CREATE TABLE access_codes (
+          id INTEGER PRIMARY KEY,
+          code TEXT NOT NULL UNIQUE,
+          kind TEXT NOT NULL CHECK (kind IN ('SKP', 'MOD', 'SCP')),
+          used INTEGER NOT NULL DEFAULT 0 CHECK (used IN (0, 1)),
+          revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1)),
+          email TEXT,
+          device_fingerprint TEXT,
+          payment_id INTEGER UNIQUE REFERENCES payments(id),
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE users (
+          id INTEGER PRIMARY KEY,
+          username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          email TEXT,
+          access_code_id INTEGER REFERENCES access_codes(id) ON DELETE SET NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX users_access_code ON users(access_code_id);
+        CREATE TABLE viewer_sessions (
+          id TEXT PRIMARY KEY,
+          user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          access_code_id INTEGER NOT NULL REFERENCES access_codes(id) ON DELETE CASCADE,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX viewer_sessions_code ON viewer_sessions(access_code_id);
+        CREATE TABLE livestream_settings (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          event_title TEXT NOT NULL,
+          thumbnail_url TEXT NOT NULL,
+          embed_url TEXT NOT NULL DEFAULT '',
+          donation_goal INTEGER NOT NULL CHECK (donation_goal >= 100),
+          is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
+          start_date INTEGER NOT NULL,
+          fake_viewers_enabled INTEGER NOT NULL DEFAULT 0 CHECK (fake_viewers_enabled IN (0, 1)),
+          fake_viewers_target INTEGER NOT NULL DEFAULT 0 CHECK (fake_viewers_target BETWEEN 0 AND 5000),
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE banned_users (
+          id INTEGER PRIMARY KEY,
+          username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          access_code_id INTEGER REFERENCES access_codes(id) ON DELETE SET NULL,
+          banned_by TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX banned_users_code ON banned_users(access_code_id);
+        CREATE TABLE chat_messages (
+          id TEXT PRIMARY KEY,
+          seq INTEGER NOT NULL UNIQUE,
+          user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+          username TEXT NOT NULL,
+          text TEXT NOT NULL,
+          type TEXT NOT NULL CHECK (type IN ('user', 'system', 'donation')),
+          is_pinned INTEGER NOT NULL DEFAULT 0 CHECK (is_pinned IN (0, 1)),
+          donation_pence INTEGER,
+          deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX chat_messages_username ON chat_messages(username COLLATE NOCASE);
+        CREATE TABLE payments (
+          id INTEGER PRIMARY KEY,
+          intent_id TEXT NOT NULL UNIQUE,
+          kind TEXT NOT NULL CHECK (kind IN ('access', 'donation')),
+          amount INTEGER NOT NULL CHECK (amount > 0),
+          currency TEXT NOT NULL DEFAULT 'gbp',
+          status TEXT NOT NULL,
+          email TEXT,
+          viewer_session_id TEXT,
+          fulfilled INTEGER NOT NULL DEFAULT 0 CHECK (fulfilled IN (0, 1)),
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE donations (
+          id INTEGER PRIMARY KEY,
+          payment_id INTEGER NOT NULL UNIQUE REFERENCES payments(id),
+          user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+          username TEXT NOT NULL,
+          amount INTEGER NOT NULL CHECK (amount > 0),
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE webhook_events (
+          id TEXT PRIMARY KEY,
+          type TEXT NOT NULL,
+          received_at INTEGER NOT NULL
+        );
+        CREATE TABLE email_queue (
+          id INTEGER PRIMARY KEY,
+          dedupe_key TEXT UNIQUE,
+          to_address TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          text_body TEXT NOT NULL,
+          html_body TEXT,
+          status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at INTEGER NOT NULL,
+          last_error TEXT,
+          created_at INTEGER NOT NULL,
+          sent_at INTEGER
+        );
+        CREATE INDEX email_queue_due ON email_queue(status, next_attempt_at);
+        CREATE TABLE stats_samples (
+          sampled_at INTEGER PRIMARY KEY,
+          viewer_count INTEGER NOT NULL,
+          donation_total INTEGER NOT NULL
+        );
+      `);
+      const now = Date.now();
+      db.query(
+        `INSERT INTO livestream_settings (id, event_title, thumbnail_url, donation_goal, start_date, updated_at)
+         VALUES (1, ?, ?, ?, ?, ?)`,
+      ).run(DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_URL, DEFAULT_DONATION_GOAL_PENCE, now + FIVE_DAYS_MS, now);
+    },
+  },
+];

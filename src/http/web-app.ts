@@ -1,0 +1,96 @@
+import { Elysia } from "elysia";
+import { brotliCompressSync, constants as zlib } from "node:zlib";
+
+export interface WebAsset {
+  path: string;
+  file: string;
+  immutable: boolean;
+}
+
+interface LoadedAsset {
+  body: Uint8Array;
+  type: string;
+  etag: string;
+  cacheControl: string;
+  gzip?: Uint8Array;
+  br?: Uint8Array;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest)|image\/svg)/;
+
+/** Loads the built web app (embedded in the executable, or dist/web when run from source). */
+export async function loadWebAssets(): Promise<WebAsset[]> {
+  try {
+    const mod = await import("../web-assets.generated.ts");
+    return mod.webAssets;
+  } catch {
+    return [];
+  }
+}
+
+async function load(asset: WebAsset): Promise<LoadedAsset> {
+  const file = Bun.file(asset.file);
+  const body = new Uint8Array(await file.arrayBuffer());
+  const type = file.type || "application/octet-stream";
+  const loaded: LoadedAsset = {
+    body,
+    type,
+    etag: `"${Bun.hash(body).toString(36)}"`,
+    cacheControl: asset.path === "/index.html" ? "no-cache" : asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+  };
+  if (COMPRESSIBLE.test(type) && body.length > 512) {
+    loaded.gzip = Bun.gzipSync(body, { level: 9 });
+    loaded.br = new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10 } }));
+  }
+  return loaded;
+}
+
+function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<string, string>): Response {
+  const headers: Record<string, string> = {
+    ...extraHeaders,
+    "content-type": asset.type,
+    "cache-control": asset.cacheControl,
+    etag: asset.etag,
+    vary: "Accept-Encoding",
+  };
+  if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
+  const accept = request.headers.get("accept-encoding") ?? "";
+  let body = asset.body;
+  if (asset.br && /\bbr\b/.test(accept)) {
+    body = asset.br;
+    headers["content-encoding"] = "br";
+  } else if (asset.gzip && /\bgzip\b/.test(accept)) {
+    body = asset.gzip;
+    headers["content-encoding"] = "gzip";
+  }
+  return new Response(request.method === "HEAD" ? null : body, { headers });
+}
+
+/**
+ * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, a plain 404 for a
+ * missing file (anything whose last segment has an extension) and JSON 404 for unknown /api paths.
+ */
+export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Record<string, string>) {
+  const byPath = new Map<string, LoadedAsset>();
+  await Promise.all(assets.map(async (a) => byPath.set(a.path, await load(a))));
+  const index = byPath.get("/index.html");
+
+  const handler = ({ request, path, set }: { request: Request; path: string; set: { status?: number | string } }) => {
+    if (path === "/api" || path.startsWith("/api/")) {
+      set.status = 404;
+      return { error: "Not found" };
+    }
+    const asset = byPath.get(path);
+    if (asset && path !== "/index.html") return respond(asset, request, {});
+    const lastSegment = path.slice(path.lastIndexOf("/") + 1);
+    if (lastSegment.includes(".") && path !== "/index.html") {
+      return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
+    }
+    if (!index) {
+      return new Response("The web app is not built. Run `npm run build:web`.", { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+    return respond(index, request, pageHeaders());
+  };
+
+  return new Elysia({ name: "web-app" }).get("/*", handler).head("/*", handler);
+}

@@ -1,0 +1,88 @@
+import pkg from "../package.json";
+import { createApp } from "./app.ts";
+import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
+import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
+import { createContext } from "./context.ts";
+import { closeDatabase, openDatabase } from "./db/database.ts";
+import { consoleLogger } from "./lib/logger.ts";
+
+function displayUrl(config: Config, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = ["0.0.0.0", "::", ""].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}
+
+async function serve(config: Config): Promise<void> {
+  const db = openDatabase(config.dataDir);
+  const ctx = createContext(config, db, consoleLogger);
+  const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
+  const port = app.server!.port;
+  const url = displayUrl(config, port);
+  console.log(`dreadcast ${pkg.version} listening on ${url}`);
+  console.log(
+    paymentMode(config) === "demo"
+      ? "payments: demo mode — no real money, test card 4242 4242 4242 4242"
+      : "payments: live Stripe payments",
+  );
+  console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
+  console.log(`data: ${config.dataDir}`);
+  if (ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    await app.stop(true);
+    closeDatabase(db);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const env = process.env;
+  try {
+    if (argv[0] === "admin") {
+      console.log(await adminCommand(argv.slice(1), env));
+      return 0;
+    }
+    if (argv[0] === "backup") {
+      console.log(await backupCommand(argv.slice(1), env));
+      return 0;
+    }
+    if (argv.includes("--help") || argv.includes("-h")) {
+      process.stdout.write(serveHelp());
+      return 0;
+    }
+    if (argv.includes("--version")) {
+      console.log(`dreadcast ${pkg.version}`);
+      return 0;
+    }
+    await serve(parseServeArgs(argv, env));
+    return -1;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`dreadcast: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      console.error(`dreadcast: ${error.message}`);
+      return 1;
+    }
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") {
+      console.error(`dreadcast: the port is already in use; pick another with --port`);
+      return 1;
+    }
+    if (code === "EACCES" || code === "EROFS") {
+      console.error(`dreadcast: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const exitCode = await main(process.argv.slice(2));
+if (exitCode >= 0) process.exit(exitCode);

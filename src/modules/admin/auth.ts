@@ -1,0 +1,15 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+
+export const ADMIN_COOKIE = "dreadcast_admin";
+
+/** `{ isAdmin: true }` on a route: 401 without a live admin session, else `admin` in the context. */
+export function adminAuth(ctx: AppContext) {
+  return new Elysia({ name: "admin-auth" }).macro({
+    isAdmin: {
+      resolve({ cookie }) {
+        return { admin: ctx.admins.requireSession(cookie[ADMIN_COOKIE]?.value as string | undefined) };
+      },
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { Elysia } from "elysia";
+import { createFirstAdminBody, loginBody } from "../../contracts/admin.ts";
+import type { AppContext } from "../../context.ts";
+import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
+import { cookieIsSecure } from "../../http/security.ts";
+import { ADMIN_COOKIE, adminAuth } from "./auth.ts";
+import { ADMIN_SESSION_TTL_MS } from "./service.ts";
+
+/** First-admin setup, login, logout and the profile. */
+export function adminAuthRoutes(ctx: AppContext) {
+  const loginsPerIp = new RateLimiter(30, 15 * 60_000);
+  const failures = new FailureBackoff(5);
+  const secure = cookieIsSecure(ctx.config);
+
+  return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
+    .use(adminAuth(ctx))
+    .get("/check-first-admin", () => ({ needsFirstAdmin: ctx.admins.needsFirstAdmin() }))
+    .post(
+      "/create-first",
+      async ({ body, set }) => {
+        const admin = await ctx.admins.createFirst(body.username, body.email, body.password);
+        ctx.log.info(`first admin '${admin.username}' created`);
+        set.status = 201;
+        return { username: admin.username };
+      },
+      { body: createFirstAdminBody },
+    )
+    .post(
+      "/login",
+      async ({ body, cookie, clientIp }) => {
+        const keys = [`ip:${clientIp}|${body.username.toLowerCase()}`, `user:${body.username.toLowerCase()}`];
+        const wait = Math.max(loginsPerIp.hit(clientIp), ...keys.map((k) => failures.retryAfter(k)));
+        if (wait > 0) throw tooManyRequests(`Too many login attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
+        const admin = await ctx.admins.verifyCredentials(body.username, body.password);
+        if (!admin) {
+          for (const k of keys) failures.fail(k);
+          throw unauthorized("Invalid username or password");
+        }
+        for (const k of keys) failures.succeed(k);
+        cookie[ADMIN_COOKIE]!.set({
+          value: ctx.admins.createSession(admin.id),
+          httpOnly: true,
+          sameSite: "lax",
+          secure,
+          path: "/",
+          maxAge: ADMIN_SESSION_TTL_MS / 1000,
+        });
+        return { username: admin.username };
+      },
+      { body: loginBody },
+    )
+    .post("/logout", ({ cookie }) => {
+      ctx.admins.endSession(cookie[ADMIN_COOKIE]?.value as string | undefined);
+      cookie[ADMIN_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: 0 });
+      return { ok: true };
+    })
+    .get("/profile", ({ admin }) => ({ username: admin.username }), { isAdmin: true });
+}
