@@ -9,8 +9,20 @@ export interface AppContext {
   db: Database;
   log: Logger;
   admins: AdminService;
+  /** Stops timers and workers a module started; run in reverse order on shutdown. */
+  disposers: (() => void | Promise<void>)[];
 }
 
 export function createContext(config: Config, db: Database, log: Logger): AppContext {
-  return { config, db, log, admins: new AdminService(db) };
+  return { config, db, log, admins: new AdminService(db), disposers: [] };
+}
+
+export async function disposeContext(ctx: AppContext): Promise<void> {
+  for (const dispose of ctx.disposers.splice(0).reverse()) {
+    try {
+      await dispose();
+    } catch (error) {
+      ctx.log.error("error while shutting down", error);
+    }
+  }
 }

@@ -2,7 +2,7 @@ import pkg from "../package.json";
 import { createApp } from "./app.ts";
 import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
-import { createContext } from "./context.ts";
+import { createContext, disposeContext } from "./context.ts";
 import { closeDatabase, openDatabase } from "./db/database.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
@@ -34,6 +34,7 @@ async function serve(config: Config): Promise<void> {
     stopping = true;
     console.log(`${signal} received, shutting down`);
     await app.stop(true);
+    await disposeContext(ctx);
     closeDatabase(db);
     process.exit(0);
   };
