@@ -1,0 +1,150 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import pkg from "../../package.json";
+import { AdminService } from "../../src/modules/admin/service.ts";
+
+const MAIN = resolve(import.meta.dir, "../../src/main.ts");
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "dreadcast-cli-"));
+
+describe("flags", () => {
+  test("--help lists every flag with its env var and exits 0", async () => {
+    const { stdout, code } = await run(["--help"]);
+    expect(code).toBe(0);
+    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--version", "admin create", "admin reset-password", "backup FILE"]) {
+      expect(stdout).toContain(flag);
+    }
+    expect(stdout).toContain("DREADCAST_PORT");
+  });
+
+  test("--version prints the package version", async () => {
+    const { stdout, code } = await run(["--version"]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(`dreadcast ${pkg.version}`);
+  });
+
+  const bad: { name: string; args: string[]; env?: Record<string, string>; message: RegExp }[] = [
+    { name: "an unknown flag", args: ["--bogus"], message: /unknown flag '--bogus'/ },
+    { name: "a non-numeric port", args: ["--port", "abc"], message: /--port must be a whole number/ },
+    { name: "a port out of range", args: ["--port=70000"], message: /--port must be a whole number/ },
+    { name: "a flag without its value", args: ["--host"], message: /--host needs a value/ },
+    { name: "a public URL that is not a URL", args: ["--public-url", "nope"], message: /--public-url must be a URL/ },
+    { name: "an SMTP URL with the wrong scheme", args: ["--smtp-url", "http://mail"], message: /--smtp-url has an unsupported scheme/ },
+    { name: "a bad boolean", args: ["--enable-test-codes=maybe"], message: /must be true or false/ },
+    { name: "a stray argument", args: ["serve"], message: /unexpected argument 'serve'/ },
+    { name: "a secret key without a publishable key", args: ["--stripe-secret-key", "sk_test_1"], message: /needs --stripe-publishable-key/ },
+    { name: "a bad env var", args: [], env: { DREADCAST_PORT: "-1" }, message: /--port must be a whole number/ },
+    { name: "admin with no action", args: ["admin"], message: /unknown admin action/ },
+    { name: "admin create without fields", args: ["admin", "create", "--username", "abc"], message: /missing --email, --password/ },
+    { name: "admin create with a bad e-mail", args: ["admin", "create", "--username", "abc", "--email", "x", "--password", "secret1"], message: /Please enter a valid email address/ },
+    { name: "admin create with a short password", args: ["admin", "create", "--username", "abc", "--email", "a@b.co", "--password", "123"], message: /Password must be at least 6 characters/ },
+    { name: "backup without a file", args: ["backup"], message: /backup needs exactly one FILE/ },
+  ];
+  for (const c of bad) {
+    test(`${c.name} prints one line on stderr and exits 2`, async () => {
+      const { stderr, code } = await run([...c.args, "--data-dir", tempDir()], c.env);
+      expect(code).toBe(2);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr).toMatch(c.message);
+    });
+  }
+});
+
+describe("admin subcommands", () => {
+  test("admin create makes an admin who can log in; a duplicate exits 1", async () => {
+    const dir = tempDir();
+    const created = await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("admin 'warden' created");
+    const db = new Database(join(dir, "dreadcast.db"));
+    expect(await new AdminService(db).verifyCredentials("warden", "s3cret!")).not.toBeNull();
+    db.close();
+    const again = await run(["admin", "create", "--username", "WARDEN", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already exists");
+  });
+
+  test("admin reset-password replaces the password; an unknown admin exits 1", async () => {
+    const dir = tempDir();
+    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
+    const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);
+    expect(reset.code).toBe(0);
+    const db = new Database(join(dir, "dreadcast.db"));
+    const admins = new AdminService(db);
+    expect(await admins.verifyCredentials("warden", "old-pass")).toBeNull();
+    expect(await admins.verifyCredentials("warden", "new-pass")).not.toBeNull();
+    db.close();
+    const missing = await run(["admin", "reset-password", "--username", "ghost", "--password", "new-pass", "--data-dir", dir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no admin named 'ghost'");
+  });
+
+  test("DREADCAST_DATA_DIR is honoured by subcommands", async () => {
+    const dir = tempDir();
+    const created = await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!"], { DREADCAST_DATA_DIR: dir });
+    expect(created.code).toBe(0);
+    expect(existsSync(join(dir, "dreadcast.db"))).toBe(true);
+  });
+});
+
+describe("backup", () => {
+  test("backup writes a copy that opens and passes integrity_check; it refuses to overwrite", async () => {
+    const dir = tempDir();
+    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
+    const target = join(tempDir(), "copy.db");
+    const first = await run(["backup", target, "--data-dir", dir]);
+    expect(first.code).toBe(0);
+    const copy = new Database(target, { readonly: true });
+    expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(copy.query("SELECT username FROM admins").all()).toEqual([{ username: "warden" }]);
+    copy.close();
+    const second = await run(["backup", target, "--data-dir", dir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("already exists");
+  });
+});
+
+describe("serving", () => {
+  test("prints the URL, the modes and the first-admin hint, and shuts down cleanly on SIGTERM", async () => {
+    const dir = tempDir();
+    const proc = Bun.spawn([process.execPath, MAIN, "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], { stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    let out = "";
+    while (!out.includes("create the first one")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+    expect(out).toContain("payments: demo mode");
+    expect(out).toContain(`e-mail: outbox folder ${dir}/outbox`);
+    expect(out).toContain(`${url}/admin/create-first-admin`);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    const wal = join(dir, "dreadcast.db-wal");
+    expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
+  });
+
+  test("a port already in use is a clear error, not a stack trace", async () => {
+    const blocker = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("x") });
+    const { code, stderr } = await run(["--port", String(blocker.port), "--host", "127.0.0.1", "--data-dir", tempDir()]);
+    blocker.stop(true);
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain("already in use");
+  });
+});
