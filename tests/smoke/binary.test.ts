@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const BINARY = resolve(import.meta.dir, "../../dist/dreadcast");
+let proc: ReturnType<typeof Bun.spawn>;
+let url = "";
+let dir = "";
+
+beforeAll(async () => {
+  if (!existsSync(BINARY)) {
+    const build = Bun.spawnSync([process.execPath, resolve(import.meta.dir, "../../scripts/build.ts")], { stdout: "inherit", stderr: "inherit" });
+    if (build.exitCode !== 0) throw new Error("build failed");
+  }
+  dir = mkdtempSync(join(tmpdir(), "dreadcast-smoke-"));
+  copyFileSync(BINARY, join(dir, "dreadcast"));
+  // Run from an empty directory with nothing beside the executable: the web app must come from inside it.
+  proc = Bun.spawn([join(dir, "dreadcast"), "--port", "0", "--host", "127.0.0.1"], { cwd: dir, stdout: "pipe", stderr: "inherit", env: { PATH: "/usr/bin:/bin" } });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let out = "";
+  while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`executable exited early: ${out}`);
+    out += new TextDecoder().decode(value);
+  }
+  url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+}, 120_000);
+
+afterAll(async () => {
+  proc.kill("SIGTERM");
+  await proc.exited;
+});
+
+test("the executable creates its data dir beside where it runs", () => {
+  expect(readdirSync(join(dir, "data"))).toContain("dreadcast.db");
+});
+
+test("/ and a deep page route serve index.html with no-cache", async () => {
+  for (const path of ["/", "/admin/login", "/livestream", "/some/unknown/page"]) {
+    const res = await fetch(url + path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(await res.text()).toContain('<div id="root">');
+  }
+});
+
+test("a hashed asset is served immutable and compressed", async () => {
+  const html = await (await fetch(url + "/")).text();
+  const script = html.match(/src="(\/assets\/[^"]+\.js)"/)![1]!;
+  const br = await fetch(url + script, { headers: { "accept-encoding": "br" }, decompress: false } as RequestInit);
+  expect(br.status).toBe(200);
+  expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  expect(br.headers.get("content-encoding")).toBe("br");
+  expect(br.headers.get("content-type")).toContain("javascript");
+  const gzip = await fetch(url + script, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
+  expect(gzip.headers.get("content-encoding")).toBe("gzip");
+  const plain = await fetch(url + script, { headers: { "accept-encoding": "identity" } });
+  expect(plain.headers.get("content-encoding")).toBeNull();
+  expect((await plain.text()).length).toBeGreaterThan(1000);
+});
+
+test("the default thumbnail ships inside the executable", async () => {
+  const res = await fetch(url + "/assets/default-thumbnail.jpg");
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("image/jpeg");
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+});
+
+test("a missing asset is a 404, not the HTML page", async () => {
+  const res = await fetch(url + "/assets/missing-abc123.js");
+  expect(res.status).toBe(404);
+  expect(res.headers.get("content-type")).not.toContain("text/html");
+});
+
+test("healthz answers 200", async () => {
+  const res = await fetch(url + "/healthz");
+  expect(res.status).toBe(200);
+});
