@@ -1,0 +1,134 @@
+import { z } from "zod";
+
+/**
+ * The live event's WebSocket protocol at `/ws`, shared by the server and the web app.
+ *
+ * Every frame is a JSON object with a `type`. Identity always comes from the session cookie the socket
+ * was opened with; `username` / `accessCode` fields some clients send are accepted and ignored.
+ * Money in `donation_update` is pence; `ChatMessage.donation` is pounds (as the chat shows it).
+ */
+
+export const CHAT_MESSAGE_MAX_LENGTH = 200;
+export const CHAT_HISTORY_LIMIT = 100;
+/** Largest frame the server accepts; a bigger one closes the socket (1009). */
+export const WS_MAX_FRAME_BYTES = 4 * 1024;
+
+/** Close codes the server uses besides the standard ones (1001 going away on shutdown, 1009 frame too big). */
+export const WS_CLOSE_KICKED = 4001;
+export const WS_CLOSE_BANNED = 4003;
+
+// Control characters (newlines and tabs become spaces) and bidi overrides that could spoof other lines.
+const SPACE_LIKE_CONTROLS = /[\t\n\r\v\f]+/g;
+const STRIPPED_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+export function cleanChatText(text: string): string {
+  return text.replace(SPACE_LIKE_CONTROLS, " ").replace(STRIPPED_CHARACTERS, "").trim();
+}
+
+/** A chat line as typed: cleaned, trimmed, 1–200 characters. */
+export const chatTextSchema = z
+  .string()
+  .transform(cleanChatText)
+  .pipe(
+    z
+      .string()
+      .min(1, "Message cannot be empty")
+      .max(CHAT_MESSAGE_MAX_LENGTH, `Message must be ${CHAT_MESSAGE_MAX_LENGTH} characters or less`),
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// Client → server
+
+const ignored = {
+  username: z.string().max(100).optional(),
+  accessCode: z.string().max(200).optional(),
+};
+const messageId = z.string().min(1, "messageId is required").max(64);
+const target = {
+  ...ignored,
+  /** The user to act on (`kick_user` / `ban_user` name it in `username`). */
+  targetUsername: z.string().max(100).optional(),
+  /** Act on the author of this message instead of naming them. */
+  messageId: messageId.optional(),
+};
+
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("authenticate"), ...ignored, isTestCode: z.boolean().optional() }),
+  z.object({ type: z.literal("chat_message"), text: z.string() }),
+  z.object({ type: z.literal("chat"), message: z.object({ text: z.string() }), ...ignored }),
+  z.object({ type: z.literal("send_heart"), ...ignored }),
+  z.object({ type: z.literal("heart"), ...ignored }),
+  z.object({
+    type: z.literal("donation"),
+    /** The PaymentIntent the viewer just paid; the amount shown comes from the payment, not from `amount`. */
+    paymentIntentId: z.string().min(1, "paymentIntentId is required").max(255),
+    amount: z.number().optional(),
+    ...ignored,
+  }),
+  z.object({ type: z.literal("delete_message"), messageId, ...ignored }),
+  z.object({ type: z.literal("delete"), messageId, ...ignored }),
+  /** Toggles: pins an unpinned message (unpinning any other), unpins a pinned one. */
+  z.object({ type: z.literal("pin"), messageId, ...ignored }),
+  z.object({ type: z.literal("kick_user"), ...target }),
+  z.object({ type: z.literal("kick"), ...target }),
+  z.object({ type: z.literal("ban_user"), ...target }),
+  z.object({ type: z.literal("ban"), ...target }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+export type ClientFrameType = ClientFrame["type"];
+
+// ---------------------------------------------------------------------------------------------------
+// Server → client
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  text: z.string(),
+  /** ISO 8601. */
+  timestamp: z.string(),
+  type: z.enum(["system", "user", "donation"]),
+  isPinned: z.boolean(),
+  /** Pounds, only on donation lines. */
+  donation: z.number().optional(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** What a `settings_update` carries when the admin saves the stream settings. Money in pence. */
+export const streamSettingsUpdateSchema = z.object({
+  eventTitle: z.string(),
+  embedUrl: z.string(),
+  thumbnailUrl: z.string(),
+  donationGoal: z.number(),
+  isActive: z.boolean(),
+  startDate: z.string(),
+});
+export type StreamSettingsUpdate = z.infer<typeof streamSettingsUpdateSchema>;
+
+export const serverEventSchema = z.discriminatedUnion("type", [
+  /** Once, right after the socket opens: the last 100 visible messages, oldest first. Replaces the list. */
+  z.object({ type: z.literal("chatHistory"), messages: z.array(chatMessageSchema) }),
+  /** A new line (user, donation or system). */
+  z.object({ type: z.literal("chat"), message: chatMessageSchema }),
+  /** A message changed; today that is its pin state. Pinning one message unpins the previous one. */
+  z.object({ type: z.literal("message_updated"), message: chatMessageSchema }),
+  z.object({ type: z.literal("message_deleted"), messageId: z.string() }),
+  /** The user was removed from the chat; remove their messages from view. */
+  z.object({ type: z.literal("user_kicked"), username: z.string() }),
+  z.object({ type: z.literal("user_banned"), username: z.string() }),
+  /** A notice to this client only (rate limit, kicked, banned). */
+  z.object({ type: z.literal("system_message"), message: z.string() }),
+  /** Total hearts of the event. Coalesced: at most a few per second. */
+  z.object({ type: z.literal("hearts"), count: z.number() }),
+  /** Distinct connected viewers plus the admin's fake viewers. */
+  z.object({ type: z.literal("viewer_count"), count: z.number() }),
+  z.object({ type: z.literal("stats"), stats: z.object({ heartCount: z.number(), viewerCount: z.number() }) }),
+  /** Donations so far and the goal, both in pence. */
+  z.object({ type: z.literal("donation_update"), current: z.number(), goal: z.number() }),
+  z.object({ type: z.literal("settings_update"), settings: streamSettingsUpdateSchema }),
+  /** Reply to `authenticate`: who the server knows this socket as. */
+  z.object({ type: z.literal("auth_ok"), username: z.string(), isModerator: z.boolean() }),
+  /** A frame was refused (malformed, not allowed, not found). The socket stays open. */
+  z.object({ type: z.literal("error"), message: z.string() }),
+]);
+export type ServerEvent = z.infer<typeof serverEventSchema>;
+export type ServerEventType = ServerEvent["type"];
