@@ -3,8 +3,11 @@ import type { AppContext } from "./context.ts";
 import { HttpError } from "./lib/errors.ts";
 import { securityPlugin } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
+import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
 import { healthRoutes } from "./modules/health/index.ts";
+import { paymentRoutes } from "./modules/payments/index.ts";
+import { publicSettingsRoutes } from "./modules/settings/index.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -16,6 +19,8 @@ function firstIssueMessage(error: unknown): string {
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({}));
+  ctx.mail.start();
+  ctx.disposers.push(() => ctx.mail.stop());
   return new Elysia({ serve: { maxRequestBodySize: MAX_BODY_BYTES } })
     .onError({ as: "global" }, ({ code, error, set }) => {
       if (error instanceof HttpError) {
@@ -46,6 +51,9 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(securityPlugin(ctx.config))
     .use(healthRoutes(ctx))
     .use(adminAuthRoutes(ctx))
+    .use(accessRoutes(ctx))
+    .use(paymentRoutes(ctx))
+    .use(publicSettingsRoutes(ctx))
     .use(web);
 }
 

@@ -1,7 +1,15 @@
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
+import { AccessService } from "./modules/access/service.ts";
+import { ViewerSessionService } from "./modules/access/sessions.ts";
 import { AdminService } from "./modules/admin/service.ts";
+import { MailService } from "./modules/mail/service.ts";
+import { createMailTransport } from "./modules/mail/transport.ts";
+import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
+import { PaymentService } from "./modules/payments/service.ts";
+import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
+import { SettingsService } from "./modules/settings/service.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
 export interface AppContext {
@@ -9,12 +17,24 @@ export interface AppContext {
   db: Database;
   log: Logger;
   admins: AdminService;
+  settings: SettingsService;
+  mail: MailService;
+  viewerSessions: ViewerSessionService;
+  access: AccessService;
+  payments: PaymentService;
   /** Stops timers and workers a module started; run in reverse order on shutdown. */
   disposers: (() => void | Promise<void>)[];
 }
 
 export function createContext(config: Config, db: Database, log: Logger): AppContext {
-  return { config, db, log, admins: new AdminService(db), disposers: [] };
+  const settings = new SettingsService(db);
+  const mail = new MailService(db, createMailTransport(config, log), log);
+  const viewerSessions = new ViewerSessionService(db, config);
+  const access = new AccessService(db, config, viewerSessions, mail);
+  const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
+  const provider = stripe ? new StripePaymentProvider(stripe) : new DemoPaymentProvider(db);
+  const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, log);
+  return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, disposers: [] };
 }
 
 export async function disposeContext(ctx: AppContext): Promise<void> {

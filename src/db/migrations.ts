@@ -43,6 +43,7 @@ export const migrations: Migration[] = [
           payment_id INTEGER UNIQUE REFERENCES payments(id),
           created_at INTEGER NOT NULL
         );
+        CREATE INDEX access_codes_email ON access_codes(email COLLATE NOCASE);
         CREATE TABLE users (
           id INTEGER PRIMARY KEY,
           username TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -101,7 +102,21 @@ export const migrations: Migration[] = [
           status TEXT NOT NULL,
           email TEXT,
           viewer_session_id TEXT,
+          user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+          username TEXT,
+          site_url TEXT,
           fulfilled INTEGER NOT NULL DEFAULT 0 CHECK (fulfilled IN (0, 1)),
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE demo_payment_intents (
+          id TEXT PRIMARY KEY,
+          client_secret TEXT NOT NULL UNIQUE,
+          amount INTEGER NOT NULL CHECK (amount > 0),
+          currency TEXT NOT NULL,
+          status TEXT NOT NULL,
+          metadata TEXT NOT NULL,
+          email TEXT,
           created_at INTEGER NOT NULL,
           updated_at INTEGER NOT NULL
         );

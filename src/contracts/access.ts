@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { emailSchema } from "./admin.ts";
+
+/** Access-code and viewer-access payloads, shared by the server and the web app. */
+export const CODE_PREFIX = { regular: "SKP-", moderator: "MOD-", test: "SCP-" } as const;
+
+/** The spec's fixed "forced access" test code; accepted only where test codes are enabled. */
+export const FORCED_ACCESS_CODE = "SCP-FORCED-ENTRY";
+export const FORCED_ACCESS_EMAIL = "test@dreadcast.invalid";
+
+export const ACCESS_MESSAGES = {
+  granted: "Access granted!",
+  invalidCode: "Invalid access code. Please try again.",
+  wrongDevice: "Your access code cannot be used on this device. Each code is limited to one device.",
+  specialNotVerified: "Your special access code could not be verified. Please contact support.",
+  banned: "You have been banned from this event.",
+  usernameTaken: "That username is already taken. Please choose another.",
+  usernameReserved: "That username is reserved. Please choose another.",
+  tooManyAttempts: "Too many attempts. Please wait a moment and try again.",
+  notLoggedIn: "Please enter your access code to continue.",
+} as const;
+
+export const LOST_CODE_MESSAGE = "If that e-mail address has an access code, we have sent it there. Check your inbox.";
+
+// Control, format (zero-width), private-use and separator characters, plus the "blank" letters used to fake names.
+const FORBIDDEN_IN_USERNAME = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800]/u;
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Names nobody may chat under (compared case-insensitively); 'Guest' has its own spec message. */
+export const RESERVED_USERNAMES = ["admin", "administrator", "system", "moderator", "mod", "dreadcast", "staff", "support", "root", "owner"];
+
+export const usernameSchema = z
+  .string({ error: "Username is required" })
+  .trim()
+  .min(3, "Username must be at least 3 characters")
+  .max(20, "Username must be at most 20 characters")
+  .refine((name) => !FORBIDDEN_IN_USERNAME.test(name) && VISIBLE.test(name), "Username contains characters that are not allowed")
+  .refine((name) => name.toLowerCase() !== "guest", "Username cannot be 'Guest'")
+  .refine((name) => !RESERVED_USERNAMES.includes(name.toLowerCase()), ACCESS_MESSAGES.usernameReserved);
+
+export const accessCodeSchema = z
+  .string({ error: "Access code is required" })
+  .trim()
+  .min(8, "Access code must be at least 8 characters")
+  .max(64, "Access code is too long");
+
+const hex = (length: number, what: string) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `${what} must be ${length} hex characters`);
+
+/** Spec section 3: the device fingerprint the browser computes; `fingerprint` is SHA-256 of the other fields. */
+export const deviceFingerprintSchema = z.object({
+  userAgent: z.string().max(1000),
+  screenResolution: z.string().max(50),
+  colorDepth: z.number().int().min(0).max(1024),
+  timezone: z.string().max(100),
+  language: z.string().max(100),
+  platform: z.string().max(200),
+  webglVendor: z.string().max(500),
+  webglRenderer: z.string().max(500),
+  deviceToken: hex(48, "deviceToken"),
+  createdAt: z.union([z.string().max(64), z.number()]),
+  fingerprint: hex(64, "fingerprint"),
+});
+export type DeviceFingerprint = z.infer<typeof deviceFingerprintSchema>;
+
+const optionalEmail = z.union([z.literal(""), emailSchema]).optional().transform((e) => (e ? e : undefined));
+
+export const validateAccessBody = z.object({
+  accessCode: accessCodeSchema,
+  username: usernameSchema,
+  email: optionalEmail,
+  deviceFingerprint: deviceFingerprintSchema,
+  // Informational only: the server decides from the code itself.
+  isTestCode: z.boolean().optional(),
+});
+export type ValidateAccessBody = z.input<typeof validateAccessBody>;
+
+export const verifyExistingAccessBody = z.object({
+  accessCode: accessCodeSchema,
+  username: usernameSchema,
+  deviceFingerprint: deviceFingerprintSchema,
+});
+export type VerifyExistingAccessBody = z.input<typeof verifyExistingAccessBody>;
+
+export const verifyStreamAccessBody = verifyExistingAccessBody;
+export type VerifyStreamAccessBody = VerifyExistingAccessBody;
+
+export const verifyAccessBody = z.object({ accessCode: accessCodeSchema, username: usernameSchema });
+export type VerifyAccessBody = z.input<typeof verifyAccessBody>;
+
+export const verifySpecialAccessBody = verifyAccessBody;
+
+export const generateAccessCodeBody = z.object({
+  paymentIntentId: z.string().trim().min(1, "paymentIntentId is required").max(255),
+  // Accepted for the spec's call shape; the code binds to a device when it is first used.
+  deviceFingerprint: z.unknown().optional(),
+});
+export type GenerateAccessCodeBody = z.input<typeof generateAccessCodeBody>;
+
+export const lostCodeBody = z.object({ email: emailSchema });
+export type LostCodeBody = z.infer<typeof lostCodeBody>;
+
+/** validate-access, verify-existing-access, verify-stream-access (verify-existing reads only `valid`). */
+export interface AccessVerdict {
+  valid: boolean;
+  message: string;
+}
+
+export interface GeneratedAccessCode {
+  accessCode: string;
+}
+
+export interface ViewerProfile {
+  username: string;
+}
+
+export interface ModeratorStatus {
+  isModerator: boolean;
+}

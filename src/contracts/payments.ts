@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { emailSchema } from "./admin.ts";
+
+/** Payment payloads and money rules, shared by the server and the web app. Money is integer pence. */
+export const ACCESS_PRICE_PENCE = 100;
+/** The fixed product identifier the web sends with an access purchase. */
+export const ACCESS_PRODUCT = "livestream-access";
+export const MIN_DONATION_PENCE = 100;
+export const MAX_DONATION_PENCE = 100_000;
+export const DONATION_PRESETS_POUNDS = [5, 10, 20, 50, 100] as const;
+export const DEMO_CARD_SUCCESS = "4242424242424242";
+export const DEMO_CARD_DECLINED = "4000000000000002";
+export const CARD_DECLINED_MESSAGE = "Your card was declined.";
+
+const gbp = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
+
+/** 123 → "£1.23". */
+export function formatPence(pence: number): string {
+  return gbp.format(pence / 100);
+}
+
+/** Pounds typed in a form → whole pence (the spec's "multiply by 100 and round"). */
+export function poundsToPence(pounds: number): number {
+  return Math.round(pounds * 100);
+}
+
+export const createPaymentIntentBody = z.object({
+  // The client's amount is accepted for compatibility and ignored: the price is the server's.
+  amount: z.unknown().optional(),
+  product: z.literal(ACCESS_PRODUCT, { error: "Unknown product" }),
+  email: emailSchema.optional(),
+});
+export type CreatePaymentIntentBody = z.infer<typeof createPaymentIntentBody>;
+
+export const donationAmountSchema = z
+  .number({ error: "Donation amount must be a number of pence" })
+  .int("Donation amount must be a whole number of pence")
+  .min(MIN_DONATION_PENCE, `The smallest donation is ${formatPence(MIN_DONATION_PENCE)}`)
+  .max(MAX_DONATION_PENCE, `The largest donation is ${formatPence(MAX_DONATION_PENCE)}`);
+
+export const createDonationIntentBody = z.object({ amount: donationAmountSchema });
+export type CreateDonationIntentBody = z.infer<typeof createDonationIntentBody>;
+
+export const demoConfirmPaymentBody = z.object({
+  clientSecret: z.string().min(1, "clientSecret is required").max(200),
+  cardNumber: z.string().max(40, "Card number is too long"),
+});
+export type DemoConfirmPaymentBody = z.infer<typeof demoConfirmPaymentBody>;
+
+export type PaymentMode = "demo" | "stripe";
+
+/** GET /api/payment-config */
+export interface PaymentConfig {
+  mode: PaymentMode;
+  publishableKey: string | null;
+  accessPricePence: number;
+}
+
+/** POST /api/create-payment-intent */
+export interface PaymentIntentSetup {
+  ok: true;
+  clientSecret: string;
+  paymentIntentId: string;
+}
+
+/** POST /api/create-donation-intent */
+export interface DonationIntentSetup {
+  ok: true;
+  clientSecret: string;
+  paymentIntentId: string;
+}
+
+/** The intent fields the payment dialog reads (GET /api/demo/payment-intent, POST /api/demo/confirm-payment). */
+export interface PaymentIntentState {
+  id: string;
+  status: string;
+}
+
+/** The payment dialog's line for an intent status on load (spec section 4). */
+export function paymentStatusMessage(status: string): string {
+  switch (status) {
+    case "succeeded":
+      return "Payment succeeded!";
+    case "processing":
+      return "Your payment is processing.";
+    case "requires_payment_method":
+      return "Please provide your payment details.";
+    default:
+      return "Something went wrong.";
+  }
+}

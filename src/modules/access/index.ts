@@ -1,0 +1,125 @@
+import { Elysia } from "elysia";
+import type { z } from "zod";
+import {
+  ACCESS_MESSAGES,
+  LOST_CODE_MESSAGE,
+  generateAccessCodeBody,
+  lostCodeBody,
+  validateAccessBody,
+  verifyAccessBody,
+  verifyExistingAccessBody,
+  verifySpecialAccessBody,
+  verifyStreamAccessBody,
+} from "../../contracts/access.ts";
+import type { AppContext } from "../../context.ts";
+import { cookieIsSecure, securityPlugin } from "../../http/security.ts";
+import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
+import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { siteUrlFor } from "../mail/site-url.ts";
+import type { AdmitRequest } from "./service.ts";
+import { VIEWER_COOKIE, VIEWER_SESSION_TTL_MS } from "./sessions.ts";
+
+type Set = { status?: number | string; headers: Record<string, string | number> };
+type Cookies = Record<string, { value?: unknown; set(options: Record<string, unknown>): unknown }>;
+
+/** A refusal in the shape the access pages read: `valid` and `message` (and `error`, like every other failure). */
+function refusal(set: Set, status: number, message: string, retryAfterSeconds?: number) {
+  set.status = status;
+  if (retryAfterSeconds) set.headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  return { valid: false as const, message, error: message };
+}
+
+/** Buying-to-watching: codes from payments, letting viewers in, who they are, and the lost-code e-mail. */
+export function accessRoutes(ctx: AppContext) {
+  const checksPerIp = new RateLimiter(60, 60_000);
+  const failuresPerIp = new FailureBackoff(20, 15 * 60_000, 60 * 60_000);
+  const lostCodePerIp = new RateLimiter(10, 60 * 60_000);
+  const lostCodePerEmail = new RateLimiter(3, 60 * 60_000);
+  const secure = cookieIsSecure(ctx.config);
+
+  /** Counts a code check; the seconds to wait when the address has checked too often or failed too much. */
+  const throttle = (ip: string): number => Math.max(checksPerIp.hit(ip), failuresPerIp.retryAfter(ip));
+
+  const setViewerCookie = (cookie: Cookies, sessionId: string) =>
+    cookie[VIEWER_COOKIE]!.set({ value: sessionId, httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: VIEWER_SESSION_TTL_MS / 1000 });
+
+  /** The shared path of validate-access, verify-existing-access, verify-stream-access and verify-special-access. */
+  const admitRoute =
+    <S extends z.ZodType<Omit<AdmitRequest, "siteUrl" | "currentSessionId" | "onlyKinds">>>(schema: S, onlyKinds?: AdmitRequest["onlyKinds"]) =>
+    ({ body, set, cookie, clientIp, request }: { body: unknown; set: Set; cookie: Cookies; clientIp: string; request: Request }) => {
+      const wait = throttle(clientIp);
+      if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
+      const outcome = ctx.access.admit({
+        ...parsed.data,
+        onlyKinds,
+        currentSessionId: cookie[VIEWER_COOKIE]?.value as string | undefined,
+        siteUrl: siteUrlFor(ctx.config, request),
+      });
+      if (!outcome.valid) {
+        if (outcome.reason === "invalid-code") failuresPerIp.fail(clientIp);
+        // verify-special-access is read for its status only.
+        if (onlyKinds) return refusal(set, 403, outcome.message);
+        return { valid: false, message: outcome.message };
+      }
+      failuresPerIp.succeed(clientIp);
+      setViewerCookie(cookie, outcome.sessionId);
+      return { valid: true, message: outcome.message };
+    };
+
+  return new Elysia({ name: "access-routes", prefix: "/api" })
+    // Deduplicated by name at runtime; here for the typed `clientIp`.
+    .use(securityPlugin(ctx.config))
+    .post("/validate-access", admitRoute(validateAccessBody))
+    .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
+    .post("/verify-stream-access", admitRoute(verifyStreamAccessBody))
+    .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
+    .post("/verify-access", ({ body, set, clientIp }) => {
+      const wait = throttle(clientIp);
+      if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
+      const parsed = verifyAccessBody.safeParse(body);
+      if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
+      const result = ctx.access.check(parsed.data.accessCode, parsed.data.username);
+      if (!result.valid) {
+        if (result.reason === "invalid-code") failuresPerIp.fail(clientIp);
+        return refusal(set, 403, result.message);
+      }
+      return { valid: true, message: ACCESS_MESSAGES.granted };
+    })
+    .post(
+      "/generate-access-code",
+      async ({ body, clientIp, request }) => {
+        const wait = throttle(clientIp);
+        if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
+        const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, siteUrlFor(ctx.config, request));
+        return { accessCode: code.code };
+      },
+      { body: generateAccessCodeBody },
+    )
+    .get("/test/generate-access-code", ({ clientIp }) => {
+      const wait = checksPerIp.hit(clientIp);
+      if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
+      return { accessCode: ctx.access.issueTestCode().code };
+    })
+    .get("/user-data", ({ cookie }) => {
+      const session = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+      if (!session) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
+      return { username: session.username };
+    })
+    .get("/check-moderator-status", ({ cookie }) => {
+      const viewer = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+      if (viewer?.isModerator && !ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return { isModerator: true };
+      return { isModerator: ctx.admins.findSession(cookie[ADMIN_COOKIE]?.value as string | undefined) !== null };
+    })
+    .post("/lost-code", ({ body, clientIp, request }) => {
+      const parsed = lostCodeBody.safeParse(body);
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
+      const wait = lostCodePerIp.hit(clientIp);
+      if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
+      // Over the per-address limit the answer is the same; only the e-mail is skipped.
+      if (lostCodePerEmail.hit(parsed.data.email.toLowerCase()) === 0) ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
+      return { ok: true, message: LOST_CODE_MESSAGE };
+    });
+}

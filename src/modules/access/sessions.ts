@@ -1,0 +1,96 @@
+import type { Database } from "bun:sqlite";
+import { testCodesEnabled, type Config } from "../../config.ts";
+import { randomToken } from "../../lib/tokens.ts";
+import type { CodeKind } from "./codes.ts";
+
+export const VIEWER_COOKIE = "dreadcast_viewer";
+export const VIEWER_SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** A viewer who has been let in: who they are and which code let them in. */
+export interface ViewerSession {
+  sessionId: string;
+  userId: number;
+  username: string;
+  accessCodeId: number;
+  code: string;
+  kind: CodeKind;
+  isModerator: boolean;
+}
+
+interface SessionRow {
+  id: string;
+  user_id: number;
+  username: string;
+  access_code_id: number;
+  code: string;
+  kind: CodeKind;
+}
+
+/**
+ * Viewer sessions: a random id in an HttpOnly cookie, the session in SQLite. The chat WebSocket,
+ * donations and the stream link all go through `findSession`.
+ */
+export class ViewerSessionService {
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+  ) {}
+
+  /** Keeps the caller's session when it is this user's on this code (extending it); otherwise starts a new one. */
+  open(currentSessionId: string | undefined, userId: number, accessCodeId: number): string {
+    const now = Date.now();
+    if (currentSessionId) {
+      const extended = this.db
+        .query("UPDATE viewer_sessions SET expires_at = ? WHERE id = ? AND user_id = ? AND access_code_id = ? AND expires_at > ?")
+        .run(now + VIEWER_SESSION_TTL_MS, currentSessionId, userId, accessCodeId, now);
+      if (extended.changes > 0) return currentSessionId;
+    }
+    const id = randomToken();
+    this.db.query("DELETE FROM viewer_sessions WHERE expires_at <= ?").run(now);
+    this.db
+      .query("INSERT INTO viewer_sessions (id, user_id, access_code_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, userId, accessCodeId, now, now + VIEWER_SESSION_TTL_MS);
+    return id;
+  }
+
+  /** The live session behind a cookie value, or null (unknown, expired, revoked code, or test codes switched off). */
+  findSession(cookieValue: string | undefined | null): ViewerSession | null {
+    if (!cookieValue || cookieValue.length !== 64) return null;
+    const row = this.db
+      .query<SessionRow, [string, number]>(
+        `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind
+         FROM viewer_sessions s JOIN users u ON u.id = s.user_id JOIN access_codes c ON c.id = s.access_code_id
+         WHERE s.id = ? AND s.expires_at > ? AND c.revoked = 0`,
+      )
+      .get(cookieValue, Date.now());
+    if (!row) return null;
+    if (row.kind === "SCP" && !testCodesEnabled(this.config)) return null;
+    return {
+      sessionId: row.id,
+      userId: row.user_id,
+      username: row.username,
+      accessCodeId: row.access_code_id,
+      code: row.code,
+      kind: row.kind,
+      isModerator: row.kind === "MOD",
+    };
+  }
+
+  /** Banned by name (any code) or by code (any name). */
+  isBanned(username: string, accessCodeId: number | null): boolean {
+    return (
+      this.db
+        .query<{ n: number }, [string, number]>("SELECT COUNT(*) AS n FROM banned_users WHERE username = ? OR access_code_id = ?")
+        .get(username, accessCodeId ?? -1)!.n > 0
+    );
+  }
+
+  end(sessionId: string | undefined): void {
+    if (sessionId) this.db.query("DELETE FROM viewer_sessions WHERE id = ?").run(sessionId);
+  }
+
+  /** Ends every session of a code (after a ban or revocation). */
+  endAllForCode(accessCodeId: number): void {
+    this.db.query("DELETE FROM viewer_sessions WHERE access_code_id = ?").run(accessCodeId);
+  }
+}

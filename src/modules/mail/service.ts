@@ -1,0 +1,155 @@
+import type { Database } from "bun:sqlite";
+import type { Logger } from "../../lib/logger.ts";
+import { accessCodeMail, lostCodeMail } from "./templates.ts";
+import type { MailTransport } from "./transport.ts";
+
+export interface QueuedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  /** One message per key, ever: a second enqueue with the same key is ignored. */
+  dedupeKey?: string | null;
+}
+
+export interface MailQueueOptions {
+  pollMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+  batchSize: number;
+}
+
+const DEFAULTS: MailQueueOptions = { pollMs: 1000, retryBaseMs: 1000, retryMaxMs: 10 * 60_000, maxAttempts: 30, batchSize: 50 };
+
+interface QueueRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: number;
+}
+
+/**
+ * Outgoing mail goes through a queue in SQLite; a worker sends what is due and retries failures with
+ * exponential backoff, so a purchase never fails (or loses its e-mail) because the mail server is down.
+ */
+export class MailService {
+  private readonly options: MailQueueOptions;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private running: Promise<number> | null = null;
+  private rerun = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly transport: MailTransport,
+    private readonly log: Logger,
+    options: Partial<MailQueueOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  get description(): string {
+    return this.transport.description;
+  }
+
+  /** Synchronous, so it can sit inside a caller's transaction; the worker is nudged once that code returns. */
+  enqueue(mail: QueuedMail): boolean {
+    const now = Date.now();
+    const result = this.db
+      .query(
+        `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      )
+      .run(mail.dedupeKey ?? null, mail.to, mail.subject, mail.text, mail.html ?? null, now, now);
+    if (result.changes > 0) this.kick();
+    return result.changes > 0;
+  }
+
+  /** The code e-mail; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
+  queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): boolean {
+    return this.enqueue({ to, ...accessCodeMail(code, siteUrl), dedupeKey });
+  }
+
+  queueLostCodes(codes: string[], to: string, siteUrl: string): boolean {
+    return this.enqueue({ to, ...lostCodeMail(codes, siteUrl) });
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+    this.transport.close();
+  }
+
+  /** Runs the worker now (or right after the current run). */
+  kick(): void {
+    if (!this.timer) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    setTimeout(() => void this.processDue(), 0);
+  }
+
+  /** Sends every message that is due; one run at a time. Returns how many went out. */
+  processDue(): Promise<number> {
+    if (this.running) return this.running;
+    this.running = this.sendDue().finally(() => {
+      this.running = null;
+      if (this.rerun && this.timer) {
+        this.rerun = false;
+        this.kick();
+      }
+    });
+    return this.running;
+  }
+
+  counts(): { pending: number; sent: number; failed: number } {
+    const rows = this.db.query<{ status: string; n: number }, []>("SELECT status, COUNT(*) AS n FROM email_queue GROUP BY status").all();
+    const counts = { pending: 0, sent: 0, failed: 0 };
+    for (const row of rows) counts[row.status as keyof typeof counts] = row.n;
+    return counts;
+  }
+
+  private async sendDue(): Promise<number> {
+    const due = this.db
+      .query<QueueRow, [number, number]>(
+        `SELECT id, to_address, subject, text_body, html_body, attempts FROM email_queue
+         WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+      )
+      .all(Date.now(), this.options.batchSize);
+    let sent = 0;
+    for (const row of due) {
+      try {
+        await this.transport.send({ id: row.id, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
+        this.db.query("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?").run(Date.now(), row.id);
+        sent++;
+      } catch (error) {
+        this.recordFailure(row, error);
+        // The server is likely down: leave the rest for the next tick instead of failing each in turn.
+        break;
+      }
+    }
+    return sent;
+  }
+
+  private recordFailure(row: QueueRow, error: unknown): void {
+    const attempts = row.attempts + 1;
+    const message = error instanceof Error ? error.message : String(error);
+    const giveUp = attempts >= this.options.maxAttempts;
+    const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** (attempts - 1));
+    this.db
+      .query("UPDATE email_queue SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ? WHERE id = ?")
+      .run(attempts, message.slice(0, 500), Date.now() + delay, giveUp ? "failed" : "pending", row.id);
+    if (giveUp) this.log.error(`gave up sending e-mail ${row.id} to ${row.to_address} after ${attempts} attempts`, error);
+    else this.log.warn(`e-mail ${row.id} to ${row.to_address} not sent (attempt ${attempts}), retrying in ${Math.round(delay / 1000)} s: ${message}`);
+  }
+}

@@ -1,0 +1,80 @@
+/** The e-mails the event sends: dark, simple HTML with a plain-text twin. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:0;background:#0a0a0a;color:#e5e5e5;font-family:Georgia,'Times New Roman',serif;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#0a0a0a;padding:32px 0;"><tr><td align="center">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;width:100%;background:#141414;border:1px solid #7f1d1d;">
+<tr><td style="padding:28px 32px 8px;text-align:center;">
+<div style="font-size:28px;letter-spacing:4px;color:#dc2626;font-weight:bold;">DREADCAST</div>
+<div style="font-size:13px;color:#a3a3a3;letter-spacing:2px;margin-top:4px;">${escapeHtml(title)}</div>
+</td></tr>
+<tr><td style="padding:16px 32px 32px;font-size:16px;line-height:1.6;">${bodyHtml}</td></tr>
+</table>
+<div style="font-size:12px;color:#737373;margin-top:16px;">You received this because this address was used for an access pass.</div>
+</td></tr></table>
+</body></html>`;
+}
+
+function codeBlock(code: string): string {
+  return `<div style="margin:20px 0;padding:16px;background:#000;border:1px dashed #dc2626;text-align:center;font-family:'Courier New',monospace;font-size:22px;letter-spacing:2px;color:#fca5a5;">${escapeHtml(code)}</div>`;
+}
+
+function enterButton(siteUrl: string): string {
+  const href = escapeHtml(`${siteUrl}/access`);
+  return `<p style="text-align:center;margin:28px 0 8px;"><a href="${href}" style="display:inline-block;background:#b91c1c;color:#fff;text-decoration:none;padding:12px 28px;letter-spacing:2px;font-weight:bold;">ENTER THE DARKNESS</a></p>
+<p style="text-align:center;font-size:13px;color:#a3a3a3;">or open <a href="${href}" style="color:#f87171;">${href}</a></p>`;
+}
+
+export function accessCodeMail(code: string, siteUrl: string): MailContent {
+  const subject = "Your DREADCAST access code";
+  const text = [
+    "Your access to the livestream is secured.",
+    "",
+    `Access code: ${code}`,
+    "",
+    "Keep this code safe. It can only be used on one device.",
+    "",
+    `Enter it with a chat username at ${siteUrl}/access`,
+  ].join("\n");
+  const html = layout(
+    "Your access is secured",
+    `<p>The wait is nearly over. Here is your access code:</p>${codeBlock(code)}
+<p><strong>Keep this code safe. It can only be used on one device.</strong></p>
+<p>Enter it together with a chat username when the event begins.</p>${enterButton(siteUrl)}`,
+  );
+  return { subject, text, html };
+}
+
+export function lostCodeMail(codes: string[], siteUrl: string): MailContent {
+  const subject = "Your DREADCAST access code";
+  const plural = codes.length > 1;
+  const text = [
+    `You asked for the access code${plural ? "s" : ""} bought with this address:`,
+    "",
+    ...codes.map((c) => `  ${c}`),
+    "",
+    "Keep your code safe. Each code can only be used on one device.",
+    "",
+    `Enter it with a chat username at ${siteUrl}/access`,
+    "",
+    "If you did not ask for this, you can ignore this e-mail.",
+  ].join("\n");
+  const html = layout(
+    "Your lost code, recovered",
+    `<p>You asked for the access code${plural ? "s" : ""} bought with this address:</p>${codes.map(codeBlock).join("")}
+<p>Keep your code safe. Each code can only be used on one device.</p>${enterButton(siteUrl)}
+<p style="font-size:13px;color:#a3a3a3;">If you did not ask for this, you can ignore this e-mail.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -1,0 +1,61 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import type { Config } from "../../config.ts";
+import type { Logger } from "../../lib/logger.ts";
+
+export interface OutgoingMail {
+  /** The queue row id; names the outbox file. */
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+/** Where mail goes: an SMTP server, or the outbox folder when none is configured. */
+export interface MailTransport {
+  readonly description: string;
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+export function outboxDir(dataDir: string): string {
+  return join(dataDir, "outbox");
+}
+
+export function createMailTransport(config: Config, log: Logger): MailTransport {
+  return config.smtpUrl ? smtpTransport(config) : outboxTransport(config, log);
+}
+
+function smtpTransport(config: Config): MailTransport {
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl!,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    description: `SMTP ${new URL(config.smtpUrl!).host}`,
+    async send(mail) {
+      await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+function outboxTransport(config: Config, log: Logger): MailTransport {
+  const dir = outboxDir(config.dataDir);
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    description: `outbox ${dir}`,
+    async send(mail) {
+      const info = await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.id}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      log.info(`e-mail to ${mail.to} "${mail.subject}" saved to ${file}`);
+    },
+    close: () => transporter.close(),
+  };
+}

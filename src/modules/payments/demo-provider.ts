@@ -1,0 +1,68 @@
+import type { Database } from "bun:sqlite";
+import { CARD_DECLINED_MESSAGE, DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../contracts/payments.ts";
+import { HttpError, badRequest, notFound } from "../../lib/errors.ts";
+import { randomToken } from "../../lib/tokens.ts";
+import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
+
+interface DemoIntentRow {
+  id: string;
+  client_secret: string;
+  amount: number;
+  currency: string;
+  status: string;
+  metadata: string;
+  email: string | null;
+}
+
+function toIntent(row: DemoIntentRow): ProviderIntent {
+  return { id: row.id, status: row.status, amount: row.amount, currency: row.currency, metadata: JSON.parse(row.metadata), email: row.email };
+}
+
+/** No real money: intents live in SQLite and only the test cards work. Used when no Stripe keys are set. */
+export class DemoPaymentProvider implements PaymentProvider {
+  readonly mode = "demo" as const;
+
+  constructor(private readonly db: Database) {}
+
+  async createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }> {
+    const id = `pi_demo_${randomToken(12)}`;
+    const clientSecret = `${id}_secret_${randomToken(12)}`;
+    const now = Date.now();
+    this.db
+      .query(
+        `INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
+         VALUES (?, ?, ?, 'gbp', 'requires_payment_method', ?, ?, ?, ?)`,
+      )
+      .run(id, clientSecret, request.amount, JSON.stringify(request.metadata), request.email ?? null, now, now);
+    return { id, clientSecret };
+  }
+
+  async retrieveIntent(id: string): Promise<ProviderIntent | null> {
+    const row = this.db.query<DemoIntentRow, [string]>("SELECT * FROM demo_payment_intents WHERE id = ?").get(id);
+    return row ? toIntent(row) : null;
+  }
+
+  findByClientSecret(clientSecret: string): ProviderIntent {
+    const row = this.db.query<DemoIntentRow, [string]>("SELECT * FROM demo_payment_intents WHERE client_secret = ?").get(clientSecret);
+    if (!row) throw notFound("Payment not found");
+    return toIntent(row);
+  }
+
+  /** Pays with a test card: 4242… succeeds, 4000 0000 0000 0002 is declined, anything else is refused. */
+  confirm(clientSecret: string, cardNumber: string): ProviderIntent {
+    const intent = this.findByClientSecret(clientSecret);
+    if (intent.status === "succeeded") return intent;
+    const digits = cardNumber.replace(/[\s-]/g, "");
+    if (digits === DEMO_CARD_SUCCESS) return this.setStatus(intent, "succeeded");
+    if (digits === DEMO_CARD_DECLINED) {
+      this.setStatus(intent, "requires_payment_method");
+      throw new HttpError(402, CARD_DECLINED_MESSAGE);
+    }
+    throw badRequest("Demo mode takes only the test card 4242 4242 4242 4242.");
+  }
+
+  private setStatus(intent: ProviderIntent, status: string): ProviderIntent {
+    this.db.query("UPDATE demo_payment_intents SET status = ?, updated_at = ? WHERE id = ?").run(status, Date.now(), intent.id);
+    return { ...intent, status };
+  }
+}

@@ -1,0 +1,61 @@
+import { Elysia } from "elysia";
+import { ACCESS_MESSAGES } from "../../contracts/access.ts";
+import { createDonationIntentBody, createPaymentIntentBody, demoConfirmPaymentBody } from "../../contracts/payments.ts";
+import type { AppContext } from "../../context.ts";
+import { securityPlugin } from "../../http/security.ts";
+import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { RateLimiter } from "../../lib/rate-limit.ts";
+import { VIEWER_COOKIE } from "../access/sessions.ts";
+import { siteUrlFor } from "../mail/site-url.ts";
+
+/** Payment setup for the dialog, the demo card form and the Stripe webhook. */
+export function paymentRoutes(ctx: AppContext) {
+  const intentsPerIp = new RateLimiter(30, 10 * 60_000);
+  const demoConfirmsPerIp = new RateLimiter(30, 10 * 60_000);
+
+  const limit = (limiter: RateLimiter, ip: string) => {
+    const wait = limiter.hit(ip);
+    if (wait > 0) throw tooManyRequests("Too many payment attempts. Please try again later.", wait);
+  };
+
+  return new Elysia({ name: "payment-routes", prefix: "/api" })
+    // Deduplicated by name at runtime; here for the typed `clientIp`.
+    .use(securityPlugin(ctx.config))
+    .get("/payment-config", () => ctx.payments.paymentConfig())
+    .post(
+      "/create-payment-intent",
+      ({ body, clientIp, request }) => {
+        limit(intentsPerIp, clientIp);
+        return ctx.payments.createAccessIntent(body.email, siteUrlFor(ctx.config, request));
+      },
+      { body: createPaymentIntentBody },
+    )
+    .post(
+      "/create-donation-intent",
+      ({ body, cookie, clientIp, request }) => {
+        const viewer = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+        if (!viewer) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
+        limit(intentsPerIp, clientIp);
+        return ctx.payments.createDonationIntent(body.amount, viewer, siteUrlFor(ctx.config, request));
+      },
+      { body: createDonationIntentBody },
+    )
+    .post(
+      "/demo/confirm-payment",
+      ({ body, clientIp }) => {
+        limit(demoConfirmsPerIp, clientIp);
+        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber) };
+      },
+      { body: demoConfirmPaymentBody },
+    )
+    .get("/demo/payment-intent", ({ query }) => {
+      const clientSecret = typeof query.clientSecret === "string" ? query.clientSecret : "";
+      if (!clientSecret) throw badRequest("clientSecret is required");
+      return ctx.payments.demoIntentState(clientSecret);
+    })
+    .post(
+      "/stripe/webhook",
+      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature")),
+      { parse: "none" },
+    );
+}

@@ -1,0 +1,34 @@
+import type { PaymentMode } from "../../contracts/payments.ts";
+
+export type PaymentKind = "access" | "donation";
+
+/** What we read of a payment intent, whichever provider holds it. */
+export interface ProviderIntent {
+  id: string;
+  status: string;
+  /** pence */
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+  email: string | null;
+}
+
+export interface CreateIntentRequest {
+  /** pence, GBP */
+  amount: number;
+  kind: PaymentKind;
+  metadata: Record<string, string>;
+  email?: string | null;
+  description: string;
+}
+
+/** Stripe in production; a local demo provider when no keys are set. The two never mix. */
+export interface PaymentProvider {
+  readonly mode: PaymentMode;
+  createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }>;
+  /** null when the provider does not know the id. */
+  retrieveIntent(id: string): Promise<ProviderIntent | null>;
+}
+
+/** Marks our intents, so a shared Stripe account's other payments are left alone. */
+export const INTENT_APP_TAG = "dreadcast";

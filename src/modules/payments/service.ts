@@ -1,0 +1,297 @@
+import type { Database } from "bun:sqlite";
+import type Stripe from "stripe";
+import { createHash } from "node:crypto";
+import type { Config } from "../../config.ts";
+import {
+  ACCESS_PRICE_PENCE,
+  ACCESS_PRODUCT,
+  type DonationIntentSetup,
+  type PaymentConfig,
+  type PaymentIntentSetup,
+  type PaymentIntentState,
+} from "../../contracts/payments.ts";
+import { HttpError, badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { AccessCodeRecord, AccessService } from "../access/service.ts";
+import type { ViewerSession, ViewerSessionService } from "../access/sessions.ts";
+import type { MailService } from "../mail/service.ts";
+import type { SettingsService } from "../settings/service.ts";
+import { DemoPaymentProvider } from "./demo-provider.ts";
+import { INTENT_APP_TAG, type PaymentKind, type PaymentProvider, type ProviderIntent } from "./provider.ts";
+import { intentFromStripe } from "./stripe-provider.ts";
+
+/** A donation that has just been counted (once, after its payment succeeded). */
+export interface CountedDonation {
+  paymentIntentId: string;
+  /** pence */
+  amount: number;
+  username: string;
+  userId: number | null;
+  /** pence, all counted donations */
+  total: number;
+  /** pence */
+  goal: number;
+}
+
+interface PaymentRow {
+  id: number;
+  intent_id: string;
+  kind: PaymentKind;
+  amount: number;
+  currency: string;
+  status: string;
+  email: string | null;
+  user_id: number | null;
+  username: string | null;
+  site_url: string | null;
+  fulfilled: number;
+}
+
+interface Applied {
+  code?: AccessCodeRecord;
+  donation?: CountedDonation;
+}
+
+const INTENT_EVENTS = new Set([
+  "payment_intent.succeeded",
+  "payment_intent.processing",
+  "payment_intent.payment_failed",
+  "payment_intent.canceled",
+  "payment_intent.requires_action",
+]);
+const INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
+
+/**
+ * Access purchases and donations. Every path that learns an intent succeeded (the buyer's page, the
+ * Stripe webhook, the demo card form) goes through one synchronous `applyIntent`, inside one
+ * transaction, so the code is issued and a donation counted exactly once whatever the order.
+ */
+export class PaymentService {
+  private readonly donationListeners = new Set<(donation: CountedDonation) => void>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+    readonly provider: PaymentProvider,
+    private readonly stripe: Stripe | null,
+    private readonly access: AccessService,
+    private readonly sessions: ViewerSessionService,
+    private readonly mail: MailService,
+    private readonly settings: SettingsService,
+    private readonly log: Logger,
+  ) {}
+
+  paymentConfig(): PaymentConfig {
+    return {
+      mode: this.provider.mode,
+      publishableKey: this.provider.mode === "stripe" ? this.config.stripePublishableKey : null,
+      accessPricePence: ACCESS_PRICE_PENCE,
+    };
+  }
+
+  /** Called with each donation once it is counted; returns an unsubscribe function. */
+  onDonation(listener: (donation: CountedDonation) => void): () => void {
+    this.donationListeners.add(listener);
+    return () => this.donationListeners.delete(listener);
+  }
+
+  /** An access pass at the server's price, whatever amount the client sent. */
+  async createAccessIntent(email: string | undefined, siteUrl: string): Promise<PaymentIntentSetup> {
+    const intent = await this.provider.createIntent({
+      amount: ACCESS_PRICE_PENCE,
+      kind: "access",
+      description: "DREADCAST livestream access pass",
+      metadata: { app: INTENT_APP_TAG, kind: "access", product: ACCESS_PRODUCT },
+      email,
+    });
+    this.insertPayment(intent.id, "access", ACCESS_PRICE_PENCE, { email: email ?? null, siteUrl });
+    return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id };
+  }
+
+  async createDonationIntent(amount: number, viewer: ViewerSession, siteUrl: string): Promise<DonationIntentSetup> {
+    if (this.sessions.isBanned(viewer.username, viewer.accessCodeId)) throw forbidden("You have been banned from this event.");
+    const intent = await this.provider.createIntent({
+      amount,
+      kind: "donation",
+      description: "DREADCAST donation",
+      metadata: {
+        app: INTENT_APP_TAG,
+        kind: "donation",
+        username: viewer.username,
+        userId: String(viewer.userId),
+        // A reference to the session, not the session id itself: that is a credential.
+        viewerSession: createHash("sha256").update(viewer.sessionId).digest("hex").slice(0, 24),
+      },
+    });
+    this.insertPayment(intent.id, "donation", amount, {
+      viewerSessionId: viewer.sessionId,
+      userId: viewer.userId,
+      username: viewer.username,
+      siteUrl,
+    });
+    return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id };
+  }
+
+  /**
+   * The code for a paid access intent: asks the provider first, then records everything in one
+   * transaction. Asking again (or concurrently) returns the same code.
+   */
+  async fulfilAccessPurchase(intentId: string, siteUrl: string): Promise<AccessCodeRecord> {
+    if (!INTENT_ID.test(intentId)) throw notFound("Payment not found");
+    const row = this.findPayment(intentId);
+    if (row && row.kind !== "access") throw badRequest("This payment is not an access purchase");
+    const existing = row ? this.access.codeForPayment(row.id) : null;
+    if (existing) return existing;
+
+    const intent = await this.provider.retrieveIntent(intentId);
+    if (!intent || (!row && intent.metadata.app !== INTENT_APP_TAG)) throw notFound("Payment not found");
+    if (!row && intent.metadata.kind !== "access") throw badRequest("This payment is not an access purchase");
+    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
+    if (applied.code) return applied.code;
+    if (intent.status === "succeeded") throw new HttpError(409, "This payment could not be matched to an access pass. Please contact support.");
+    throw new HttpError(402, "Payment has not been completed.");
+  }
+
+  /** The demo card form: pays the intent behind a client secret and fulfils it like a webhook would. */
+  confirmDemoPayment(clientSecret: string, cardNumber: string): PaymentIntentState {
+    const intent = this.demoProvider().confirm(clientSecret, cardNumber);
+    const applied = this.db.transaction(() => this.applyIntent(intent, null)).immediate();
+    this.announce(applied);
+    return { id: intent.id, status: intent.status };
+  }
+
+  demoIntentState(clientSecret: string): PaymentIntentState {
+    const intent = this.demoProvider().findByClientSecret(clientSecret);
+    return { id: intent.id, status: intent.status };
+  }
+
+  /**
+   * A Stripe webhook delivery: signature checked on the raw body, each event handled once. Events may
+   * arrive twice or out of order; a succeeded intent never goes back to an earlier state.
+   */
+  async handleWebhook(rawBody: string, signature: string | null): Promise<{ received: true; duplicate: boolean }> {
+    if (!this.stripe || !this.config.stripeWebhookSecret) throw notFound("Webhooks are not configured");
+    let event: Stripe.Event;
+    try {
+      event = await this.stripe.webhooks.constructEventAsync(rawBody, signature ?? "", this.config.stripeWebhookSecret);
+    } catch {
+      throw badRequest("Invalid webhook signature");
+    }
+    const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(event.data.object as Stripe.PaymentIntent) : null;
+    const outcome = this.db
+      .transaction((): Applied & { duplicate: boolean } => {
+        const fresh = this.db
+          .query("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
+          .run(event.id, event.type, Date.now()).changes;
+        if (fresh === 0) return { duplicate: true };
+        return { duplicate: false, ...(intent ? this.applyIntent(intent, null) : {}) };
+      })
+      .immediate();
+    this.announce(outcome);
+    return { received: true, duplicate: outcome.duplicate };
+  }
+
+  private demoProvider(): DemoPaymentProvider {
+    if (!(this.provider instanceof DemoPaymentProvider)) throw notFound();
+    return this.provider;
+  }
+
+  private announce(applied: Applied): void {
+    if (!applied.donation) return;
+    for (const listener of this.donationListeners) {
+      try {
+        listener(applied.donation);
+      } catch (error) {
+        this.log.error("donation listener failed", error);
+      }
+    }
+  }
+
+  private findPayment(intentId: string): PaymentRow | null {
+    return this.db.query<PaymentRow, [string]>("SELECT * FROM payments WHERE intent_id = ?").get(intentId) ?? null;
+  }
+
+  private insertPayment(
+    intentId: string,
+    kind: PaymentKind,
+    amount: number,
+    extra: { email?: string | null; viewerSessionId?: string; userId?: number | null; username?: string | null; siteUrl?: string | null; status?: string },
+  ): void {
+    const now = Date.now();
+    this.db
+      .query(
+        `INSERT INTO payments (intent_id, kind, amount, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`,
+      )
+      .run(
+        intentId,
+        kind,
+        amount,
+        extra.status ?? "requires_payment_method",
+        extra.email ?? null,
+        extra.viewerSessionId ?? null,
+        extra.userId ?? null,
+        extra.username ?? null,
+        extra.siteUrl ?? null,
+        now,
+        now,
+      );
+  }
+
+  /** Records what the provider says about an intent and fulfils it once it succeeded. Synchronous: call inside a transaction. */
+  private applyIntent(intent: ProviderIntent, siteUrl: string | null): Applied {
+    let row = this.findPayment(intent.id);
+    if (!row) {
+      const kind = intent.metadata.kind;
+      if (intent.metadata.app !== INTENT_APP_TAG || (kind !== "access" && kind !== "donation")) return {};
+      const userId = Number(intent.metadata.userId);
+      const knownUser = Number.isInteger(userId) && this.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
+      this.insertPayment(intent.id, kind, intent.amount, {
+        email: intent.email,
+        userId: knownUser ? userId : null,
+        username: intent.metadata.username ?? null,
+        siteUrl,
+      });
+      row = this.findPayment(intent.id)!;
+    }
+    const status = row.status === "succeeded" ? "succeeded" : intent.status;
+    this.db
+      .query("UPDATE payments SET status = ?, email = COALESCE(email, ?), updated_at = ? WHERE id = ?")
+      .run(status, intent.email, Date.now(), row.id);
+    if (status !== "succeeded") return {};
+    if (intent.currency !== row.currency || intent.amount < row.amount) {
+      this.log.error(`payment ${intent.id} paid ${intent.amount} ${intent.currency}, expected ${row.amount} ${row.currency}; not fulfilled`);
+      return {};
+    }
+    this.db.query("UPDATE payments SET fulfilled = 1 WHERE id = ?").run(row.id);
+    const site = this.config.publicUrl ?? row.site_url ?? siteUrl ?? "";
+    return row.kind === "access" ? { code: this.fulfilAccess(row, intent, site) } : { donation: this.countDonation(row, intent) };
+  }
+
+  private fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): AccessCodeRecord {
+    const email = row.email ?? intent.email;
+    let code = this.access.codeForPayment(row.id) ?? this.access.issueAccessCode("SKP", { email, paymentId: row.id });
+    if (email && !code.email) {
+      this.db.query("UPDATE access_codes SET email = ? WHERE id = ? AND email IS NULL").run(email, code.id);
+      code = { ...code, email };
+    }
+    if (code.email) this.mail.queueAccessCode(code.id, code.code, code.email, siteUrl);
+    return code;
+  }
+
+  private countDonation(row: PaymentRow, intent: ProviderIntent): CountedDonation | undefined {
+    const username = row.username ?? intent.metadata.username ?? "Anonymous";
+    const inserted = this.db
+      .query("INSERT INTO donations (payment_id, user_id, username, amount, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (payment_id) DO NOTHING")
+      .run(row.id, row.user_id, username, intent.amount, Date.now()).changes;
+    if (inserted === 0) return undefined;
+    return {
+      paymentIntentId: intent.id,
+      amount: intent.amount,
+      username,
+      userId: row.user_id,
+      total: this.settings.donationTotal(),
+      goal: this.settings.get().donationGoal,
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import Stripe from "stripe";
+import type { Config } from "../../config.ts";
+import { HttpError } from "../../lib/errors.ts";
+import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
+
+export function createStripeClient(config: Config): Stripe {
+  const options: Stripe.StripeConfig = { maxNetworkRetries: 2, telemetry: false, timeout: 20_000 };
+  if (config.stripeApiUrl) {
+    const url = new URL(config.stripeApiUrl);
+    Object.assign(options, {
+      host: url.hostname,
+      port: url.port || (url.protocol === "https:" ? 443 : 80),
+      protocol: url.protocol === "https:" ? "https" : "http",
+      maxNetworkRetries: 0,
+    });
+  }
+  return new Stripe(config.stripeSecretKey!, options);
+}
+
+export function intentFromStripe(intent: Stripe.PaymentIntent): ProviderIntent {
+  const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+  return {
+    id: intent.id,
+    status: intent.status,
+    amount: intent.amount,
+    currency: intent.currency,
+    metadata: { ...(intent.metadata ?? {}) },
+    email: intent.receipt_email ?? charge?.billing_details?.email ?? null,
+  };
+}
+
+function providerUnavailable(error: unknown): HttpError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new HttpError(502, `The payment provider could not be reached: ${message}`);
+}
+
+/** PaymentIntents in GBP through the real Stripe SDK. */
+export class StripePaymentProvider implements PaymentProvider {
+  readonly mode = "stripe" as const;
+
+  constructor(private readonly stripe: Stripe) {}
+
+  async createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }> {
+    try {
+      const intent = await this.stripe.paymentIntents.create({
+        amount: request.amount,
+        currency: "gbp",
+        automatic_payment_methods: { enabled: true },
+        description: request.description,
+        metadata: request.metadata,
+        ...(request.email ? { receipt_email: request.email } : {}),
+      });
+      return { id: intent.id, clientSecret: intent.client_secret! };
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+  }
+
+  async retrieveIntent(id: string): Promise<ProviderIntent | null> {
+    try {
+      return intentFromStripe(await this.stripe.paymentIntents.retrieve(id, { expand: ["latest_charge"] }));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.code === "resource_missing")) return null;
+      throw providerUnavailable(error);
+    }
+  }
+}
