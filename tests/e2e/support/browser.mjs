@@ -1,0 +1,68 @@
+/** Headless Chromium through playwright-core: one browser per test file, a fresh context per test. */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { repoRoot } from "./server.mjs";
+
+export const screenshotDir = join(repoRoot, "test-results/screenshots");
+
+export const MOBILE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+/**
+ * A new context (own cookies and storage) and page on the app. Uncaught page errors are collected.
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} baseURL
+ * @param {{ width: number, height: number }} [viewport]
+ */
+export async function openPage(browser, baseURL, viewport = DESKTOP) {
+  const context = await browser.newContext({ baseURL, viewport, deviceScaleFactor: 1, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error));
+  return { context, page, pageErrors };
+}
+
+export function slug(text) {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 80);
+}
+
+/** Saves test-results/screenshots/<name>.png (the full page). */
+export async function screenshot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  const path = join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Saves <name>-390.png and <name>-1280.png, then restores the page's viewport. */
+export async function screenshotWidths(page, name, widths = [MOBILE.width, DESKTOP.width]) {
+  const original = page.viewportSize();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 1024 ? MOBILE.height : DESKTOP.height });
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(150);
+    await screenshot(page, `${name}-${width}`);
+  }
+  if (original) await page.setViewportSize(original);
+}

@@ -1,0 +1,60 @@
+/**
+ * The per-file set-up of a browser test: the real executable and one Chromium for the whole file, and a
+ * `browserTest` that gives each test a fresh context and page, saves a screenshot when it fails and fails
+ * it on any uncaught error in the page.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launchBrowser, openPage, screenshot, slug, DESKTOP } from "./browser.mjs";
+import { startServer } from "./server.mjs";
+
+/** @param {{ args?: string[] }} [serverOptions] */
+export function useApp(serverOptions = {}) {
+  /** @type {{ server?: Awaited<ReturnType<typeof startServer>>, browser?: import("playwright-core").Browser }} */
+  const state = {};
+  before(async () => {
+    state.server = await startServer(serverOptions);
+    state.browser = await launchBrowser();
+  });
+  after(async () => {
+    await state.browser?.close();
+    await state.server?.stop();
+  });
+
+  return {
+    get url() {
+      if (!state.server) throw new Error("the server is not started yet");
+      return state.server.url;
+    },
+    /**
+     * @param {string} name
+     * @param {(t: { page: import("playwright-core").Page, context: import("playwright-core").BrowserContext, url: string }) => Promise<void>} fn
+     * @param {{ viewport?: { width: number, height: number } }} [options]
+     */
+    browserTest(name, fn, { viewport = DESKTOP } = {}) {
+      test(name, async () => {
+        if (!state.browser || !state.server) throw new Error("the browser or the server did not start");
+        const { context, page, pageErrors } = await openPage(state.browser, state.server.url, viewport);
+        try {
+          await fn({ page, context, url: state.server.url });
+          assert.deepEqual(pageErrors.map(String), [], "uncaught errors in the page");
+        } catch (error) {
+          await screenshot(page, `failure-${slug(name)}`).catch(() => {});
+          throw error;
+        } finally {
+          await context.close();
+        }
+      });
+    },
+  };
+}
+
+/** The open toast with this text (Radix renders each toast as a list item in the toast region). */
+export function toastWith(page, text) {
+  return page.locator("li.toast").filter({ hasText: text });
+}
+
+/** Waits until the page's path (without query) is `path`. */
+export async function waitForPath(page, path, timeout = 10_000) {
+  await page.waitForURL((url) => url.pathname === path, { timeout });
+}

@@ -1,0 +1,44 @@
+import type { ComponentType } from "react";
+import { Redirect, Route, Switch, useLocation } from "wouter";
+import { AdminLayout } from "@/components/layouts/admin-layout";
+import { paths } from "@/config/paths";
+import { AccessCodesPage } from "@/features/admin-access-codes/components/access-codes-page";
+import { LoginPage } from "@/features/admin-auth/components/login-page";
+import { CreateFirstAdminPage } from "@/features/admin-auth/components/create-first-admin-page";
+import { BannedUsersPage } from "@/features/admin-banned-users/components/banned-users-page";
+import { DashboardPage } from "@/features/admin-dashboard/components/dashboard-page";
+import { SettingsPage } from "@/features/admin-settings/components/settings-page";
+import { UsersPage } from "@/features/admin-users/components/users-page";
+import { NotFoundPage } from "@/features/not-found/components/not-found-page";
+
+/** The signed-in pages; they share one AdminLayout that stays mounted while moving between them. */
+const PROTECTED: Record<string, ComponentType> = {
+  [paths.admin.dashboard]: DashboardPage,
+  [paths.admin.accessCodes]: AccessCodesPage,
+  [paths.admin.users]: UsersPage,
+  [paths.admin.bannedUsers]: BannedUsersPage,
+  [paths.admin.settings]: SettingsPage,
+};
+
+/** Every /admin path. Loaded on demand, so viewers never download the admin panel. */
+export default function AdminRouter() {
+  const [location] = useLocation();
+  const Page = PROTECTED[location];
+  if (Page) {
+    return (
+      <AdminLayout>
+        <Page />
+      </AdminLayout>
+    );
+  }
+  return (
+    <Switch>
+      <Route path={paths.admin.root}>
+        <Redirect to={paths.admin.login} replace />
+      </Route>
+      <Route path={paths.admin.login} component={LoginPage} />
+      <Route path={paths.admin.createFirstAdmin} component={CreateFirstAdminPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}

@@ -1,0 +1,62 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Route, Switch, useLocation } from "wouter";
+import { RequireAccessCode } from "@/components/guards/require-access-code";
+import { ShellLayout } from "@/components/layouts/shell-layout";
+import { PageLoader } from "@/components/ui/page-loader";
+import { isAdminPath, paths } from "@/config/paths";
+import { AccessPage } from "@/features/access/components/access-page";
+import { CheckoutSuccessPage } from "@/features/checkout-success/components/checkout-success-page";
+import { HomePage } from "@/features/home/components/home-page";
+import { NotFoundPage } from "@/features/not-found/components/not-found-page";
+import { TestAccessPage } from "@/features/test-access/components/test-access-page";
+
+// Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages.
+const AdminRouter = lazy(() => import("@/app/admin-router"));
+const LivestreamPage = lazy(() => import("@/features/livestream/components/livestream-page").then((m) => ({ default: m.LivestreamPage })));
+const DesignPage = lazy(() => import("@/features/design/components/design-page").then((m) => ({ default: m.DesignPage })));
+const LayoutTestPage = lazy(() => import("@/features/layout-test/components/layout-test-page").then((m) => ({ default: m.LayoutTestPage })));
+
+function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
+  return (
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+function Livestream() {
+  return (
+    <RequireAccessCode>
+      <Lazy page={LivestreamPage} />
+    </RequireAccessCode>
+  );
+}
+
+export function AppRouter() {
+  const [location] = useLocation();
+  if (isAdminPath(location)) return <Lazy page={AdminRouter} />;
+  return (
+    <Switch>
+      <Route path={paths.livestream} component={Livestream} />
+      <Route path={paths.livestreamNew} component={Livestream} />
+      <Route path={paths.livestreamFixed} component={Livestream} />
+      <Route path={paths.design}>
+        <Lazy page={DesignPage} />
+      </Route>
+      <Route path={paths.layoutTest}>
+        <Lazy page={LayoutTestPage} />
+      </Route>
+      <Route>
+        <ShellLayout>
+          <Switch>
+            <Route path={paths.home} component={HomePage} />
+            <Route path={paths.checkoutSuccess} component={CheckoutSuccessPage} />
+            <Route path={paths.access} component={AccessPage} />
+            <Route path={paths.testAccess} component={TestAccessPage} />
+            <Route component={NotFoundPage} />
+          </Switch>
+        </ShellLayout>
+      </Route>
+    </Switch>
+  );
+}

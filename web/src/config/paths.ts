@@ -1,0 +1,26 @@
+/** Every route of the app, in one place. */
+export const paths = {
+  home: "/",
+  checkoutSuccess: "/checkout-success",
+  access: "/access",
+  testAccess: "/test-access",
+  livestream: "/livestream",
+  livestreamNew: "/livestream-new",
+  livestreamFixed: "/livestream-fixed",
+  design: "/design",
+  layoutTest: "/layout-test",
+  admin: {
+    root: "/admin",
+    login: "/admin/login",
+    createFirstAdmin: "/admin/create-first-admin",
+    dashboard: "/admin/dashboard",
+    accessCodes: "/admin/access-codes",
+    users: "/admin/users",
+    bannedUsers: "/admin/banned-users",
+    settings: "/admin/settings",
+  },
+} as const;
+
+export function isAdminPath(path: string): boolean {
+  return path === paths.admin.root || path.startsWith(`${paths.admin.root}/`);
+}

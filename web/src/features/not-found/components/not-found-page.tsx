@@ -1,0 +1,25 @@
+import { Link } from "wouter";
+import { AlertIcon } from "@/components/ui/icons";
+import { paths } from "@/config/paths";
+import "./not-found.css";
+
+/** Any path the router does not know. */
+export function NotFoundPage() {
+  return (
+    <div className="not-found">
+      <div className="card card-blood not-found-card">
+        <div className="not-found-head">
+          <AlertIcon width={28} height={28} />
+          <h1 className="not-found-title">404 Page Not Found</h1>
+        </div>
+        <p className="not-found-text">Did you forget to add the page to the router?</p>
+        <p className="not-found-code display" aria-hidden="true">
+          404
+        </p>
+        <Link href={paths.home} className="btn btn-outline">
+          Back to the home page
+        </Link>
+      </div>
+    </div>
+  );
+}

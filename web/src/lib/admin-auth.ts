@@ -1,0 +1,66 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AdminProfile, CreateFirstAdminBody, FirstAdminStatus, LoginBody } from "@contracts/admin";
+import { api } from "@/lib/api-client";
+
+/** The admin session and first-run setup calls, used by the admin auth screens and the admin layout. */
+export const adminAuthKeys = {
+  profile: ["admin", "profile"] as const,
+  firstAdmin: ["admin", "check-first-admin"] as const,
+};
+
+export function getAdminProfile(): Promise<AdminProfile> {
+  return api.get<AdminProfile>("/api/admin/profile");
+}
+
+export function adminProfileQueryOptions() {
+  return queryOptions({ queryKey: adminAuthKeys.profile, queryFn: getAdminProfile });
+}
+
+export function useAdminProfile() {
+  return useQuery(adminProfileQueryOptions());
+}
+
+export function checkFirstAdmin(): Promise<FirstAdminStatus> {
+  return api.get<FirstAdminStatus>("/api/admin/check-first-admin");
+}
+
+export function firstAdminStatusQueryOptions() {
+  return queryOptions({ queryKey: adminAuthKeys.firstAdmin, queryFn: checkFirstAdmin });
+}
+
+export function useFirstAdminStatus() {
+  return useQuery(firstAdminStatusQueryOptions());
+}
+
+export function loginAdmin(body: LoginBody): Promise<AdminProfile> {
+  return api.post<AdminProfile>("/api/admin/login", body);
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: loginAdmin,
+    onSuccess: (profile) => queryClient.setQueryData(adminAuthKeys.profile, profile),
+  });
+}
+
+export function createFirstAdmin(body: CreateFirstAdminBody): Promise<AdminProfile> {
+  return api.post<AdminProfile>("/api/admin/create-first", body);
+}
+
+export function useCreateFirstAdmin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createFirstAdmin,
+    onSuccess: () => queryClient.setQueryData<FirstAdminStatus>(adminAuthKeys.firstAdmin, { needsFirstAdmin: false }),
+  });
+}
+
+export function logoutAdmin(): Promise<unknown> {
+  return api.post<unknown>("/api/admin/logout");
+}
+
+/** Logging out forgets every cached response (the caller clears the cache once it has left the panel). */
+export function useLogout() {
+  return useMutation({ mutationFn: logoutAdmin });
+}

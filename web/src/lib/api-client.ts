@@ -1,0 +1,60 @@
+/**
+ * The one HTTP client of the web app. Every request sends credentials; bodies are JSON (or FormData);
+ * any non-OK response throws an ApiError whose message is `${status}: ${bodyText || statusText}`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = "ApiError";
+  }
+
+  /** The server's `{ error }` message, when the body carries one. */
+  get serverMessage(): string | null {
+    try {
+      const parsed: unknown = JSON.parse(this.bodyText);
+      if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") return parsed.error;
+    } catch {
+      // not JSON: no server message
+    }
+    return null;
+  }
+}
+
+/** The server's `{ error }` message of a failed request, or null. */
+export function serverErrorMessage(error: unknown): string | null {
+  return error instanceof ApiError ? error.serverMessage : null;
+}
+
+export interface RequestOptions {
+  /** "returnNull" turns a 401 into a null result instead of an error. */
+  on401?: "throw" | "returnNull";
+  signal?: AbortSignal;
+}
+
+async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(path, { method, headers, body: payload, credentials: "include", signal: options.signal });
+  if (response.status === 401 && options.on401 === "returnNull") return null as T;
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text, response.statusText);
+  if (!text) return null as T;
+  const type = response.headers.get("content-type") ?? "";
+  return (type.includes("json") ? JSON.parse(text) : text) as T;
+}
+
+export const api = {
+  get: <T>(path: string, options: RequestOptions = {}) => request<T>("GET", path, undefined, options),
+  post: <T>(path: string, body?: unknown, options: RequestOptions = {}) => request<T>("POST", path, body, options),
+  put: <T>(path: string, body?: unknown, options: RequestOptions = {}) => request<T>("PUT", path, body, options),
+  delete: <T>(path: string, options: RequestOptions = {}) => request<T>("DELETE", path, undefined, options),
+};
