@@ -1,15 +1,27 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
+import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
 import { HttpError } from "./lib/errors.ts";
 import { securityPlugin } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
+import { chatRoutes } from "./modules/chat/index.ts";
 import { healthRoutes } from "./modules/health/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
+const WEBSOCKET_SETTINGS = {
+  maxPayloadLength: WS_MAX_FRAME_BYTES,
+  backpressureLimit: 1024 * 1024,
+  closeOnBackpressureLimit: true,
+  idleTimeout: 60,
+  sendPings: true,
+  perMessageDeflate: false,
+};
 
 function firstIssueMessage(error: unknown): string {
   const e = error as { valueError?: { message?: string }; all?: { message?: string }[]; message?: string };
@@ -21,7 +33,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({}));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
-  return new Elysia({ serve: { maxRequestBodySize: MAX_BODY_BYTES } })
+  return new Elysia({ serve: { maxRequestBodySize: MAX_BODY_BYTES }, websocket: WEBSOCKET_SETTINGS })
     .onError({ as: "global" }, ({ code, error, set }) => {
       if (error instanceof HttpError) {
         set.status = error.status;
@@ -54,6 +66,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(accessRoutes(ctx))
     .use(paymentRoutes(ctx))
     .use(publicSettingsRoutes(ctx))
+    .use(chatRoutes(ctx))
     .use(web);
 }
 

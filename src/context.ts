@@ -4,6 +4,7 @@ import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
 import { AdminService } from "./modules/admin/service.ts";
+import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
@@ -22,6 +23,8 @@ export interface AppContext {
   viewerSessions: ViewerSessionService;
   access: AccessService;
   payments: PaymentService;
+  /** The live event's WebSocket hub: connections, counts, bans and broadcasts to everyone watching. */
+  chat: ChatHub;
   /** Stops timers and workers a module started; run in reverse order on shutdown. */
   disposers: (() => void | Promise<void>)[];
 }
@@ -34,7 +37,10 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe) : new DemoPaymentProvider(db);
   const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, log);
-  return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, disposers: [] };
+  const chat = new ChatHub(db, settings, viewerSessions, log);
+  settings.setViewerCountProvider(() => chat.viewerCount());
+  payments.onDonation((donation) => chat.announceDonation(donation));
+  return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, chat, disposers: [() => chat.stop()] };
 }
 
 export async function disposeContext(ctx: AppContext): Promise<void> {

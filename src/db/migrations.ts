@@ -93,6 +93,10 @@ export const migrations: Migration[] = [
           created_at INTEGER NOT NULL
         );
         CREATE INDEX chat_messages_username ON chat_messages(username COLLATE NOCASE);
+        CREATE TABLE event_counters (
+          name TEXT PRIMARY KEY,
+          value INTEGER NOT NULL
+        );
         CREATE TABLE payments (
           id INTEGER PRIMARY KEY,
           intent_id TEXT NOT NULL UNIQUE,

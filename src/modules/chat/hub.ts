@@ -1,0 +1,349 @@
+import type { Database } from "bun:sqlite";
+import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
+import { formatPence } from "../../contracts/payments.ts";
+import { forbidden, tooManyRequests } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { BanList, type BannedUser } from "./bans.ts";
+import { ChatMessageStore } from "./messages.ts";
+
+/** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
+export interface ChatIdentity {
+  /** One per person: `viewer:<userId>` or `admin:<adminId>`; viewers are counted by it. */
+  key: string;
+  userId: number | null;
+  username: string;
+  accessCodeId: number | null;
+  viewerSessionId: string | null;
+  isModerator: boolean;
+  isAdmin: boolean;
+}
+
+/** A donation the payments side has counted (once, after its intent succeeded). Money in pence. */
+export interface CountedDonation {
+  userId: number | null;
+  username: string;
+  amount: number;
+  /** All counted donations, this one included. */
+  total: number;
+  goal: number;
+}
+
+/** The settings the hub reads: goal and donation total (pence) and the fake viewer setting. */
+export interface HubSettingsSource {
+  get(): { donationGoal: number; fakeViewersEnabled: boolean; fakeViewersTarget: number };
+  donationTotal(): number;
+}
+
+/** The viewer-session side: ban checks by name or code, and ending a banned code's sessions. */
+export interface ViewerSessionBans {
+  isBanned(username: string, accessCodeId: number | null): boolean;
+  endAllForCode(accessCodeId: number): void;
+}
+
+/** Anything that can fan a frame out to a topic's subscribers (Bun's server). */
+export interface TopicPublisher {
+  publish(topic: string, data: string, compress?: boolean): number;
+}
+
+/** The parts of Bun's ServerWebSocket the hub uses. */
+export interface ChatSocket {
+  send(data: string): number;
+  close(code?: number, reason?: string): void;
+  subscribe(topic: string): void;
+  cork<T>(callback: () => T): T;
+}
+
+interface Connection {
+  socket: ChatSocket;
+  identity: ChatIdentity;
+  framesInWindow: number;
+  windowStartedAt: number;
+}
+
+export const BROADCAST_TOPIC = "live";
+export const MAX_SOCKETS_PER_PERSON = 5;
+export const COUNTS_TICK_MS = 250;
+export const FAKE_VIEWERS_TICK_MS = 2000;
+export const FAKE_VIEWERS_STEP = 100;
+export const MAX_FAKE_VIEWERS = 5000;
+export const KICK_COOLDOWN_MS = 60_000;
+/** Frames a socket may send per second before the excess is dropped unread. */
+const MAX_FRAMES_PER_SECOND = 40;
+
+export const BANNED_MESSAGE = "You have been banned from this event.";
+export const KICKED_MESSAGE = "You have been removed from the chat by a moderator.";
+
+/**
+ * The live event's hub: who is connected, the fan-out to everyone (one JSON string per event, Bun's
+ * pub/sub), private sends, the coalesced heart and viewer counters and the fake viewers.
+ */
+export class ChatHub {
+  readonly messages: ChatMessageStore;
+  readonly bans: BanList;
+  private readonly connections = new Map<string, Connection>();
+  private readonly socketsPerPerson = new Map<string, number>();
+  private readonly kickedUntil = new Map<string, number>();
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private publisher: TopicPublisher | null = null;
+  private hearts = 0;
+  private fake = { enabled: false, target: 0, current: 0 };
+  private announced = { hearts: -1, viewers: -1 };
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: HubSettingsSource,
+    private readonly sessions: ViewerSessionBans,
+    private readonly log: Logger,
+  ) {
+    this.messages = new ChatMessageStore(db);
+    this.bans = new BanList(db);
+    this.hearts = this.loadHeartCount();
+    const s = settings.get();
+    this.applyFakeViewerSettings(s.fakeViewersEnabled, s.fakeViewersTarget);
+    this.fake.current = this.fake.enabled ? this.fake.target : 0;
+    this.announced = { hearts: this.hearts, viewers: this.viewerCount() };
+    this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
+    this.timers.push(setInterval(() => this.stepFakeViewers(), FAKE_VIEWERS_TICK_MS));
+  }
+
+  // --- connections ----------------------------------------------------------------------------------
+
+  /** Refuses an upgrade the person may not make: banned, just kicked, or too many sockets open. */
+  admit(identity: ChatIdentity): void {
+    if (this.stopped) throw forbidden("The server is shutting down");
+    if (!identity.isAdmin && this.isBanned(identity.username, identity.accessCodeId)) throw forbidden(BANNED_MESSAGE);
+    const until = this.kickedUntil.get(identity.username.toLowerCase()) ?? 0;
+    if (until > Date.now()) {
+      const seconds = Math.ceil((until - Date.now()) / 1000);
+      throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
+    }
+    if ((this.socketsPerPerson.get(identity.key) ?? 0) >= MAX_SOCKETS_PER_PERSON) {
+      throw tooManyRequests("Too many open connections. Close another tab and try again.", 5);
+    }
+  }
+
+  /** A socket has opened: it joins the broadcast and gets the history and the current counts. */
+  open(id: string, socket: ChatSocket, identity: ChatIdentity, publisher: TopicPublisher | null): void {
+    if (this.stopped) {
+      socket.close(1001, "Server shutting down");
+      return;
+    }
+    this.publisher ??= publisher;
+    this.connections.set(id, { socket, identity, framesInWindow: 0, windowStartedAt: Date.now() });
+    this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
+    socket.subscribe(BROADCAST_TOPIC);
+    const viewers = this.viewerCount();
+    socket.cork(() => {
+      this.sendTo(socket, { type: "chatHistory", messages: this.messages.history() });
+      this.sendTo(socket, { type: "hearts", count: this.hearts });
+      this.sendTo(socket, { type: "viewer_count", count: viewers });
+      this.sendTo(socket, { type: "stats", stats: { heartCount: this.hearts, viewerCount: viewers } });
+      this.sendTo(socket, this.donationUpdate());
+    });
+  }
+
+  closed(id: string): void {
+    const connection = this.connections.get(id);
+    if (!connection) return;
+    this.connections.delete(id);
+    const key = connection.identity.key;
+    const left = (this.socketsPerPerson.get(key) ?? 1) - 1;
+    if (left > 0) this.socketsPerPerson.set(key, left);
+    else this.socketsPerPerson.delete(key);
+  }
+
+  connection(id: string): Connection | undefined {
+    return this.connections.get(id);
+  }
+
+  /** Counts a frame against the socket's budget; false means drop it unread. */
+  takeFrame(connection: Connection): boolean {
+    const now = Date.now();
+    if (now - connection.windowStartedAt >= 1000) {
+      connection.windowStartedAt = now;
+      connection.framesInWindow = 0;
+    }
+    return ++connection.framesInWindow <= MAX_FRAMES_PER_SECOND;
+  }
+
+  /** Sockets of that chat name (case-insensitive); admins only when `includeAdmins`. */
+  socketsOf(username: string, includeAdmins = false): Connection[] {
+    const wanted = username.toLowerCase();
+    return [...this.connections.values()].filter(
+      (c) => c.identity.username.toLowerCase() === wanted && (includeAdmins || !c.identity.isAdmin),
+    );
+  }
+
+  // --- sending ----------------------------------------------------------------------------------------
+
+  /** One JSON string for everyone, through the server's pub/sub. */
+  broadcast(event: ServerEvent): void {
+    if (!this.publisher || this.connections.size === 0) return;
+    this.publisher.publish(BROADCAST_TOPIC, JSON.stringify(event));
+  }
+
+  sendTo(socket: ChatSocket, event: ServerEvent): void {
+    socket.send(JSON.stringify(event));
+  }
+
+  // --- moderation effects -----------------------------------------------------------------------------
+
+  /** Tells everyone the user was kicked, hides their messages and closes their sockets for a minute. */
+  kick(username: string): void {
+    this.kickedUntil.set(username.toLowerCase(), Date.now() + KICK_COOLDOWN_MS);
+    this.pruneKicks();
+    this.messages.deleteAllBy(username);
+    this.broadcast({ type: "user_kicked", username });
+    this.closeSocketsOf(username, WS_CLOSE_KICKED, "Kicked", KICKED_MESSAGE);
+  }
+
+  /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
+  ban(username: string, accessCodeId: number | null, bannedBy: string): void {
+    this.bans.ban(username, accessCodeId, bannedBy);
+    if (accessCodeId !== null) this.sessions.endAllForCode(accessCodeId);
+    this.messages.deleteAllBy(username);
+    this.broadcast({ type: "user_banned", username });
+    this.closeSocketsOf(username, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
+    // Also any socket opened with the same code under another name.
+    if (accessCodeId !== null) {
+      for (const c of this.connections.values()) {
+        if (c.identity.accessCodeId === accessCodeId && !c.identity.isAdmin) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
+      }
+    }
+  }
+
+  /** For the admin panel: lifts a ban. False when that name was not banned. */
+  unban(username: string): boolean {
+    return this.bans.unban(username);
+  }
+
+  /** For the admin panel: every ban, newest first. */
+  listBans(): BannedUser[] {
+    return this.bans.list();
+  }
+
+  isBanned(username: string, accessCodeId: number | null): boolean {
+    return this.sessions.isBanned(username, accessCodeId);
+  }
+
+  private closeSocketsOf(username: string, code: number, reason: string, notice: string): void {
+    for (const c of this.socketsOf(username)) this.disconnect(c, code, reason, notice);
+  }
+
+  /** A last notice to that socket, then close it. */
+  disconnect(connection: Connection, code: number, reason: string, notice: string): void {
+    this.sendTo(connection.socket, { type: "system_message", message: notice });
+    connection.socket.close(code, reason);
+  }
+
+  private pruneKicks(): void {
+    const now = Date.now();
+    for (const [name, until] of this.kickedUntil) if (until <= now) this.kickedUntil.delete(name);
+  }
+
+  // --- chat lines ---------------------------------------------------------------------------------------
+
+  /** Called by the payments side once per counted donation: a donation line and the new progress. */
+  announceDonation(donation: CountedDonation): void {
+    const line = this.messages.add({
+      userId: donation.userId,
+      username: donation.username,
+      text: `donated ${formatPence(donation.amount)}`,
+      type: "donation",
+      donationPence: donation.amount,
+    });
+    this.broadcast({ type: "chat", message: line });
+    this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
+  }
+
+  /** For the settings side after the admin saves: title, embed, goal… to everyone watching. */
+  broadcastSettings(settings: StreamSettingsUpdate): void {
+    this.broadcast({ type: "settings_update", settings });
+    this.broadcast({ type: "donation_update", current: this.settings.donationTotal(), goal: settings.donationGoal });
+  }
+
+  private donationUpdate(): ServerEvent {
+    return { type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal };
+  }
+
+  // --- counters ---------------------------------------------------------------------------------------
+
+  addHeart(): void {
+    this.hearts++;
+  }
+
+  heartCount(): number {
+    return this.hearts;
+  }
+
+  /** Distinct people connected plus the fake viewers. */
+  viewerCount(): number {
+    return this.socketsPerPerson.size + this.fake.current;
+  }
+
+  /** Distinct people connected, without the fake viewers. */
+  realViewerCount(): number {
+    return this.socketsPerPerson.size;
+  }
+
+  currentFakeViewers(): number {
+    return this.fake.current;
+  }
+
+  /** For the admin panel after it saves the fake viewer setting; the count then moves there gradually. */
+  applyFakeViewerSettings(enabled: boolean, target: number): void {
+    this.fake.enabled = enabled;
+    this.fake.target = Math.max(0, Math.min(MAX_FAKE_VIEWERS, Math.round(target)));
+  }
+
+  private stepFakeViewers(): void {
+    const goal = this.fake.enabled ? this.fake.target : 0;
+    const gap = goal - this.fake.current;
+    this.fake.current += Math.sign(gap) * Math.min(Math.abs(gap), FAKE_VIEWERS_STEP);
+  }
+
+  /** The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change. */
+  private publishChangedCounts(): void {
+    const hearts = this.hearts;
+    const viewers = this.viewerCount();
+    const heartsChanged = hearts !== this.announced.hearts;
+    const viewersChanged = viewers !== this.announced.viewers;
+    if (!heartsChanged && !viewersChanged) return;
+    this.announced = { hearts, viewers };
+    if (heartsChanged) {
+      this.saveHeartCount(hearts);
+      this.broadcast({ type: "hearts", count: hearts });
+    }
+    if (viewersChanged) this.broadcast({ type: "viewer_count", count: viewers });
+    this.broadcast({ type: "stats", stats: { heartCount: hearts, viewerCount: viewers } });
+  }
+
+  private loadHeartCount(): number {
+    return this.db.query<{ value: number }, []>("SELECT value FROM event_counters WHERE name = 'hearts'").get()?.value ?? 0;
+  }
+
+  private saveHeartCount(hearts: number): void {
+    this.db
+      .query("INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+      .run(hearts);
+  }
+
+  // --- shutdown ---------------------------------------------------------------------------------------
+
+  /** Stops the timers, keeps the heart count and closes every socket with 1001 going away. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    try {
+      if (this.hearts !== this.announced.hearts) this.saveHeartCount(this.hearts);
+    } catch (error) {
+      this.log.error("could not save the heart count", error);
+    }
+    for (const c of this.connections.values()) c.socket.close(1001, "Server shutting down");
+    this.connections.clear();
+    this.socketsPerPerson.clear();
+  }
+}

@@ -1,0 +1,71 @@
+import { Elysia } from "elysia";
+import type { Config } from "../../config.ts";
+import type { AppContext } from "../../context.ts";
+import { isCrossSite } from "../../http/security.ts";
+import { forbidden, unauthorized } from "../../lib/errors.ts";
+import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { VIEWER_COOKIE } from "../access/sessions.ts";
+import { PaymentDonationReporter } from "./donations.ts";
+import { ChatFrameRouter } from "./frames.ts";
+import type { ChatIdentity } from "./hub.ts";
+
+/** A WebSocket upgrade must come from our own pages: a browser always sends Origin on one. */
+function isSameOriginUpgrade(request: Request, config: Config): boolean {
+  return request.headers.get("origin") !== null && !isCrossSite(request, config);
+}
+
+/** The admin (a moderator under the admin's name) or the viewer behind the session cookies, or null. */
+function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie: string | undefined): ChatIdentity | null {
+  const admin = ctx.admins.findSession(adminCookie);
+  if (admin) {
+    return {
+      key: `admin:${admin.id}`,
+      userId: null,
+      username: admin.username,
+      accessCodeId: null,
+      viewerSessionId: null,
+      isModerator: true,
+      isAdmin: true,
+    };
+  }
+  const viewer = ctx.viewerSessions.findSession(viewerCookie);
+  if (!viewer) return null;
+  return {
+    key: `viewer:${viewer.userId}`,
+    userId: viewer.userId,
+    username: viewer.username,
+    accessCodeId: viewer.accessCodeId,
+    viewerSessionId: viewer.sessionId,
+    isModerator: viewer.isModerator,
+    isAdmin: false,
+  };
+}
+
+/**
+ * `/ws`: the live chat, hearts, counts and moderation. The upgrade is refused (403 cross-site or banned,
+ * 401 without a session) before any socket exists; after that every frame goes through the router.
+ */
+export function chatRoutes(ctx: AppContext) {
+  const hub = ctx.chat;
+  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.db, ctx.payments.provider));
+
+  return new Elysia({ name: "chat" })
+    .derive(({ request, cookie }) => {
+      if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
+      const identity = identify(ctx, cookie[ADMIN_COOKIE]?.value as string | undefined, cookie[VIEWER_COOKIE]?.value as string | undefined);
+      if (!identity) throw unauthorized("Please enter your access code to continue.");
+      hub.admit(identity);
+      return { chatIdentity: identity };
+    })
+    .ws("/ws", {
+      open(ws) {
+        hub.open(ws.id, ws.raw, ws.data.chatIdentity, ws.data.server);
+      },
+      message(ws, message) {
+        return router.receive(ws.id, message);
+      },
+      close(ws) {
+        hub.closed(ws.id);
+      },
+    });
+}

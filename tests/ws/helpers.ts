@@ -1,0 +1,164 @@
+import { connect } from "node:net";
+import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
+import type { ServerEvent } from "../../src/contracts/chat.ts";
+import { createApp } from "../../src/app.ts";
+import { defaultConfig, type Config } from "../../src/config.ts";
+import { createContext, disposeContext } from "../../src/context.ts";
+import { closeDatabase, openDatabase } from "../../src/db/database.ts";
+import { silentLogger } from "../../src/lib/logger.ts";
+import { loginAsAdmin, TestClient, type TestApp } from "../harness.ts";
+import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
+
+type EventOf<T extends ServerEvent["type"]> = Extract<ServerEvent, { type: T }>;
+
+/** A real WebSocket to /ws that records every event, with helpers to wait for one. */
+export class WsClient {
+  readonly events: ServerEvent[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.addEventListener("message", (e) => {
+      this.events.push(JSON.parse(String(e.data)) as ServerEvent);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => socket.addEventListener("close", (e) => {
+      for (const wake of this.waiters.splice(0)) wake();
+      resolve({ code: e.code, reason: e.reason });
+    }));
+  }
+
+  /** Opens a socket with the client's cookies and a same-origin Origin (override either with headers). */
+  static async connect(app: TestApp, client: TestClient | null, headers: Record<string, string> = {}): Promise<WsClient> {
+    const all: Record<string, string> = { origin: app.origin, ...headers };
+    if (client?.cookies.size) all.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const socket = new WebSocket(app.url.replace(/^http/, "ws") + "/ws", { headers: all } as unknown as string[]);
+    const ws = new WsClient(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.addEventListener("open", () => resolve(), { once: true });
+      socket.addEventListener("error", () => reject(new Error("WebSocket connection failed")), { once: true });
+    });
+    await ws.next("chatHistory");
+    return ws;
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  }
+
+  of<T extends ServerEvent["type"]>(type: T): EventOf<T>[] {
+    return this.events.filter((e): e is EventOf<T> => e.type === type);
+  }
+
+  /** The first recorded event of `type` matching `match`, waiting up to `timeoutMs` for it. */
+  async next<T extends ServerEvent["type"]>(type: T, match: (e: EventOf<T>) => boolean = () => true, timeoutMs = 3000): Promise<EventOf<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.of(type).find(match);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0 || this.socket.readyState === WebSocket.CLOSED) {
+        throw new Error(`no '${type}' event within ${timeoutMs} ms; got ${JSON.stringify(this.events.map((e) => e.type))}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Sends a frame and waits for the `error` event it causes. */
+  async expectError(frame: unknown): Promise<string> {
+    const before = this.of("error").length;
+    this.send(frame);
+    const e = await this.next("error", () => this.of("error").length > before);
+    return this.of("error")[before]!.message ?? e.message;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Sends a raw upgrade request; resolves with the HTTP status the server answers (101 when it upgrades). */
+export async function upgradeStatus(app: TestApp, headers: Record<string, string>): Promise<number> {
+  const { port, hostname } = new URL(app.url);
+  const lines = [
+    "GET /ws HTTP/1.1",
+    `Host: ${hostname}:${port}`,
+    "Connection: Upgrade",
+    "Upgrade: websocket",
+    "Sec-WebSocket-Version: 13",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  const socket = connect(Number(port), hostname);
+  socket.write(lines.join("\r\n") + "\r\n\r\n");
+  const head = await new Promise<string>((resolve, reject) => {
+    socket.once("data", (chunk) => resolve(chunk.toString()));
+    socket.once("error", reject);
+  });
+  socket.destroy();
+  return Number(head.split(" ")[1]);
+}
+
+/** The real app on a data dir the caller owns (kept on close), to restart on the same database. */
+export async function startAppIn(dataDir: string): Promise<TestApp> {
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir };
+  const db = openDatabase(dataDir);
+  const ctx = createContext(config, db, silentLogger);
+  const server = (await createApp(ctx, [])).listen({ port: 0, hostname: "127.0.0.1" });
+  const url = `http://127.0.0.1:${server.server!.port}`;
+  return {
+    url,
+    origin: url,
+    ctx,
+    config,
+    client: () => new TestClient(url),
+    async close() {
+      await server.stop(true);
+      await disposeContext(ctx);
+      closeDatabase(db);
+    },
+  };
+}
+
+export type Viewer = TestClient & { accessCode: string; username: string };
+
+/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD from the admin, SKP bought). */
+export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD" | "SCP" = "SCP"): Promise<Viewer> {
+  const client = app.client();
+  let accessCode: string;
+  if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code")).body.accessCode;
+  else if (kind === "MOD") accessCode = (await (await adminOf(app)).post("/api/admin/generate-access-code", { kind: "MOD" })).body.code;
+  else accessCode = (await buyDemoCode(client)).accessCode;
+  const res = await enter(client, accessCode, username, makeFingerprint());
+  if (res.body?.valid !== true) throw new Error(`could not enter as ${username}: ${res.status} ${res.text}`);
+  return Object.assign(client, { accessCode, username });
+}
+
+const admins = new WeakMap<TestApp, Promise<TestClient>>();
+/** One logged-in admin browser per app. */
+export function adminOf(app: TestApp): Promise<TestClient> {
+  let admin = admins.get(app);
+  if (!admin) admins.set(app, (admin = loginAsAdmin(app)));
+  return admin;
+}
+
+/**
+ * A second user on an existing code, made straight in the database: the API would refuse it, so this
+ * stands for a session that was opened before the code was banned.
+ */
+export function sessionOnCode(app: TestApp, username: string, accessCode: string): TestClient {
+  const db = app.ctx.db;
+  const codeId = db.query<{ id: number }, [string]>("SELECT id FROM access_codes WHERE code = ?").get(accessCode)!.id;
+  const userId = db
+    .query<{ id: number }, [string, number, number]>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id")
+    .get(username, codeId, Date.now())!.id;
+  const client = app.client();
+  client.cookies.set(VIEWER_COOKIE, app.ctx.viewerSessions.open(undefined, userId, codeId));
+  return client;
+}
