@@ -246,7 +246,8 @@ export class PaymentService {
       if (intent.metadata.app !== INTENT_APP_TAG || (kind !== "access" && kind !== "donation")) return {};
       const userId = Number(intent.metadata.userId);
       const knownUser = Number.isInteger(userId) && this.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
-      this.insertPayment(intent.id, kind, intent.amount, {
+      // An access pass is owed at our price whatever the intent says; a donation is what was given.
+      this.insertPayment(intent.id, kind, kind === "access" ? ACCESS_PRICE_PENCE : intent.amount, {
         email: intent.email,
         userId: knownUser ? userId : null,
         username: intent.metadata.username ?? null,

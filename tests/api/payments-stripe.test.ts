@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Stripe from "stripe";
+import type { CountedDonation } from "../../src/modules/payments/service.ts";
+import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { enter } from "../support/viewer.ts";
+
+let stripe: FakeStripe;
+let app: TestApp;
+const donations: CountedDonation[] = [];
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+  app.ctx.payments.onDonation((d) => donations.push(d));
+});
+afterAll(async () => {
+  await app.close();
+  await stripe.close();
+});
+
+async function createAccessIntent(client: TestClient = app.client(), body: Record<string, unknown> = {}) {
+  const res = await client.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", ...body });
+  expect(res.status).toBe(200);
+  return res.body as { ok: true; clientSecret: string; paymentIntentId: string };
+}
+
+const generate = (paymentIntentId: string, client: TestClient = app.client()) => client.post("/api/generate-access-code", { paymentIntentId, deviceFingerprint: {} });
+const paymentRow = (intentId: string) =>
+  app.ctx.db.query<{ status: string; fulfilled: number; amount: number }, [string]>("SELECT status, fulfilled, amount FROM payments WHERE intent_id = ?").get(intentId);
+const codesFor = (intentId: string) =>
+  app.ctx.db.query<{ code: string }, [string]>("SELECT c.code FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?").all(intentId);
+
+describe("access purchase through Stripe", () => {
+  test("payment-config names Stripe and the publishable key", async () => {
+    expect((await app.client().get("/api/payment-config")).body).toEqual({ mode: "stripe", publishableKey: "pk_test_x", accessPricePence: 100 });
+  });
+
+  test("the intent is created server-side in GBP at the server's price, whatever amount the client sends", async () => {
+    const intent = await createAccessIntent(app.client(), { amount: 1 });
+    expect(intent.ok).toBe(true);
+    expect(intent.clientSecret).toBe(`${intent.paymentIntentId}_secret_fake`);
+    const created = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents").at(-1)!;
+    expect(created.params.amount).toBe("100");
+    expect(created.params.currency).toBe("gbp");
+    expect(created.params.metadata).toMatchObject({ kind: "access", app: "dreadcast" });
+    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ amount: 100, status: "requires_payment_method", fulfilled: 0 });
+  });
+
+  test("an unknown product is refused", async () => {
+    const res = await app.client().post("/api/create-payment-intent", { amount: 100, product: "something-else" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("Unknown product");
+  });
+
+  test("no code for an intent that has not succeeded", async () => {
+    const intent = await createAccessIntent();
+    for (const status of ["requires_payment_method", "processing", "canceled"]) {
+      stripe.setStatus(intent.paymentIntentId, status);
+      const res = await generate(intent.paymentIntentId);
+      expect(res.status).toBe(402);
+      expect(res.body.error).toBe("Payment has not been completed.");
+    }
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+  });
+
+  test("a succeeded intent gets one code, the same on every ask, also concurrently", async () => {
+    const intent = await createAccessIntent();
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    const results = await Promise.all(Array.from({ length: 6 }, () => generate(intent.paymentIntentId)));
+    const codes = new Set(results.map((r) => r.body.accessCode));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(codes.size).toBe(1);
+    expect([...codes][0]).toMatch(/^SKP-/);
+    expect((await generate(intent.paymentIntentId)).body.accessCode).toBe([...codes][0]);
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
+  });
+
+  test("unknown intents, other products' intents and malformed ids are 404", async () => {
+    const foreign = stripe.addIntent({ amount: 100, status: "succeeded" });
+    for (const id of ["pi_doesnotexist", foreign.id, "not-an-intent", "pi_../../v1/charges"]) {
+      const res = await generate(id);
+      expect(res.status).toBe(404);
+    }
+  });
+
+  test("an intent tagged as ours but paid below the price issues no code", async () => {
+    const cheap = stripe.addIntent({ amount: 1, status: "succeeded", metadata: { app: "dreadcast", kind: "access" } });
+    const res = await generate(cheap.id);
+    expect(res.status).toBe(409);
+    expect(codesFor(cheap.id)).toHaveLength(0);
+  });
+
+  test("the demo endpoints do not exist with live keys", async () => {
+    expect((await app.client().post("/api/demo/confirm-payment", { clientSecret: "x", cardNumber: "4242424242424242" })).status).toBe(404);
+    expect((await app.client().get("/api/demo/payment-intent?clientSecret=x")).status).toBe(404);
+  });
+});
+
+describe("the Stripe webhook", () => {
+  test("fulfils a purchase before the buyer asks, and the buyer then gets that same code", async () => {
+    const intent = await createAccessIntent(app.client(), { email: "buyer@example.com" });
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    const res = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, duplicate: false });
+    const [issued] = codesFor(intent.paymentIntentId);
+    expect(issued!.code).toMatch(/^SKP-/);
+    const queued = app.ctx.db.query<{ to_address: string; text_body: string }, []>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'").all();
+    expect(queued.filter((m) => m.text_body.includes(issued!.code))).toEqual([expect.objectContaining({ to_address: "buyer@example.com" })]);
+    expect((await generate(intent.paymentIntentId)).body.accessCode).toBe(issued!.code);
+  });
+
+  test("the same event delivered twice is handled once", async () => {
+    const intent = await createAccessIntent();
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    const first = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId, { eventId: "evt_twice" });
+    const second = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId, { eventId: "evt_twice" });
+    expect(await first.json()).toEqual({ received: true, duplicate: false });
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual({ received: true, duplicate: true });
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+  });
+
+  test("late 'processing' and 'payment_failed' events do not undo a success", async () => {
+    const intent = await createAccessIntent();
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    stripe.setStatus(intent.paymentIntentId, "processing");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.processing", intent.paymentIntentId);
+    stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
+    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+  });
+
+  test("a failure followed by a success fulfils once", async () => {
+    const intent = await createAccessIntent();
+    stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+  });
+
+  test("a bad signature is refused with 400 and changes nothing", async () => {
+    const intent = await createAccessIntent();
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    const wrongSecret = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId, { secret: "whsec_wrong" });
+    expect(wrongSecret.status).toBe(400);
+    expect(await wrongSecret.json()).toEqual({ error: "Invalid webhook signature" });
+    const unsigned = await fetch(`${app.url}/api/stripe/webhook`, { method: "POST", body: JSON.stringify({ id: "evt_x", type: "payment_intent.succeeded" }) });
+    expect(unsigned.status).toBe(400);
+    expect((await fetch(`${app.url}/api/stripe/webhook`, { method: "POST" })).status).toBe(400);
+    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+  });
+
+  test("a payload altered after signing is refused", async () => {
+    const payload = JSON.stringify({ id: "evt_tamper", type: "payment_intent.succeeded", data: { object: { id: "pi_x" } } });
+    const signed = await new Stripe("sk_test_x").webhooks.generateTestHeaderStringAsync({ payload, secret: "whsec_x" });
+    const res = await fetch(`${app.url}/api/stripe/webhook`, {
+      method: "POST",
+      headers: { "stripe-signature": signed, "content-type": "application/json" },
+      body: payload.replace("pi_x", "pi_y"),
+    });
+    expect(res.status).toBe(400);
+  });
+
+  test("events for other products on the account are acknowledged and ignored", async () => {
+    const foreign = stripe.addIntent({ amount: 5000, status: "succeeded" });
+    const res = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", foreign.id);
+    expect(res.status).toBe(200);
+    expect(paymentRow(foreign.id)).toBeNull();
+  });
+});
+
+describe("donations through Stripe", () => {
+  let viewer: TestClient;
+  beforeAll(async () => {
+    viewer = app.client();
+    const code = app.ctx.access.issueAccessCode("SKP");
+    expect((await enter(viewer, code.code, "Benefactor")).body.valid).toBe(true);
+  });
+
+  test("a donation intent needs a viewer session", async () => {
+    const res = await app.client().post("/api/create-donation-intent", { amount: 500 });
+    expect(res.status).toBe(401);
+  });
+
+  const badAmounts: [unknown, string][] = [
+    [99, "The smallest donation is £1.00"],
+    [100001, "The largest donation is £1,000.00"],
+    [5.5, "Donation amount must be a whole number of pence"],
+  ];
+  for (const [amount, message] of badAmounts) {
+    test(`a donation of ${amount} pence is refused`, async () => {
+      const res = await viewer.post("/api/create-donation-intent", { amount });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(message);
+    });
+  }
+
+  test("a donation counts once, only when it succeeded, and is announced once", async () => {
+    const before = (await app.client().get("/api/livestream-settings")).body.currentDonation;
+    const res = await viewer.post("/api/create-donation-intent", { amount: 500 });
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    const id = res.body.paymentIntentId as string;
+    expect(stripe.intents.get(id)).toMatchObject({ amount: 500, currency: "gbp", metadata: { kind: "donation", username: "Benefactor" } });
+
+    stripe.setStatus(id, "requires_payment_method");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", id);
+    expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(before);
+
+    stripe.setStatus(id, "succeeded");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id);
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id);
+    expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(before + 500);
+    const announced = donations.filter((d) => d.paymentIntentId === id);
+    expect(announced).toEqual([{ paymentIntentId: id, amount: 500, username: "Benefactor", userId: expect.any(Number), total: before + 500, goal: 5000 }]);
+  });
+
+  test("a donation intent cannot be turned into an access code", async () => {
+    const res = await viewer.post("/api/create-donation-intent", { amount: 1000 });
+    stripe.setStatus(res.body.paymentIntentId, "succeeded");
+    const code = await generate(res.body.paymentIntentId);
+    expect(code.status).toBe(400);
+    expect(code.body.error).toBe("This payment is not an access purchase");
+  });
+});

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { enter } from "../support/viewer.ts";
+
+const EMBED = "https://player.example.com/embed/night";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  const current = app.ctx.settings.get();
+  app.ctx.settings.update({ ...current, embedUrl: EMBED });
+});
+afterAll(() => app.close());
+
+describe("public livestream settings", () => {
+  test("anyone reads the event's public fields, but not the stream link", async () => {
+    const res = await app.client().get("/api/livestream-settings");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.body).toEqual({
+      eventTitle: "DREADCAST: The Night It Streams",
+      startDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      thumbnailUrl: "/assets/default-thumbnail.jpg",
+      displayThumbnail: "/assets/default-thumbnail.jpg",
+      thumbnailData: null,
+      embedUrl: "",
+      viewerCount: 0,
+      currentDonation: 0,
+      donationGoal: 5000,
+      isActive: true,
+    });
+    expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);
+  });
+
+  test("a forged viewer cookie does not reveal the stream link", async () => {
+    const res = await app.client().get("/api/livestream-settings", { cookie: `dreadcast_viewer=${"a".repeat(64)}` });
+    expect(res.body.embedUrl).toBe("");
+  });
+
+  test("a viewer let in with a code gets the stream link", async () => {
+    const viewer = app.client();
+    const code = app.ctx.access.issueAccessCode("SKP");
+    await enter(viewer, code.code, "Watcher");
+    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe(EMBED);
+  });
+
+  test("a banned viewer loses the stream link", async () => {
+    const viewer = app.client();
+    const code = app.ctx.access.issueAccessCode("SKP");
+    await enter(viewer, code.code, "Troll");
+    app.ctx.db.query("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Troll', ?, 0)").run(code.id);
+    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe("");
+  });
+
+  test("an admin gets the stream link", async () => {
+    const admin = await loginAsAdmin(app);
+    expect((await admin.get("/api/livestream-settings")).body.embedUrl).toBe(EMBED);
+  });
+
+  test("the viewer count comes from the provider the chat sets, the total from counted donations", async () => {
+    app.ctx.settings.setViewerCountProvider(() => 42);
+    const payment = app.ctx.db
+      .query<{ id: number }, [number, number]>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_seed', 'donation', 1234, 'succeeded', ?, ?) RETURNING id")
+      .get(Date.now(), Date.now())!;
+    app.ctx.db.query("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Seed', 1234, 0)").run(payment.id);
+    const body = (await app.client().get("/api/livestream-settings")).body;
+    expect(body.viewerCount).toBe(42);
+    expect(body.currentDonation).toBe(1234);
+  });
+
+  test("a set thumbnail is what the banner displays", async () => {
+    app.ctx.settings.update({ ...app.ctx.settings.get(), thumbnailUrl: "/uploads/thumb.png" });
+    const body = (await app.client().get("/api/livestream-settings")).body;
+    expect(body.thumbnailUrl).toBe("/uploads/thumb.png");
+    expect(body.displayThumbnail).toBe("/uploads/thumb.png");
+  });
+});
