@@ -147,6 +147,12 @@ describe("special codes", () => {
     expect((await admin.get("/api/check-moderator-status")).body).toEqual({ isModerator: true });
   });
 
+  test("an admin's name cannot be taken by a viewer", async () => {
+    await loginAsAdmin(app);
+    const code = app.ctx.access.issueAccessCode("SKP");
+    expect((await enter(app.client(), code.code, "WARDEN")).body).toEqual({ valid: false, message: "That username is reserved. Please choose another." });
+  });
+
   test("the forced-access code works where test codes are enabled (demo mode)", async () => {
     const res = await enter(app.client(), FORCED_ACCESS_CODE, "SCP-Admin-4821");
     expect(res.body.valid).toBe(true);

@@ -44,7 +44,7 @@ export interface AdmitRequest {
   siteUrl: string;
 }
 
-export type AccessRefusal = "invalid-code" | "wrong-kind" | "banned" | "wrong-device" | "username-taken";
+export type AccessRefusal = "invalid-code" | "wrong-kind" | "banned" | "wrong-device" | "username-taken" | "username-reserved";
 
 export type AdmitOutcome =
   | { valid: true; message: string; sessionId: string; userId: number; username: string; code: AccessCodeRecord }
@@ -61,6 +61,7 @@ const refuse = (reason: AccessRefusal): Refusal => ({
     banned: ACCESS_MESSAGES.banned,
     "wrong-device": ACCESS_MESSAGES.wrongDevice,
     "username-taken": ACCESS_MESSAGES.usernameTaken,
+    "username-reserved": ACCESS_MESSAGES.usernameReserved,
   }[reason],
 });
 
@@ -118,8 +119,8 @@ export class AccessService {
     if (!code) return refuse("invalid-code");
     if (onlyKinds && !onlyKinds.includes(code.kind)) return refuse("wrong-kind");
     if (this.sessions.isBanned(username, code.id)) return refuse("banned");
-    const owner = this.userByName(username);
-    if (owner && owner.access_code_id !== code.id) return refuse("username-taken");
+    const taken = this.usernameRefusal(username, code.id);
+    if (taken) return taken;
     return { valid: true };
   }
 
@@ -137,8 +138,9 @@ export class AccessService {
         if (this.sessions.isBanned(request.username, code.id)) return refuse("banned");
         const device = checkDeviceFingerprint(code.device_fingerprint, request.deviceFingerprint, code.code);
         if (!device.allowed) return refuse("wrong-device");
+        const taken = this.usernameRefusal(request.username, code.id);
+        if (taken) return taken;
         const owner = this.userByName(request.username);
-        if (owner && owner.access_code_id !== code.id) return refuse("username-taken");
 
         if (device.update) this.db.query("UPDATE access_codes SET device_fingerprint = ? WHERE id = ?").run(JSON.stringify(device.update), code.id);
         const userId = this.upsertUser(code, request.username, request.email, owner?.id);
@@ -189,6 +191,14 @@ export class AccessService {
 
   private findRow(code: string): CodeRow | null {
     return this.db.query<CodeRow, [string]>("SELECT * FROM access_codes WHERE code = ?").get(code) ?? null;
+  }
+
+  /** A name held by another code's viewer, or an admin's name (admins chat under it), is not free. */
+  private usernameRefusal(username: string, codeId: number): Refusal | null {
+    const owner = this.userByName(username);
+    if (owner && owner.access_code_id !== codeId) return refuse("username-taken");
+    if (this.db.query("SELECT 1 FROM admins WHERE username = ?").get(username) !== null) return refuse("username-reserved");
+    return null;
   }
 
   private userByName(username: string): { id: number; access_code_id: number | null } | null {
