@@ -43,7 +43,7 @@ export class WsClient {
   }
 
   send(frame: unknown): void {
-    this.socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    this.socket.send(typeof frame === "string" || frame instanceof Uint8Array ? frame : JSON.stringify(frame));
   }
 
   of<T extends ServerEvent["type"]>(type: T): EventOf<T>[] {
@@ -128,12 +128,12 @@ export async function startAppIn(dataDir: string): Promise<TestApp> {
 
 export type Viewer = TestClient & { accessCode: string; username: string };
 
-/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD from the admin, SKP bought). */
+/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD as an admin makes one, SKP bought). */
 export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD" | "SCP" = "SCP"): Promise<Viewer> {
   const client = app.client();
   let accessCode: string;
   if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code")).body.accessCode;
-  else if (kind === "MOD") accessCode = (await (await adminOf(app)).post("/api/admin/generate-access-code", { kind: "MOD" })).body.code;
+  else if (kind === "MOD") accessCode = app.ctx.access.issueAccessCode("MOD").code;
   else accessCode = (await buyDemoCode(client)).accessCode;
   const res = await enter(client, accessCode, username, makeFingerprint());
   if (res.body?.valid !== true) throw new Error(`could not enter as ${username}: ${res.status} ${res.text}`);
