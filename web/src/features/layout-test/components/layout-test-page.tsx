@@ -58,7 +58,7 @@ export function LayoutTestPage() {
             <label htmlFor="layout-test-message" className="sr-only">
               Message
             </label>
-            <input id="layout-test-message" className="input" placeholder="Chat will be active during the stream" disabled />
+            <input id="layout-test-message" className="input" placeholder="Chat is closed" disabled />
             <button type="submit" className="btn btn-primary btn-icon" disabled aria-label="Send">
               <SendIcon />
             </button>
