@@ -35,7 +35,7 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const viewerSessions = new ViewerSessionService(db, config);
   const access = new AccessService(db, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
-  const provider = stripe ? new StripePaymentProvider(stripe) : new DemoPaymentProvider(db);
+  const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(db);
   const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, log);
   const chat = new ChatHub(db, settings, viewerSessions, log);
   settings.setViewerCountProvider(() => chat.viewerCount());

@@ -231,3 +231,14 @@ describe("donations through Stripe", () => {
     expect(code.body.error).toBe("This payment is not an access purchase");
   });
 });
+
+test("when Stripe cannot be reached the purchase fails with 502 and no key material in the message", async () => {
+  const down = await startTestApp({ stripeSecretKey: "sk_test_secret123", stripePublishableKey: "pk_test_x", stripeApiUrl: "http://127.0.0.1:9" });
+  try {
+    const res = await down.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" });
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: "The payment provider could not be reached. Please try again." });
+  } finally {
+    await down.close();
+  }
+});

@@ -42,9 +42,9 @@ export function paymentRoutes(ctx: AppContext) {
     )
     .post(
       "/demo/confirm-payment",
-      ({ body, clientIp }) => {
+      ({ body, clientIp, request }) => {
         limit(demoConfirmsPerIp, clientIp);
-        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber) };
+        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request)) };
       },
       { body: demoConfirmPaymentBody },
     )
@@ -55,7 +55,7 @@ export function paymentRoutes(ctx: AppContext) {
     })
     .post(
       "/stripe/webhook",
-      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature")),
+      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature"), siteUrlFor(ctx.config, request)),
       { parse: "none" },
     );
 }

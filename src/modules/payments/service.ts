@@ -153,9 +153,9 @@ export class PaymentService {
   }
 
   /** The demo card form: pays the intent behind a client secret and fulfils it like a webhook would. */
-  confirmDemoPayment(clientSecret: string, cardNumber: string): PaymentIntentState {
+  confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string): PaymentIntentState {
     const intent = this.demoProvider().confirm(clientSecret, cardNumber);
-    const applied = this.db.transaction(() => this.applyIntent(intent, null)).immediate();
+    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
     this.announce(applied);
     return { id: intent.id, status: intent.status };
   }
@@ -169,7 +169,7 @@ export class PaymentService {
    * A Stripe webhook delivery: signature checked on the raw body, each event handled once. Events may
    * arrive twice or out of order; a succeeded intent never goes back to an earlier state.
    */
-  async handleWebhook(rawBody: string, signature: string | null): Promise<{ received: true; duplicate: boolean }> {
+  async handleWebhook(rawBody: string, signature: string | null, siteUrl: string): Promise<{ received: true; duplicate: boolean }> {
     if (!this.stripe || !this.config.stripeWebhookSecret) throw notFound("Webhooks are not configured");
     let event: Stripe.Event;
     try {
@@ -184,7 +184,7 @@ export class PaymentService {
           .query("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
           .run(event.id, event.type, Date.now()).changes;
         if (fresh === 0) return { duplicate: true };
-        return { duplicate: false, ...(intent ? this.applyIntent(intent, null) : {}) };
+        return { duplicate: false, ...(intent ? this.applyIntent(intent, siteUrl) : {}) };
       })
       .immediate();
     this.announce(outcome);
@@ -239,7 +239,7 @@ export class PaymentService {
   }
 
   /** Records what the provider says about an intent and fulfils it once it succeeded. Synchronous: call inside a transaction. */
-  private applyIntent(intent: ProviderIntent, siteUrl: string | null): Applied {
+  private applyIntent(intent: ProviderIntent, siteUrl: string): Applied {
     let row = this.findPayment(intent.id);
     if (!row) {
       const kind = intent.metadata.kind;
@@ -265,7 +265,7 @@ export class PaymentService {
       return {};
     }
     this.db.query("UPDATE payments SET fulfilled = 1 WHERE id = ?").run(row.id);
-    const site = this.config.publicUrl ?? row.site_url ?? siteUrl ?? "";
+    const site = this.config.publicUrl ?? row.site_url ?? siteUrl;
     return row.kind === "access" ? { code: this.fulfilAccess(row, intent, site) } : { donation: this.countDonation(row, intent) };
   }
 

@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
 import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
 
 export function createStripeClient(config: Config): Stripe {
@@ -29,16 +30,14 @@ export function intentFromStripe(intent: Stripe.PaymentIntent): ProviderIntent {
   };
 }
 
-function providerUnavailable(error: unknown): HttpError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new HttpError(502, `The payment provider could not be reached: ${message}`);
-}
-
 /** PaymentIntents in GBP through the real Stripe SDK. */
 export class StripePaymentProvider implements PaymentProvider {
   readonly mode = "stripe" as const;
 
-  constructor(private readonly stripe: Stripe) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly log: Logger,
+  ) {}
 
   async createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }> {
     try {
@@ -52,7 +51,7 @@ export class StripePaymentProvider implements PaymentProvider {
       });
       return { id: intent.id, clientSecret: intent.client_secret! };
     } catch (error) {
-      throw providerUnavailable(error);
+      throw this.unavailable("creating a payment intent", error);
     }
   }
 
@@ -61,7 +60,13 @@ export class StripePaymentProvider implements PaymentProvider {
       return intentFromStripe(await this.stripe.paymentIntents.retrieve(id, { expand: ["latest_charge"] }));
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.code === "resource_missing")) return null;
-      throw providerUnavailable(error);
+      throw this.unavailable(`retrieving payment intent ${id}`, error);
     }
+  }
+
+  /** Stripe's own message stays in the log: it can name keys and accounts. */
+  private unavailable(action: string, error: unknown): HttpError {
+    this.log.error(`Stripe failed while ${action}`, error);
+    return new HttpError(502, "The payment provider could not be reached. Please try again.");
   }
 }
