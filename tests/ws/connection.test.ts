@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_MAX_FRAME_BYTES } from "../../src/contracts/chat.ts";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, joinAs, upgradeStatus, WsClient, type Viewer } from "./helpers.ts";
+import { adminOf, joinAs, rawUpgrade, upgradeStatus, WsClient, type Viewer } from "./helpers.ts";
 
 let app: TestApp;
 let viewer: Viewer;
@@ -95,6 +95,29 @@ test("a frame over the size limit closes only that socket (1009); others and the
   again.close();
   bystander.close();
 });
+
+test("a client that stops reading is dropped instead of buffered forever; the others keep up", async () => {
+  const own = await startTestApp();
+  try {
+    const reader = await WsClient.connect(own, await joinAs(own, "Reader"));
+    const stalled = await rawUpgrade(own, { origin: own.origin, cookie: cookieOf(await joinAs(own, "Stalled")) });
+    expect(stalled.status).toBe(101);
+    stalled.socket.pause();
+    await Bun.sleep(50);
+    expect(own.ctx.chat.realViewerCount()).toBe(2);
+    const text = "x".repeat(32 * 1024);
+    for (let i = 0; i < 1000 && own.ctx.chat.realViewerCount() === 2; i++) {
+      own.ctx.chat.broadcast({ type: "system_message", message: text });
+      await Bun.sleep(1);
+    }
+    expect(own.ctx.chat.realViewerCount()).toBe(1);
+    reader.send({ type: "chat_message", text: "I kept up" });
+    await reader.next("chat", (e) => e.message.text === "I kept up");
+    stalled.socket.destroy();
+  } finally {
+    await own.close();
+  }
+}, 20_000);
 
 test("shutting down closes sockets with 1001 going away", async () => {
   const own = await startTestApp();

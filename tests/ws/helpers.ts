@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import type { ServerEvent } from "../../src/contracts/chat.ts";
 import { createApp } from "../../src/app.ts";
@@ -85,6 +85,13 @@ export class WsClient {
 
 /** Sends a raw upgrade request; resolves with the HTTP status the server answers (101 when it upgrades). */
 export async function upgradeStatus(app: TestApp, headers: Record<string, string>): Promise<number> {
+  const { status, socket } = await rawUpgrade(app, headers);
+  socket.destroy();
+  return status;
+}
+
+/** A raw TCP upgrade, left open: a client that can be made to stop reading. */
+export async function rawUpgrade(app: TestApp, headers: Record<string, string>): Promise<{ status: number; socket: Socket }> {
   const { port, hostname } = new URL(app.url);
   const lines = [
     "GET /ws HTTP/1.1",
@@ -101,8 +108,7 @@ export async function upgradeStatus(app: TestApp, headers: Record<string, string
     socket.once("data", (chunk) => resolve(chunk.toString()));
     socket.once("error", reject);
   });
-  socket.destroy();
-  return Number(head.split(" ")[1]);
+  return { status: Number(head.split(" ")[1]), socket };
 }
 
 /** The real app on a data dir the caller owns (kept on close), to restart on the same database. */

@@ -59,6 +59,8 @@ interface Connection {
   identity: ChatIdentity;
   framesInWindow: number;
   windowStartedAt: number;
+  /** Kicked or banned: its last frames are ignored until the close completes. */
+  closing: boolean;
 }
 
 export const BROADCAST_TOPIC = "live";
@@ -131,7 +133,7 @@ export class ChatHub {
       return;
     }
     this.publisher ??= publisher;
-    this.connections.set(id, { socket, identity, framesInWindow: 0, windowStartedAt: Date.now() });
+    this.connections.set(id, { socket, identity, framesInWindow: 0, windowStartedAt: Date.now(), closing: false });
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     socket.subscribe(BROADCAST_TOPIC);
     const viewers = this.viewerCount();
@@ -154,8 +156,10 @@ export class ChatHub {
     else this.socketsPerPerson.delete(key);
   }
 
+  /** The open connection behind a socket id; undefined once it is closed or closing. */
   connection(id: string): Connection | undefined {
-    return this.connections.get(id);
+    const connection = this.connections.get(id);
+    return connection?.closing ? undefined : connection;
   }
 
   /** Counts a frame against the socket's budget; false means drop it unread. */
@@ -172,7 +176,7 @@ export class ChatHub {
   socketsOf(username: string, includeAdmins = false): Connection[] {
     const wanted = username.toLowerCase();
     return [...this.connections.values()].filter(
-      (c) => c.identity.username.toLowerCase() === wanted && (includeAdmins || !c.identity.isAdmin),
+      (c) => !c.closing && c.identity.username.toLowerCase() === wanted && (includeAdmins || !c.identity.isAdmin),
     );
   }
 
@@ -234,6 +238,8 @@ export class ChatHub {
 
   /** A last notice to that socket, then close it. */
   disconnect(connection: Connection, code: number, reason: string, notice: string): void {
+    if (connection.closing) return;
+    connection.closing = true;
     this.sendTo(connection.socket, { type: "system_message", message: notice });
     connection.socket.close(code, reason);
   }
