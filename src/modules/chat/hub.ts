@@ -91,6 +91,8 @@ export class ChatHub {
   private hearts = 0;
   private fake = { enabled: false, target: 0, current: 0 };
   private announced = { hearts: -1, viewers: -1 };
+  /** The `chatHistory` frame, serialised once per change of the log rather than once per joining socket. */
+  private history = { revision: -1, frame: "" };
   private stopped = false;
 
   constructor(
@@ -138,12 +140,19 @@ export class ChatHub {
     socket.subscribe(BROADCAST_TOPIC);
     const viewers = this.viewerCount();
     socket.cork(() => {
-      this.sendTo(socket, { type: "chatHistory", messages: this.messages.history() });
+      socket.send(this.historyFrame());
       this.sendTo(socket, { type: "hearts", count: this.hearts });
       this.sendTo(socket, { type: "viewer_count", count: viewers });
       this.sendTo(socket, { type: "stats", stats: { heartCount: this.hearts, viewerCount: viewers } });
       this.sendTo(socket, this.donationUpdate());
     });
+  }
+
+  private historyFrame(): string {
+    if (this.history.revision !== this.messages.revision) {
+      this.history = { revision: this.messages.revision, frame: JSON.stringify({ type: "chatHistory", messages: this.messages.history() } satisfies ServerEvent) };
+    }
+    return this.history.frame;
   }
 
   closed(id: string): void {

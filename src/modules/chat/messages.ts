@@ -37,9 +37,13 @@ export interface NewMessage {
 
 /** The chat log in SQLite: written before anything is broadcast, so a restart keeps the history. */
 export class ChatMessageStore {
+  /** Goes up on every write, so a reader can tell whether its copy of the history is stale. */
+  revision = 0;
+
   constructor(private readonly db: Database) {}
 
   add(message: NewMessage): ChatMessage {
+    this.revision++;
     const row = this.db
       .query<MessageRow, [string, number | null, string, string, string, number | null, number]>(
         `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at)
@@ -66,11 +70,13 @@ export class ChatMessageStore {
 
   /** Hides one message from everyone; false when it was not there (or already gone). */
   delete(id: string): boolean {
+    this.revision++;
     return this.db.query("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE id = ? AND deleted = 0").run(id).changes > 0;
   }
 
   /** Hides every message of a kicked or banned user, as the clients do. */
   deleteAllBy(username: string): void {
+    this.revision++;
     this.db.query("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0").run(username);
   }
 
@@ -79,6 +85,7 @@ export class ChatMessageStore {
    * one. Returns every message whose state changed, or null when the message is not there.
    */
   togglePin(id: string): ChatMessage[] | null {
+    this.revision++;
     return this.db.transaction(() => {
       const target = this.find(id);
       if (!target) return null;
