@@ -5,6 +5,7 @@ import { formatPence } from "../../contracts/payments.ts";
 import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
+import { LiveCounters } from "./counters.ts";
 import { ChatMessageStore } from "./messages.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
@@ -67,8 +68,6 @@ export const BROADCAST_TOPIC = "live";
 export const MAX_SOCKETS_PER_PERSON = 5;
 export const COUNTS_TICK_MS = 250;
 export const FAKE_VIEWERS_TICK_MS = 2000;
-export const FAKE_VIEWERS_STEP = 100;
-export const MAX_FAKE_VIEWERS = 5000;
 export const KICK_COOLDOWN_MS = 60_000;
 /** Frames a socket may send per second before the excess is dropped unread. */
 const MAX_FRAMES_PER_SECOND = 40;
@@ -88,28 +87,23 @@ export class ChatHub {
   private readonly kickedUntil = new Map<string, number>();
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
-  private hearts = 0;
-  private fake = { enabled: false, target: 0, current: 0 };
-  private announced = { hearts: -1, viewers: -1 };
+  private readonly counters: LiveCounters;
   /** The `chatHistory` frame, serialised once per change of the log rather than once per joining socket. */
   private history = { revision: -1, frame: "" };
   private stopped = false;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly settings: HubSettingsSource,
     private readonly sessions: ViewerSessionBans,
     private readonly log: Logger,
   ) {
     this.messages = new ChatMessageStore(db);
     this.bans = new BanList(db);
-    this.hearts = this.loadHeartCount();
-    const s = settings.get();
-    this.applyFakeViewerSettings(s.fakeViewersEnabled, s.fakeViewersTarget);
-    this.fake.current = this.fake.enabled ? this.fake.target : 0;
-    this.announced = { hearts: this.hearts, viewers: this.viewerCount() };
+    const { fakeViewersEnabled, fakeViewersTarget } = settings.get();
+    this.counters = new LiveCounters(db, { enabled: fakeViewersEnabled, target: fakeViewersTarget });
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
-    this.timers.push(setInterval(() => this.stepFakeViewers(), FAKE_VIEWERS_TICK_MS));
+    this.timers.push(setInterval(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS));
   }
 
   // --- connections ----------------------------------------------------------------------------------
@@ -138,13 +132,10 @@ export class ChatHub {
     this.connections.set(id, { socket, identity, framesInWindow: 0, windowStartedAt: Date.now(), closing: false });
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     socket.subscribe(BROADCAST_TOPIC);
-    const viewers = this.viewerCount();
     socket.cork(() => {
       socket.send(this.historyFrame());
-      this.sendTo(socket, { type: "hearts", count: this.hearts });
-      this.sendTo(socket, { type: "viewer_count", count: viewers });
-      this.sendTo(socket, { type: "stats", stats: { heartCount: this.hearts, viewerCount: viewers } });
-      this.sendTo(socket, this.donationUpdate());
+      for (const event of this.counters.snapshot(this.realViewerCount())) this.sendTo(socket, event);
+      this.sendTo(socket, { type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal });
     });
   }
 
@@ -209,7 +200,7 @@ export class ChatHub {
     this.pruneKicks();
     this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
-    this.closeSocketsOf(username, WS_CLOSE_KICKED, "Kicked", KICKED_MESSAGE);
+    for (const c of this.socketsOf(username)) this.disconnect(c, WS_CLOSE_KICKED, "Kicked", KICKED_MESSAGE);
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
@@ -218,13 +209,9 @@ export class ChatHub {
     if (accessCodeId !== null) this.sessions.endAllForCode(accessCodeId);
     this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_banned", username });
-    this.closeSocketsOf(username, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
-    // Also any socket opened with the same code under another name.
-    if (accessCodeId !== null) {
-      for (const c of this.connections.values()) {
-        if (c.identity.accessCodeId === accessCodeId && !c.identity.isAdmin) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
-      }
-    }
+    // Every socket under that name, and any opened with the same code under another name.
+    const sameCode = accessCodeId === null ? [] : [...this.connections.values()].filter((c) => !c.identity.isAdmin && c.identity.accessCodeId === accessCodeId);
+    for (const c of [...this.socketsOf(username), ...sameCode]) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
   }
 
   /** For the admin panel: lifts a ban. False when that name was not banned. */
@@ -239,10 +226,6 @@ export class ChatHub {
 
   isBanned(username: string, accessCodeId: number | null): boolean {
     return this.sessions.isBanned(username, accessCodeId);
-  }
-
-  private closeSocketsOf(username: string, code: number, reason: string, notice: string): void {
-    for (const c of this.socketsOf(username)) this.disconnect(c, code, reason, notice);
   }
 
   /** A last notice to that socket, then close it. */
@@ -279,23 +262,19 @@ export class ChatHub {
     this.broadcast({ type: "donation_update", current: this.settings.donationTotal(), goal: settings.donationGoal });
   }
 
-  private donationUpdate(): ServerEvent {
-    return { type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal };
-  }
-
   // --- counters ---------------------------------------------------------------------------------------
 
   addHeart(): void {
-    this.hearts++;
+    this.counters.addHeart();
   }
 
   heartCount(): number {
-    return this.hearts;
+    return this.counters.heartCount();
   }
 
   /** Distinct people connected plus the fake viewers. */
   viewerCount(): number {
-    return this.socketsPerPerson.size + this.fake.current;
+    return this.realViewerCount() + this.counters.currentFakeViewers();
   }
 
   /** Distinct people connected, without the fake viewers. */
@@ -304,45 +283,17 @@ export class ChatHub {
   }
 
   currentFakeViewers(): number {
-    return this.fake.current;
+    return this.counters.currentFakeViewers();
   }
 
-  /** For the admin panel after it saves the fake viewer setting; the count then moves there gradually. */
+  /** For the admin panel after it saves the fake viewer setting (target 0–5000); the count then moves there gradually. */
   applyFakeViewerSettings(enabled: boolean, target: number): void {
-    this.fake.enabled = enabled;
-    this.fake.target = Math.max(0, Math.min(MAX_FAKE_VIEWERS, Math.round(target)));
-  }
-
-  private stepFakeViewers(): void {
-    const goal = this.fake.enabled ? this.fake.target : 0;
-    const gap = goal - this.fake.current;
-    this.fake.current += Math.sign(gap) * Math.min(Math.abs(gap), FAKE_VIEWERS_STEP);
+    this.counters.applyFakeViewerSettings(enabled, target);
   }
 
   /** The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change. */
   private publishChangedCounts(): void {
-    const hearts = this.hearts;
-    const viewers = this.viewerCount();
-    const heartsChanged = hearts !== this.announced.hearts;
-    const viewersChanged = viewers !== this.announced.viewers;
-    if (!heartsChanged && !viewersChanged) return;
-    this.announced = { hearts, viewers };
-    if (heartsChanged) {
-      this.saveHeartCount(hearts);
-      this.broadcast({ type: "hearts", count: hearts });
-    }
-    if (viewersChanged) this.broadcast({ type: "viewer_count", count: viewers });
-    this.broadcast({ type: "stats", stats: { heartCount: hearts, viewerCount: viewers } });
-  }
-
-  private loadHeartCount(): number {
-    return this.db.query<{ value: number }, []>("SELECT value FROM event_counters WHERE name = 'hearts'").get()?.value ?? 0;
-  }
-
-  private saveHeartCount(hearts: number): void {
-    this.db
-      .query("INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
-      .run(hearts);
+    for (const event of this.counters.changes(this.realViewerCount())) this.broadcast(event);
   }
 
   // --- shutdown ---------------------------------------------------------------------------------------
@@ -353,7 +304,7 @@ export class ChatHub {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     try {
-      if (this.hearts !== this.announced.hearts) this.saveHeartCount(this.hearts);
+      this.counters.save();
     } catch (error) {
       this.log.error("could not save the heart count", error);
     }
