@@ -2,16 +2,18 @@ import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
 import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
 import { HttpError } from "./lib/errors.ts";
-import { securityPlugin } from "./http/security.ts";
+import { contentSecurityPolicy } from "./http/csp.ts";
+import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
+import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
+import { uploadRoutes } from "./modules/uploads/index.ts";
+import { UploadService } from "./modules/uploads/service.ts";
 import { chatRoutes } from "./modules/chat/index.ts";
 import { healthRoutes } from "./modules/health/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
 const WEBSOCKET_SETTINGS = {
@@ -30,10 +32,13 @@ function firstIssueMessage(error: unknown): string {
 
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
-  const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({}));
+  const uploads = new UploadService(ctx.config.dataDir);
+  const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({
+    "content-security-policy": contentSecurityPolicy(ctx.settings.get().embedUrl),
+  }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
-  return new Elysia({ serve: { maxRequestBodySize: MAX_BODY_BYTES }, websocket: WEBSOCKET_SETTINGS })
+  return new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT }, websocket: WEBSOCKET_SETTINGS })
     .onError({ as: "global" }, ({ code, error, set }) => {
       if (error instanceof HttpError) {
         set.status = error.status;
@@ -63,6 +68,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(securityPlugin(ctx.config))
     .use(healthRoutes(ctx))
     .use(adminAuthRoutes(ctx))
+    .use(adminPanelRoutes(ctx, uploads))
+    .use(uploadRoutes(uploads))
     .use(accessRoutes(ctx))
     .use(paymentRoutes(ctx))
     .use(publicSettingsRoutes(ctx))

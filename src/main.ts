@@ -16,7 +16,7 @@ async function serve(config: Config): Promise<void> {
   const db = openDatabase(config.dataDir);
   const ctx = createContext(config, db, consoleLogger);
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
-  const port = app.server!.port;
+  const port = app.server!.port ?? config.port;
   const url = displayUrl(config, port);
   console.log(`dreadcast ${pkg.version} listening on ${url}`);
   console.log(

@@ -4,6 +4,17 @@ import { clientAddress } from "./client-ip.ts";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** Body limits by path; the server-wide cap (app.ts) is the largest of them. */
+export const UPLOAD_BODY_LIMIT = 6 * 1024 * 1024;
+const WEBHOOK_BODY_LIMIT = 512 * 1024;
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+function bodyLimit(path: string): number {
+  if (path === "/api/admin/upload-thumbnail") return UPLOAD_BODY_LIMIT;
+  if (path === "/api/stripe/webhook") return WEBHOOK_BODY_LIMIT;
+  return DEFAULT_BODY_LIMIT;
+}
+
 /** Origins a browser may send state-changing requests from: the request's own and the public URL's. */
 export function isCrossSite(request: Request, config: Config): boolean {
   const origin = request.headers.get("origin");
@@ -34,9 +45,16 @@ export function securityPlugin(config: Config) {
   return new Elysia({ name: "security" })
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, headers);
-      if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) {
+      if (!STATE_CHANGING.has(request.method)) return;
+      if (isCrossSite(request, config)) {
         set.status = 403;
         return { error: "Cross-site request refused" };
+      }
+      const length = Number(request.headers.get("content-length") ?? 0);
+      const limit = bodyLimit(new URL(request.url).pathname);
+      if (length > limit) {
+        set.status = 413;
+        return { error: `Request body too large (limit ${Math.round(limit / 1024)} KiB)` };
       }
     })
     .derive({ as: "global" }, ({ request, server }) => ({

@@ -3,7 +3,7 @@ import { createFirstAdminBody, loginBody } from "../../contracts/admin.ts";
 import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
-import { cookieIsSecure } from "../../http/security.ts";
+import { cookieIsSecure, securityPlugin } from "../../http/security.ts";
 import { ADMIN_COOKIE, adminAuth } from "./auth.ts";
 import { ADMIN_SESSION_TTL_MS } from "./service.ts";
 
@@ -14,6 +14,8 @@ export function adminAuthRoutes(ctx: AppContext) {
   const secure = cookieIsSecure(ctx.config);
 
   return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
+    // Deduplicated by name at runtime; here for the typed `clientIp`.
+    .use(securityPlugin(ctx.config))
     .use(adminAuth(ctx))
     .get("/check-first-admin", () => ({ needsFirstAdmin: ctx.admins.needsFirstAdmin() }))
     .post(

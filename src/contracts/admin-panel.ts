@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { emailSchema } from "./admin.ts";
+
+/** Payloads of the admin panel calls, shared by the server and the web app. Money is integer pence. */
+
+export interface AdminStats {
+  userCount: number;
+  accessCodeCount: number;
+  /** pence, every counted donation */
+  donationTotal: number;
+  viewerCount: number;
+  /** pence, toward the goal */
+  currentDonation: number;
+  /** pence */
+  donationGoal: number;
+  fakeViewerMode: boolean;
+  fakeViewersTarget: number;
+  currentFakeViewers: number;
+  paymentMode: "demo" | "stripe";
+  mailMode: "outbox" | "smtp";
+}
+
+export interface StatsSample {
+  /** ISO 8601 */
+  sampledAt: string;
+  viewerCount: number;
+  /** pence */
+  donationTotal: number;
+}
+
+export interface AccessCodeRecord {
+  id: number;
+  code: string;
+  kind: "SKP" | "MOD" | "SCP";
+  used: boolean;
+  revoked: boolean;
+  deviceBound: boolean;
+  email: string | null;
+  username: string | null;
+  /** ISO 8601 */
+  createdAt: string;
+}
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  email: string | null;
+  accessCodeId: number | null;
+  accessCode: string | null;
+  banned: boolean;
+  /** ISO 8601 */
+  createdAt: string;
+}
+
+const optionalEmail = z
+  .union([z.literal(""), emailSchema])
+  .optional()
+  .transform((e) => (e ? e : undefined));
+
+export const generateAccessCodeBody = z
+  .object({
+    email: optionalEmail,
+    kind: z.enum(["SKP", "MOD"], { error: "Kind must be SKP or MOD" }).optional(),
+  })
+  .default({ email: undefined, kind: undefined });
+
+export const sendAccessCodeBody = z.object({ email: optionalEmail }).default({ email: undefined });
+
+export const FAKE_VIEWERS_MAX = 5000;
+
+export const fakeViewersBody = z
+  .object({
+    enabled: z.boolean({ error: "enabled must be true or false" }),
+    targetViewers: z
+      .number({ error: "Please enter a valid number of viewers" })
+      .int("Please enter a valid number of viewers")
+      .min(0, "Please enter a valid number of viewers")
+      .max(FAKE_VIEWERS_MAX, "Please enter a valid number of viewers")
+      .optional(),
+  })
+  .refine((b) => !b.enabled || b.targetViewers !== undefined, { message: "Please enter a valid number of viewers", path: ["targetViewers"] });
+
+export const unbanUserBody = z.object({ username: z.string().trim().min(1, "Username is required").max(100, "Username is too long") });
+
+export const idParam = z.object({ id: z.coerce.number().int().positive("Unknown access code") });

@@ -1,0 +1,153 @@
+import { Elysia } from "elysia";
+import {
+  fakeViewersBody,
+  generateAccessCodeBody,
+  idParam,
+  sendAccessCodeBody,
+  unbanUserBody,
+  type AdminStats,
+} from "../../contracts/admin-panel.ts";
+import { livestreamSettingsBody } from "../../contracts/settings.ts";
+import { paymentMode } from "../../config.ts";
+import type { AppContext } from "../../context.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
+import { adminAuth } from "../admin/auth.ts";
+import type { UploadService } from "../uploads/service.ts";
+import { AdminPanelService } from "./service.ts";
+
+const SAMPLE_EVERY_MS = 60_000;
+
+function csvResponse(name: string, csv: string): Response {
+  return new Response(csv, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** Every /api/admin/* call behind the login: stats, codes, users, bans, settings, thumbnail, fake viewers. */
+export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
+  const { settings, mail, chat: hub } = ctx;
+  const panel = new AdminPanelService(ctx.db);
+  const siteUrl = (request: Request) => ctx.config.publicUrl ?? new URL(request.url).origin;
+
+  const sample = () => panel.recordSample(hub.viewerCount(), settings.donationTotal());
+  sample();
+  const sampler = setInterval(sample, SAMPLE_EVERY_MS);
+  ctx.disposers.push(() => clearInterval(sampler));
+
+  const stats = (): AdminStats => {
+    const s = settings.get();
+    const total = settings.donationTotal();
+    return {
+      ...panel.counts(),
+      donationTotal: total,
+      viewerCount: hub.viewerCount(),
+      currentDonation: total,
+      donationGoal: s.donationGoal,
+      fakeViewerMode: s.fakeViewersEnabled,
+      fakeViewersTarget: s.fakeViewersTarget,
+      currentFakeViewers: hub.currentFakeViewers(),
+      paymentMode: paymentMode(ctx.config),
+      mailMode: ctx.config.smtpUrl ? "smtp" : "outbox",
+    };
+  };
+
+  return new Elysia({ name: "admin-panel", prefix: "/api/admin" })
+    .use(adminAuth(ctx))
+    .guard({ isAdmin: true }, (app) =>
+      app
+        .get("/stats", () => stats())
+        .get("/stats/history", () => ({ samples: panel.history() }))
+        .post(
+          "/fake-viewers",
+          ({ body }) => {
+            const current = settings.get();
+            const target = body.targetViewers ?? current.fakeViewersTarget;
+            settings.setFakeViewers(body.enabled, target);
+            hub.applyFakeViewerSettings(body.enabled, target);
+            return stats();
+          },
+          { body: fakeViewersBody },
+        )
+        .get("/access-codes", () => panel.listAccessCodes())
+        .get("/access-codes.csv", () => csvResponse("access-codes", panel.accessCodesCsv()))
+        .post(
+          "/generate-access-code",
+          ({ body, request, set }) => {
+            const record = panel.createAccessCode(body.kind ?? "SKP", body.email);
+            if (body.email) mail.queueAccessCode(record.id, record.code, body.email, siteUrl(request));
+            set.status = 201;
+            return record;
+          },
+          { body: generateAccessCodeBody },
+        )
+        .post(
+          "/access-codes/:id/send",
+          ({ params, body, request }) => {
+            const record = panel.findAccessCode(params.id);
+            const to = body.email ?? record.email;
+            if (!to) throw badRequest("Enter an e-mail address to send this code to");
+            if (record.revoked) throw badRequest("This access code has been revoked");
+            if (body.email) panel.setEmail(record.id, body.email);
+            mail.queueAccessCode(record.id, record.code, to, siteUrl(request), `access-code:${record.id}:sent:${Date.now()}`);
+            return { ok: true, email: to };
+          },
+          { params: idParam, body: sendAccessCodeBody },
+        )
+        .post(
+          "/access-codes/:id/revoke",
+          ({ params }) => {
+            for (const username of panel.revoke(params.id)) hub.kick(username);
+            return panel.findAccessCode(params.id);
+          },
+          { params: idParam },
+        )
+        .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
+        .get("/users", () => panel.listUsers())
+        .get("/users.csv", () => csvResponse("users", panel.usersCsv()))
+        .get("/banned-users", () => ({ bannedUsers: hub.listBans() }))
+        .post(
+          "/unban-user",
+          ({ body }) => {
+            if (!hub.unban(body.username)) throw notFound(`'${body.username}' is not banned`);
+            return { ok: true, username: body.username };
+          },
+          { body: unbanUserBody },
+        )
+        .get("/livestream-settings", () => settings.get())
+        .put(
+          "/livestream-settings",
+          ({ body }) => {
+            const saved = settings.update(body);
+            hub.broadcastSettings({
+              eventTitle: saved.eventTitle,
+              embedUrl: saved.embedUrl,
+              thumbnailUrl: saved.thumbnailUrl,
+              donationGoal: saved.donationGoal,
+              isActive: saved.isActive,
+              startDate: saved.startDate,
+            });
+            return saved;
+          },
+          { body: livestreamSettingsBody },
+        )
+        .post(
+          "/upload-thumbnail",
+          async ({ request }) => {
+            let form: FormData;
+            try {
+              form = await request.formData();
+            } catch {
+              throw badRequest("Send the image as multipart form data in a 'thumbnail' field");
+            }
+            const file = form.get("thumbnail");
+            if (!(file instanceof Blob)) throw badRequest("Send the image as multipart form data in a 'thumbnail' field");
+            return { thumbnailUrl: await uploads.storeImage(file) };
+          },
+          { parse: "none" },
+        ),
+    );
+}

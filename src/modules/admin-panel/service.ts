@@ -1,0 +1,181 @@
+import type { Database } from "bun:sqlite";
+import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
+import { generateCode } from "../access/codes.ts";
+import { toCsv } from "./csv.ts";
+
+interface CodeRow {
+  id: number;
+  code: string;
+  kind: "SKP" | "MOD" | "SCP";
+  used: number;
+  revoked: number;
+  bound: number;
+  email: string | null;
+  username: string | null;
+  created_at: number;
+}
+
+interface UserRow {
+  id: number;
+  username: string;
+  email: string | null;
+  access_code_id: number | null;
+  code: string | null;
+  banned: number;
+  created_at: number;
+}
+
+const SAMPLE_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+const CHART_POINTS = 240;
+
+/** The rules behind the admin panel's lists: access codes, users and the stats history. */
+export class AdminPanelService {
+  constructor(private readonly db: Database) {}
+
+  counts(): { userCount: number; accessCodeCount: number } {
+    return this.db
+      .query<{ userCount: number; accessCodeCount: number }, []>(
+        "SELECT (SELECT COUNT(*) FROM users) AS userCount, (SELECT COUNT(*) FROM access_codes) AS accessCodeCount",
+      )
+      .get()!;
+  }
+
+  listAccessCodes(): AccessCodeRecord[] {
+    return this.db
+      .query<CodeRow, []>(
+        `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+           (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
+         FROM access_codes c ORDER BY c.created_at DESC, c.id DESC`,
+      )
+      .all()
+      .map(toCodeRecord);
+  }
+
+  findAccessCode(id: number): AccessCodeRecord {
+    const row = this.db
+      .query<CodeRow, [number]>(
+        `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+           (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
+         FROM access_codes c WHERE c.id = ?`,
+      )
+      .get(id);
+    if (!row) throw notFound("Unknown access code");
+    return toCodeRecord(row);
+  }
+
+  /** A new regular or moderator code, made by an admin (no payment behind it). */
+  createAccessCode(kind: "SKP" | "MOD", email: string | undefined): AccessCodeRecord {
+    const row = this.db
+      .query<{ id: number }, [string, string, string | null, number]>(
+        "INSERT INTO access_codes (code, kind, email, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      )
+      .get(generateCode(kind), kind, email ?? null, Date.now())!;
+    return this.findAccessCode(row.id);
+  }
+
+  /** Remembers the address a code was sent to, so the list shows it. */
+  setEmail(id: number, email: string): void {
+    this.db.query("UPDATE access_codes SET email = ? WHERE id = ?").run(email, id);
+  }
+
+  /** Revokes a code and ends every viewer session made with it; returns the usernames that held it. */
+  revoke(id: number): string[] {
+    this.findAccessCode(id);
+    return this.db.transaction(() => {
+      this.db.query("UPDATE access_codes SET revoked = 1 WHERE id = ?").run(id);
+      const names = this.db
+        .query<{ username: string }, [number]>(
+          "SELECT DISTINCT u.username FROM viewer_sessions s JOIN users u ON u.id = s.user_id WHERE s.access_code_id = ?",
+        )
+        .all(id)
+        .map((r) => r.username);
+      this.db.query("DELETE FROM viewer_sessions WHERE access_code_id = ?").run(id);
+      return names;
+    }).immediate();
+  }
+
+  /** Forgets the device a regular code is bound to (a buyer who changed phone); the next device binds. */
+  resetDevice(id: number): AccessCodeRecord {
+    const code = this.findAccessCode(id);
+    if (code.revoked) throw badRequest("This access code has been revoked");
+    this.db.query("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?").run(id);
+    return this.findAccessCode(id);
+  }
+
+  listUsers(): UserRecord[] {
+    return this.db
+      .query<UserRow, []>(
+        `SELECT u.id, u.username, u.email, u.access_code_id, c.code, u.created_at,
+           EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username
+                   OR (b.access_code_id IS NOT NULL AND b.access_code_id = u.access_code_id)) AS banned
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`,
+      )
+      .all()
+      .map((r) => ({
+        id: r.id,
+        username: r.username,
+        email: r.email,
+        accessCodeId: r.access_code_id,
+        accessCode: r.code,
+        banned: r.banned === 1,
+        createdAt: new Date(r.created_at).toISOString(),
+      }));
+  }
+
+  accessCodesCsv(): string {
+    return toCsv(
+      ["code", "kind", "used", "revoked", "device_bound", "email", "username", "created_at"],
+      this.listAccessCodes().map((c) => [c.code, c.kind, c.used, c.revoked, c.deviceBound, c.email, c.username, c.createdAt]),
+    );
+  }
+
+  usersCsv(): string {
+    return toCsv(
+      ["username", "email", "access_code", "banned", "created_at"],
+      this.listUsers().map((u) => [u.username, u.email, u.accessCode, u.banned, u.createdAt]),
+    );
+  }
+
+  recordSample(viewerCount: number, donationTotal: number, at = Date.now()): void {
+    this.db
+      .query("INSERT OR REPLACE INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)")
+      .run(at, viewerCount, donationTotal);
+    this.db.query("DELETE FROM stats_samples WHERE sampled_at < ?").run(at - SAMPLE_KEEP_MS);
+  }
+
+  /** The samples of the last `windowMs`, thinned to at most CHART_POINTS (keeping each bucket's peak viewers). */
+  history(windowMs = 24 * 60 * 60 * 1000, now = Date.now()): StatsSample[] {
+    const rows = this.db
+      .query<{ sampled_at: number; viewer_count: number; donation_total: number }, [number]>(
+        "SELECT sampled_at, viewer_count, donation_total FROM stats_samples WHERE sampled_at >= ? ORDER BY sampled_at",
+      )
+      .all(now - windowMs);
+    const step = Math.ceil(rows.length / CHART_POINTS);
+    const out: StatsSample[] = [];
+    for (let i = 0; i < rows.length; i += step) {
+      const bucket = rows.slice(i, i + step);
+      const last = bucket[bucket.length - 1]!;
+      out.push({
+        sampledAt: new Date(last.sampled_at).toISOString(),
+        viewerCount: Math.max(...bucket.map((r) => r.viewer_count)),
+        donationTotal: last.donation_total,
+      });
+    }
+    return out;
+  }
+}
+
+function toCodeRecord(r: CodeRow): AccessCodeRecord {
+  return {
+    id: r.id,
+    code: r.code,
+    kind: r.kind,
+    used: r.used === 1,
+    revoked: r.revoked === 1,
+    deviceBound: r.bound === 1,
+    email: r.email,
+    username: r.username,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+
+let app: TestApp;
+let admin: TestClient;
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await loginAsAdmin(app);
+});
+afterAll(() => app.close());
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
+
+const validSettings = {
+  eventTitle: "The Hollow House",
+  thumbnailUrl: "/assets/default-thumbnail.jpg",
+  embedUrl: "https://player.example.com/embed/abc",
+  donationGoal: 12345,
+  isActive: true,
+  startDate: "2030-10-31T20:00:00.000Z",
+};
+
+const ADMIN_ROUTES: [string, string, unknown?][] = [
+  ["GET", "/api/admin/stats"],
+  ["GET", "/api/admin/stats/history"],
+  ["POST", "/api/admin/fake-viewers", { enabled: true, targetViewers: 10 }],
+  ["GET", "/api/admin/access-codes"],
+  ["GET", "/api/admin/access-codes.csv"],
+  ["POST", "/api/admin/generate-access-code", {}],
+  ["POST", "/api/admin/access-codes/1/send", { email: "a@b.co" }],
+  ["POST", "/api/admin/access-codes/1/revoke"],
+  ["POST", "/api/admin/access-codes/1/reset-device"],
+  ["GET", "/api/admin/users"],
+  ["GET", "/api/admin/users.csv"],
+  ["GET", "/api/admin/banned-users"],
+  ["POST", "/api/admin/unban-user", { username: "someone" }],
+  ["GET", "/api/admin/livestream-settings"],
+  ["PUT", "/api/admin/livestream-settings", validSettings],
+  ["POST", "/api/admin/upload-thumbnail"],
+  ["GET", "/api/admin/profile"],
+];
+
+describe("every admin route needs an admin session", () => {
+  for (const [method, path, body] of ADMIN_ROUTES) {
+    test(`${method} ${path} → 401 without a session`, async () => {
+      const res = await app.client().request(method, path, body);
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBeString();
+    });
+  }
+  for (const [method, path, body] of ADMIN_ROUTES.filter(([m]) => m !== "GET")) {
+    test(`${method} ${path} → 403 cross-site even with a session`, async () => {
+      const res = await admin.request(method, path, body, { origin: "https://evil.example" });
+      expect(res.status).toBe(403);
+    });
+  }
+});
+
+describe("settings", () => {
+  const bad: [string, Record<string, unknown>, string][] = [
+    ["an empty title", { eventTitle: "  " }, "Event title is required"],
+    ["an empty thumbnail path", { thumbnailUrl: "" }, "Thumbnail path is required"],
+    ["an embed URL that is not a URL", { embedUrl: "not a url" }, "Please enter a valid embed URL"],
+    ["a javascript: embed URL", { embedUrl: "javascript:alert(1)" }, "Please enter a valid embed URL"],
+    ["a goal under £1", { donationGoal: 99 }, "Donation goal must be at least 1"],
+    ["a start date that is not a date", { startDate: "soon" }, "Start date must be an ISO date"],
+  ];
+  for (const [name, change, message] of bad) {
+    test(`PUT refuses ${name}`, async () => {
+      const res = await admin.put("/api/admin/livestream-settings", { ...validSettings, ...change });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(message);
+    });
+  }
+
+  test("PUT saves, GET reads back, and the public settings reflect it", async () => {
+    const put = await admin.put("/api/admin/livestream-settings", validSettings);
+    expect(put.status).toBe(200);
+    const got = await admin.get("/api/admin/livestream-settings");
+    expect(got.body).toMatchObject(validSettings);
+    const pub = await app.client().get("/api/livestream-settings");
+    expect(pub.body.eventTitle).toBe(validSettings.eventTitle);
+    expect(pub.body.donationGoal).toBe(12345);
+    expect(pub.body.startDate).toBe(validSettings.startDate);
+    expect(pub.body.embedUrl).toBe("");
+  });
+});
+
+describe("fake viewers", () => {
+  const bad: [string, unknown][] = [
+    ["a target over 5000", { enabled: true, targetViewers: 5001 }],
+    ["a negative target", { enabled: true, targetViewers: -1 }],
+    ["a non-number target", { enabled: true, targetViewers: "lots" }],
+    ["a fractional target", { enabled: true, targetViewers: 1.5 }],
+    ["enabled without a target", { enabled: true }],
+  ];
+  for (const [name, body] of bad) {
+    test(`refuses ${name}`, async () => {
+      const res = await admin.post("/api/admin/fake-viewers", body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("Please enter a valid number of viewers");
+    });
+  }
+
+  test("enabling sets the target; stats show it; disabling keeps the target", async () => {
+    const on = await admin.post("/api/admin/fake-viewers", { enabled: true, targetViewers: 250 });
+    expect(on.status).toBe(200);
+    expect(on.body.fakeViewerMode).toBe(true);
+    expect(on.body.fakeViewersTarget).toBe(250);
+    const off = await admin.post("/api/admin/fake-viewers", { enabled: false });
+    expect(off.body.fakeViewerMode).toBe(false);
+    expect(off.body.fakeViewersTarget).toBe(250);
+  });
+});
+
+describe("access codes", () => {
+  test("generate makes a regular code by default and a moderator code on request", async () => {
+    const regular = await admin.post("/api/admin/generate-access-code", {});
+    expect(regular.status).toBe(201);
+    expect(regular.body.code).toMatch(/^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    expect(regular.body).toMatchObject({ kind: "SKP", used: false, revoked: false, deviceBound: false, email: null });
+    const mod = await admin.post("/api/admin/generate-access-code", { kind: "MOD", email: "mod@example.com" });
+    expect(mod.body.code).toStartWith("MOD-");
+    expect(mod.body.email).toBe("mod@example.com");
+  });
+
+  test("generate refuses a bad e-mail and an unknown kind", async () => {
+    expect((await admin.post("/api/admin/generate-access-code", { email: "nope" })).body.error).toBe("Please enter a valid email address");
+    expect((await admin.post("/api/admin/generate-access-code", { kind: "SCP" })).status).toBe(400);
+  });
+
+  test("the list holds every code, newest first, and the CSV matches it", async () => {
+    const list = (await admin.get("/api/admin/access-codes")).body as { code: string; kind: string }[];
+    expect(list.length).toBeGreaterThanOrEqual(2);
+    expect(list[0]!.kind).toBe("MOD");
+    const csv = await admin.get("/api/admin/access-codes.csv");
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.headers.get("content-disposition")).toContain("attachment");
+    const lines = csv.text.trim().split("\r\n");
+    expect(lines[0]).toBe("code,kind,used,revoked,device_bound,email,username,created_at");
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(list.map((c) => c.code));
+  });
+
+  test("send needs an address, queues the mail and remembers the address", async () => {
+    const code = (await admin.post("/api/admin/generate-access-code", {})).body;
+    const none = await admin.post(`/api/admin/access-codes/${code.id}/send`, {});
+    expect(none.status).toBe(400);
+    const sent = await admin.post(`/api/admin/access-codes/${code.id}/send`, { email: "buyer@example.com" });
+    expect(sent.status).toBe(200);
+    const queued = app.ctx.db.query("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ? AND text_body LIKE ?").get("buyer@example.com", `%${code.code}%`) as { n: number };
+    expect(queued.n).toBe(1);
+    const listed = ((await admin.get("/api/admin/access-codes")).body as { id: number; email: string }[]).find((c) => c.id === code.id)!;
+    expect(listed.email).toBe("buyer@example.com");
+  });
+
+  test("revoke and reset-device change the record; unknown ids are 404", async () => {
+    const code = (await admin.post("/api/admin/generate-access-code", {})).body;
+    app.ctx.db.query("UPDATE access_codes SET device_fingerprint = '{}' WHERE id = ?").run(code.id);
+    const reset = await admin.post(`/api/admin/access-codes/${code.id}/reset-device`);
+    expect(reset.body.deviceBound).toBe(false);
+    const revoked = await admin.post(`/api/admin/access-codes/${code.id}/revoke`);
+    expect(revoked.body.revoked).toBe(true);
+    expect((await admin.post("/api/admin/access-codes/999999/revoke")).status).toBe(404);
+    expect((await admin.post("/api/admin/access-codes/abc/revoke")).status).toBe(400);
+  });
+});
+
+describe("users and bans", () => {
+  test("users list and CSV agree", async () => {
+    const codeId = (app.ctx.db.query("SELECT id FROM access_codes LIMIT 1").get() as { id: number }).id;
+    app.ctx.db.query("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)").run("Nightcrawler", "nc@example.com", codeId, Date.now());
+    app.ctx.db.query("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)").run("=cmd|calc", null, null, Date.now() + 1);
+    const users = (await admin.get("/api/admin/users")).body as { username: string; email: string | null }[];
+    expect(users.map((u) => u.username)).toContain("Nightcrawler");
+    const csv = (await admin.get("/api/admin/users.csv")).text.trim().split("\r\n");
+    expect(csv[0]).toBe("username,email,access_code,banned,created_at");
+    expect(csv).toHaveLength(users.length + 1);
+    expect(csv.some((l) => l.startsWith(`"'=cmd|calc"`))).toBe(true);
+  });
+
+  test("banned users are listed and can be unbanned once", async () => {
+    app.ctx.db.query("INSERT INTO banned_users (username, banned_by, created_at) VALUES (?, ?, ?)").run("Nightcrawler", "warden", Date.now());
+    const list = await admin.get("/api/admin/banned-users");
+    expect(list.body.bannedUsers.map((b: { username: string }) => b.username)).toEqual(["Nightcrawler"]);
+    expect((await admin.post("/api/admin/unban-user", { username: "Nightcrawler" })).status).toBe(200);
+    expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toEqual([]);
+    expect((await admin.post("/api/admin/unban-user", { username: "Nightcrawler" })).status).toBe(404);
+    expect((await admin.post("/api/admin/unban-user", {})).status).toBe(400);
+  });
+});
+
+describe("thumbnail upload", () => {
+  const upload = (file: Blob, name: string) => {
+    const form = new FormData();
+    form.append("thumbnail", file, name);
+    return admin.post("/api/admin/upload-thumbnail", form);
+  };
+
+  test("a real PNG is stored under a content-derived name and served with a long cache", async () => {
+    const res = await upload(new Blob([PNG], { type: "image/png" }), "anything.txt");
+    expect(res.status).toBe(200);
+    expect(res.body.thumbnailUrl).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
+    const again = await upload(new Blob([PNG], { type: "image/png" }), "other.png");
+    expect(again.body.thumbnailUrl).toBe(res.body.thumbnailUrl);
+    const served = await fetch(app.url + res.body.thumbnailUrl);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(served.headers.get("cache-control")).toContain("immutable");
+  });
+
+  test("a renamed non-image is refused by its bytes", async () => {
+    const res = await upload(new Blob(["<?php echo 'boo'; ?>"], { type: "image/jpeg" }), "evil.jpg");
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("Please upload an image file (JPEG, PNG, GIF, etc.).");
+  });
+
+  test("a body that is not multipart, or has no file, is a 400", async () => {
+    expect((await admin.post("/api/admin/upload-thumbnail", { thumbnail: "x" })).status).toBe(400);
+    const form = new FormData();
+    form.append("other", "x");
+    expect((await admin.post("/api/admin/upload-thumbnail", form)).status).toBe(400);
+  });
+
+  test("an unknown or malformed upload name is a 404", async () => {
+    expect((await fetch(`${app.url}/uploads/${"0".repeat(32)}.png`)).status).toBe(404);
+    expect((await fetch(`${app.url}/uploads/..%2Fdreadcast.db`)).status).toBe(404);
+  });
+});
+
+test("stats report counts, goal and modes; the history has samples", async () => {
+  const stats = (await admin.get("/api/admin/stats")).body;
+  expect(stats).toMatchObject({ paymentMode: "demo", mailMode: "outbox", donationGoal: 12345 });
+  for (const key of ["userCount", "accessCodeCount", "donationTotal", "viewerCount", "currentDonation", "fakeViewersTarget", "currentFakeViewers"]) {
+    expect(typeof stats[key]).toBe("number");
+  }
+  const history = (await admin.get("/api/admin/stats/history")).body;
+  expect(history.samples.length).toBeGreaterThanOrEqual(1);
+});
