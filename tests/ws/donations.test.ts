@@ -66,3 +66,12 @@ test("a viewer cannot claim someone else's donation or an unknown intent", async
   expect(await thief.expectError({ type: "donation", amount: 50 })).toBe("Invalid donation message: paymentIntentId: Invalid input: expected string, received undefined");
   thief.close();
 });
+
+test("donation reports are limited per person, since each may ask the payment provider", async () => {
+  const ws = await WsClient.connect(app, await joinAs(app, "Reporter"));
+  const errors: string[] = [];
+  for (let i = 0; i < 11; i++) errors.push(await ws.expectError({ type: "donation", paymentIntentId: `pi_unknown_${i}` }));
+  expect(errors.slice(0, 10).every((e) => e === "Donation not found.")).toBe(true);
+  expect(errors[10]).toBe("Too many donation reports. Please wait a minute.");
+  ws.close();
+});

@@ -18,6 +18,8 @@ type TargetFrame = Extract<ClientFrame, { type: "kick" | "kick_user" | "ban" | "
 
 export const CHAT_LIMIT = { burst: 3, burstWindowMs: 1000, sustained: 5, sustainedWindowMs: 5000 };
 export const HEARTS_PER_SECOND = 10;
+/** A report may ask the payment provider, so reports are few per person. */
+export const DONATION_REPORTS_PER_MINUTE = 10;
 
 function describeInvalidFrame(raw: unknown, error: z.ZodError): string {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw) || ArrayBuffer.isView(raw)) {
@@ -39,6 +41,7 @@ export class ChatFrameRouter {
   private readonly chatBurst = new RateLimiter(CHAT_LIMIT.burst, CHAT_LIMIT.burstWindowMs);
   private readonly chatSustained = new RateLimiter(CHAT_LIMIT.sustained, CHAT_LIMIT.sustainedWindowMs);
   private readonly hearts = new RateLimiter(HEARTS_PER_SECOND, 1000);
+  private readonly donationReports = new RateLimiter(DONATION_REPORTS_PER_MINUTE, 60_000);
 
   constructor(
     private readonly hub: ChatHub,
@@ -118,6 +121,7 @@ export class ChatFrameRouter {
   }
 
   private async donation(c: Connection, paymentIntentId: string): Promise<void> {
+    if (this.donationReports.hit(c.identity.key) > 0) throw new FrameRefused("Too many donation reports. Please wait a minute.");
     const refusal = await this.donations.reportDonation(paymentIntentId, c.identity);
     if (refusal) throw new FrameRefused(refusal);
   }
