@@ -15,7 +15,7 @@ async function assertAccessible(page, what) {
   }
 }
 
-app.browserTest("the viewer pages have no WCAG A/AA violations", async ({ page }) => {
+app.browserTest("the viewer pages pass axe (WCAG 2.1 A/AA and best practices)", async ({ page }) => {
   const pages = [
     ["/", () => page.getByRole("img", { name: /event banner/ }).waitFor()],
     ["/access", () => page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor()],
@@ -36,7 +36,11 @@ app.browserTest("the viewer pages have no WCAG A/AA violations", async ({ page }
   await assertAccessible(page, "/livestream");
 });
 
-app.browserTest("the admin pages have no WCAG A/AA violations", async ({ page }) => {
+app.browserTest("the admin pages pass axe (WCAG 2.1 A/AA and best practices)", async ({ page }) => {
+  await page.goto("/admin/no-such-page");
+  await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+  await assertAccessible(page, "/admin/no-such-page");
+
   await page.goto("/admin/login");
   await page.getByText("No admin account exists yet").waitFor();
   await assertAccessible(page, "/admin/login (first run)");

@@ -6,14 +6,14 @@ import { createRequire } from "node:module";
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /**
- * The WCAG 2.1 A/AA violations on the page, as readable lines ("rule: target — summary").
+ * The WCAG 2.1 A/AA and best-practice violations on the page, as readable lines ("rule: target — summary").
  * @param {import("playwright-core").Page} page
  */
 export async function accessibilityViolations(page) {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // @ts-ignore axe is injected above
-    const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary}`) }));
   });
   return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.impact}): ${node}`));

@@ -38,7 +38,11 @@ export default function AdminRouter() {
       </Route>
       <Route path={paths.admin.login} component={LoginPage} />
       <Route path={paths.admin.createFirstAdmin} component={CreateFirstAdminPage} />
-      <Route component={NotFoundPage} />
+      <Route>
+        <main>
+          <NotFoundPage />
+        </main>
+      </Route>
     </Switch>
   );
 }

@@ -21,7 +21,7 @@ const SWATCHES = [
 /** The design page: the site's palette, type and components side by side. */
 export function DesignPage() {
   return (
-    <div className="page design">
+    <main className="page design">
       <header className="page-intro">
         <Link href={paths.home} className="design-brand">
           {BRAND}
@@ -94,6 +94,6 @@ export function DesignPage() {
           </div>
         </div>
       </section>
-    </div>
+    </main>
   );
 }
