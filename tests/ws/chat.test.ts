@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { joinAs, startAppIn, WsClient } from "./helpers.ts";
+import { adminOf, joinAs, startAppIn, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -128,4 +128,21 @@ test("the history survives a restart of the app on the same data dir", async () 
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test("saving the stream settings in the panel reaches everyone watching", async () => {
+  const ws = await WsClient.connect(app, await joinAs(app, "Mothman"));
+  const admin = await adminOf(app);
+  const settings = {
+    eventTitle: "The Hollow Hour",
+    thumbnailUrl: "/assets/default-thumbnail.jpg",
+    embedUrl: "https://player.example.com/embed/123",
+    donationGoal: 10_000,
+    isActive: true,
+    startDate: "2030-10-31T23:00:00.000Z",
+  };
+  expect((await admin.put("/api/admin/livestream-settings", settings)).status).toBe(200);
+  expect((await ws.next("settings_update")).settings).toEqual(settings);
+  expect((await ws.next("donation_update", (e) => e.goal === 10_000)).current).toBe(0);
+  ws.close();
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { joinAs, WsClient } from "./helpers.ts";
+import { adminOf, joinAs, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -85,7 +85,8 @@ describe("viewer count", () => {
     try {
       const ws = await WsClient.connect(own, await joinAs(own, "Lonely"));
       expect(own.ctx.chat.currentFakeViewers()).toBe(0);
-      own.ctx.chat.applyFakeViewerSettings(true, 250);
+      const admin = await adminOf(own);
+      expect((await admin.post("/api/admin/fake-viewers", { enabled: true, targetViewers: 250 })).status).toBe(200);
       await ws.next("viewer_count", (e) => e.count === 251, 8000);
       const steps = [1, ...ws.of("viewer_count").map((e) => e.count)];
       for (let i = 1; i < steps.length; i++) {
@@ -95,10 +96,11 @@ describe("viewer count", () => {
       expect(steps).toContain(101);
       expect(steps).toContain(201);
       expect(own.ctx.chat.currentFakeViewers()).toBe(250);
+      expect((await admin.get("/api/admin/stats")).body).toMatchObject({ currentFakeViewers: 250, viewerCount: 251 });
       expect((await own.client().get("/api/livestream-settings")).body.viewerCount).toBe(251);
 
       const before = ws.of("viewer_count").length;
-      own.ctx.chat.applyFakeViewerSettings(false, 250);
+      expect((await admin.post("/api/admin/fake-viewers", { enabled: false })).status).toBe(200);
       await ws.next("viewer_count", (e) => e.count === 151, 4000);
       expect(ws.of("viewer_count").slice(before).map((e) => e.count)).toEqual([151]);
       ws.close();

@@ -134,12 +134,12 @@ export async function startAppIn(dataDir: string): Promise<TestApp> {
 
 export type Viewer = TestClient & { accessCode: string; username: string };
 
-/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD as an admin makes one, SKP bought). */
+/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD made by the admin, SKP bought). */
 export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD" | "SCP" = "SCP"): Promise<Viewer> {
   const client = app.client();
   let accessCode: string;
   if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code")).body.accessCode;
-  else if (kind === "MOD") accessCode = app.ctx.access.issueAccessCode("MOD").code;
+  else if (kind === "MOD") accessCode = (await (await adminOf(app)).post("/api/admin/generate-access-code", { kind: "MOD" })).body.code;
   else accessCode = (await buyDemoCode(client)).accessCode;
   const res = await enter(client, accessCode, username, makeFingerprint());
   if (res.body?.valid !== true) throw new Error(`could not enter as ${username}: ${res.status} ${res.text}`);

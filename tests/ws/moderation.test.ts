@@ -157,8 +157,10 @@ describe("a moderator (MOD- code)", () => {
     await target.closed;
     expect((await enter(thorn, thorn.accessCode, "Thorn", makeFingerprint())).body.valid).toBe(false);
 
-    expect(app.ctx.chat.unban("thorn")).toBe(true);
-    expect(app.ctx.chat.unban("thorn")).toBe(false);
+    const admin = await adminOf(app);
+    expect((await admin.get("/api/admin/banned-users")).body.bannedUsers.map((b: { username: string }) => b.username)).toContain("Thorn");
+    expect((await admin.post("/api/admin/unban-user", { username: "thorn" })).status).toBe(200);
+    expect((await admin.post("/api/admin/unban-user", { username: "thorn" })).status).toBe(404);
     expect((await enter(thorn, thorn.accessCode, "Thorn", makeFingerprint())).body.valid).toBe(true);
     const back = await WsClient.connect(app, thorn);
     expect(back.socket.readyState).toBe(WebSocket.OPEN);
