@@ -44,6 +44,8 @@ export type CreateDonationIntentBody = z.infer<typeof createDonationIntentBody>;
 export const demoConfirmPaymentBody = z.object({
   clientSecret: z.string().min(1, "clientSecret is required").max(200),
   cardNumber: z.string().max(40, "Card number is too long"),
+  // Where the access code is e-mailed; the intent is created before the buyer types it.
+  email: emailSchema.optional(),
 });
 export type DemoConfirmPaymentBody = z.infer<typeof demoConfirmPaymentBody>;
 

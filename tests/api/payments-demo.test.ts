@@ -79,6 +79,22 @@ describe("demo purchase", () => {
     expect(count).toBe(1);
   });
 
+  test("an e-mail given when the card is confirmed is where the access code goes", async () => {
+    const intent = await startPurchase();
+    const res = await app.client().post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: "4242424242424242", email: "buyer@example.com" });
+    expect(res.status).toBe(200);
+    const code = (await generate(intent.paymentIntentId)).body.accessCode as string;
+    const row = app.ctx.db.query<{ email: string | null }, [string]>("SELECT email FROM access_codes WHERE code = ?").get(code);
+    expect(row!.email).toBe("buyer@example.com");
+  });
+
+  test("a malformed e-mail at confirmation is refused before the card is charged", async () => {
+    const intent = await startPurchase();
+    const res = await app.client().post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: "4242424242424242", email: "nope" });
+    expect(res.status).toBe(400);
+    expect((await intentState(intent.clientSecret)).body.status).toBe("requires_payment_method");
+  });
+
   test("the webhook does not exist in demo mode", async () => {
     expect((await app.client().post("/api/stripe/webhook", "{}")).status).toBe(404);
   });

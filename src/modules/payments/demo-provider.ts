@@ -49,11 +49,15 @@ export class DemoPaymentProvider implements PaymentProvider {
   }
 
   /** Pays with a test card: 4242… succeeds, 4000 0000 0000 0002 is declined, anything else is refused. */
-  confirm(clientSecret: string, cardNumber: string): ProviderIntent {
+  confirm(clientSecret: string, cardNumber: string, email?: string): ProviderIntent {
     const intent = this.findByClientSecret(clientSecret);
     if (intent.status === "succeeded") return intent;
     const digits = cardNumber.replace(/[\s-]/g, "");
-    if (digits === DEMO_CARD_SUCCESS) return this.setStatus(intent, "succeeded");
+    if (digits === DEMO_CARD_SUCCESS) {
+      // Like Stripe's receipt_email at confirmation: the buyer's address, unless one was given at creation.
+      if (email && !intent.email) this.db.query("UPDATE demo_payment_intents SET email = ? WHERE id = ?").run(email, intent.id);
+      return this.setStatus({ ...intent, email: intent.email ?? email ?? null }, "succeeded");
+    }
     if (digits === DEMO_CARD_DECLINED) {
       this.setStatus(intent, "requires_payment_method");
       throw new HttpError(402, CARD_DECLINED_MESSAGE);

@@ -44,7 +44,7 @@ export function paymentRoutes(ctx: AppContext) {
       "/demo/confirm-payment",
       ({ body, clientIp, request }) => {
         limit(demoConfirmsPerIp, clientIp);
-        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request)) };
+        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request), body.email) };
       },
       { body: demoConfirmPaymentBody },
     )

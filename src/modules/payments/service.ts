@@ -153,8 +153,8 @@ export class PaymentService {
   }
 
   /** The demo card form: pays the intent behind a client secret and fulfils it like a webhook would. */
-  confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string): PaymentIntentState {
-    const intent = this.demoProvider().confirm(clientSecret, cardNumber);
+  confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string, email?: string): PaymentIntentState {
+    const intent = this.demoProvider().confirm(clientSecret, cardNumber, email);
     const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
     this.announce(applied);
     return { id: intent.id, status: intent.status };
