@@ -2,6 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { useLocation } from "wouter";
+import { AdminAvatar } from "@/components/layouts/admin-avatar";
 import { AdminNav } from "@/components/layouts/admin-nav";
 import { CloseIcon, MenuIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
@@ -75,9 +76,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
             </Dialog.Portal>
           </Dialog.Root>
           <span className="admin-topbar-brand">{BRAND}</span>
-          <span className="admin-topbar-user" aria-hidden="true">
-            {profile.data.username.charAt(0).toUpperCase()}
-          </span>
+          <AdminAvatar username={profile.data.username} small />
         </header>
       )}
       <main id="admin-main" className="admin-main" tabIndex={-1}>

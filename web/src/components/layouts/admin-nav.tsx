@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { Link, useLocation } from "wouter";
+import { AdminAvatar } from "@/components/layouts/admin-avatar";
 import {
   BanIcon,
   DashboardIcon,
@@ -59,9 +60,7 @@ export function AdminNav({ username, loggingOut, onLogout, onNavigate }: AdminNa
       </nav>
       <div className="admin-nav-footer">
         <div className="admin-user">
-          <span className="admin-user-avatar" aria-hidden="true">
-            {username.charAt(0).toUpperCase()}
-          </span>
+          <AdminAvatar username={username} />
           <span className="admin-user-text">
             <span className="admin-user-name">{username}</span>
             <span className="admin-user-role">Administrator</span>

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
 import { createFirstAdminBody, type CreateFirstAdminBody } from "@contracts/admin";
 import { FormField } from "@/components/ui/form-field";
-import { AlertIcon } from "@/components/ui/icons";
+import { Alert } from "@/components/ui/alert";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
 import { useCreateFirstAdmin, useFirstAdminStatus } from "@/lib/admin-auth";
@@ -41,10 +41,7 @@ export function CreateFirstAdminPage() {
     return (
       <AuthPanel title="Create First Admin" subtitle="The first administrator account of this event.">
         <div className="auth-notice">
-          <div className="alert" role="status">
-            <AlertIcon />
-            <p>An admin account already exists. Log in instead.</p>
-          </div>
+          <Alert>An admin account already exists. Log in instead.</Alert>
           <Link href={paths.admin.login} className="btn btn-primary btn-block">
             Go to Login
           </Link>
@@ -56,12 +53,7 @@ export function CreateFirstAdminPage() {
   return (
     <AuthPanel title="Create First Admin" subtitle="Set up the administrator account that runs this event.">
       <form className="form" onSubmit={onSubmit} noValidate>
-        {failure ? (
-          <div className="alert alert-error" role="alert">
-            <AlertIcon />
-            <p>{failure}</p>
-          </div>
-        ) : null}
+        {failure ? <Alert variant="error">{failure}</Alert> : null}
         <FormField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} error={errors.username?.message} {...form.register("username")} />
         <FormField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
         <FormField

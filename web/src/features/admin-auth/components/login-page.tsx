@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
 import { loginBody, type LoginBody } from "@contracts/admin";
 import { FormField } from "@/components/ui/form-field";
-import { AlertIcon } from "@/components/ui/icons";
+import { Alert } from "@/components/ui/alert";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
 import { useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
@@ -39,13 +39,7 @@ export function LoginPage() {
     return (
       <AuthPanel title="Admin Login" subtitle="Sign in to run the event.">
         <div className="auth-notice">
-          <div className="alert" role="status">
-            <AlertIcon />
-            <div>
-              <p className="alert-title">No admin account exists yet</p>
-              <p>Create the first administrator to set up the event.</p>
-            </div>
-          </div>
+          <Alert title="No admin account exists yet">Create the first administrator to set up the event.</Alert>
           <Link href={paths.admin.createFirstAdmin} className="btn btn-primary btn-block">
             Create First Admin
           </Link>
@@ -57,12 +51,7 @@ export function LoginPage() {
   return (
     <AuthPanel title="Admin Login" subtitle="Sign in to run the event.">
       <form className="form" onSubmit={onSubmit} noValidate>
-        {failure ? (
-          <div className="alert alert-error" role="alert">
-            <AlertIcon />
-            <p>{failure}</p>
-          </div>
-        ) : null}
+        {failure ? <Alert variant="error">{failure}</Alert> : null}
         <FormField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} error={errors.username?.message} {...form.register("username")} />
         <FormField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
         <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending}>

@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from "wouter";
-import { AlertIcon } from "@/components/ui/icons";
+import { Alert } from "@/components/ui/alert";
 import { PageLoader } from "@/components/ui/page-loader";
 import { paths } from "@/config/paths";
 import { LOCAL_KEYS, readLocal } from "@/lib/storage";
@@ -19,10 +19,7 @@ export function CheckoutSuccessPage() {
           <PageLoader label="Summoning your access code…" />
         ) : (
           <div className="form">
-            <div className="alert alert-error" role="alert">
-              <AlertIcon />
-              <p>No payment information found</p>
-            </div>
+            <Alert variant="error">No payment information found</Alert>
             <Link href={paths.home} className="btn btn-primary btn-block">
               Back to the home page
             </Link>

@@ -1,7 +1,8 @@
 import { Link } from "wouter";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
-import { AlertIcon, SkullIcon } from "@/components/ui/icons";
+import { Alert } from "@/components/ui/alert";
+import { SkullIcon } from "@/components/ui/icons";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
@@ -82,10 +83,7 @@ export function DesignPage() {
           <form className="card panel form" onSubmit={(e) => e.preventDefault()}>
             <FormField label="Chat username" placeholder="Your name in the chat" autoComplete="off" />
             <FormField label="Access code" placeholder="SKP-XXXXXXXX" error="Access code is required" autoComplete="off" />
-            <div className="alert">
-              <AlertIcon />
-              <p>Each access code works on one device only.</p>
-            </div>
+            <Alert>Each access code works on one device only.</Alert>
           </form>
           <div className="card panel">
             <EmptyState icon={<SkullIcon />} title="Nothing here yet">
