@@ -75,3 +75,33 @@ test("donation reports are limited per person, since each may ask the payment pr
   expect(errors[10]).toBe("Too many donation reports. Please wait a minute.");
   ws.close();
 });
+
+test("with Stripe and no webhook, a donation the viewer reports is counted once the provider says it succeeded", async () => {
+  const { startFakeStripe } = await import("../support/fake-stripe.ts");
+  const stripe = await startFakeStripe();
+  const live = await startTestApp({
+    stripeSecretKey: "sk_test_x",
+    stripePublishableKey: "pk_test_x",
+    stripeApiUrl: stripe.url,
+    enableTestCodes: true,
+  });
+  try {
+    const donor = await joinAs(live, "Benefactor");
+    const ws = await WsClient.connect(live, donor);
+    const res = await donor.post("/api/create-donation-intent", { amount: 5000 });
+    expect(res.status).toBe(200);
+    const id = res.body.paymentIntentId as string;
+    expect(await ws.expectError({ type: "donation", paymentIntentId: id })).toBe("That payment has not succeeded.");
+
+    stripe.setStatus(id, "succeeded");
+    ws.send({ type: "donation", paymentIntentId: id });
+    ws.send({ type: "donation", paymentIntentId: id });
+    expect((await ws.next("donation_update", (e) => e.current === 5000)).current).toBe(5000);
+    await Bun.sleep(200);
+    expect(live.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM donations").get()!.n).toBe(1);
+    ws.close();
+  } finally {
+    await live.close();
+    await stripe.close();
+  }
+});

@@ -47,7 +47,7 @@ function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie
  */
 export function chatRoutes(ctx: AppContext) {
   const hub = ctx.chat;
-  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.db, ctx.payments.provider));
+  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""));
 
   return new Elysia({ name: "chat" })
     .derive(({ request, cookie }) => {

@@ -152,6 +152,22 @@ export class PaymentService {
     throw new HttpError(402, "Payment has not been completed.");
   }
 
+  /**
+   * A viewer reports a donation they paid: asks the provider and counts it (once) if it succeeded, so a
+   * donation counts even where no webhook reaches us. Returns the intent's status, or null when the
+   * payment is not a donation by this user.
+   */
+  async confirmDonation(intentId: string, userId: number, siteUrl: string): Promise<string | null> {
+    const row = INTENT_ID.test(intentId) ? this.findPayment(intentId) : null;
+    if (!row || row.kind !== "donation" || row.user_id !== userId) return null;
+    if (row.status === "succeeded") return "succeeded";
+    const intent = await this.provider.retrieveIntent(intentId);
+    if (!intent) return null;
+    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
+    this.announce(applied);
+    return intent.status;
+  }
+
   /** The demo card form: pays the intent behind a client secret and fulfils it like a webhook would. */
   confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string, email?: string): PaymentIntentState {
     const intent = this.demoProvider().confirm(clientSecret, cardNumber, email);
