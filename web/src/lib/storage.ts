@@ -49,3 +49,29 @@ export function removeLocal(key: LocalKey): void {
     window.dispatchEvent(new CustomEvent(LOCAL_STORAGE_CHANGE, { detail: key }));
   }
 }
+
+export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
+
+export function readSession(key: SessionKey): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(key: SessionKey, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // storage unavailable: the tab simply forgets
+  }
+}
+
+export function removeSession(key: SessionKey): void {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // storage unavailable: nothing to remove
+  }
+}
