@@ -69,10 +69,14 @@ export class TestClient {
   }
 }
 
-/** The real app on port 0 with a fresh migrated database in a temp dir. */
+/**
+ * The real app on port 0 with a fresh migrated database in a temp dir — or, given `overrides.dataDir`,
+ * on that dir, which the caller owns and which is kept on close (to restart on the same database).
+ */
 export async function startTestApp(overrides: Partial<Config> = {}, assets: WebAsset[] = []): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-test-"));
-  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir, ...overrides };
+  const ownsDataDir = overrides.dataDir === undefined;
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
   const db = openDatabase(dataDir);
   const ctx = createContext(config, db, silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
@@ -87,7 +91,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
       await app.stop(true);
       await disposeContext(ctx);
       closeDatabase(db);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

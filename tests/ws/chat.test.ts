@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, joinAs, startAppIn, WsClient } from "./helpers.ts";
+import { adminOf, joinAs, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -108,14 +108,14 @@ describe("message text", () => {
 test("the history survives a restart of the app on the same data dir", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restart-"));
   try {
-    const first = await startAppIn(dataDir);
+    const first = await startTestApp({ dataDir });
     const viewer = await joinAs(first, "Lilith");
     const ws = await WsClient.connect(first, viewer);
     ws.send({ type: "chat_message", text: "still here after the lights go out" });
     await ws.next("chat");
     await first.close();
 
-    const second = await startAppIn(dataDir);
+    const second = await startTestApp({ dataDir });
     try {
       const again = second.client();
       for (const [k, v] of viewer.cookies) again.cookies.set(k, v);

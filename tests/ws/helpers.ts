@@ -1,11 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import type { ServerEvent } from "../../src/contracts/chat.ts";
-import { createApp } from "../../src/app.ts";
-import { defaultConfig, type Config } from "../../src/config.ts";
-import { createContext, disposeContext } from "../../src/context.ts";
-import { closeDatabase, openDatabase } from "../../src/db/database.ts";
-import { silentLogger } from "../../src/lib/logger.ts";
 import { loginAsAdmin, TestClient, type TestApp } from "../harness.ts";
 import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
 
@@ -109,27 +104,6 @@ export async function rawUpgrade(app: TestApp, headers: Record<string, string>):
     socket.once("error", reject);
   });
   return { status: Number(head.split(" ")[1]), socket };
-}
-
-/** The real app on a data dir the caller owns (kept on close), to restart on the same database. */
-export async function startAppIn(dataDir: string): Promise<TestApp> {
-  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir };
-  const db = openDatabase(dataDir);
-  const ctx = createContext(config, db, silentLogger);
-  const server = (await createApp(ctx, [])).listen({ port: 0, hostname: "127.0.0.1" });
-  const url = `http://127.0.0.1:${server.server!.port}`;
-  return {
-    url,
-    origin: url,
-    ctx,
-    config,
-    client: () => new TestClient(url),
-    async close() {
-      await server.stop(true);
-      await disposeContext(ctx);
-      closeDatabase(db);
-    },
-  };
 }
 
 export type Viewer = TestClient & { accessCode: string; username: string };
