@@ -58,6 +58,8 @@ export interface ChatSocket {
 interface Connection {
   socket: ChatSocket;
   identity: ChatIdentity;
+  /** The client address it connected from (counted against MAX_SOCKETS_PER_IP). */
+  ip: string;
   framesInWindow: number;
   windowStartedAt: number;
   /** Kicked or banned: its last frames are ignored until the close completes. */
@@ -66,6 +68,8 @@ interface Connection {
 
 export const BROADCAST_TOPIC = "live";
 export const MAX_SOCKETS_PER_PERSON = 5;
+/** Open sockets one address may hold: generous for a household or a venue behind one NAT, not for a flood. */
+export const MAX_SOCKETS_PER_IP = 100;
 export const COUNTS_TICK_MS = 250;
 export const FAKE_VIEWERS_TICK_MS = 2000;
 export const KICK_COOLDOWN_MS = 60_000;
@@ -84,6 +88,7 @@ export class ChatHub {
   readonly bans: BanList;
   private readonly connections = new Map<string, Connection>();
   private readonly socketsPerPerson = new Map<string, number>();
+  private readonly socketsPerIp = new Map<string, number>();
   private readonly kickedUntil = new Map<string, number>();
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
@@ -108,8 +113,8 @@ export class ChatHub {
 
   // --- connections ----------------------------------------------------------------------------------
 
-  /** Refuses an upgrade the person may not make: banned, just kicked, or too many sockets open. */
-  admit(identity: ChatIdentity): void {
+  /** Refuses an upgrade the person may not make: banned, just kicked, or too many sockets open (for them or their address). */
+  admit(identity: ChatIdentity, ip = ""): void {
     if (this.stopped) throw forbidden("The server is shutting down");
     if (!identity.isAdmin && this.isBanned(identity.username, identity.accessCodeId)) throw forbidden(BANNED_MESSAGE);
     const until = this.kickedUntil.get(identity.username.toLowerCase()) ?? 0;
@@ -120,17 +125,21 @@ export class ChatHub {
     if ((this.socketsPerPerson.get(identity.key) ?? 0) >= MAX_SOCKETS_PER_PERSON) {
       throw tooManyRequests("Too many open connections. Close another tab and try again.", 5);
     }
+    if ((this.socketsPerIp.get(ip) ?? 0) >= MAX_SOCKETS_PER_IP) {
+      throw tooManyRequests("Too many connections from your network. Please try again later.", 30);
+    }
   }
 
   /** A socket has opened: it joins the broadcast and gets the history and the current counts. */
-  open(id: string, socket: ChatSocket, identity: ChatIdentity, publisher: TopicPublisher | null): void {
+  open(id: string, socket: ChatSocket, identity: ChatIdentity, publisher: TopicPublisher | null, ip = ""): void {
     if (this.stopped) {
       socket.close(1001, "Server shutting down");
       return;
     }
     this.publisher ??= publisher;
-    this.connections.set(id, { socket, identity, framesInWindow: 0, windowStartedAt: Date.now(), closing: false });
+    this.connections.set(id, { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false });
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
+    this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {
       socket.send(this.historyFrame());
@@ -154,6 +163,14 @@ export class ChatHub {
     const left = (this.socketsPerPerson.get(key) ?? 1) - 1;
     if (left > 0) this.socketsPerPerson.set(key, left);
     else this.socketsPerPerson.delete(key);
+    const fromIp = (this.socketsPerIp.get(connection.ip) ?? 1) - 1;
+    if (fromIp > 0) this.socketsPerIp.set(connection.ip, fromIp);
+    else this.socketsPerIp.delete(connection.ip);
+  }
+
+  /** Open sockets in all, and the addresses holding them (for tests and the log). */
+  socketStats(): { sockets: number; people: number; addresses: number } {
+    return { sockets: this.connections.size, people: this.socketsPerPerson.size, addresses: this.socketsPerIp.size };
   }
 
   /** The open connection behind a socket id; undefined once it is closed or closing. */
@@ -311,5 +328,6 @@ export class ChatHub {
     for (const c of this.connections.values()) c.socket.close(1001, "Server shutting down");
     this.connections.clear();
     this.socketsPerPerson.clear();
+    this.socketsPerIp.clear();
   }
 }

@@ -1,13 +1,17 @@
 import { Elysia } from "elysia";
 import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
-import { isCrossSite } from "../../http/security.ts";
-import { forbidden, unauthorized } from "../../lib/errors.ts";
+import { isCrossSite, securityPlugin } from "../../http/security.ts";
+import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { RateLimiter } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { PaymentDonationReporter } from "./donations.ts";
 import { ChatFrameRouter } from "./frames.ts";
 import type { ChatIdentity } from "./hub.ts";
+
+/** WebSocket upgrades one address may attempt per minute. */
+export const UPGRADES_PER_IP_PER_MINUTE = 120;
 
 /** A WebSocket upgrade must come from our own pages: a browser always sends Origin on one. */
 function isSameOriginUpgrade(request: Request, config: Config): boolean {
@@ -49,17 +53,24 @@ export function chatRoutes(ctx: AppContext) {
   const hub = ctx.chat;
   const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""));
 
+  // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
+  const upgradesPerIp = new RateLimiter(UPGRADES_PER_IP_PER_MINUTE, 60_000);
+
   return new Elysia({ name: "chat" })
-    .derive(({ request, cookie }) => {
+    // Deduplicated by name at runtime; here for the typed `clientIp`.
+    .use(securityPlugin(ctx.config))
+    .derive(({ request, cookie, clientIp }) => {
+      const wait = upgradesPerIp.hit(clientIp);
+      if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
       const identity = identify(ctx, cookie[ADMIN_COOKIE]?.value as string | undefined, cookie[VIEWER_COOKIE]?.value as string | undefined);
       if (!identity) throw unauthorized("Please enter your access code to continue.");
-      hub.admit(identity);
-      return { chatIdentity: identity };
+      hub.admit(identity, clientIp);
+      return { chatIdentity: identity, chatIp: clientIp };
     })
     .ws("/ws", {
       open(ws) {
-        hub.open(ws.id, ws.raw, ws.data.chatIdentity, ws.data.server);
+        hub.open(ws.id, ws.raw, ws.data.chatIdentity, ws.data.server, ws.data.chatIp);
       },
       message(ws, message) {
         return router.receive(ws.id, message);
