@@ -11,7 +11,7 @@ import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
-import { adminAuth } from "../admin/auth.ts";
+import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
 import { AdminPanelService } from "./service.ts";
 
@@ -57,6 +57,10 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
 
   return new Elysia({ name: "admin-panel", prefix: "/api/admin" })
     .use(adminAuth(ctx))
+    // Without a session the answer is 401 before the input is even looked at (validation runs before `isAdmin`).
+    .onTransform(({ cookie }) => {
+      ctx.admins.requireSession(cookie[ADMIN_COOKIE]?.value as string | undefined);
+    })
     .guard({ isAdmin: true }, (app) =>
       app
         .get("/stats", () => stats())
