@@ -31,12 +31,15 @@ export const RESERVED_USERNAMES = ["admin", "administrator", "system", "moderato
 
 export const usernameSchema = z
   .string({ error: "Username is required" })
+  // One spelling per name: "é" typed as one character or as e + accent is the same user.
+  .normalize("NFC")
   .trim()
   .min(3, "Username must be at least 3 characters")
   .max(20, "Username must be at most 20 characters")
   .refine((name) => !FORBIDDEN_IN_USERNAME.test(name) && VISIBLE.test(name), "Username contains characters that are not allowed")
-  .refine((name) => name.toLowerCase() !== "guest", "Username cannot be 'Guest'")
-  .refine((name) => !RESERVED_USERNAMES.includes(name.toLowerCase()), ACCESS_MESSAGES.usernameReserved);
+  // Compared in their plain form, so "ａｄｍｉｎ" in full-width letters is still "admin".
+  .refine((name) => name.normalize("NFKC").toLowerCase() !== "guest", "Username cannot be 'Guest'")
+  .refine((name) => !RESERVED_USERNAMES.includes(name.normalize("NFKC").toLowerCase()), ACCESS_MESSAGES.usernameReserved);
 
 export const accessCodeSchema = z
   .string({ error: "Access code is required" })

@@ -17,15 +17,19 @@ export const WS_MAX_FRAME_BYTES = 4 * 1024;
 export const WS_CLOSE_KICKED = 4001;
 export const WS_CLOSE_BANNED = 4003;
 
-// Control characters (newlines and tabs become spaces) and bidi overrides that could spoof other lines.
-const SPACE_LIKE_CONTROLS = /[\t\n\r\v\f]+/g;
-const STRIPPED_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+// Control characters and line/paragraph separators become spaces; bidi overrides and marks that could
+// spoof other lines are dropped; a run of combining marks is cut to a few, so no line grows into a tower.
+const SPACE_LIKE_CONTROLS = /[\t\n\r\v\f\u2028\u2029]+/g;
+const STRIPPED_CHARACTERS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const MARK_RUN = /(\p{M}{3})\p{M}+/gu;
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+export const COMBINING_MARKS_KEPT = 3;
 
 export function cleanChatText(text: string): string {
-  return text.replace(SPACE_LIKE_CONTROLS, " ").replace(STRIPPED_CHARACTERS, "").trim();
+  return text.normalize("NFC").replace(SPACE_LIKE_CONTROLS, " ").replace(STRIPPED_CHARACTERS, "").replace(MARK_RUN, "$1").trim();
 }
 
-/** A chat line as typed: cleaned, trimmed, 1–200 characters. */
+/** A chat line as typed: cleaned, trimmed, 1–200 characters, at least one of them visible. */
 export const chatTextSchema = z
   .string()
   .transform(cleanChatText)
@@ -33,7 +37,8 @@ export const chatTextSchema = z
     z
       .string()
       .min(1, "Message cannot be empty")
-      .max(CHAT_MESSAGE_MAX_LENGTH, `Message must be ${CHAT_MESSAGE_MAX_LENGTH} characters or less`),
+      .max(CHAT_MESSAGE_MAX_LENGTH, `Message must be ${CHAT_MESSAGE_MAX_LENGTH} characters or less`)
+      .refine((text) => VISIBLE.test(text), "Message cannot be empty"),
   );
 
 // ---------------------------------------------------------------------------------------------------
