@@ -1,0 +1,315 @@
+/**
+ * `npm run bench`: dreadcast measured against baselines in the same run. Each benchmark prints its figures
+ * and its ratio or target on a line; a summary table follows, and the results go to
+ * test-results/bench/results.json.
+ *
+ *   npm run bench                                   everything at full size (about 6–8 minutes)
+ *   npm run bench -- --only chat,http               some benchmarks (chat, idle, hearts, http, web)
+ *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
+ *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
+ *
+ * Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --seconds T (20) --warmup W (3)
+ * --idle N (5000) --storm N (1000) --heart-rate H per viewer (10) --http-seconds T (10) --connections C (64)
+ * --no-lighthouse --bin PATH (default dist/dreadcast; copied first, under the build lock).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Job } from "./loadgen.ts";
+import { loadAverage, machine, runToEnd, startServer, type Server } from "./lib/proc.ts";
+import { fmt } from "./lib/stats.ts";
+import { createViewers } from "./lib/viewers.ts";
+
+const root = resolve(import.meta.dir, "../..");
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: "string" },
+    quick: { type: "boolean", default: false },
+    viewers: { type: "string" },
+    senders: { type: "string" },
+    rate: { type: "string" },
+    seconds: { type: "string" },
+    warmup: { type: "string" },
+    idle: { type: "string" },
+    storm: { type: "string" },
+    "heart-rate": { type: "string" },
+    "http-seconds": { type: "string" },
+    connections: { type: "string" },
+    "no-lighthouse": { type: "boolean", default: false },
+    bin: { type: "string" },
+  },
+});
+const num = (value: string | undefined, full: number, quick: number) => (value !== undefined ? Number(value) : flags.quick ? quick : full);
+const opts = {
+  viewers: num(flags.viewers, 2000, 200),
+  senders: num(flags.senders, 25, 10),
+  rate: num(flags.rate, 0.8, 0.8),
+  seconds: num(flags.seconds, 20, 5),
+  warmup: num(flags.warmup, 3, 1),
+  idle: num(flags.idle, 5000, 500),
+  storm: num(flags.storm, 1000, 100),
+  heartRate: num(flags["heart-rate"], 10, 10),
+  httpSeconds: num(flags["http-seconds"], 10, 3),
+  connections: num(flags.connections, 64, 32),
+};
+const ALL = ["chat", "idle", "hearts", "http", "web"] as const;
+type Bench = (typeof ALL)[number];
+const selected = new Set<Bench>((flags.only?.split(",").map((s) => s.trim()) as Bench[] | undefined) ?? [...ALL]);
+for (const name of selected) if (!ALL.includes(name)) throw new Error(`unknown benchmark '${name}' (choose from ${ALL.join(", ")})`);
+
+const BUN = process.execPath;
+const work = mkdtempSync(join(tmpdir(), "dreadcast-bench-"));
+const results: Record<string, unknown> = {};
+const summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[] = [];
+
+const line = (label: string, text: string) => console.log(`${label.padEnd(14)} ${text}`);
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+const mib = (kib: number) => `${fmt(kib / 1024, 0)} MiB`;
+
+// --- the executable under test ------------------------------------------------------------------------
+
+const bin = join(work, "dreadcast");
+{
+  const source = resolve(flags.bin ?? join(root, "dist/dreadcast"));
+  // The build lock: another build may be replacing dist/dreadcast right now.
+  const copied = Bun.spawnSync(["flock", "/tmp/dreadcast-build.lock", "cp", source, bin]);
+  if (copied.exitCode !== 0) {
+    console.error(`cannot copy ${source}: ${copied.stderr.toString()}Build it first: npm run build`);
+    process.exit(1);
+  }
+}
+
+async function startDreadcast(): Promise<Server> {
+  const dataDir = mkdtempSync(join(work, "data-"));
+  return startServer("dreadcast", [bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--trust-proxy", "127.0.0.1"], /dreadcast \S+ listening on (http:\/\/\S+)/);
+}
+
+async function loadgen(job: Job): Promise<Record<string, any>> {
+  const file = join(work, `job-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(job));
+  const out = await runToEnd([BUN, join(import.meta.dir, "loadgen.ts"), file], { timeoutMs: 300_000 });
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+const wsUrl = (server: Server, path: string) => server.url.replace(/^http/, "ws") + path;
+
+// --- 1. chat fan-out -----------------------------------------------------------------------------------
+
+async function chat() {
+  const { viewers, senders, rate, seconds, warmup } = opts;
+  const base = { mode: "fanout" as const, sockets: viewers, senders, rate, seconds, warmup };
+  const perSec = senders * rate;
+  const out: Record<string, Record<string, any>> = {};
+  const describe = (name: string, r: Record<string, any>) =>
+    line(
+      "chat fan-out",
+      `${name.padEnd(9)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms, ` +
+        `CPU ${fmt(r.cpuSecondsPer100k, 3)} s/100k deliveries (${fmt(r.serverCpuPercent, 0)}% of a core), RSS ${mib(r.serverRssKiB)}` +
+        (r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : "") +
+        (r.refused > 0 ? `, ${r.refused} refused` : ""),
+    );
+  line("chat fan-out", `${viewers} sockets, ${senders} senders × ${rate} msg/s = ${perSec} msg/s for ${seconds} s (after ${warmup} s warm-up)`);
+
+  {
+    const server = await startDreadcast();
+    try {
+      const t0 = performance.now();
+      const sessions = await createViewers(server.url, viewers);
+      line("chat fan-out", `${viewers} viewer sessions made through the API in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+      out.dreadcast = await loadgen({ ...base, protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers: sessions });
+      describe("dreadcast", out.dreadcast);
+    } finally {
+      await server.stop();
+    }
+  }
+  {
+    const server = await startServer("floor", [BUN, join(import.meta.dir, "servers/floor.ts")], /floor listening on (http:\/\/\S+)/);
+    try {
+      out.floor = await loadgen({ ...base, protocol: "floor", url: wsUrl(server, "/"), origin: server.url, serverPid: server.pid });
+      describe("floor", out.floor);
+    } finally {
+      await server.stop();
+    }
+  }
+  {
+    const server = await startServer("socketio", ["node", join(import.meta.dir, "servers/socketio.mjs")], /socketio listening on (http:\/\/\S+)/);
+    try {
+      out.socketio = await loadgen({ ...base, protocol: "socketio", url: wsUrl(server, "/socket.io/"), origin: server.url, serverPid: server.pid });
+      describe("socket.io", out.socketio);
+    } finally {
+      await server.stop();
+    }
+  }
+  const d = out.dreadcast!, f = out.floor!, s = out.socketio!;
+  const cpuVsFloor = d.cpuSecondsPer100k / f.cpuSecondsPer100k;
+  const perCpuVsSocketIo = d.deliveriesPerCpuSecond / s.deliveriesPerCpuSecond;
+  line(
+    "chat fan-out",
+    `ratios: CPU per delivery ${fmt(cpuVsFloor, 2)}× the floor's (≤ 1.5×: ${verdict(cpuVsFloor <= 1.5)}); ` +
+      `deliveries per CPU second ${fmt(perCpuVsSocketIo, 2)}× Socket.IO's (≥ 3×: ${verdict(perCpuVsSocketIo >= 3)}); ` +
+      `p99 ${fmt(d.latencyMs.p99, 1)} ms (≤ 50 ms: ${verdict(d.latencyMs.p99 <= 50)})`,
+  );
+  summary.push(
+    { benchmark: "Chat fan-out: server CPU per 100k deliveries", figure: `${fmt(d.cpuSecondsPer100k, 3)} s vs floor ${fmt(f.cpuSecondsPer100k, 3)} s → ${fmt(cpuVsFloor, 2)}×`, target: "≤ 1.5× floor", ok: cpuVsFloor <= 1.5 },
+    { benchmark: "Chat fan-out: deliveries per CPU second", figure: `${fmt(d.deliveriesPerCpuSecond, 0)} vs Socket.IO ${fmt(s.deliveriesPerCpuSecond, 0)} → ${fmt(perCpuVsSocketIo, 2)}×`, target: "≥ 3× Socket.IO", ok: perCpuVsSocketIo >= 3 },
+    { benchmark: `Chat fan-out: latency at ${viewers} viewers × ${perSec} msg/s`, figure: `p50 ${fmt(d.latencyMs.p50, 2)} ms, p99 ${fmt(d.latencyMs.p99, 2)} ms (floor ${fmt(f.latencyMs.p99, 2)}, Socket.IO ${fmt(s.latencyMs.p99, 2)})`, target: "p99 ≤ 50 ms", ok: d.latencyMs.p99 <= 50 },
+    { benchmark: "Chat fan-out: deliveries/s, server RSS", figure: `${fmt(d.deliveriesPerSec, 0)}/s, ${mib(d.serverRssKiB)} (floor ${mib(f.serverRssKiB)}, Socket.IO ${mib(s.serverRssKiB)})`, target: "—", ok: null },
+  );
+  results.chat = out;
+}
+
+// --- 2. idle viewers -----------------------------------------------------------------------------------
+
+async function idle() {
+  const server = await startDreadcast();
+  try {
+    const warm = 100;
+    const t0 = performance.now();
+    const sessions = await createViewers(server.url, opts.idle + warm);
+    line("idle viewers", `${opts.idle + warm} viewer sessions made through the API in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+    const r = await loadgen({
+      mode: "idle", protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers: sessions,
+      sockets: opts.idle, idleWarm: warm, senders: 0, rate: 0, seconds: 0, warmup: 0, settle: 5,
+    });
+    const ok = r.perSocketKiB <= 12;
+    line("idle viewers", `${opts.idle} authenticated idle sockets: RSS ${mib(r.rssBeforeKiB)} → ${mib(r.rssAfterKiB)}, ${fmt(r.perSocketKiB, 2)} KiB per socket (≤ 12 KiB: ${verdict(ok)})`);
+    summary.push({ benchmark: `Idle viewers: server memory per authenticated socket (${opts.idle})`, figure: `${fmt(r.perSocketKiB, 2)} KiB (RSS ${mib(r.rssBeforeKiB)} → ${mib(r.rssAfterKiB)})`, target: "≤ 12 KiB", ok });
+    results.idle = r;
+  } finally {
+    await server.stop();
+  }
+}
+
+// --- 3. heart storm ------------------------------------------------------------------------------------
+
+async function hearts() {
+  const server = await startDreadcast();
+  try {
+    const sessions = await createViewers(server.url, opts.storm);
+    const senders = Math.min(opts.senders, opts.storm);
+    const r = await loadgen({
+      mode: "storm", protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers: sessions,
+      sockets: opts.storm, heartRate: opts.heartRate, senders, rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup,
+    });
+    const framesOk = r.countFramesPerViewerPerSec.max <= 5;
+    const latencyOk = r.latencyMs.p99 <= 100;
+    line(
+      "heart storm",
+      `${opts.storm} viewers × ${opts.heartRate} hearts/s (${fmt(r.extraSent / r.seconds / 1000, 1)}k frames/s in) with ${senders} × ${opts.rate} chat msg/s: ` +
+        `${fmt(r.countFramesPerViewerPerSec.mean, 2)} count frames per viewer per second (max ${fmt(r.countFramesPerViewerPerSec.max, 2)}; ≤ 5: ${verdict(framesOk)}), ` +
+        `chat p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms (≤ 100 ms: ${verdict(latencyOk)}), server ${fmt(r.serverCpuPercent, 0)}% of a core`,
+    );
+    summary.push(
+      { benchmark: `Heart storm: count frames per viewer per second (${opts.storm} × ${opts.heartRate} hearts/s)`, figure: `${fmt(r.countFramesPerViewerPerSec.mean, 2)} (max ${fmt(r.countFramesPerViewerPerSec.max, 2)})`, target: "≤ 5", ok: framesOk },
+      { benchmark: "Heart storm: chat latency", figure: `p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms`, target: "p99 ≤ 100 ms", ok: latencyOk },
+    );
+    results.hearts = r;
+  } finally {
+    await server.stop();
+  }
+}
+
+// --- 4. HTTP -------------------------------------------------------------------------------------------
+
+async function requestsPerSecond(url: string, seconds: number): Promise<number> {
+  const connections = String(opts.connections);
+  if (Bun.which("wrk")) {
+    const out = await runToEnd(["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, url]);
+    return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  }
+  const out = await runToEnd(["node", join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", connections, "-d", String(seconds), url]);
+  return JSON.parse(out).requests.average;
+}
+
+async function http() {
+  const server = await startDreadcast();
+  let bare: Server | null = null;
+  try {
+    const settingsUrl = `${server.url}/api/livestream-settings`;
+    const body = await (await fetch(settingsUrl)).text();
+    bare = await startServer("bare", [BUN, join(import.meta.dir, "servers/bare-http.ts"), body], /bare listening on (http:\/\/\S+)/);
+    const tool = Bun.which("wrk") ? "wrk" : "autocannon";
+    // A short warm-up of each, then the measured runs.
+    await requestsPerSecond(settingsUrl, 2);
+    await requestsPerSecond(`${bare.url}/api/livestream-settings`, 2);
+    const app = await requestsPerSecond(settingsUrl, opts.httpSeconds);
+    const floor = await requestsPerSecond(`${bare.url}/api/livestream-settings`, opts.httpSeconds);
+    const ratio = app / floor;
+    line("http", `GET /api/livestream-settings (${tool}, ${opts.connections} connections, ${opts.httpSeconds} s): dreadcast ${fmt(app, 0)} req/s, bare Bun.serve ${fmt(floor, 0)} req/s → ${fmt(ratio, 2)}× (≥ 0.6×: ${verdict(ratio >= 0.6)})`);
+    summary.push({ benchmark: "HTTP: GET /api/livestream-settings", figure: `${fmt(app, 0)} req/s vs bare ${fmt(floor, 0)} → ${fmt(ratio, 2)}×`, target: "≥ 0.6× bare", ok: ratio >= 0.6 });
+    results.http = { tool, connections: opts.connections, seconds: opts.httpSeconds, dreadcast: app, bare: floor, ratio, bodyBytes: body.length };
+  } finally {
+    await bare?.stop();
+    await server.stop();
+  }
+}
+
+// --- 5. page weight and Lighthouse ---------------------------------------------------------------------
+
+async function web() {
+  const server = await startDreadcast();
+  try {
+    const args = ["node", join(import.meta.dir, "web.mjs"), server.url, ...(flags["no-lighthouse"] ? ["--no-lighthouse"] : [])];
+    const r = JSON.parse((await runToEnd(args, { timeoutMs: 300_000 })).trim().split("\n").at(-1)!);
+    const budgets: Record<string, number | null> = { "/": 130, "/livestream": 150, "/admin/login": null };
+    for (const [path, w] of Object.entries<any>(r.weights)) {
+      const kib = w.gzipBytes / 1024;
+      const budget = budgets[path] ?? null;
+      const viewerPage = path !== "/admin/login";
+      const clean = !viewerPage || (w.adminChunks.length === 0 && !w.stripeLoaded);
+      const ok = (budget === null || kib <= budget) && clean && w.finalPath === path;
+      const notes = [
+        budget !== null ? `≤ ${budget} KiB: ${verdict(kib <= budget)}` : "no budget",
+        viewerPage ? `admin chunks: ${w.adminChunks.length ? w.adminChunks.join(" ") : "none"}` : null,
+        `Stripe.js ${w.stripeLoaded ? "LOADED" : "not loaded"}`,
+        w.finalPath !== path ? `ended on ${w.finalPath}!` : null,
+      ].filter(Boolean);
+      line("page weight", `${path.padEnd(12)} ${fmt(kib, 1)} KiB gzip JS + CSS in ${w.files.length} files (${notes.join("; ")})`);
+      summary.push({ benchmark: `Page weight ${path} (gzip JS + CSS)`, figure: `${fmt(kib, 1)} KiB${viewerPage ? `, admin chunks ${w.adminChunks.length}, Stripe.js ${w.stripeLoaded ? "loaded" : "not loaded"}` : ""}`, target: budget === null ? "—" : `≤ ${budget} KiB`, ok: budget === null ? null : ok });
+    }
+    if (r.lighthouse) {
+      for (const [path, l] of Object.entries<any>(r.lighthouse)) {
+        const ok = l.performance >= 90 && l.accessibility >= 95;
+        line(
+          "lighthouse",
+          `${path.padEnd(12)} mobile: performance ${l.performance}, accessibility ${l.accessibility} (≥ 90 / ≥ 95: ${verdict(ok)}); FCP ${fmt(l.fcpMs / 1000, 1)} s, LCP ${fmt(l.lcpMs / 1000, 1)} s, TBT ${l.tbtMs} ms, CLS ${l.cls}` +
+            (l.failedAccessibility.length ? `; failing: ${l.failedAccessibility.join(", ")}` : "") +
+            (new URL(l.finalUrl).pathname !== path ? `; ended on ${l.finalUrl}!` : ""),
+        );
+        summary.push({ benchmark: `Lighthouse mobile ${path}`, figure: `performance ${l.performance}, accessibility ${l.accessibility}`, target: "≥ 90 / ≥ 95", ok });
+      }
+    }
+    results.web = r;
+  } finally {
+    await server.stop();
+  }
+}
+
+// --- run -----------------------------------------------------------------------------------------------
+
+const m = machine();
+const started = performance.now();
+console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}`);
+if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
+const benches: Record<Bench, () => Promise<void>> = { chat, idle, hearts, http, web };
+let failed = false;
+for (const name of ALL) {
+  if (!selected.has(name)) continue;
+  try {
+    await benches[name]();
+  } catch (error) {
+    failed = true;
+    console.error(`${name}: failed: ${(error as Error).stack ?? error}`);
+  }
+}
+
+console.log("\n| Benchmark | Figure | Target | |\n| --- | --- | --- | --- |");
+for (const row of summary) console.log(`| ${row.benchmark} | ${row.figure} | ${row.target} | ${row.ok === null ? "" : verdict(row.ok)} |`);
+const seconds = (performance.now() - started) / 1000;
+console.log(`\n${m.cores} cores, ${m.memGiB} GiB RAM, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; finished in ${fmt(seconds / 60, 1)} min, load average ${loadAverage()} at the end`);
+
+mkdirSync(join(root, "test-results/bench"), { recursive: true });
+writeFileSync(join(root, "test-results/bench/results.json"), JSON.stringify({ machine: m, options: opts, results, summary, at: new Date().toISOString() }, null, 2));
+rmSync(work, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

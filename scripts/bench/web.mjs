@@ -1,0 +1,160 @@
+/**
+ * Page weight and Lighthouse against a running dreadcast (node scripts/bench/web.mjs <base-url> [--no-lighthouse]).
+ * Runs under Node: playwright-core, chrome-launcher and lighthouse are Node libraries. Prints one JSON
+ * result on stdout, progress on stderr.
+ *
+ * Page weight: what a real Chromium loads for the page until the network is idle (scripts and
+ * stylesheets, Stripe.js excluded), each measured as the server sends it with `accept-encoding: gzip`.
+ * /livestream is opened as a viewer who has just been let in: a test code, POST /api/validate-access
+ * from the page (so the session cookie is the browser's) and the code and name in localStorage.
+ *
+ * Lighthouse: default (mobile) settings — a moto g power-sized screen, simulated slow 4G and a 4× slower
+ * CPU — with performance and accessibility only. / runs as a first visit; /livestream in a profile seeded
+ * as above with `disableStorageReset`, so the stored code survives into the audited load.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+
+const baseUrl = process.argv[2];
+const runLighthouse = !process.argv.includes("--no-lighthouse");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const log = (text) => process.stderr.write(`    [web] ${text}\n`);
+
+function gzippedSize(url) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk) => (bytes += chunk.length));
+      res.on("end", () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Lets this browser context in as a viewer, the way the access page does: code, session cookie, storage. */
+async function becomeViewer(page, username) {
+  await page.goto(`${baseUrl}/`);
+  const ok = await page.evaluate(async (name) => {
+    const { accessCode } = await (await fetch("/api/test/generate-access-code")).json();
+    const hex = (n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
+    const deviceFingerprint = {
+      userAgent: navigator.userAgent,
+      screenResolution: `${screen.width}x${screen.height}`,
+      colorDepth: screen.colorDepth,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      language: navigator.language,
+      platform: navigator.platform,
+      webglVendor: "unknown",
+      webglRenderer: "unknown",
+      deviceToken: hex(24),
+      createdAt: new Date().toISOString(),
+      fingerprint: hex(32),
+    };
+    const response = await fetch("/api/validate-access", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ accessCode, username: name, deviceFingerprint, isTestCode: true }),
+    });
+    const body = await response.json();
+    if (!body.valid) return body.message;
+    localStorage.setItem("accessCode", accessCode);
+    localStorage.setItem("username", name);
+    localStorage.setItem("device_token", deviceFingerprint.deviceToken);
+    localStorage.setItem("device_fingerprint", JSON.stringify(deviceFingerprint));
+    return true;
+  }, username);
+  if (ok !== true) throw new Error(`could not let the browser in: ${ok}`);
+}
+
+async function pageWeights() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const results = {};
+  try {
+    for (const path of ["/", "/livestream", "/admin/login"]) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      if (path === "/livestream") await becomeViewer(page, "weighed");
+      const assets = new Set();
+      page.on("request", (request) => {
+        if (["script", "stylesheet"].includes(request.resourceType())) assets.add(request.url());
+      });
+      await page.goto(`${baseUrl}${path}`, { waitUntil: "load" });
+      await page.waitForLoadState("networkidle");
+      const finalPath = new URL(page.url()).pathname;
+      const own = [...assets].filter((url) => url.startsWith(baseUrl));
+      const stripe = [...assets].filter((url) => /stripe\.com/.test(url));
+      const files = await Promise.all(own.map(async (url) => ({ file: new URL(url).pathname, gzipBytes: await gzippedSize(url) })));
+      results[path] = {
+        finalPath,
+        gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0),
+        files,
+        stripeLoaded: stripe.length > 0,
+        adminChunks: files.filter((f) => /\/admin[^/]*$/.test(f.file)).map((f) => f.file),
+      };
+      log(`${path}: ${(results[path].gzipBytes / 1024).toFixed(1)} KiB gzip in ${files.length} files (ended on ${finalPath})`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+async function lighthouseRuns() {
+  const profile = mkdtempSync(join(tmpdir(), "dreadcast-lighthouse-"));
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, userDataDir: profile });
+  const results = {};
+  try {
+    const audit = async (path, options) => {
+      const started = Date.now();
+      const runner = await lighthouse(`${baseUrl}${path}`, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility"],
+        ...options,
+      });
+      const { lhr } = runner;
+      const score = (id) => Math.round((lhr.categories[id]?.score ?? NaN) * 100);
+      const metric = (id) => lhr.audits[id]?.numericValue;
+      results[path] = {
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        finalUrl: lhr.finalDisplayedUrl,
+        fcpMs: Math.round(metric("first-contentful-paint")),
+        lcpMs: Math.round(metric("largest-contentful-paint")),
+        tbtMs: Math.round(metric("total-blocking-time")),
+        cls: Math.round(metric("cumulative-layout-shift") * 1000) / 1000,
+        runtimeError: lhr.runtimeError?.message,
+        failedAccessibility: Object.values(lhr.audits)
+          .filter((a) => lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0) && a.score !== null && a.score < 1)
+          .map((a) => a.id),
+      };
+      log(`lighthouse ${path}: performance ${results[path].performance}, accessibility ${results[path].accessibility} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    };
+    await audit("/", {});
+    // Seed the profile's storage and cookie as a viewer, then audit /livestream without clearing them.
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const page = await browser.contexts()[0].newPage();
+    await becomeViewer(page, "lighthouse");
+    await page.close();
+    await browser.close().catch(() => {});
+    await audit("/livestream", { disableStorageReset: true });
+  } finally {
+    await chrome.kill();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return results;
+}
+
+const weights = await pageWeights();
+const scores = runLighthouse ? await lighthouseRuns() : null;
+process.stdout.write(JSON.stringify({ weights, lighthouse: scores }) + "\n");
+process.exit(0);
