@@ -20,10 +20,16 @@ export interface MailQueueOptions {
   batchSize: number;
 }
 
+/** The Message-ID's local part for a queue row: fixed by the row, so every attempt at it carries the same one. */
+export function mailMessageKey(id: number, createdAt: number): string {
+  return `dreadcast.${id}.${createdAt.toString(36)}`;
+}
+
 const DEFAULTS: MailQueueOptions = { pollMs: 1000, retryBaseMs: 1000, retryMaxMs: 10 * 60_000, maxAttempts: 30, batchSize: 50 };
 
 interface QueueRow {
   id: number;
+  created_at: number;
   to_address: string;
   subject: string;
   text_body: string;
@@ -122,14 +128,21 @@ export class MailService {
   private async sendDue(): Promise<number> {
     const due = this.db
       .query<QueueRow, [number, number]>(
-        `SELECT id, to_address, subject, text_body, html_body, attempts FROM email_queue
+        `SELECT id, created_at, to_address, subject, text_body, html_body, attempts FROM email_queue
          WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
       )
       .all(Date.now(), this.options.batchSize);
     let sent = 0;
     for (const row of due) {
       try {
-        await this.transport.send({ id: row.id, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
+        await this.transport.send({
+          id: row.id,
+          messageKey: mailMessageKey(row.id, row.created_at),
+          to: row.to_address,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body,
+        });
         this.db.query("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?").run(Date.now(), row.id);
         sent++;
       } catch (error) {

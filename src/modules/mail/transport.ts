@@ -7,6 +7,12 @@ import type { Logger } from "../../lib/logger.ts";
 export interface OutgoingMail {
   /** The queue row id; names the outbox file. */
   id: number;
+  /**
+   * The same for every attempt at this queue row. A crash between the server's accepting the message and
+   * the queue marking it sent means one resend after restart; the repeated Message-ID lets mail systems
+   * and readers recognise it as the same message. The transport adds the sender's domain.
+   */
+  messageKey: string;
   to: string;
   subject: string;
   text: string;
@@ -18,6 +24,12 @@ export interface MailTransport {
   readonly description: string;
   send(mail: OutgoingMail): Promise<void>;
   close(): void;
+}
+
+/** `<key@domain of --mail-from>`: one Message-ID per queued message. */
+export function messageIdOf(mail: Pick<OutgoingMail, "messageKey">, config: Pick<Config, "mailFrom">): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(config.mailFrom)?.[1] ?? "dreadcast.invalid";
+  return `<${mail.messageKey}@${domain}>`;
 }
 
 export function outboxDir(dataDir: string): string {
@@ -38,7 +50,7 @@ function smtpTransport(config: Config): MailTransport {
   return {
     description: `SMTP ${new URL(config.smtpUrl!).host}`,
     async send(mail) {
-      await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageIdOf(mail, config) });
     },
     close: () => transporter.close(),
   };
@@ -50,7 +62,7 @@ function outboxTransport(config: Config, log: Logger): MailTransport {
   return {
     description: `outbox ${dir}`,
     async send(mail) {
-      const info = await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      const info = await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageIdOf(mail, config) });
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.id}.eml`);
       writeFileSync(file, info.message as Buffer);
