@@ -1,17 +1,104 @@
+import type { AdminStats, StatsSample } from "@contracts/admin-panel";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
-import { EmptyState } from "@/components/ui/empty-state";
-import { DashboardIcon } from "@/components/ui/icons";
+import { ActivityIcon, CoinsIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
+import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { useAdminStats } from "@/lib/admin-stats";
+import { formatPence } from "@/lib/money";
+import { useStatsHistory } from "../api/get-stats-history";
+import { DonationMeter } from "./donation-meter";
+import { FakeViewersSummary } from "./fake-viewers-summary";
+import { ModeWarnings } from "./mode-warnings";
+import { StatCard } from "./stat-card";
+import { StatsChart } from "./stats-chart";
+import "@/components/admin/admin-ui.css";
+import "./dashboard.css";
 
-/** The admin overview: stats of the event. */
+const updatedAt = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** The admin overview: live stats (every 10 s), the donation goal, fake viewers and a chart of the event. */
 export function DashboardPage() {
+  const stats = useAdminStats();
+  const history = useStatsHistory();
+  useQueryErrorToast(stats, "Failed to fetch dashboard stats.");
+
   return (
     <>
-      <AdminPageHeader title="Dashboard" description="How the event is doing right now." />
-      <section className="card panel">
-        <EmptyState icon={<DashboardIcon />} title="No stats yet">
-          Viewers, access codes and donations show up here once the event is under way.
-        </EmptyState>
-      </section>
+      <AdminPageHeader
+        title="Dashboard"
+        description="How the event is doing right now."
+        actions={
+          stats.data ? (
+            <p className="live-chip" aria-live="off">
+              <span className="live-dot" aria-hidden="true" />
+              Live · updated {updatedAt.format(stats.dataUpdatedAt)}
+            </p>
+          ) : null
+        }
+      />
+      {stats.data ? (
+        <Dashboard stats={stats.data} samples={history.data?.samples} />
+      ) : stats.isError ? (
+        <section className="card panel dash-error" role="alert">
+          <p className="alert-title">The stats could not be loaded.</p>
+          <button type="button" className="btn btn-outline" onClick={() => void stats.refetch()}>
+            Try again
+          </button>
+        </section>
+      ) : (
+        <DashboardSkeleton />
+      )}
     </>
+  );
+}
+
+function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample[] | undefined }) {
+  const realViewers = Math.max(0, stats.viewerCount - stats.currentFakeViewers);
+  // The live figures extend the minute-by-minute history up to now.
+  const series = samples ? [...samples, { sampledAt: new Date().toISOString(), viewerCount: stats.viewerCount, donationTotal: stats.donationTotal }] : null;
+  return (
+    <div className="dashboard">
+      <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
+      <section className="stat-grid" aria-label="Stats">
+        <StatCard
+          icon={<EyeIcon />}
+          label="Viewers"
+          value={stats.viewerCount.toLocaleString("en-GB")}
+          detail={`${realViewers.toLocaleString("en-GB")} watching · ${stats.currentFakeViewers.toLocaleString("en-GB")} fake`}
+        />
+        <StatCard icon={<UsersIcon />} label="Users" value={stats.userCount.toLocaleString("en-GB")} detail="Entered with an access code" />
+        <StatCard icon={<KeyIcon />} label="Access codes" value={stats.accessCodeCount.toLocaleString("en-GB")} detail="Sold and generated" />
+        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatPence(stats.donationTotal)} detail="Every donation so far" />
+      </section>
+      <section className="dash-row" aria-label="Goal and fake viewers">
+        <DonationMeter current={stats.currentDonation} goal={stats.donationGoal} />
+        <FakeViewersSummary stats={stats} />
+      </section>
+      <section className="card dash-chart" aria-label="Chart">
+        {series ? (
+          <StatsChart samples={series} />
+        ) : (
+          <div className="chart-placeholder">
+            <ActivityIcon />
+            <p>Loading the event's history…</p>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function DashboardSkeleton() {
+  return (
+    <div className="dashboard" aria-busy="true">
+      <p className="sr-only" role="status">
+        Loading stats…
+      </p>
+      <div className="stat-grid">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="card stat-card skeleton" />
+        ))}
+      </div>
+      <div className="card dash-chart skeleton skeleton-tall" />
+    </div>
   );
 }

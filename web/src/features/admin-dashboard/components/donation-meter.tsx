@@ -1,0 +1,34 @@
+import { HeartIcon } from "@/components/ui/icons";
+import { formatPence } from "@/lib/money";
+
+/** The current donation against the goal, as a meter (it may pass 100%). */
+export function DonationMeter({ current, goal }: { current: number; goal: number }) {
+  const percent = goal > 0 ? Math.round((current / goal) * 100) : 0;
+  return (
+    <article className="card dash-panel donation-meter">
+      <div className="dash-panel-head">
+        <span className="stat-card-icon" aria-hidden="true">
+          <HeartIcon />
+        </span>
+        <h2 className="stat-card-label">Donation goal</h2>
+        <span className="donation-meter-percent">{percent}%</span>
+      </div>
+      <p className="donation-meter-figures">
+        <span className="donation-meter-current">{formatPence(current)}</span>
+        <span className="donation-meter-goal"> of {formatPence(goal)}</span>
+      </p>
+      <div
+        className="meter"
+        role="meter"
+        aria-label="Current donation toward the goal"
+        aria-valuemin={0}
+        aria-valuemax={goal}
+        aria-valuenow={Math.min(current, goal)}
+        aria-valuetext={`${formatPence(current)} of ${formatPence(goal)} (${percent}%)`}
+      >
+        <span className="meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />
+      </div>
+      <p className="stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatPence(goal - current)} to go.`}</p>
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+import { Link } from "wouter";
+import type { AdminStats } from "@contracts/admin-panel";
+import { EyeIcon } from "@/components/ui/icons";
+import { paths } from "@/config/paths";
+
+/** Whether fake viewers are on, the target and how many are shown now (they move ~100 at a time). */
+export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
+  const moving = stats.currentFakeViewers !== (stats.fakeViewerMode ? stats.fakeViewersTarget : 0);
+  return (
+    <article className="card dash-panel">
+      <div className="dash-panel-head">
+        <span className="stat-card-icon" aria-hidden="true">
+          <EyeIcon />
+        </span>
+        <h2 className="stat-card-label">Fake viewers</h2>
+        <span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>
+      </div>
+      <dl className="fake-figures">
+        <div>
+          <dt>Mode</dt>
+          <dd>{stats.fakeViewerMode ? "Enabled" : "Disabled"}</dd>
+        </div>
+        <div>
+          <dt>Target</dt>
+          <dd>{stats.fakeViewersTarget.toLocaleString("en-GB")}</dd>
+        </div>
+        <div>
+          <dt>Current</dt>
+          <dd>{stats.currentFakeViewers.toLocaleString("en-GB")}</dd>
+        </div>
+      </dl>
+      <p className="stat-card-detail">
+        {moving ? "Moving toward the target, about 100 at a time. " : null}
+        <Link href={paths.admin.settings} className="text-link">
+          Change in Settings
+        </Link>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,154 @@
+import { useId, useState, type PointerEvent } from "react";
+import type { StatsSample } from "@contracts/admin-panel";
+import { formatPence } from "@/lib/money";
+import { useElementWidth } from "../hooks/use-element-width";
+import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "../lib/chart-geometry";
+
+/** The x axis always spans at least this long, so the first minutes of an event are not stretched flat. */
+const MIN_SPAN_MS = 10 * 60_000;
+const DIVISIONS = 4;
+const MARGIN = { top: 28, right: 58, bottom: 30, left: 46 };
+
+const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" });
+const dayAndClock = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
+const compact = new Intl.NumberFormat("en-GB", { notation: "compact", maximumFractionDigits: 1 });
+
+interface Sample {
+  at: number;
+  viewers: number;
+  pence: number;
+}
+
+/** Viewers (area, left axis) and donations so far (staircase, right axis, £) over the event. */
+export function StatsChart({ samples }: { samples: StatsSample[] }) {
+  const [frameRef, width] = useElementWidth<HTMLDivElement>();
+  const [hovered, setHovered] = useState<number | null>(null);
+  const gradientId = useId();
+  const summaryId = useId();
+
+  const data: Sample[] = samples
+    .map((s) => ({ at: Date.parse(s.sampledAt), viewers: s.viewerCount, pence: s.donationTotal }))
+    .filter((s) => Number.isFinite(s.at))
+    .sort((a, b) => a.at - b.at);
+  const last = data[data.length - 1];
+  const end = last?.at ?? Date.now();
+  const start = Math.min(data[0]?.at ?? end, end - MIN_SPAN_MS);
+
+  const height = width < 640 ? 230 : 300;
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
+  const baseline = MARGIN.top + innerHeight;
+
+  const peakViewers = Math.max(0, ...data.map((d) => d.viewers));
+  const topPounds = Math.max(0, ...data.map((d) => d.pence)) / 100;
+  const viewerTicks = axisTicks(peakViewers, DIVISIONS, 1);
+  const poundTicks = axisTicks(topPounds, DIVISIONS, 1);
+  const viewerTop = viewerTicks[DIVISIONS]!;
+  const poundTop = poundTicks[DIVISIONS]!;
+
+  const x = (t: number) => MARGIN.left + ((t - start) / (end - start)) * innerWidth;
+  const yViewers = (v: number) => baseline - (v / viewerTop) * innerHeight;
+  const yPounds = (p: number) => baseline - (p / poundTop) * innerHeight;
+
+  const viewerPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yViewers(d.viewers) }));
+  const donationPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yPounds(d.pence / 100) }));
+  const spansDays = end - start > 86_400_000;
+  const ticks = timeTicks(start, end, width < 640 ? 3 : 6);
+  const tickLabel = (t: number) => (end - start >= 3 * 86_400_000 ? day.format(t) : spansDays ? dayAndClock.format(t) : clock.format(t));
+
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (data.length === 0) return;
+    const left = event.currentTarget.getBoundingClientRect().left;
+    setHovered(nearestIndex(viewerPoints.map((p) => p.x), event.clientX - left));
+  };
+  const active = hovered !== null ? data[hovered] : undefined;
+  const activeX = active ? x(active.at) : 0;
+
+  const summary = last
+    ? `Viewers and donations from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: viewers peaked at ${peakViewers} and are ${last.viewers} now; donations total ${formatPence(last.pence)}.`
+    : "No samples yet.";
+
+  return (
+    <figure className="stats-chart">
+      <figcaption className="stats-chart-head">
+        <span className="stats-chart-title">Viewers &amp; donations</span>
+        <span className="stats-chart-legend" aria-hidden="true">
+          <span className="legend-item legend-viewers">Viewers</span>
+          <span className="legend-item legend-donations">Donations (£)</span>
+        </span>
+      </figcaption>
+      <p id={summaryId} className="sr-only">
+        {summary}
+      </p>
+      <div ref={frameRef} className="stats-chart-frame" style={{ height }} onPointerMove={onPointerMove} onPointerLeave={() => setHovered(null)}>
+        {width > 0 ? (
+          <svg width={width} height={height} role="img" aria-labelledby={summaryId} className="stats-chart-svg">
+            <defs>
+              <linearGradient id={gradientId} x1="0" y1="0" x2="0" y2="1">
+                <stop offset="0%" stopColor="var(--blood-500)" stopOpacity="0.45" />
+                <stop offset="100%" stopColor="var(--blood-500)" stopOpacity="0.02" />
+              </linearGradient>
+            </defs>
+            <text x={0} y={12} className="axis-title axis-title-viewers" textAnchor="start">
+              Viewers
+            </text>
+            <text x={width} y={12} className="axis-title axis-title-donations" textAnchor="end">
+              Donated £
+            </text>
+            {viewerTicks.map((tick, i) => {
+              const y = yViewers(tick);
+              return (
+                <g key={tick}>
+                  <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y} y2={y} className={i === 0 ? "chart-baseline" : "chart-grid"} />
+                  <text x={MARGIN.left - 8} y={y} dy="0.32em" textAnchor="end" className="axis-label axis-label-viewers">
+                    {compact.format(tick)}
+                  </text>
+                  <text x={width - MARGIN.right + 8} y={y} dy="0.32em" textAnchor="start" className="axis-label axis-label-donations">
+                    {compact.format(poundTicks[i]!)}
+                  </text>
+                </g>
+              );
+            })}
+            {ticks.map((t) => (
+              <g key={t}>
+                <line x1={x(t)} x2={x(t)} y1={baseline} y2={baseline + 5} className="chart-baseline" />
+                <text x={x(t)} y={baseline + 20} textAnchor="middle" className="axis-label">
+                  {tickLabel(t)}
+                </text>
+              </g>
+            ))}
+            {data.length > 0 ? (
+              <>
+                <path d={areaPath(viewerPoints, baseline)} fill={`url(#${gradientId})`} />
+                <path d={linePath(viewerPoints)} className="series-viewers" />
+                <path d={stepPath(donationPoints)} className="series-donations" />
+                <circle cx={viewerPoints.at(-1)!.x} cy={viewerPoints.at(-1)!.y} r={4} className="dot-viewers" />
+                <circle cx={donationPoints.at(-1)!.x} cy={donationPoints.at(-1)!.y} r={3.5} className="dot-donations" />
+              </>
+            ) : null}
+            {active ? (
+              <g>
+                <line x1={activeX} x2={activeX} y1={MARGIN.top} y2={baseline} className="chart-crosshair" />
+                <circle cx={activeX} cy={yViewers(active.viewers)} r={5} className="dot-viewers" />
+                <circle cx={activeX} cy={yPounds(active.pence / 100)} r={4.5} className="dot-donations" />
+              </g>
+            ) : null}
+          </svg>
+        ) : null}
+        {active ? (
+          <div
+            className="stats-chart-tooltip"
+            style={{ left: Math.min(Math.max(activeX, 80), width - 80), top: MARGIN.top }}
+            aria-hidden="true"
+          >
+            <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
+            <span className="tooltip-row legend-viewers">{active.viewers.toLocaleString("en-GB")} viewers</span>
+            <span className="tooltip-row legend-donations">{formatPence(active.pence)} donated</span>
+          </div>
+        ) : null}
+      </div>
+      {data.length < 3 ? <p className="stats-chart-note">The server records a sample every minute, so the chart fills in as the event runs.</p> : null}
+    </figure>
+  );
+}
