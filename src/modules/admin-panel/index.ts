@@ -30,7 +30,7 @@ function csvResponse(name: string, csv: string): Response {
 /** Every /api/admin/* call behind the login: stats, codes, users, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
-  const panel = new AdminPanelService(ctx.db);
+  const panel = new AdminPanelService(ctx.db, ctx.access);
   const siteUrl = (request: Request) => ctx.config.publicUrl ?? new URL(request.url).origin;
 
   const sample = () => panel.recordSample(hub.viewerCount(), settings.donationTotal());

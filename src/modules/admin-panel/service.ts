@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
-import { generateCode } from "../access/codes.ts";
+import type { AccessService } from "../access/service.ts";
 import { toCsv } from "./csv.ts";
 
 interface CodeRow {
@@ -31,7 +31,10 @@ const CHART_POINTS = 240;
 
 /** The rules behind the admin panel's lists: access codes, users and the stats history. */
 export class AdminPanelService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly access: AccessService,
+  ) {}
 
   counts(): { userCount: number; accessCodeCount: number } {
     return this.db
@@ -66,12 +69,7 @@ export class AdminPanelService {
 
   /** A new regular or moderator code, made by an admin (no payment behind it). */
   createAccessCode(kind: "SKP" | "MOD", email: string | undefined): AccessCodeRecord {
-    const row = this.db
-      .query<{ id: number }, [string, string, string | null, number]>(
-        "INSERT INTO access_codes (code, kind, email, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-      )
-      .get(generateCode(kind), kind, email ?? null, Date.now())!;
-    return this.findAccessCode(row.id);
+    return this.findAccessCode(this.access.issueAccessCode(kind, { email }).id);
   }
 
   /** Remembers the address a code was sent to, so the list shows it. */
