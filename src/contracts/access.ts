@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACCESS_MESSAGES } from "./access-messages.ts";
 import { emailSchema } from "./admin.ts";
 
 /** Access-code and viewer-access payloads, shared by the server and the web app. */
@@ -8,17 +9,7 @@ export const CODE_PREFIX = { regular: "SKP-", moderator: "MOD-", test: "SCP-" } 
 export const FORCED_ACCESS_CODE = "SCP-FORCED-ENTRY";
 export const FORCED_ACCESS_EMAIL = "test@dreadcast.invalid";
 
-export const ACCESS_MESSAGES = {
-  granted: "Access granted!",
-  invalidCode: "Invalid access code. Please try again.",
-  wrongDevice: "Your access code cannot be used on this device. Each code is limited to one device.",
-  specialNotVerified: "Your special access code could not be verified. Please contact support.",
-  banned: "You have been banned from this event.",
-  usernameTaken: "That username is already taken. Please choose another.",
-  usernameReserved: "That username is reserved. Please choose another.",
-  tooManyAttempts: "Too many attempts. Please wait a moment and try again.",
-  notLoggedIn: "Please enter your access code to continue.",
-} as const;
+export { ACCESS_MESSAGES };
 
 export const LOST_CODE_MESSAGE = "If that e-mail address has an access code, we have sent it there. Check your inbox.";
 

@@ -8,14 +8,9 @@ import { z } from "zod";
  * Money in `donation_update` is pence; `ChatMessage.donation` is pounds (as the chat shows it).
  */
 
-export const CHAT_MESSAGE_MAX_LENGTH = 200;
-export const CHAT_HISTORY_LIMIT = 100;
-/** Largest frame the server accepts; a bigger one closes the socket (1009). */
-export const WS_MAX_FRAME_BYTES = 4 * 1024;
+import { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_MAX_FRAME_BYTES } from "./chat-limits.ts";
 
-/** Close codes the server uses besides the standard ones (1001 going away on shutdown, 1009 frame too big). */
-export const WS_CLOSE_KICKED = 4001;
-export const WS_CLOSE_BANNED = 4003;
+export { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_MAX_FRAME_BYTES };
 
 // Control characters and line/paragraph separators become spaces; bidi overrides and marks that could
 // spoof other lines are dropped; a run of combining marks is cut to a few, so no line grows into a tower.
