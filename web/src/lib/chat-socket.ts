@@ -1,4 +1,5 @@
-import { serverEventSchema, WS_CLOSE_BANNED, WS_CLOSE_KICKED, type ClientFrame, type ServerEvent } from "@contracts/chat";
+import type { ClientFrame, ServerEvent, ServerEventType } from "@contracts/chat";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "@contracts/chat-limits";
 import { isAdminPath } from "@/config/paths";
 
 /** Reconnect backoff: 1 s, growing 1.5× per failed attempt, capped at 30 s. */
@@ -162,11 +163,31 @@ export class ChatSocket {
   }
 }
 
-/** A server frame, or null when it is not one we know (ignored rather than trusted). */
+// The server is ours and speaks the contract; the page only skips what it does not know. (No zod here:
+// the schema library would be most of the stream page's weight.)
+const EVENT_TYPES: Record<ServerEventType, true> = {
+  chatHistory: true,
+  chat: true,
+  message_updated: true,
+  message_deleted: true,
+  user_kicked: true,
+  user_banned: true,
+  system_message: true,
+  hearts: true,
+  viewer_count: true,
+  stats: true,
+  donation_update: true,
+  settings_update: true,
+  auth_ok: true,
+  error: true,
+};
+
+/** A server frame, or null when it is not JSON or not an event type we know. */
 export function parseEvent(data: string): ServerEvent | null {
   try {
-    const parsed = serverEventSchema.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = JSON.parse(data);
+    if (typeof parsed !== "object" || parsed === null || !Object.hasOwn(EVENT_TYPES, (parsed as { type?: unknown }).type as string)) return null;
+    return parsed as ServerEvent;
   } catch {
     return null;
   }

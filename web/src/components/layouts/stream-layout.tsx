@@ -1,47 +1,170 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import type { ChatMessage } from "@contracts/chat";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
+import { formatPence } from "@/lib/money";
 import "./stream-layout.css";
 
 interface StreamLayoutProps {
   title: string;
+  /** Shows the pulsing LIVE badge. */
+  live?: boolean;
+  /** The counts bar under the player: counts and player controls. */
   stats?: ReactNode;
   player: ReactNode;
   belowPlayer?: ReactNode;
   chat: ReactNode;
 }
 
-/** The frame of the stream screen (no site shell): header, player column and chat column. */
-export function StreamLayout({ title, stats, player, belowPlayer, chat }: StreamLayoutProps) {
+/**
+ * The frame of the stream screen (no site shell). Phones: a slim header, the player, the counts bar, the
+ * meter, then the chat filling the rest of the screen. Desktops: the player column left, the chat right.
+ */
+export function StreamLayout({ title, live = false, stats, player, belowPlayer, chat }: StreamLayoutProps) {
   return (
     <div className="stream">
       <header className="stream-header">
         <Link href={paths.home} className="stream-brand">
           {BRAND}
         </Link>
+        {live ? (
+          <span className="stream-live">
+            <span className="stream-live-dot" aria-hidden="true" />
+            LIVE
+          </span>
+        ) : null}
         <h1 className="stream-title">{title}</h1>
-        {stats ? <div className="stream-stats">{stats}</div> : null}
       </header>
-      <main className="stream-body">
-        <section className="stream-main" aria-label="Stream">
+      <main className="stream-main">
+        <section className="stream-stage" aria-label="Stream">
           {player}
-          {belowPlayer}
         </section>
-        <aside className="stream-chat" aria-label="Live chat">
-          {chat}
-        </aside>
+        {stats ? <div className="stream-stats">{stats}</div> : null}
+        {belowPlayer}
       </main>
+      <aside className="stream-chat" aria-label="Live chat">
+        {chat}
+      </aside>
     </div>
   );
 }
 
-export function StreamStat({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+export function StreamStat({ icon, label, value }: { icon: ReactNode; label: string; value: ReactNode }) {
   return (
     <span className="stream-stat">
       {icon}
       <span className="sr-only">{label}: </span>
-      <span>{value}</span>
+      <span className="stream-stat-value">{value}</span>
     </span>
+  );
+}
+
+/** Counts as "2,500". */
+export function formatCount(count: number): string {
+  return count.toLocaleString("en-GB");
+}
+
+/** The donation goal meter. Money in pence; shown in pounds. */
+export function FearMeter({ current, goal, label = "FEAR METER" }: { current: number; goal: number; label?: string }) {
+  const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
+  return (
+    <section className="fear-meter" aria-labelledby="fear-meter-label">
+      <div className="fear-meter-head">
+        <h2 id="fear-meter-label" className="fear-meter-label">
+          {label}
+        </h2>
+        <p className="fear-meter-amount">
+          <span className="fear-meter-current">{formatPence(current)}</span>
+          <span className="fear-meter-goal"> / {formatPence(goal)} goal</span>
+        </p>
+      </div>
+      <div
+        className="fear-meter-track"
+        role="progressbar"
+        aria-labelledby="fear-meter-label"
+        aria-valuemin={0}
+        aria-valuemax={goal / 100}
+        aria-valuenow={Math.min(current, goal) / 100}
+        aria-valuetext={`${formatPence(current)} of ${formatPence(goal)}`}
+      >
+        <div className="fear-meter-fill" style={{ width: `${percent}%` }} />
+      </div>
+    </section>
+  );
+}
+
+interface ChatPanelProps {
+  /** The connection indicator (or the reconnect button) beside the title. */
+  status: ReactNode;
+  pinned?: ReactNode;
+  children: ReactNode;
+  footer: ReactNode;
+}
+
+export function ChatPanel({ status, pinned, children, footer }: ChatPanelProps) {
+  return (
+    <div className="chat-panel">
+      <div className="chat-panel-header">
+        <h2 className="chat-panel-title">LIVE CHAT</h2>
+        {status}
+      </div>
+      {pinned}
+      <div className="chat-panel-body">{children}</div>
+      <div className="chat-panel-footer">{footer}</div>
+    </div>
+  );
+}
+
+/** Donation lines are styled by size: from £10 a tier, £20 and up with an accent bar, £50 and up the top style. */
+export type DonationTier = 0 | 10 | 20 | 50;
+
+export function donationTier(pounds: number): DonationTier {
+  if (pounds >= 50) return 50;
+  if (pounds >= 20) return 20;
+  if (pounds >= 10) return 10;
+  return 0;
+}
+
+const NAME_COLOURS = ["#ff7b82", "#f0a868", "#e8d5a3", "#b9dd9c", "#d2a8ff", "#93d0e6", "#ff9fb8"];
+
+/** A steady colour per name, so a voice is easy to follow down the chat. */
+export function nameColour(username: string): string {
+  let hash = 0;
+  for (const char of username.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return NAME_COLOURS[hash % NAME_COLOURS.length]!;
+}
+
+/** One chat line. Text is always rendered as text. */
+export function ChatLine({ message, actions }: { message: ChatMessage; actions?: ReactNode }) {
+  if (message.type === "system") {
+    return (
+      <li className="chat-line chat-line-system">
+        <p className="chat-line-text">{message.text}</p>
+      </li>
+    );
+  }
+  if (message.type === "donation") {
+    const tier = donationTier(message.donation ?? 0);
+    return (
+      <li className="chat-line chat-line-donation" data-tier={tier}>
+        <p className="chat-line-text">
+          <span className="chat-donation-amount">{formatPence(Math.round((message.donation ?? 0) * 100))}</span>
+          <span className="chat-user">{message.username}</span> <span className="chat-donation-text">{message.text}</span>
+        </p>
+        {actions}
+      </li>
+    );
+  }
+  return (
+    <li className="chat-line">
+      <p className="chat-line-text">
+        <span className="chat-user" style={{ color: nameColour(message.username) }}>
+          {message.username}
+        </span>{" "}
+        <span className="chat-text">{message.text}</span>
+      </p>
+      {actions}
+    </li>
   );
 }

@@ -1,39 +1,114 @@
+import { useSignalEffect } from "@preact/signals-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import type { PublicLivestreamSettings } from "@contracts/settings";
+import type { PaymentIntentState } from "@contracts/payments";
 import { StreamLayout } from "@/components/layouts/stream-layout";
-import { SendIcon } from "@/components/ui/icons";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
-import { useLivestreamSettings } from "@/lib/livestream-settings";
+import { toast } from "@/hooks/use-toast";
+import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
+import { useModeratorStatus } from "../api/get-moderator-status";
+import { useLiveConnection } from "../hooks/use-live-connection";
+import { useStreamAccess } from "../hooks/use-stream-access";
+import { LiveStore } from "../stores/live-store";
+import { HeartCount, LiveMeter, MuteButton, ViewerCount } from "./live-counts";
+import { LiveChat } from "./live-chat";
+import { StreamPlayer } from "./stream-player";
+import "./livestream.css";
 
-/** The viewer's stream screen: player and live chat. */
+// The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.
+const loadDonationDialog = () => import("./donation-dialog");
+const DonationDialog = lazy(() => loadDonationDialog().then((m) => ({ default: m.DonationDialog })));
+
+export const SETTINGS_POLL_MS = 30_000;
+/** The meter's goal before the settings load: the default £50. */
+const DEFAULT_GOAL_PENCE = 5000;
+
+/**
+ * The viewer's stream screen: verifies access, then shows the player, the live counts, the donation
+ * meter and the live chat. Live state lives in signals, so counts and hearts repaint only themselves.
+ */
 export function LivestreamPage() {
-  const settings = useLivestreamSettings();
+  const [store] = useState(() => new LiveStore());
+  const access = useStreamAccess();
+  const verified = access.status === "verified";
+  const connection = useLiveConnection(store, access);
+  const settings = useLivestreamSettings({ refetchInterval: SETTINGS_POLL_MS });
+  const moderator = useModeratorStatus(verified);
+  const queryClient = useQueryClient();
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const [donating, setDonating] = useState(false);
+  // Stays mounted once opened: the payment dialog it leads to lives inside it.
+  const [donationMounted, setDonationMounted] = useState(false);
+
+  useEffect(() => () => store.dispose(), [store]);
+
+  // The embed URL is only given to a viewer with a session, which verification has just opened.
+  useEffect(() => {
+    if (verified) void queryClient.invalidateQueries({ queryKey: livestreamSettingsQueryKey });
+  }, [verified, queryClient]);
+
+  useEffect(() => {
+    if (moderator.data?.isModerator) store.isModerator.value = true;
+  }, [moderator.data, store]);
+
+  // Settings the admin saves reach the page at once, between polls.
+  useSignalEffect(() => {
+    const update = store.settings.value;
+    if (!update) return;
+    queryClient.setQueryData<PublicLivestreamSettings>(livestreamSettingsQueryKey, (old) => (old ? { ...old, ...update } : old));
+  });
+
+  const donated = (pounds: number, intent: PaymentIntentState) => {
+    connection.send({ type: "donation", paymentIntentId: intent.id, amount: pounds, username: access.status === "verified" ? access.username : undefined });
+    toast({ title: "Thank You!", description: `Your donation of £${pounds} has been received.` });
+  };
+
+  const data = settings.data;
+  const title = data?.eventTitle || DEFAULT_EVENT_TITLE;
+  const embedUrl = verified ? (data?.embedUrl ?? "") : "";
+
   return (
-    <StreamLayout
-      title={settings.data?.eventTitle || DEFAULT_EVENT_TITLE}
-      player={
-        <div className="stream-player" role="status">
-          <div className="spinner" aria-hidden="true" />
-          <p className="stream-player-title">Loading Stream</p>
-          <p className="stream-player-text">Please wait...</p>
-        </div>
-      }
-      chat={
-        <div className="chat-panel">
-          <div className="chat-panel-header">
-            <h2 className="chat-panel-title">LIVE CHAT</h2>
-            <span className="chat-panel-status">Connecting</span>
-          </div>
-          <p className="chat-panel-messages">Chat messages will appear here</p>
-          <form className="chat-panel-form" onSubmit={(e) => e.preventDefault()}>
-            <label htmlFor="chat-message" className="sr-only">
-              Message
-            </label>
-            <input id="chat-message" className="input" placeholder="Connecting..." maxLength={200} disabled />
-            <button type="submit" className="btn btn-primary btn-icon" disabled aria-label="Send">
-              <SendIcon />
-            </button>
-          </form>
-        </div>
-      }
-    />
+    <>
+      <StreamLayout
+        title={title}
+        live={data?.isActive ?? false}
+        player={<StreamPlayer embedUrl={embedUrl} title={title} frameRef={frameRef} store={store} />}
+        stats={
+          <>
+            <ViewerCount store={store} initial={data?.viewerCount ?? 0} />
+            <HeartCount store={store} />
+            <span className="stream-stats-spacer" />
+            <MuteButton frameRef={frameRef} embedUrl={embedUrl} />
+          </>
+        }
+        belowPlayer={<LiveMeter store={store} initial={{ current: data?.currentDonation ?? 0, goal: data?.donationGoal ?? DEFAULT_GOAL_PENCE }} />}
+        chat={
+          <LiveChat
+            store={store}
+            connection={connection}
+            verifying={access.status === "verifying"}
+            verificationFailed={access.status === "error"}
+            onDonate={() => {
+              setDonationMounted(true);
+              setDonating(true);
+            }}
+            onDonateIntent={() => void loadDonationDialog()}
+          />
+        }
+      />
+      {donationMounted ? (
+        <Suspense
+          fallback={
+            <div className="live-dialog-overlay live-dialog-loading" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <span className="sr-only">Loading…</span>
+            </div>
+          }
+        >
+          <DonationDialog open={donating} onOpenChange={setDonating} onDonated={donated} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

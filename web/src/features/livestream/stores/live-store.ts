@@ -1,5 +1,6 @@
 import { batch, computed, signal } from "@preact/signals-react";
-import { CHAT_HISTORY_LIMIT, type ChatMessage, type ServerEvent, type StreamSettingsUpdate } from "@contracts/chat";
+import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "@contracts/chat";
+import { CHAT_HISTORY_LIMIT } from "@contracts/chat-limits";
 import type { ConnectionStatus } from "@/lib/chat-socket";
 
 /** The chat shows the newest 7 lines; it keeps the last 100. */

@@ -1,0 +1,183 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useLayoutEffect, useRef, useState, type FormEvent } from "react";
+import type { ChatMessage } from "@contracts/chat";
+import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
+import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
+import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/components/ui/icons";
+import { FAILED_ATTEMPTS_BEFORE_ERROR } from "@/lib/chat-socket";
+import type { LiveConnection } from "../hooks/use-live-connection";
+import type { LiveStore } from "../stores/live-store";
+import { ModeratorActions, type ModeratorAction } from "./moderator-actions";
+
+export const CONNECTION_ERROR = "Connection error. Please reload the page.";
+
+interface LiveChatProps {
+  store: LiveStore;
+  connection: LiveConnection;
+  /** Access is still being checked: the chat is not connecting yet. */
+  verifying: boolean;
+  /** Access could not be checked, so the chat cannot connect. */
+  verificationFailed: boolean;
+  onDonate: () => void;
+  /** The pointer or focus is on Donate: a moment to fetch the dialog's code. */
+  onDonateIntent?: () => void;
+}
+
+/** The LIVE CHAT panel: connection state, pinned line, the newest lines, the composer, donate and heart. */
+export function LiveChat({ store, connection, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
+  const moderate = (action: ModeratorAction, message: ChatMessage) => {
+    // The server checks every action; this only skips what the flag says cannot work.
+    if (!store.isModerator.value) return;
+    const target = message.username;
+    if (action === "delete") connection.send({ type: "delete_message", messageId: message.id });
+    else if (action === "pin") connection.send({ type: "pin", messageId: message.id });
+    else connection.send({ type: action === "kick" ? "kick_user" : "ban_user", username: target, targetUsername: target });
+  };
+
+  return (
+    <ChatPanel
+      status={<ConnectionStatus store={store} connection={connection} verifying={verifying} verificationFailed={verificationFailed} />}
+      pinned={<PinnedMessage store={store} onModerate={moderate} />}
+      footer={<Composer store={store} connection={connection} canDonate={!verifying && !verificationFailed} onDonate={onDonate} onDonateIntent={onDonateIntent} />}
+    >
+      <ConnectionError store={store} verificationFailed={verificationFailed} />
+      <ChatMessages store={store} onModerate={moderate} />
+    </ChatPanel>
+  );
+}
+
+function ConnectionStatus({ store, connection, verifying, verificationFailed }: Omit<LiveChatProps, "onDonate" | "onDonateIntent">) {
+  useSignals();
+  const status = store.connection.value;
+  if (status.state === "open") return <span className="chat-status chat-status-connected">Connected</span>;
+  const firstConnect = verifying || (status.state !== "closed" && status.attempt === 0 && status.removedWith === null);
+  if (firstConnect && !verificationFailed) return <span className="chat-status">Connecting…</span>;
+  return (
+    <button type="button" className="btn btn-outline chat-reconnect" onClick={connection.reconnect} disabled={verificationFailed}>
+      <RefreshIcon />
+      RECONNECT
+    </button>
+  );
+}
+
+function ConnectionError({ store, verificationFailed }: { store: LiveStore; verificationFailed: boolean }) {
+  useSignals();
+  const status = store.connection.value;
+  const failing = status.state !== "open" && status.attempt >= FAILED_ATTEMPTS_BEFORE_ERROR;
+  if (!verificationFailed && !failing) return null;
+  return (
+    <p className="chat-connection-error" role="alert">
+      {CONNECTION_ERROR}
+    </p>
+  );
+}
+
+function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
+  useSignals();
+  const pinned = store.pinned.value;
+  if (!pinned) return null;
+  return (
+    <div className="chat-pinned" role="note" aria-label="Pinned message">
+      <PinIcon />
+      <div className="chat-pinned-body">
+        <span className="chat-pinned-label">Pinned</span>
+        <ul className="chat-pinned-list">
+          <ChatLine
+            message={pinned}
+            actions={store.isModerator.value ? <ModeratorActions message={pinned} own={false} onAction={onModerate} pinOnly /> : undefined}
+          />
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
+  useSignals();
+  const messages = store.visibleMessages.value;
+  const isModerator = store.isModerator.value;
+  const me = store.username.value?.toLowerCase() ?? null;
+  const logRef = useRef<HTMLDivElement>(null);
+
+  // Keep the newest line in view as lines arrive.
+  useLayoutEffect(() => {
+    const body = logRef.current?.parentElement;
+    if (body) body.scrollTop = body.scrollHeight;
+  }, [messages]);
+
+  if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
+  return (
+    <div ref={logRef} className="chat-log" role="log" aria-label="Chat messages">
+      <ol className="chat-list">
+        {messages.map((message) => (
+          <ChatLine
+            key={message.id}
+            message={message}
+            actions={
+              isModerator && message.type !== "system" ? (
+                <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
+              ) : undefined
+            }
+          />
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+interface ComposerProps {
+  store: LiveStore;
+  connection: LiveConnection;
+  canDonate: boolean;
+  onDonate: () => void;
+  onDonateIntent?: () => void;
+}
+
+function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: ComposerProps) {
+  useSignals();
+  const connected = store.connection.value.state === "open";
+  const [text, setText] = useState("");
+  const blank = text.trim() === "";
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!connected || blank) return;
+    if (connection.send({ type: "chat_message", text: text.trim() })) setText("");
+  };
+
+  const sendHeart = () => {
+    if (connection.send({ type: "send_heart" })) store.sentHeart();
+  };
+
+  return (
+    <>
+      <form className="chat-form" onSubmit={submit}>
+        <label htmlFor="chat-message" className="sr-only">
+          Chat message
+        </label>
+        <input
+          id="chat-message"
+          className="input"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          maxLength={CHAT_MESSAGE_MAX_LENGTH}
+          placeholder={connected ? "Type a message..." : "Connecting..."}
+          autoComplete="off"
+          enterKeyHint="send"
+        />
+        <button type="submit" className="btn btn-primary btn-icon" disabled={!connected || blank} aria-label="Send message">
+          <SendIcon />
+        </button>
+      </form>
+      <div className="chat-actions">
+        <button type="button" className="btn btn-outline btn-donate" onClick={onDonate} onPointerEnter={onDonateIntent} onFocus={onDonateIntent} disabled={!canDonate}>
+          <GiftIcon />
+          Donate
+        </button>
+        <button type="button" className="btn btn-heart" onClick={sendHeart} disabled={!connected} aria-label="Send heart">
+          <HeartIcon />
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useState, type RefObject } from "react";
+import { FearMeter, formatCount, StreamStat } from "@/components/layouts/stream-layout";
+import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/icons";
+import type { LiveStore } from "../stores/live-store";
+import { sendMuteToPlayer } from "../utils/player-messages";
+
+/** Live viewers; until the first count arrives, the number the settings gave. */
+export function ViewerCount({ store, initial }: { store: LiveStore; initial: number }) {
+  useSignals();
+  return <StreamStat icon={<EyeIcon />} label="Viewers" value={formatCount(store.viewerCount.value ?? initial)} />;
+}
+
+export function HeartCount({ store }: { store: LiveStore }) {
+  useSignals();
+  return (
+    <span className="stream-stat-hearts">
+      <StreamStat icon={<HeartIcon />} label="Hearts" value={formatCount(store.heartCount.value ?? 0)} />
+    </span>
+  );
+}
+
+/** The donation goal meter: live progress, or the settings' numbers until the first update. */
+export function LiveMeter({ store, initial }: { store: LiveStore; initial: { current: number; goal: number } }) {
+  useSignals();
+  const progress = store.donation.value ?? initial;
+  return <FearMeter current={progress.current} goal={progress.goal} />;
+}
+
+/** Asks the player frame to mute or unmute; a player that cannot be told is only logged. */
+export function MuteButton({ frameRef, embedUrl }: { frameRef: RefObject<HTMLIFrameElement | null>; embedUrl: string }) {
+  const [muted, setMuted] = useState(false);
+  const toggle = () => {
+    try {
+      sendMuteToPlayer(frameRef.current, embedUrl, !muted);
+      setMuted(!muted);
+    } catch (error) {
+      console.error("Could not send the mute message to the stream player", error);
+    }
+  };
+  return (
+    <button type="button" className="btn stream-control" onClick={toggle} aria-pressed={muted} disabled={!embedUrl}>
+      {muted ? <VolumeOffIcon /> : <VolumeIcon />}
+      <span>{muted ? "Unmute" : "Mute"}</span>
+    </button>
+  );
+}
