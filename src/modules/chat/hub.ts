@@ -70,7 +70,12 @@ export const BROADCAST_TOPIC = "live";
 export const MAX_SOCKETS_PER_PERSON = 5;
 /** Open sockets one address may hold: generous for a household or a venue behind one NAT, not for a flood. */
 export const MAX_SOCKETS_PER_IP = 100;
-export const COUNTS_TICK_MS = 250;
+/**
+ * The counts go out on a tick, never per click: at most hearts + viewer_count + stats per tick, so a
+ * 600 ms tick keeps every viewer at ≤ 5 count frames a second however fast hearts come or viewers
+ * arrive (a 250 ms tick sent hearts + stats four times a second, 8 frames, through a heart storm).
+ */
+export const COUNTS_TICK_MS = 600;
 export const FAKE_VIEWERS_TICK_MS = 2000;
 export const KICK_COOLDOWN_MS = 60_000;
 /** Frames a socket may send per second before the excess is dropped unread. */
