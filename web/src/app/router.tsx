@@ -4,17 +4,18 @@ import { RequireAccessCode } from "@/components/guards/require-access-code";
 import { ShellLayout } from "@/components/layouts/shell-layout";
 import { PageLoader } from "@/components/ui/page-loader";
 import { isAdminPath, paths } from "@/config/paths";
-import { AccessPage } from "@/features/access/components/access-page";
-import { CheckoutSuccessPage } from "@/features/checkout-success/components/checkout-success-page";
 import { HomePage } from "@/features/home/components/home-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
-import { TestAccessPage } from "@/features/test-access/components/test-access-page";
 
 // Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages.
 const AdminRouter = lazy(() => import("@/app/admin-router"));
 const LivestreamPage = lazy(() => import("@/features/livestream/components/livestream-page").then((m) => ({ default: m.LivestreamPage })));
 const DesignPage = lazy(() => import("@/features/design/components/design-page").then((m) => ({ default: m.DesignPage })));
 const LayoutTestPage = lazy(() => import("@/features/layout-test/components/layout-test-page").then((m) => ({ default: m.LayoutTestPage })));
+// The access pages carry the form and fingerprint code; the landing page stays light without them.
+const CheckoutSuccessPage = lazy(() => import("@/features/checkout-success/components/checkout-success-page").then((m) => ({ default: m.CheckoutSuccessPage })));
+const AccessPage = lazy(() => import("@/features/access/components/access-page").then((m) => ({ default: m.AccessPage })));
+const TestAccessPage = lazy(() => import("@/features/test-access/components/test-access-page").then((m) => ({ default: m.TestAccessPage })));
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
   return (
@@ -48,13 +49,15 @@ export function AppRouter() {
       </Route>
       <Route>
         <ShellLayout>
-          <Switch>
-            <Route path={paths.home} component={HomePage} />
-            <Route path={paths.checkoutSuccess} component={CheckoutSuccessPage} />
-            <Route path={paths.access} component={AccessPage} />
-            <Route path={paths.testAccess} component={TestAccessPage} />
-            <Route component={NotFoundPage} />
-          </Switch>
+          <Suspense fallback={<PageLoader />}>
+            <Switch>
+              <Route path={paths.home} component={HomePage} />
+              <Route path={paths.checkoutSuccess} component={CheckoutSuccessPage} />
+              <Route path={paths.access} component={AccessPage} />
+              <Route path={paths.testAccess} component={TestAccessPage} />
+              <Route component={NotFoundPage} />
+            </Switch>
+          </Suspense>
         </ShellLayout>
       </Route>
     </Switch>

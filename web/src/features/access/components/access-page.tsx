@@ -1,20 +1,71 @@
-import { LockIcon } from "@/components/ui/icons";
-import { EmptyState } from "@/components/ui/empty-state";
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { paths } from "@/config/paths";
+import { toast } from "@/hooks/use-toast";
+import { hasStoredFingerprint } from "@/lib/fingerprint";
+import { guardNavigation, loopRecentlyStopped } from "@/lib/navigation-guard";
+import { LOCAL_KEYS, readLocal } from "@/lib/storage";
+import { rememberVerifiedAccess, verifyExistingAccess } from "@/lib/viewer-access";
+import { AccessForm } from "./access-form";
+import { LostCodeForm } from "./lost-code-form";
+import "./access.css";
+
+/**
+ * A returning viewer (stored code, name and fingerprint) is checked silently and sent on to the stream.
+ * Nothing is said when that fails: the form is there, filled in.
+ */
+function useRestoreAccess(): boolean {
+  const [, navigate] = useLocation();
+  const [checking, setChecking] = useState(false);
+  useEffect(() => {
+    if (guardNavigation(paths.access, navigate) || loopRecentlyStopped()) return;
+    const accessCode = readLocal(LOCAL_KEYS.accessCode);
+    const username = readLocal(LOCAL_KEYS.username);
+    if (!accessCode || !username || !hasStoredFingerprint()) return;
+    let current = true;
+    setChecking(true);
+    verifyExistingAccess(accessCode, username).then((valid) => {
+      if (!current) return;
+      setChecking(false);
+      if (!valid) return;
+      rememberVerifiedAccess({ accessCode, username, method: "existing-access" });
+      toast({ title: "Access Restored", description: `Welcome back, ${username}.` });
+      navigate(paths.livestream);
+    });
+    return () => {
+      current = false;
+    };
+  }, [navigate]);
+  return checking;
+}
 
 /** Where a viewer enters their access code, username and e-mail. */
 export function AccessPage() {
+  const checking = useRestoreAccess();
   return (
-    <div className="page page-narrow">
+    <div className="page page-narrow access-page">
       <div className="page-intro">
         <p className="eyebrow">Viewers only</p>
         <h1 className="display page-title">Enter The Nightmare</h1>
+        <span className="drip" aria-hidden="true" />
         <p className="page-lead">Your access code opens the stream on one device. Choose the name the others will see in the chat.</p>
       </div>
       <div className="card card-blood panel">
-        <EmptyState icon={<LockIcon />} title="Have your access code ready">
-          You received it on screen after your purchase and by e-mail.
-        </EmptyState>
+        {checking ? (
+          <p className="access-checking" role="status">
+            <span className="spinner spinner-sm" aria-hidden="true" />
+            Checking your saved access…
+          </p>
+        ) : null}
+        <AccessForm busy={checking} />
+        <LostCodeForm />
       </div>
+      <p className="access-footnote">
+        No code yet?{" "}
+        <Link href={paths.home} className="access-link">
+          Buy a pass for the event
+        </Link>
+      </p>
     </div>
   );
 }

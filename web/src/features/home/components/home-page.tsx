@@ -1,11 +1,28 @@
+import { useState } from "react";
+import { Countdown } from "@/components/ui/countdown";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { thumbnailOf, useLivestreamSettings } from "@/lib/livestream-settings";
+import { BuyAccessCard } from "./buy-access-card";
+import { LandingEntryForm } from "./landing-entry-form";
 import { ThumbnailBanner } from "./thumbnail-banner";
 import "./home.css";
 
-/** The landing page: the event's banner and title. */
+/** When the settings cannot be loaded, the event is taken to start this far ahead. */
+const FALLBACK_START_MS = 5 * 24 * 60 * 60 * 1000;
+
+function useEventStart(): number | null {
+  const settings = useLivestreamSettings();
+  const [fallback] = useState(() => Date.now() + FALLBACK_START_MS);
+  if (settings.isError) return fallback;
+  if (!settings.data) return null;
+  const start = Date.parse(settings.data.startDate);
+  return Number.isNaN(start) ? fallback : start;
+}
+
+/** The landing page: banner, countdown, the pass on sale, and the way in for code holders. */
 export function HomePage() {
   const settings = useLivestreamSettings();
+  const start = useEventStart();
   const title = settings.data?.eventTitle || DEFAULT_EVENT_TITLE;
   return (
     <div className="page home">
@@ -21,6 +38,21 @@ export function HomePage() {
           with everyone else brave enough to stay.
         </p>
       </section>
+      <Countdown target={start} />
+      <div className="home-entry">
+        <BuyAccessCard />
+        <div className="or-divider" role="separator" aria-label="or">
+          <span>OR</span>
+        </div>
+        <section className="card panel entry-card" aria-labelledby="entry-title">
+          <p className="eyebrow">Already have a code?</p>
+          <h2 id="entry-title" className="entry-title">
+            Step inside
+          </h2>
+          <p className="entry-lead">Enter the code you were given and the name you want in the chat.</p>
+          <LandingEntryForm />
+        </section>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,238 @@
+import assert from "node:assert/strict";
+import { MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { accessibilityViolations } from "./support/a11y.mjs";
+import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
+
+// Demo mode: no Stripe keys, so the dialog shows the demo card form.
+const app = useApp();
+
+const DAY = 86_400_000;
+
+/** The four countdown boxes as { Days: "04", ... }. */
+async function countdownValues(page) {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll(".countdown-box")].map((box) => [box.querySelector(".countdown-label")?.textContent, box.querySelector(".countdown-value")?.textContent]),
+    ),
+  );
+}
+
+/** Serves /api/livestream-settings with some fields changed. */
+async function routeSettings(page, changes) {
+  await page.route("**/api/livestream-settings", async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), ...changes } });
+  });
+}
+
+async function payWithDemoCard(dialog, card, email) {
+  await dialog.getByText("Please provide your payment details.").waitFor();
+  if (email) await dialog.getByLabel("Email (optional)").fill(email);
+  await dialog.getByLabel("Card number").fill(card);
+  await dialog.getByLabel("Expiry").fill("1234");
+  await dialog.getByLabel("CVC").fill("123");
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+}
+
+app.browserTest("the landing page shows the price, the countdown, the OR divider and the entry form", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("heading", { name: "EVENT BEGINS IN" }).waitFor();
+  const buy = page.getByRole("button", { name: /BUY NOW/ });
+  await buy.waitFor();
+  assert.match(await buy.innerText(), /BUY NOW\s*£1\.00/);
+  await page.getByRole("separator", { name: "or" }).getByText("OR", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "ENTER THE DARKNESS" }).waitFor();
+  const values = await countdownValues(page);
+  assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
+  for (const value of Object.values(values)) assert.match(value, /^\d{2,}$/);
+  assert.deepEqual(await accessibilityViolations(page), []);
+  await screenshotWidths(page, "purchase-home");
+});
+
+app.browserTest("the countdown refreshes every second and reads all zeros once the event has started", async ({ page }) => {
+  await routeSettings(page, { startDate: new Date(Date.now() + 3 * DAY + 90_000).toISOString() });
+  await page.goto("/");
+  await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent === "03");
+  const first = (await countdownValues(page)).Seconds;
+  await page.waitForFunction((before) => document.querySelectorAll(".countdown-value")[3]?.textContent !== before, first, { timeout: 2500 });
+
+  await page.unrouteAll();
+  await routeSettings(page, { startDate: new Date(Date.now() - 60_000).toISOString() });
+  await page.reload();
+  await page.waitForFunction(() => [...document.querySelectorAll(".countdown-value")].every((v) => v.textContent === "00"));
+});
+
+app.browserTest("when the settings cannot be loaded the event is taken to start 5 days ahead", async ({ page }) => {
+  await page.route("**/api/livestream-settings", (route) => route.fulfill({ status: 500, body: "down" }));
+  await page.goto("/");
+  await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
+  const values = await countdownValues(page);
+  const shown = ((Number(values.Days) * 24 + Number(values.Hours)) * 60 + Number(values.Minutes)) * 60 + Number(values.Seconds);
+  assert.ok(shown <= 5 * 86_400 && shown >= 5 * 86_400 - 10, `${JSON.stringify(values)} is 5 days ahead`);
+});
+
+app.browserTest("the banner falls back to the default thumbnail when the event's image fails to load", async ({ page }) => {
+  await routeSettings(page, { displayThumbnail: "/uploads/missing.jpg", thumbnailUrl: "/uploads/missing.jpg" });
+  await page.goto("/");
+  const banner = page.getByRole("img", { name: /event banner/ });
+  await page.waitForFunction(() => document.querySelector(".home-banner-img")?.getAttribute("src") === "/assets/default-thumbnail.jpg");
+  assert.equal(await banner.getAttribute("src"), "/assets/default-thumbnail.jpg");
+});
+
+app.browserTest("the landing form's messages, then the code and name are stored and the browser goes to /access", async ({ page }) => {
+  await page.goto("/");
+  const submit = page.getByRole("button", { name: "ENTER THE DARKNESS" });
+  await submit.click();
+  await page.getByText("Access code is required").waitFor();
+  await page.getByText("Username must be at least 3 characters").waitFor();
+  await screenshotWidths(page, "purchase-home-form-errors");
+
+  await page.getByLabel("Access code").fill("SKP-AAAA-BBBB-CCCC-DDDD");
+  await page.getByLabel("Chat username").fill("x".repeat(21));
+  await submit.click();
+  await page.getByText("Username must be 20 characters or less").waitFor();
+  assert.equal(await page.getByText("Access code is required").count(), 0);
+  assert.equal(new URL(page.url()).pathname, "/");
+
+  await page.getByLabel("Chat username").fill("Nightwalker");
+  await submit.click();
+  await waitForPath(page, "/access");
+  assert.deepEqual(await page.evaluate(() => [localStorage.getItem("accessCode"), localStorage.getItem("username")]), ["SKP-AAAA-BBBB-CCCC-DDDD", "Nightwalker"]);
+  assert.equal(await page.getByLabel("Access code", { exact: true }).inputValue(), "SKP-AAAA-BBBB-CCCC-DDDD");
+});
+
+app.browserTest(
+  "demo purchase: BUY NOW, test card, code on /checkout-success, CONTINUE NOW, username, livestream",
+  async ({ page }) => {
+    const stripeScripts = [];
+    page.on("request", (request) => request.url().includes("js.stripe.com") && stripeScripts.push(request.url()));
+    await page.goto("/");
+    const dialog = await openBuyDialog(page);
+    await dialog.getByText("Complete your purchase securely").waitFor();
+    await dialog.getByText("Demo mode — no real payment").waitFor();
+    await dialog.getByText("Please provide your payment details.").waitFor();
+    assert.deepEqual(await accessibilityViolations(page), [], "the open payment dialog");
+    await screenshotViewportWidths(page, "purchase-dialog");
+
+    await payWithDemoCard(dialog, "4242 4242 4242 4242", "buyer@example.com");
+    await toastWith(page, "Payment Successful").waitFor();
+    await dialog.getByText("Payment succeeded!").waitFor();
+    await waitForPath(page, "/checkout-success");
+    assert.equal(await page.getByRole("dialog").count(), 0, "the dialog closed");
+    const code = page.locator(".code-reveal-value");
+    await code.waitFor();
+    const accessCode = (await code.innerText()).trim();
+    assert.match(accessCode, /^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    await page.getByText("Keep this code safe. It can only be used on one device").waitFor();
+    await toastWith(page, "Your access code has been sent to your email!").waitFor();
+    const stored = await page.evaluate(() => ({ code: localStorage.getItem("accessCode"), intent: localStorage.getItem("paymentIntentId"), email: localStorage.getItem("email") }));
+    assert.equal(stored.code, accessCode);
+    assert.match(stored.intent ?? "", /^pi_demo_/);
+    assert.equal(stored.email, "buyer@example.com");
+    await page.getByText(/Taking you to the access page in/).waitFor();
+    await screenshotWidths(page, "purchase-checkout-success");
+
+    await page.getByRole("button", { name: "CONTINUE NOW" }).click();
+    await waitForPath(page, "/access");
+    assert.equal(await page.getByLabel("Access code", { exact: true }).inputValue(), accessCode);
+    await page.getByLabel("Chat username").fill("FirstBlood");
+    await page.getByRole("button", { name: "ENTER THE STREAM" }).click();
+    await toastWith(page, "Access Granted").waitFor();
+    await waitForPath(page, "/livestream");
+    const session = await page.evaluate(() => ({ verified: sessionStorage.getItem("accessVerified"), method: sessionStorage.getItem("verificationMethod"), username: localStorage.getItem("username") }));
+    assert.deepEqual(session, { verified: "true", method: "access-code", username: "FirstBlood" });
+    assert.deepEqual(stripeScripts, [], "demo mode never loads Stripe.js");
+  },
+  { viewport: MOBILE },
+);
+
+app.browserTest("the success page counts down 5 seconds and then goes to /access on its own", async ({ page }) => {
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await payWithDemoCard(dialog, "4242424242424242");
+  await waitForPath(page, "/checkout-success");
+  await toastWith(page, "Purchase Successful!").waitFor();
+  await toastWith(page, "Your access code has been generated.").waitFor();
+  await page.locator(".checkout-seconds", { hasText: "5" }).waitFor();
+  const shownAt = Date.now();
+  await waitForPath(page, "/access", 8000);
+  const waited = Date.now() - shownAt;
+  assert.ok(waited >= 3500 && waited <= 7000, `redirected after ${waited} ms`);
+});
+
+app.browserTest("a declined card gives 'Payment Failed' with the card's message and keeps the dialog open", async ({ page }) => {
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await payWithDemoCard(dialog, "4000 0000 0000 0002");
+  const failed = toastWith(page, "Payment Failed");
+  await failed.waitFor();
+  await failed.getByText("Your card was declined.").waitFor();
+  await dialog.getByRole("button", { name: "Pay Now" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/");
+  assert.equal(await page.evaluate(() => localStorage.getItem("paymentIntentId")), null);
+  await screenshotViewportWidths(page, "purchase-dialog-declined");
+
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+});
+
+app.browserTest("the dialog shows 'Processing...' while paying, and a card form error before asking the server", async ({ page }) => {
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await dialog.getByText("Please provide your payment details.").waitFor();
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await dialog.getByText("Please enter your card number.").waitFor();
+  await dialog.getByLabel("Email (optional)").fill("not-an-email");
+  await dialog.getByRole("button", { name: "Fill in the test card" }).click();
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await dialog.getByText("Please enter a valid email address").waitFor();
+  await dialog.getByLabel("Email (optional)").fill("");
+
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route("**/api/demo/confirm-payment", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await dialog.getByRole("button", { name: "Processing..." }).waitFor();
+  release();
+  await waitForPath(page, "/checkout-success");
+});
+
+app.browserTest("a failed payment setup shows 'Failed to initialize payment. Please try again.'", async ({ page }) => {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route("**/api/create-payment-intent", async (route) => {
+    await held;
+    await route.fulfill({ status: 502, body: "bad gateway" });
+  });
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await dialog.getByText("Initializing payment...").waitFor();
+  release();
+  await dialog.getByText("Failed to initialize payment. Please try again.").waitFor();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+});
+
+app.browserTest("/checkout-success without payment information says so and leads home", async ({ page }) => {
+  await page.goto("/checkout-success");
+  await page.getByText("No payment information found").waitFor();
+  await page.getByRole("link", { name: "Back to the home page" }).click();
+  await waitForPath(page, "/");
+});
+
+app.browserTest("/checkout-success with an unpaid intent: 'Failed to generate access code. Please contact support.'", async ({ page, url }) => {
+  const setup = await (
+    await fetch(`${url}/api/create-payment-intent`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ amount: 100, product: "livestream-access" }) })
+  ).json();
+  await page.goto(`/checkout-success?payment_intent=${setup.paymentIntentId}`);
+  const toast = toastWith(page, "Failed to generate access code. Please contact support.");
+  await toast.waitFor();
+  await toast.getByText("Error", { exact: true }).waitFor();
+  await page.getByRole("alert").getByText("Failed to generate access code. Please contact support.").waitFor();
+  await page.waitForTimeout(5500);
+  assert.equal(new URL(page.url()).pathname, "/checkout-success", "no redirect without a code");
+});

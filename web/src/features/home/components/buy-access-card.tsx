@@ -1,0 +1,62 @@
+import { useQuery } from "@tanstack/react-query";
+import { Suspense, lazy, useState } from "react";
+import { useLocation } from "wouter";
+import { paths } from "@/config/paths";
+import { paymentConfigQueryOptions } from "@/features/payments/api/payments";
+import { toast } from "@/hooks/use-toast";
+import { formatPence } from "@/lib/money";
+
+const loadPaymentDialog = () => import("@/features/payments/components/payment-dialog");
+const PaymentDialog = lazy(() => loadPaymentDialog().then((m) => ({ default: m.PaymentDialog })));
+
+/** Shown until the server's price arrives (it is the server's setting). */
+const DISPLAY_PRICE_PENCE = 100;
+
+/** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
+export function BuyAccessCard() {
+  const [, navigate] = useLocation();
+  const config = useQuery(paymentConfigQueryOptions());
+  const [open, setOpen] = useState(false);
+  const [requested, setRequested] = useState(false);
+  const price = config.data?.accessPricePence ?? DISPLAY_PRICE_PENCE;
+
+  const onPaymentSuccess = () => {
+    toast({ title: "Payment Successful", description: "Summoning your access code…" });
+    navigate(paths.checkoutSuccess);
+  };
+
+  return (
+    <section className="card card-blood panel buy-card" aria-labelledby="buy-title">
+      <p className="eyebrow">Admission</p>
+      <h2 id="buy-title" className="buy-title">
+        One pass. One device. One night.
+      </h2>
+      <p className="buy-price">
+        <span className="buy-price-amount">{formatPence(price)}</span>
+        <span className="buy-price-note">one-time · no account needed</span>
+      </p>
+      <ul className="buy-points">
+        <li>Your access code on screen at once, and by e-mail</li>
+        <li>Live chat, hearts and donations with everyone watching</li>
+        <li>Card payment, handled securely</li>
+      </ul>
+      <button
+        type="button"
+        className="btn btn-primary btn-block btn-lg buy-button"
+        onPointerEnter={() => void loadPaymentDialog()}
+        onFocus={() => void loadPaymentDialog()}
+        onClick={() => {
+          setRequested(true);
+          setOpen(true);
+        }}
+      >
+        BUY NOW <span className="buy-button-price">{formatPence(price)}</span>
+      </button>
+      {requested ? (
+        <Suspense fallback={null}>
+          <PaymentDialog open={open} onOpenChange={setOpen} amount={price} productType="access" title="Secure Your Access" onPaymentSuccess={onPaymentSuccess} />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}

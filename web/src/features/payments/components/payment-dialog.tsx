@@ -1,0 +1,133 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useQuery } from "@tanstack/react-query";
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
+import type { PaymentIntentState } from "@contracts/payments";
+import { CloseIcon } from "@/components/ui/icons";
+import { formatPence } from "@/lib/money";
+import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "../api/payments";
+import { DemoPaymentForm } from "./demo-payment-form";
+import "./payments.css";
+
+const StripePaymentForm = lazy(() => import("./stripe-payment-form").then((m) => ({ default: m.StripePaymentForm })));
+
+export const PAYMENT_SUCCESS_CLOSE_DELAY_MS = 1500;
+const SETUP_FAILED = "Failed to initialize payment. Please try again.";
+
+export interface PaymentDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** pence; the server prices the access pass itself */
+  amount: number;
+  productType: ProductType;
+  title?: string;
+  /** Called once the dialog has closed after a successful payment. */
+  onPaymentSuccess?: (intent: PaymentIntentState) => void;
+  /** At most 350px wide, with the payment methods stacked (accordion) rather than in tabs. */
+  compact?: boolean;
+}
+
+function Initializing() {
+  return (
+    <div className="payment-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <p>Initializing payment...</p>
+    </div>
+  );
+}
+
+let setupCount = 0;
+
+/** One opening of the dialog: a fresh payment intent, then the card form for the server's payment mode. */
+function PaymentPanel({ amount, productType, compact, onSucceeded, onCancel }: { amount: number; productType: ProductType; compact: boolean; onSucceeded: (intent: PaymentIntentState) => void; onCancel: () => void }) {
+  const [opening] = useState(() => ++setupCount);
+  const [stripeFailed, setStripeFailed] = useState(false);
+  const config = useQuery(paymentConfigQueryOptions());
+  const setup = useQuery({
+    queryKey: ["payment-setup", productType, amount, opening],
+    queryFn: () => createPaymentSetup(productType, amount),
+    gcTime: 0,
+  });
+  const onStripeLoadError = useCallback(() => setStripeFailed(true), []);
+
+  if (config.isError || setup.isError || stripeFailed) {
+    return (
+      <div className="payment-error">
+        <p className="payment-error-text" role="alert">
+          {SETUP_FAILED}
+        </p>
+        <button type="button" className="btn btn-outline btn-block" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  if (!config.data || !setup.data) return <Initializing />;
+
+  const formProps = { clientSecret: setup.data.clientSecret, productType, compact, onSucceeded, onCancel };
+  if (config.data.mode === "stripe" && config.data.publishableKey) {
+    return (
+      <Suspense fallback={<Initializing />}>
+        <StripePaymentForm {...formProps} publishableKey={config.data.publishableKey} onLoadError={onStripeLoadError} />
+      </Suspense>
+    );
+  }
+  return <DemoPaymentForm {...formProps} />;
+}
+
+function PaidNotice() {
+  return (
+    <div className="payment-paid" role="status">
+      <span className="payment-paid-mark" aria-hidden="true">
+        ✓
+      </span>
+      <p className="payment-paid-title">Payment succeeded!</p>
+      <p className="payment-paid-text">One moment…</p>
+    </div>
+  );
+}
+
+/** The modal card payment for an access pass or a donation (spec "Payment dialog"). */
+export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", onPaymentSuccess, compact = false }: PaymentDialogProps) {
+  const [paid, setPaid] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef({ onOpenChange, onPaymentSuccess });
+  latest.current = { onOpenChange, onPaymentSuccess };
+
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  useEffect(() => {
+    if (open) setPaid(false);
+  }, [open]);
+
+  const onSucceeded = useCallback((intent: PaymentIntentState) => {
+    if (timer.current) return;
+    setPaid(true);
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      latest.current.onOpenChange(false);
+      latest.current.onPaymentSuccess?.(intent);
+    }, PAYMENT_SUCCESS_CLOSE_DELAY_MS);
+  }, []);
+  const onCancel = useCallback(() => latest.current.onOpenChange(false), []);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="payment-overlay" />
+        <Dialog.Content className={compact ? "payment-dialog payment-dialog-compact card card-blood" : "payment-dialog card card-blood"}>
+          <div className="payment-head">
+            <Dialog.Title className="payment-title">{title}</Dialog.Title>
+            <Dialog.Description className="payment-subtitle">Complete your purchase securely</Dialog.Description>
+            <p className="payment-amount">
+              <span>{productType === "access" ? "One-time access pass" : "Donation"}</span>
+              <strong>{formatPence(amount)}</strong>
+            </p>
+          </div>
+          <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close">
+            <CloseIcon />
+          </Dialog.Close>
+          {paid ? <PaidNotice /> : <PaymentPanel amount={amount} productType={productType} compact={compact} onSucceeded={onSucceeded} onCancel={onCancel} />}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

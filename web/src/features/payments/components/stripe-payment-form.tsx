@@ -1,0 +1,103 @@
+import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Appearance, Stripe } from "@stripe/stripe-js";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { paths } from "@/config/paths";
+import { usePaymentOutcome } from "../hooks/use-payment-outcome";
+import { BuyerEmailField, PaymentActions, PaymentStatusLine, buyerEmailError, type PaymentFormProps } from "./payment-form-parts";
+
+/** Stripe's night theme in the site's red. */
+const appearance: Appearance = {
+  theme: "night",
+  variables: {
+    colorPrimary: "#e01e2b",
+    colorBackground: "#160a0d",
+    colorText: "#f3ece4",
+    colorDanger: "#ff4d57",
+    borderRadius: "8px",
+    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  },
+};
+
+const stripeByKey = new Map<string, Promise<Stripe | null>>();
+
+/** Stripe.js is fetched from Stripe only now, when a payment dialog opens, and once per key. */
+function loadStripeFor(publishableKey: string): Promise<Stripe | null> {
+  let promise = stripeByKey.get(publishableKey);
+  if (!promise) {
+    promise = import("@stripe/stripe-js").then(({ loadStripe }) => loadStripe(publishableKey));
+    promise.catch(() => stripeByKey.delete(publishableKey));
+    stripeByKey.set(publishableKey, promise);
+  }
+  return promise;
+}
+
+function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCancel }: PaymentFormProps) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const outcome = usePaymentOutcome(productType, onSucceeded);
+  const { loaded } = outcome;
+  const [email, setEmail] = useState("");
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const [submitting, setSubmitting] = useState(false);
+
+  useEffect(() => {
+    if (!stripe) return;
+    let current = true;
+    stripe.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
+      if (current && paymentIntent) loaded({ id: paymentIntent.id, status: paymentIntent.status });
+    });
+    return () => {
+      current = false;
+    };
+  }, [stripe, clientSecret, loaded]);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!stripe || !elements) return;
+    const emailProblem = productType === "access" ? buyerEmailError(email) : undefined;
+    setEmailError(emailProblem);
+    if (emailProblem) return;
+    setSubmitting(true);
+    const buyerEmail = productType === "access" ? email.trim() || undefined : undefined;
+    try {
+      const { error, paymentIntent } = await stripe.confirmPayment({
+        elements,
+        confirmParams: {
+          return_url: `${window.location.origin}${paths.checkoutSuccess}`,
+          ...(buyerEmail ? { receipt_email: buyerEmail } : {}),
+        },
+        redirect: "if_required",
+      });
+      if (error) outcome.failed(error.message);
+      else if (paymentIntent) outcome.confirmed({ id: paymentIntent.id, status: paymentIntent.status }, buyerEmail);
+    } catch {
+      outcome.failed(null);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className="form payment-form" onSubmit={onSubmit} noValidate>
+      {productType === "access" ? <BuyerEmailField value={email} error={emailError} disabled={submitting} onChange={setEmail} /> : null}
+      <PaymentElement className="stripe-payment-element" options={{ layout: compact ? "accordion" : "tabs" }} />
+      <PaymentStatusLine message={outcome.statusMessage} />
+      <PaymentActions submitting={submitting} ready={Boolean(stripe && elements)} onCancel={onCancel} />
+    </form>
+  );
+}
+
+/** The Stripe Payment Element inside Elements, for a live (or test-key) Stripe account. */
+export function StripePaymentForm(props: PaymentFormProps & { publishableKey: string; onLoadError: () => void }) {
+  const { publishableKey, onLoadError, ...formProps } = props;
+  const stripePromise = useMemo(() => {
+    const promise = loadStripeFor(publishableKey);
+    promise.then((stripe) => stripe ?? onLoadError()).catch(onLoadError);
+    return promise;
+  }, [publishableKey, onLoadError]);
+  return (
+    <Elements stripe={stripePromise} options={{ clientSecret: formProps.clientSecret, appearance }}>
+      <CheckoutForm {...formProps} />
+    </Elements>
+  );
+}
