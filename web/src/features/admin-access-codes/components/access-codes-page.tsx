@@ -1,17 +1,144 @@
+import { useState } from "react";
+import type { AccessCodeRecord } from "@contracts/admin-panel";
+import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { SearchField } from "@/components/admin/search-field";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { KeyIcon } from "@/components/ui/icons";
+import { BanIcon, DownloadIcon, KeyIcon, PhoneIcon, PlusIcon } from "@/components/ui/icons";
+import { PageLoader } from "@/components/ui/page-loader";
+import { useMediaQuery } from "@/hooks/use-media-query";
+import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { toast } from "@/hooks/use-toast";
+import { serverErrorMessage } from "@/lib/api-client";
+import { matchesSearch } from "@/lib/search";
+import { ACCESS_CODES_CSV_URL, useAccessCodes } from "../api/get-access-codes";
+import { useResetDevice } from "../api/reset-device";
+import { useRevokeAccessCode } from "../api/revoke-access-code";
+import { AccessCodeList } from "./access-code-list";
+import { GenerateCodeDialog } from "./generate-code-dialog";
+import { SendCodeDialog } from "./send-code-dialog";
+import "@/components/admin/admin-ui.css";
+import "./access-codes.css";
 
-/** Access codes: list, search, generate, send and copy. */
+type Confirming = { action: "revoke" | "reset"; record: AccessCodeRecord } | null;
+
+async function copyCode(record: AccessCodeRecord) {
+  try {
+    await navigator.clipboard.writeText(record.code);
+    toast({ title: "Copied!", description: `${record.code} is on your clipboard.` });
+  } catch {
+    toast({ variant: "destructive", title: "Error", description: "Could not copy the code. Select it and copy it by hand." });
+  }
+}
+
+/** Access codes: list, search on code, generate, send by e-mail, copy, revoke, reset the device, CSV. */
 export function AccessCodesPage() {
+  const codes = useAccessCodes();
+  useQueryErrorToast(codes, "Failed to fetch access codes.");
+  // The seven columns need about 830px beside the sidebar; narrower screens get cards.
+  const asCards = !useMediaQuery("(min-width: 1240px)");
+  const [search, setSearch] = useState("");
+  const [generating, setGenerating] = useState(false);
+  const [sending, setSending] = useState<AccessCodeRecord | null>(null);
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const [highlightId, setHighlightId] = useState<number | null>(null);
+  const revoke = useRevokeAccessCode();
+  const resetDevice = useResetDevice();
+
+  const all = codes.data ?? [];
+  const shown = all.filter((c) => matchesSearch(search, c.code));
+
+  const onConfirm = () => {
+    if (!confirming) return;
+    const { action, record } = confirming;
+    const done = { onSettled: () => setConfirming(null) };
+    if (action === "revoke") {
+      revoke.mutate(record.id, {
+        ...done,
+        onSuccess: () => toast({ title: "Code Revoked", description: `${record.code} no longer works.` }),
+        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to revoke access code." }),
+      });
+    } else {
+      resetDevice.mutate(record.id, {
+        ...done,
+        onSuccess: () => toast({ title: "Device Reset", description: `${record.code} can now be used on a new device.` }),
+        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to reset the device binding." }),
+      });
+    }
+  };
+
   return (
     <>
-      <AdminPageHeader title="Access Codes" description="Generate codes, send them by e-mail and copy them." />
-      <section className="card panel">
-        <EmptyState icon={<KeyIcon />} title="No access codes yet">
-          Every code bought or generated for this event is listed here.
-        </EmptyState>
+      <AdminPageHeader
+        title="Access Codes"
+        description="Generate codes, send them by e-mail and copy them."
+        actions={
+          <>
+            <a className="btn btn-outline" href={ACCESS_CODES_CSV_URL} download>
+              <DownloadIcon />
+              Export CSV
+            </a>
+            <button type="button" className="btn btn-primary" onClick={() => setGenerating(true)}>
+              <PlusIcon />
+              Generate Code
+            </button>
+          </>
+        }
+      />
+      <section className="card list-panel" aria-labelledby="codes-heading">
+        <h2 id="codes-heading" className="sr-only">
+          All access codes
+        </h2>
+        <div className="admin-toolbar">
+          <SearchField label="Search codes" placeholder="Search by code…" value={search} onChange={setSearch} />
+          {codes.data ? (
+            <p className="admin-toolbar-count" aria-live="polite">
+              {search.trim() ? `${shown.length} of ${all.length} codes` : `${all.length} ${all.length === 1 ? "code" : "codes"}`}
+            </p>
+          ) : null}
+        </div>
+        {codes.isPending ? (
+          <PageLoader label="Loading access codes…" />
+        ) : codes.isError ? (
+          <EmptyState icon={<KeyIcon />} title="The access codes could not be loaded">
+            <button type="button" className="btn btn-outline" onClick={() => void codes.refetch()}>
+              Try again
+            </button>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState icon={<KeyIcon />} title={all.length === 0 ? "No access codes yet" : "No codes match your search"}>
+            {all.length === 0 ? "Every code bought or generated for this event is listed here." : `Nothing contains "${search.trim()}".`}
+          </EmptyState>
+        ) : (
+          <AccessCodeList
+            codes={shown}
+            asCards={asCards}
+            highlightId={highlightId}
+            onCopy={copyCode}
+            onSend={setSending}
+            onResetDevice={(record) => setConfirming({ action: "reset", record })}
+            onRevoke={(record) => setConfirming({ action: "revoke", record })}
+          />
+        )}
       </section>
+
+      <GenerateCodeDialog open={generating} onOpenChange={setGenerating} onCopy={copyCode} onGenerated={(record) => setHighlightId(record.id)} />
+      <SendCodeDialog record={sending} onOpenChange={(open) => !open && setSending(null)} />
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        icon={confirming?.action === "reset" ? <PhoneIcon /> : <BanIcon />}
+        title={confirming?.action === "reset" ? "Reset device binding?" : "Revoke this access code?"}
+        description={
+          confirming?.action === "reset"
+            ? `${confirming.record.code} will work on the next device that uses it. Do this for a buyer who changed phone or browser.`
+            : `${confirming?.record.code ?? ""} will stop working at once, and anyone watching with it is signed out. This cannot be undone.`
+        }
+        confirmLabel={confirming?.action === "reset" ? "Reset device" : "Revoke code"}
+        pendingLabel={confirming?.action === "reset" ? "Resetting..." : "Revoking..."}
+        pending={revoke.isPending || resetDevice.isPending}
+        onConfirm={onConfirm}
+      />
     </>
   );
 }

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { AccessCodeRecord } from "@contracts/admin-panel";
+import { api } from "@/lib/api-client";
+import { storeAccessCode } from "./get-access-codes";
+
+export function revokeAccessCode(id: number): Promise<AccessCodeRecord> {
+  return api.post<AccessCodeRecord>(`/api/admin/access-codes/${id}/revoke`);
+}
+
+export function useRevokeAccessCode() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: revokeAccessCode, onSuccess: (record) => storeAccessCode(queryClient, record) });
+}
