@@ -90,11 +90,15 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
 /** The Stripe Payment Element inside Elements, for a live (or test-key) Stripe account. */
 export function StripePaymentForm(props: PaymentFormProps & { publishableKey: string; onLoadError: () => void }) {
   const { publishableKey, onLoadError, ...formProps } = props;
-  const stripePromise = useMemo(() => {
-    const promise = loadStripeFor(publishableKey);
-    promise.then((stripe) => stripe ?? onLoadError()).catch(onLoadError);
-    return promise;
-  }, [publishableKey, onLoadError]);
+  // Elements gets a promise that never rejects (it does not catch); a failed load is reported here instead.
+  const stripePromise = useMemo(
+    () =>
+      loadStripeFor(publishableKey).then(
+        (stripe) => stripe ?? (onLoadError(), null),
+        () => (onLoadError(), null),
+      ),
+    [publishableKey, onLoadError],
+  );
   return (
     <Elements stripe={stripePromise} options={{ clientSecret: formProps.clientSecret, appearance }}>
       <CheckoutForm {...formProps} />
