@@ -86,7 +86,7 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
       <AccessCodeReveal code={accessCode} />
       <p className="checkout-warning">Keep this code safe. It can only be used on one device</p>
       <p className="checkout-redirect" role="status">
-        Taking you to the access page in <span className="checkout-seconds">{secondsLeft}</span>…
+        Taking you to the access page in <span className="checkout-seconds">{secondsLeft}</span> {secondsLeft === 1 ? "second" : "seconds"}…
       </p>
       <button type="button" className="btn btn-primary btn-block btn-lg" onClick={() => navigate(paths.access)}>
         CONTINUE NOW

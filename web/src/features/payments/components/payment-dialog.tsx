@@ -113,7 +113,7 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="payment-overlay" />
-        <Dialog.Content className={compact ? "payment-dialog payment-dialog-compact card card-blood" : "payment-dialog card card-blood"}>
+        <Dialog.Content className={compact ? "payment-dialog payment-dialog-compact" : "payment-dialog"}>
           <div className="payment-head">
             <Dialog.Title className="payment-title">{title}</Dialog.Title>
             <Dialog.Description className="payment-subtitle">Complete your purchase securely</Dialog.Description>
