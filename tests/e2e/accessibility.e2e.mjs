@@ -30,7 +30,12 @@ app.browserTest("the viewer pages pass axe (WCAG 2.1 A/AA and best practices)", 
     await ready();
     await assertAccessible(page, path);
   }
-  await page.evaluate(() => localStorage.setItem("accessCode", "SKP-TESTCODE1"));
+  await page.evaluate(async (username) => {
+    // A real test code and a name: the stream screen verifies them and sends anything else back to /access.
+    const { accessCode } = await (await fetch("/api/test/generate-access-code")).json();
+    localStorage.setItem("accessCode", accessCode);
+    localStorage.setItem("username", username);
+  }, "AxeViewer");
   await page.goto("/livestream");
   await page.getByText("Chat messages will appear here").waitFor();
   await assertAccessible(page, "/livestream");

@@ -24,7 +24,12 @@ app.browserTest("the shell nav shows Home always and Livestream only once an acc
   await mainNav(page).getByRole("link", { name: "Home" }).waitFor();
   assert.equal(await mainNav(page).getByRole("link", { name: "Livestream" }).count(), 0);
 
-  await page.evaluate(() => localStorage.setItem("accessCode", "SKP-TESTCODE1"));
+  await page.evaluate(async (username) => {
+    // A real test code and a name: the stream screen verifies them and sends anything else back to /access.
+    const { accessCode } = await (await fetch("/api/test/generate-access-code")).json();
+    localStorage.setItem("accessCode", accessCode);
+    localStorage.setItem("username", username);
+  }, "ShellViewer");
   await page.reload();
   await mainNav(page).getByRole("link", { name: "Livestream" }).waitFor();
   await screenshotWidths(page, "home-with-access-code");
@@ -56,7 +61,12 @@ app.browserTest("the livestream routes need a stored access code, otherwise they
   }
   await screenshotWidths(page, "access");
 
-  await page.evaluate(() => localStorage.setItem("accessCode", "SKP-TESTCODE1"));
+  await page.evaluate(async (username) => {
+    // A real test code and a name: the stream screen verifies them and sends anything else back to /access.
+    const { accessCode } = await (await fetch("/api/test/generate-access-code")).json();
+    localStorage.setItem("accessCode", accessCode);
+    localStorage.setItem("username", username);
+  }, "RouteViewer");
   for (const path of ["/livestream", "/livestream-new", "/livestream-fixed"]) {
     await page.goto(path);
     await page.getByText("Chat messages will appear here").waitFor();

@@ -110,7 +110,10 @@ export function ChatPanel({ status, pinned, children, footer }: ChatPanelProps) 
         {status}
       </div>
       {pinned}
-      <div className="chat-panel-body">{children}</div>
+      {/* Reversed flow keeps the view anchored to the newest line as lines arrive or the screen resizes. */}
+      <div className="chat-panel-body">
+        <div className="chat-panel-content">{children}</div>
+      </div>
       <div className="chat-panel-footer">{footer}</div>
     </div>
   );

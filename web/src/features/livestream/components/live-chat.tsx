@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useLayoutEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
@@ -97,17 +97,10 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (ac
   const messages = store.visibleMessages.value;
   const isModerator = store.isModerator.value;
   const me = store.username.value?.toLowerCase() ?? null;
-  const logRef = useRef<HTMLDivElement>(null);
-
-  // Keep the newest line in view as lines arrive.
-  useLayoutEffect(() => {
-    const body = logRef.current?.parentElement;
-    if (body) body.scrollTop = body.scrollHeight;
-  }, [messages]);
 
   if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
   return (
-    <div ref={logRef} className="chat-log" role="log" aria-label="Chat messages">
+    <div className="chat-log" role="log" aria-label="Chat messages">
       <ol className="chat-list">
         {messages.map((message) => (
           <ChatLine

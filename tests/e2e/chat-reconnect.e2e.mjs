@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { launchBrowser, MOBILE, openPage, screenshot, slug } from "./support/browser.mjs";
+import { startServer } from "./support/server.mjs";
+import { chatLine, connected, enterStream, say } from "./support/live.mjs";
+
+/** A port that was free a moment ago, so the server can come back on the same address. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const NAME = "the chat reconnects after a server restart, keeps its history, and says so when it cannot";
+
+test(NAME, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-e2e-restart-"));
+  const args = ["--port", String(await freePort()), "--data-dir", dataDir];
+  let server = await startServer({ args });
+  const browser = await launchBrowser();
+  const { page, context, pageErrors } = await openPage(browser, server.url, MOBILE);
+  try {
+    await enterStream(page, "Survivor");
+    await say(page, "before the restart");
+    await chatLine(page, "before the restart").waitFor();
+
+    // The server goes away: the chat offers RECONNECT, then comes back by itself once the server is up again.
+    await server.stop();
+    await page.getByRole("button", { name: "RECONNECT" }).waitFor();
+    assert.equal(await page.getByRole("textbox", { name: "Chat message" }).getAttribute("placeholder"), "Connecting...");
+    assert.equal(await page.getByRole("button", { name: "Send message" }).isDisabled(), true);
+    server = await startServer({ args });
+    await connected(page, 20_000);
+    await chatLine(page, "before the restart").waitFor();
+    await say(page, "after the restart");
+    await chatLine(page, "after the restart").waitFor();
+
+    // Down for longer: after repeated failures the chat says it cannot connect; RECONNECT tries again at once.
+    await server.stop();
+    await page.getByText("Connection error. Please reload the page.").waitFor({ timeout: 30_000 });
+    await screenshot(page, "chat-connection-error-390");
+    server = await startServer({ args });
+    const clicked = Date.now();
+    await page.getByRole("button", { name: "RECONNECT" }).click();
+    await connected(page, 5_000);
+    assert.ok(Date.now() - clicked < 3_000, "the manual reconnect does not wait for the backoff");
+    assert.equal(await page.getByText("Connection error. Please reload the page.").count(), 0);
+    assert.deepEqual(pageErrors.map(String), []);
+  } catch (error) {
+    await screenshot(page, `failure-${slug(NAME)}`).catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+    await browser.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
