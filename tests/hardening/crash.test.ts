@@ -1,0 +1,315 @@
+import { afterAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { defaultConfig } from "../../src/config.ts";
+import { createContext, disposeContext } from "../../src/context.ts";
+import { closeDatabase, databasePath, openDatabase } from "../../src/db/database.ts";
+import { silentLogger } from "../../src/lib/logger.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import Stripe from "stripe";
+import { eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+
+/**
+ * Crash safety: the real server (bun src/main.ts) with a fake Stripe and a real SMTP server, buyers
+ * buying, donors donating, viewers chatting, Stripe delivering webhooks as it does (retried until
+ * answered, sometimes twice, out of order) — and the server SIGKILLed at random moments and restarted
+ * on the same data dir. Afterwards every succeeded payment has exactly one access code, every e-mail
+ * went out once (one Message-ID per queued message), every acknowledged chat message is in the
+ * history and no donation is counted twice.
+ */
+
+const SEED = runSeed(20261122) + 13;
+const KILLS = Number(process.env.HARDENING_KILLS ?? 6);
+const WEBHOOK_SECRET = "whsec_crash";
+const signer = new Stripe("sk_test_x");
+
+interface PendingEvent {
+  payload: string;
+  intentId: string;
+  /** Deliveries still owed: Stripe retries until one is answered 2xx, and sometimes sends a success twice. */
+  owed: number;
+}
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+});
+
+test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per payment, mail once, nothing acknowledged lost`, async () => {
+  const rng = prng(SEED);
+  const stripe: FakeStripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
+  const smtp: TestSmtpServer = await startSmtpServer();
+  const dataDir = tempDir("crash");
+  cleanup.push(() => stripe.close(), () => smtp.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+
+  // Viewers who will chat and donate, let in before the event (straight in the database).
+  const setupDb = openDatabase(dataDir);
+  const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
+  const viewers = Array.from({ length: 5 }, (_, i) => ({ name: `mourner${i}`, ...viewerSession(setupCtx, `mourner${i}`, "SKP") }));
+  await disposeContext(setupCtx);
+  closeDatabase(setupDb);
+
+  const flags = [
+    "--stripe-secret-key", "sk_test_x",
+    "--stripe-publishable-key", "pk_test_x",
+    "--stripe-webhook-secret", WEBHOOK_SECRET,
+    "--stripe-api-url", stripe.url,
+    "--smtp-url", smtp.url,
+    "--mail-from", "crypt@dreadcast.test",
+    "--trust-proxy", "127.0.0.1",
+  ];
+  let server: ServerProcess | null = await startServer(dataDir, flags);
+  let url: string | null = server.url;
+  cleanup.push(() => server?.kill());
+  let address = 0;
+  /** Requests cut off by a kill while in flight: the moments the test is about. */
+  let interrupted = 0;
+  const call = async (path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) => {
+    const base = url;
+    if (!base) throw new Error("server down");
+    const res = await fetch(base + path, {
+      method: init.method ?? "POST",
+      signal: AbortSignal.timeout(10_000),
+      headers: {
+        origin: base,
+        "content-type": "application/json",
+        "x-forwarded-for": `10.20.${(++address >> 8) & 255}.${address & 255}`,
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }).catch((error) => {
+      interrupted++;
+      throw error;
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+
+  // --- Stripe's side: signed events delivered until answered, duplicated and reordered -------------------
+  const events: PendingEvent[] = [];
+  const event = (type: string, intentId: string, status: string, duplicate: boolean) => {
+    const intent = { ...stripe.intents.get(intentId)!, status };
+    events.push({
+      intentId,
+      owed: duplicate ? 2 : 1,
+      payload: JSON.stringify({
+        id: `evt_${crypto.randomUUID().replace(/-/g, "")}`,
+        object: "event",
+        api_version: "2025-01-01",
+        created: Math.floor(Date.now() / 1000),
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: intent },
+      }),
+    });
+  };
+  let webhookDeliveries = 0;
+  let webhookFailures = 0;
+  const deliverOne = async (): Promise<void> => {
+    if (!events.length || !url) return;
+    const index = rng.int(0, events.length - 1); // any order
+    const pending = events[index]!;
+    try {
+      const signature = await signer.webhooks.generateTestHeaderStringAsync({ payload: pending.payload, secret: WEBHOOK_SECRET });
+      const res = await fetch(url + "/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: pending.payload });
+      webhookDeliveries++;
+      if (res.status >= 500) throw new Error(`webhook answered ${res.status}`);
+      if (res.status >= 200 && res.status < 300) {
+        if (--pending.owed === 0) events.splice(events.indexOf(pending), 1);
+      } else webhookFailures++;
+    } catch (error) {
+      if (String(error).includes("answered 5")) throw error;
+      webhookFailures++;
+    }
+  };
+
+  // --- The workload ---------------------------------------------------------------------------------------
+  let stopping = false;
+  const buyerCodes = new Map<string, Set<string>>(); // intent → codes the buyer's page was shown
+  const paidAccess = new Set<string>();
+  const paidDonations = new Map<string, number>();
+  const failedIntents = new Set<string>();
+  let purchases = 0;
+
+  const buyer = async (worker: number) => {
+    for (let i = 0; !stopping; i++) {
+      const email = `buyer${worker}x${i}@example.com`;
+      let intentId: string | null = null;
+      while (!intentId && !stopping) {
+        const res = await call("/api/create-payment-intent", { body: { amount: 100, product: "livestream-access", email } }).catch(() => null);
+        if (res?.status === 200) intentId = res.body.paymentIntentId;
+        else await Bun.sleep(100);
+      }
+      if (!intentId) return;
+      purchases++;
+      if (rng.chance(0.85)) {
+        stripe.setStatus(intentId, "succeeded");
+        paidAccess.add(intentId);
+        if (rng.chance(0.5)) event("payment_intent.processing", intentId, "processing", false);
+        event("payment_intent.succeeded", intentId, "succeeded", rng.chance(0.3));
+        // The buyer's page asks for the code (and asks again after an error) on half the purchases.
+        if (rng.chance(0.5)) {
+          for (let attempt = 0; attempt < 50 && !stopping; attempt++) {
+            const res = await call("/api/generate-access-code", { body: { paymentIntentId: intentId } }).catch(() => null);
+            if (res?.status === 200) {
+              const seen = buyerCodes.get(intentId) ?? new Set();
+              seen.add(res.body.accessCode);
+              buyerCodes.set(intentId, seen);
+              if (rng.chance(0.7)) break;
+            }
+            await Bun.sleep(60);
+          }
+        }
+      } else {
+        stripe.setStatus(intentId, "canceled");
+        failedIntents.add(intentId);
+        event("payment_intent.canceled", intentId, "canceled", rng.chance(0.3));
+      }
+      await Bun.sleep(rng.int(20, 120));
+    }
+  };
+
+  const sockets = new Map<string, LiveSocket>();
+  const acked = new Set<string>();
+  const sentTexts = new Set<string>();
+  const chatter = async (v: (typeof viewers)[number]) => {
+    for (let n = 0; !stopping; n++) {
+      let socket = sockets.get(v.name);
+      if (!socket?.open && url) {
+        socket = await LiveSocket.open(url, v.cookie, { "x-forwarded-for": `10.30.0.${viewers.indexOf(v)}` }, 2000).catch(() => undefined);
+        if (socket) sockets.set(v.name, socket);
+      }
+      if (socket?.open) {
+        const text = `${v.name} says ${n}`;
+        sentTexts.add(text);
+        socket.send({ type: "chat_message", text });
+        // Acknowledged = the server's broadcast of it came back.
+        void socket.waitFor((e) => e.type === "chat" && e.message.text === text, 3000).then((e) => e && acked.add(text));
+      }
+      await Bun.sleep(1100);
+    }
+  };
+
+  const donor = async () => {
+    while (!stopping) {
+      const v = rng.pick(viewers);
+      const res = await call("/api/create-donation-intent", { body: { amount: rng.int(1, 50) * 100 }, cookie: v.cookie }).catch(() => null);
+      if (res?.status === 200) {
+        const id = res.body.paymentIntentId as string;
+        stripe.setStatus(id, "succeeded");
+        paidDonations.set(id, stripe.intents.get(id)!.amount);
+        event("payment_intent.succeeded", id, "succeeded", rng.chance(0.4));
+        // The donor's page also reports it over the socket, racing the webhook.
+        if (rng.chance(0.5)) sockets.get(v.name)?.send({ type: "donation", paymentIntentId: id });
+      }
+      await Bun.sleep(rng.int(150, 400));
+    }
+  };
+
+  const stripeLoop = async () => {
+    while (!stopping || events.length) {
+      await deliverOne();
+      await Bun.sleep(events.length ? rng.int(5, 40) : 50);
+      if (stopping && !url) await Bun.sleep(100);
+    }
+  };
+
+  const workers = [buyer(0), buyer(1), buyer(2), donor(), ...viewers.map(chatter)];
+  const stripeWorker = stripeLoop();
+
+  // --- The killer -------------------------------------------------------------------------------------------
+  const downtimes: number[] = [];
+  for (let k = 0; k < KILLS; k++) {
+    await Bun.sleep(rng.int(300, 1800));
+    url = null;
+    await server.kill("SIGKILL");
+    const t = Date.now();
+    server = await startServer(dataDir, flags);
+    url = server.url;
+    downtimes.push(Date.now() - t);
+  }
+  await Bun.sleep(1500);
+  stopping = true;
+  await Promise.all(workers);
+  await stripeWorker;
+
+  // --- Drain: Stripe has delivered everything; the mail queue empties. ---------------------------------
+  const reader = new Database(databasePath(dataDir), { readonly: true });
+  cleanup.push(() => reader.close());
+  await eventually(() => reader.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM email_queue WHERE status != 'sent'").get()!.n === 0, 20_000);
+  const finalChat = await fetch(server.url + "/healthz");
+  expect(finalChat.status).toBe(200);
+  for (const s of sockets.values()) s.close();
+  await server.kill("SIGTERM");
+  server = null;
+
+  // --- Checks -----------------------------------------------------------------------------------------
+  const db = new Database(databasePath(dataDir), { readonly: true });
+  cleanup.push(() => db.close());
+  expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
+
+  // Every succeeded access payment: exactly one code, the one the buyer was shown.
+  const codeOf = db.query<{ code: string; n: number; email: string | null }, [string]>(
+    `SELECT MIN(c.code) AS code, COUNT(c.id) AS n, MIN(c.email) AS email FROM payments p LEFT JOIN access_codes c ON c.payment_id = p.id WHERE p.intent_id = ?`,
+  );
+  const problems: string[] = [];
+  for (const id of paidAccess) {
+    const row = codeOf.get(id)!;
+    if (row.n !== 1) problems.push(`${id}: ${row.n} codes`);
+    const shown = buyerCodes.get(id);
+    if (shown && (shown.size !== 1 || !shown.has(row.code))) problems.push(`${id}: buyer was shown ${[...shown].join(", ")}, stored ${row.code}`);
+  }
+  for (const id of failedIntents) if (codeOf.get(id)!.n !== 0) problems.push(`${id}: a canceled payment has a code`);
+  expect(problems).toEqual([]);
+
+  // Every code e-mail went out: one Message-ID per queued message, carrying that code.
+  const queued = db.query<{ id: number; to_address: string; text_body: string }, []>("SELECT id, to_address, text_body FROM email_queue").all();
+  const codes = db.query<{ code: string; email: string }, []>("SELECT code, email FROM access_codes WHERE payment_id IS NOT NULL AND email IS NOT NULL").all();
+  const byMessageId = new Map<string, number>();
+  for (const mail of smtp.messages) {
+    const id = /^message-id:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim();
+    if (id) byMessageId.set(id, (byMessageId.get(id) ?? 0) + 1);
+  }
+  const mailProblems: string[] = [];
+  for (const c of codes) {
+    const received = smtp.messages.filter((m) => m.to.includes(c.email) && m.text.includes(c.code));
+    const ids = new Set(received.map((m) => /^message-id:\s*(.+)$/im.exec(m.raw)?.[1]?.trim()));
+    if (ids.size !== 1) mailProblems.push(`${c.code} to ${c.email}: ${received.length} deliveries with ${ids.size} Message-IDs`);
+  }
+  expect(mailProblems).toEqual([]);
+  expect(byMessageId.size).toBe(queued.length);
+  const resent = [...byMessageId.values()].reduce((a, n) => a + n - 1, 0);
+  // A resend can only come from a kill between the SMTP server's acceptance and the queue's update.
+  expect(resent).toBeLessThanOrEqual(KILLS);
+
+  // Every succeeded donation counted exactly once, and nothing else counted.
+  const donations = db.query<{ intent_id: string; n: number; amount: number }, []>(
+    "SELECT p.intent_id, COUNT(d.id) AS n, SUM(d.amount) AS amount FROM donations d JOIN payments p ON p.id = d.payment_id GROUP BY p.intent_id",
+  ).all();
+  const counted = new Map(donations.map((d) => [d.intent_id, d]));
+  const donationProblems: string[] = [];
+  for (const [id, amount] of paidDonations) {
+    const d = counted.get(id);
+    if (!d || d.n !== 1 || d.amount !== amount) donationProblems.push(`${id}: counted ${d?.n ?? 0} times`);
+  }
+  for (const d of donations) if (!paidDonations.has(d.intent_id)) donationProblems.push(`${d.intent_id}: counted but never paid`);
+  expect(donationProblems).toEqual([]);
+  const lines = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM chat_messages WHERE type = 'donation'").get()!.n;
+  expect(lines).toBeLessThanOrEqual(paidDonations.size);
+
+  // Every acknowledged chat message is in the history.
+  const stored = new Set(db.query<{ text: string }, []>("SELECT text FROM chat_messages WHERE type = 'user'").all().map((r) => r.text));
+  const lost = [...acked].filter((t) => !stored.has(t));
+  expect(lost).toEqual([]);
+
+  console.log(
+    `crash: ${KILLS} SIGKILLs (restart ${Math.min(...downtimes)}–${Math.max(...downtimes)} ms), ${interrupted} requests cut off mid-flight, ${purchases} purchases (${paidAccess.size} paid, ${failedIntents.size} canceled), ` +
+      `${paidDonations.size} donations, ${webhookDeliveries} webhook deliveries (${webhookFailures} failed and retried), ` +
+      `${queued.length} e-mails (${resent} resent after a crash), ${acked.size}/${sentTexts.size} chat messages acknowledged, all kept`,
+  );
+  expect(paidAccess.size).toBeGreaterThan(10);
+  expect(paidDonations.size).toBeGreaterThan(3);
+  expect(acked.size).toBeGreaterThan(10);
+}, 180_000);
