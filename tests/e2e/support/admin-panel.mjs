@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
-import { DESKTOP, MOBILE, screenshotWidths } from "./browser.mjs";
+import { DESKTOP, MOBILE, screenshot } from "./browser.mjs";
 import { accessibilityViolations } from "./a11y.mjs";
 import { waitForPath } from "./e2e.mjs";
 
@@ -171,11 +171,18 @@ export function makePng(width = 160, height = 90) {
   ]);
 }
 
-/** Screenshots at 390 and 1280 px from the top of the page, without toasts or a hover in the way. */
+/** Screenshots <name>-390.png and <name>-1280.png from the top of the page, without toasts or a hover in the way. */
 export async function screenshotScreen(page, name) {
+  const original = page.viewportSize();
   await page.mouse.move(0, 0);
-  await page.evaluate(() => window.scrollTo(0, 0));
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
   await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
-  await screenshotWidths(page, name);
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(200);
+    await screenshot(page, `${name}-${viewport.width}`);
+  }
+  if (original) await page.setViewportSize(original);
 }

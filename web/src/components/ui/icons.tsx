@@ -328,3 +328,10 @@ export const RefreshIcon = (p: IconProps) => (
     <path d="M21 3v5h-5M3 21v-5h5" />
   </Icon>
 );
+
+export const ClockIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="10" />
+    <path d="M12 6v6l4 2" />
+  </Icon>
+);

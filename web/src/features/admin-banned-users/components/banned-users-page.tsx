@@ -1,17 +1,112 @@
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { BanIcon } from "@/components/ui/icons";
+import { BanIcon, UserCheckIcon } from "@/components/ui/icons";
+import { PageLoader } from "@/components/ui/page-loader";
+import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { toast } from "@/hooks/use-toast";
+import { formatDateTime } from "@/lib/dates";
+import { useBannedUsers, useUnbanUser } from "../api/banned-users";
+import "@/components/admin/admin-ui.css";
+import "./banned-users.css";
 
-/** Users banned from the chat. */
+/** Users banned from the chat: pick one, confirm, and the ban is lifted. */
 export function BannedUsersPage() {
+  const banned = useBannedUsers();
+  useQueryErrorToast(banned, "Failed to load banned users list.");
+  const unban = useUnbanUser();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const list = banned.data?.bannedUsers ?? [];
+  const picked = list.find((b) => b.username === selected) ?? null;
+
+  const onConfirm = () => {
+    if (!picked) return;
+    unban.mutate(picked.username, {
+      onSuccess: () => {
+        toast({ title: "User Unbanned", description: `${picked.username} can join the chat again.` });
+        setSelected(null);
+      },
+      onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to unban user." }),
+      onSettled: () => setConfirming(false),
+    });
+  };
+
   return (
     <>
       <AdminPageHeader title="Banned Users" description="People banned from the chat, and unbanning them." />
-      <section className="card panel">
-        <EmptyState icon={<BanIcon />} title="Nobody is banned">
-          Users banned from the chat are listed here, where you can unban them.
-        </EmptyState>
+      <section className="card list-panel" aria-labelledby="banned-heading">
+        <div className="banned-head">
+          <h2 id="banned-heading" className="banned-title">
+            Banned from the chat
+          </h2>
+          {banned.data ? <span className="badge badge-danger">{list.length} banned</span> : null}
+        </div>
+        {banned.isPending ? (
+          <PageLoader label="Loading banned users…" />
+        ) : banned.isError ? (
+          <EmptyState icon={<BanIcon />} title="The banned users could not be loaded">
+            <button type="button" className="btn btn-outline" onClick={() => void banned.refetch()}>
+              Try again
+            </button>
+          </EmptyState>
+        ) : list.length === 0 ? (
+          <EmptyState icon={<BanIcon />} title="Nobody is banned">
+            Users banned from the chat by a moderator or admin are listed here, where you can unban them.
+          </EmptyState>
+        ) : (
+          <>
+            <p id="banned-help" className="banned-help">
+              Pick a user, then unban them. They can come back with their access code and name.
+            </p>
+            <div className="banned-scroll" data-testid="banned-scroll">
+              <div className="banned-list" role="radiogroup" aria-labelledby="banned-heading" aria-describedby="banned-help">
+                {list.map((b) => (
+                  <label key={b.username} className="banned-item">
+                    <input type="radio" name="banned-user" value={b.username} checked={selected === b.username} onChange={() => setSelected(b.username)} />
+                    <span className="banned-avatar" aria-hidden="true">
+                      {b.username.charAt(0).toUpperCase()}
+                    </span>
+                    <span className="banned-text">
+                      <span className="banned-name">{b.username}</span>
+                      <span className="banned-meta">
+                        {b.bannedBy ? `Banned by ${b.bannedBy}` : "Banned"} · {formatDateTime(b.bannedAt)}
+                      </span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </div>
+            <div className="banned-actions">
+              <p className="banned-picked" aria-live="polite">
+                {picked ? (
+                  <>
+                    Selected: <strong>{picked.username}</strong>
+                  </>
+                ) : (
+                  "No user selected"
+                )}
+              </p>
+              <button type="button" className="btn btn-primary" disabled={!picked} onClick={() => setConfirming(true)}>
+                <UserCheckIcon />
+                Unban User
+              </button>
+            </div>
+          </>
+        )}
       </section>
+      <ConfirmDialog
+        open={confirming && picked !== null}
+        onOpenChange={setConfirming}
+        icon={<UserCheckIcon />}
+        title={`Unban ${picked?.username ?? ""}?`}
+        description="They will be able to enter the event and chat again with their access code."
+        confirmLabel="Unban"
+        pendingLabel="Unbanning..."
+        pending={unban.isPending}
+        onConfirm={onConfirm}
+      />
     </>
   );
 }

@@ -1,17 +1,44 @@
+import type { LivestreamSettings } from "@contracts/settings";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SettingsIcon } from "@/components/ui/icons";
+import { PageLoader } from "@/components/ui/page-loader";
+import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { useAdminLivestreamSettings } from "../api/livestream-settings";
+import { FakeViewersCard } from "./fake-viewers-card";
+import { SettingsForm } from "./settings-form";
+import "@/components/admin/admin-ui.css";
+import "./settings.css";
 
-/** Livestream settings of the event. */
+/** Livestream settings of the event, the thumbnail and the fake viewers. */
 export function SettingsPage() {
+  const settings = useAdminLivestreamSettings();
+  useQueryErrorToast(settings, "Failed to fetch livestream settings.");
   return (
     <>
       <AdminPageHeader title="Settings" description="The event title, thumbnail, stream, donation goal and start date." />
-      <section className="card panel">
-        <EmptyState icon={<SettingsIcon />} title="Event settings">
-          The event's title, thumbnail, embed URL, donation goal, start date and fake viewers are set here.
-        </EmptyState>
-      </section>
+      {settings.data ? (
+        <Loaded settings={settings.data} />
+      ) : settings.isError ? (
+        <section className="card panel">
+          <EmptyState icon={<SettingsIcon />} title="The settings could not be loaded">
+            <button type="button" className="btn btn-outline" onClick={() => void settings.refetch()}>
+              Try again
+            </button>
+          </EmptyState>
+        </section>
+      ) : (
+        <PageLoader label="Loading settings…" />
+      )}
     </>
+  );
+}
+
+function Loaded({ settings }: { settings: LivestreamSettings }) {
+  return (
+    <SettingsForm
+      settings={settings}
+      aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />}
+    />
   );
 }

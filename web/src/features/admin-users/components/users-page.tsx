@@ -1,16 +1,130 @@
+import { useState } from "react";
+import type { UserRecord } from "@contracts/admin-panel";
+import { SearchField } from "@/components/admin/search-field";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { UsersIcon } from "@/components/ui/icons";
+import { ClockIcon, DownloadIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
+import { PageLoader } from "@/components/ui/page-loader";
+import { useMediaQuery } from "@/hooks/use-media-query";
+import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { formatDateTime } from "@/lib/dates";
+import { matchesSearch } from "@/lib/search";
+import { USERS_CSV_URL, useUsers } from "../api/get-users";
+import "@/components/admin/admin-ui.css";
+import "./users.css";
 
-/** Viewers who entered the event with an access code. */
+function StatusBadge({ user }: { user: UserRecord }) {
+  return user.banned ? <span className="badge badge-danger">Banned</span> : <span className="badge badge-yes">Active</span>;
+}
+
+/** Viewers who entered the event, searchable by username or e-mail, with a CSV export. */
 export function UsersPage() {
+  const users = useUsers();
+  useQueryErrorToast(users, "Failed to fetch users.");
+  const asCards = !useMediaQuery("(min-width: 768px)");
+  const [search, setSearch] = useState("");
+  const all = users.data ?? [];
+  const shown = all.filter((u) => matchesSearch(search, u.username, u.email));
+
   return (
     <>
-      <AdminPageHeader title="Users" description="Everyone who has entered the event." />
-      <section className="card panel">
-        <EmptyState icon={<UsersIcon />} title="No users yet">
-          Viewers appear here once they enter the stream with an access code.
-        </EmptyState>
+      <AdminPageHeader
+        title="Users"
+        description="Everyone who has entered the event."
+        actions={
+          <a className="btn btn-outline" href={USERS_CSV_URL} download>
+            <DownloadIcon />
+            Export CSV
+          </a>
+        }
+      />
+      <section className="card list-panel" aria-labelledby="users-heading">
+        <h2 id="users-heading" className="sr-only">
+          All users
+        </h2>
+        <div className="admin-toolbar">
+          <SearchField label="Search users" placeholder="Username or e-mail…" value={search} onChange={setSearch} />
+          {users.data ? (
+            <p className="admin-toolbar-count" aria-live="polite">
+              {search.trim() ? `${shown.length} of ${all.length} users` : `${all.length} ${all.length === 1 ? "user" : "users"}`}
+            </p>
+          ) : null}
+        </div>
+        {users.isPending ? (
+          <PageLoader label="Loading users…" />
+        ) : users.isError ? (
+          <EmptyState icon={<UsersIcon />} title="The users could not be loaded">
+            <button type="button" className="btn btn-outline" onClick={() => void users.refetch()}>
+              Try again
+            </button>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState icon={<UsersIcon />} title={all.length === 0 ? "No users yet" : "No users match your search"}>
+            {all.length === 0 ? "Viewers appear here once they enter the stream with an access code." : `Nobody's username or e-mail contains "${search.trim()}".`}
+          </EmptyState>
+        ) : asCards ? (
+          <ul className="record-list" aria-label="Users">
+            {shown.map((u) => (
+              <li key={u.id} className="record-card">
+                <div className="record-card-head">
+                  <span className="user-name">{u.username}</span>
+                  <StatusBadge user={u} />
+                </div>
+                <dl className="user-facts">
+                  <div>
+                    <dt>
+                      <MailIcon aria-hidden="true" />
+                      <span className="sr-only">E-mail</span>
+                    </dt>
+                    <dd>{u.email ?? <span className="cell-muted">No e-mail</span>}</dd>
+                  </div>
+                  <div>
+                    <dt>
+                      <KeyIcon aria-hidden="true" />
+                      <span className="sr-only">Access code</span>
+                    </dt>
+                    <dd className="mono">{u.accessCode ?? "—"}</dd>
+                  </div>
+                  <div>
+                    <dt>
+                      <ClockIcon aria-hidden="true" />
+                      <span className="sr-only">Joined</span>
+                    </dt>
+                    <dd>Joined {formatDateTime(u.createdAt)}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table">
+              <caption className="sr-only">Users</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Access code</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Joined</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((u) => (
+                  <tr key={u.id}>
+                    <td className="user-name">{u.username}</td>
+                    <td>{u.email ?? <span className="cell-muted">—</span>}</td>
+                    <td className="mono cell-nowrap">{u.accessCode ?? <span className="cell-muted">—</span>}</td>
+                    <td>
+                      <StatusBadge user={u} />
+                    </td>
+                    <td className="cell-nowrap cell-muted">{formatDateTime(u.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </section>
     </>
   );

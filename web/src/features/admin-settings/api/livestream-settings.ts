@@ -1,0 +1,34 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { LivestreamSettings, LivestreamSettingsBody } from "@contracts/settings";
+import { api } from "@/lib/api-client";
+import { livestreamSettingsQueryKey } from "@/lib/livestream-settings";
+
+const adminSettingsQueryKey = ["admin", "livestream-settings"] as const;
+
+export function getAdminLivestreamSettings(): Promise<LivestreamSettings> {
+  return api.get<LivestreamSettings>("/api/admin/livestream-settings");
+}
+
+export function adminLivestreamSettingsQueryOptions() {
+  return queryOptions({ queryKey: adminSettingsQueryKey, queryFn: getAdminLivestreamSettings });
+}
+
+export function useAdminLivestreamSettings() {
+  return useQuery(adminLivestreamSettingsQueryOptions());
+}
+
+export function updateLivestreamSettings(body: LivestreamSettingsBody): Promise<LivestreamSettings> {
+  return api.put<LivestreamSettings>("/api/admin/livestream-settings", body);
+}
+
+/** Saves the settings; the admin copy takes the saved row and the viewers' copy is reloaded. */
+export function useUpdateLivestreamSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateLivestreamSettings,
+    onSuccess: (saved) => {
+      queryClient.setQueryData<LivestreamSettings>(adminSettingsQueryKey, (old) => (old ? { ...old, ...saved } : saved));
+      void queryClient.invalidateQueries({ queryKey: livestreamSettingsQueryKey });
+    },
+  });
+}

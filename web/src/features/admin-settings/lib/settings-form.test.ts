@@ -1,0 +1,87 @@
+import { describe, expect, test } from "bun:test";
+import type { LivestreamSettings } from "@contracts/settings";
+import { isoToLocalInput, localInputToIso, penceToPounds, poundsToPence, savedBody, settingsFormSchema, toFormValues, toSettingsBody } from "./settings-form";
+
+describe("poundsToPence", () => {
+  test("multiplies by 100 and rounds to whole pence", () => {
+    expect(poundsToPence(50)).toBe(5000);
+    expect(poundsToPence(1)).toBe(100);
+    expect(poundsToPence(19.99)).toBe(1999);
+    expect(poundsToPence(0.29)).toBe(29);
+    expect(poundsToPence(1.005)).toBe(100);
+    expect(poundsToPence(123.456)).toBe(12346);
+    expect(poundsToPence(1234.5)).toBe(123450);
+  });
+
+  test("penceToPounds is the way back", () => {
+    expect(penceToPounds(5000)).toBe(50);
+    expect(penceToPounds(1999)).toBe(19.99);
+  });
+});
+
+const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", embedUrl: "", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00" };
+const messages = (input: unknown) => {
+  const result = settingsFormSchema.safeParse(input);
+  return result.success ? [] : result.error.issues.map((i) => i.message);
+};
+
+describe("settingsFormSchema", () => {
+  test("accepts a complete form", () => {
+    expect(messages(valid)).toEqual([]);
+  });
+
+  test("the spec's messages", () => {
+    expect(messages({ ...valid, eventTitle: "  " })).toEqual(["Event title is required"]);
+    expect(messages({ ...valid, thumbnailUrl: "" })).toEqual(["Thumbnail path is required"]);
+    expect(messages({ ...valid, embedUrl: "not a url" })).toEqual(["Please enter a valid embed URL"]);
+    expect(messages({ ...valid, embedUrl: "javascript:alert(1)" })).toEqual(["Please enter a valid embed URL"]);
+    expect(messages({ ...valid, donationGoal: 0.99 })).toEqual(["Donation goal must be at least 1"]);
+    expect(messages({ ...valid, donationGoal: Number.NaN })).toEqual(["Donation goal must be at least 1"]);
+  });
+
+  test("an empty embed URL is allowed (the stream shows 'Loading Stream' until one is set)", () => {
+    expect(messages({ ...valid, embedUrl: "" })).toEqual([]);
+  });
+});
+
+describe("form values and the PUT body", () => {
+  const settings: LivestreamSettings = {
+    eventTitle: "Night",
+    thumbnailUrl: "/uploads/a.png",
+    embedUrl: "https://player.vimeo.com/video/1",
+    donationGoal: 12345,
+    isActive: false,
+    startDate: "2030-10-31T21:00:00.000Z",
+    fakeViewersEnabled: true,
+    fakeViewersTarget: 300,
+  };
+
+  test("pence become pounds in the form and pence again in the body; the start date round-trips", () => {
+    const form = toFormValues(settings);
+    expect(form.donationGoal).toBe(123.45);
+    const body = toSettingsBody(settingsFormSchema.parse(form));
+    expect(body.donationGoal).toBe(12345);
+    expect(body.startDate).toBe("2030-10-31T21:00:00.000Z");
+    expect(body).not.toHaveProperty("fakeViewersEnabled");
+  });
+
+  test("a goal of 0 shows the default 50 pounds", () => {
+    expect(toFormValues({ ...settings, donationGoal: 0 }).donationGoal).toBe(50);
+  });
+
+  test("datetime-local values are in the browser's zone", () => {
+    expect(isoToLocalInput("not a date")).toBe("");
+    expect(localInputToIso(isoToLocalInput("2030-01-02T03:04:00.000Z"))).toBe("2030-01-02T03:04:00.000Z");
+  });
+
+  test("savedBody keeps the saved settings and changes one field", () => {
+    expect(savedBody(settings, { thumbnailUrl: "/uploads/b.png" })).toEqual({
+      eventTitle: "Night",
+      thumbnailUrl: "/uploads/b.png",
+      embedUrl: "https://player.vimeo.com/video/1",
+      donationGoal: 12345,
+      isActive: false,
+      startDate: "2030-10-31T21:00:00.000Z",
+    });
+  });
+});
