@@ -1,11 +1,21 @@
 import assert from "node:assert/strict";
-import { MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { DESKTOP, MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { accessibilityViolations } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, donateByApi, enterStream, openViewer, PLAYER_URL, routePlayer, say, testCode } from "./support/live.mjs";
 
 const app = useApp();
 /** @type {Awaited<ReturnType<typeof adminApi>>} */
 let admin;
+
+/** No axe violations at phone and desktop widths. */
+async function assertAccessible(page, what) {
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(100);
+    assert.deepEqual(await accessibilityViolations(page), [], `${what} at ${viewport.width}px`);
+  }
+}
 
 async function theAdmin() {
   admin ??= await adminApi(app.url);
@@ -101,14 +111,14 @@ app.browserTest("two viewers chat and see each other's lines, as text", async ({
     await chatLine(other.page, "did anyone else hear that?").getByText("Nightjar").waitFor();
     await say(other.page, "<b>the lights</b> went out");
     await chatLine(page, "<b>the lights</b> went out").getByText("HollowMoth").waitFor();
-    assert.equal(await page.locator(".chat-log b").count(), 0, "chat text is never HTML");
+    assert.equal(await page.getByRole("log").locator("b").count(), 0, "chat text is never HTML");
     assert.equal(await page.getByRole("textbox", { name: "Chat message" }).inputValue(), "", "the composer clears after sending");
 
     // Only the newest 7 lines are shown.
     for (let i = 1; i <= 8; i++) await say(i % 2 ? page : other.page, `line ${i}`);
     await chatLine(page, "line 8").waitFor();
     await chatLine(other.page, "line 8").waitFor();
-    assert.equal(await page.locator(".chat-log li").count(), 7);
+    assert.equal(await page.getByRole("log").locator("li").count(), 7);
     assert.equal(await chatLine(page, "did anyone else hear that?").count(), 0);
   } finally {
     await other.context.close();
@@ -216,6 +226,7 @@ app.browserTest("a moderator deletes, pins, kicks and bans through the Confirm? 
     await troll.page.getByText("You have been banned from this event.").waitFor();
     await troll.page.getByRole("button", { name: "RECONNECT" }).waitFor();
     await screenshotWidths(page, "livestream-moderator");
+    await assertAccessible(page, "/livestream as a moderator");
   } finally {
     await pest.context.close();
     await troll.context.close();
@@ -246,6 +257,7 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
     await page.getByRole("button", { name: "Donate" }).click();
     await chooser.getByText("£20", { exact: true }).click();
     await screenshotWidths(page, "livestream-donation-dialog");
+    await assertAccessible(page, "the donation dialog");
     await chooser.getByRole("button", { name: "Donate £20" }).click();
     const payment = page.getByRole("dialog", { name: "Make a Donation" });
     await payment.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -278,6 +290,7 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
     await page.getByRole("note", { name: "Pinned message" }).waitFor();
     await page.getByRole("button", { name: "Send heart" }).click();
     await screenshotWidths(page, "livestream");
+    await assertAccessible(page, "/livestream with donations and a pinned line");
   } finally {
     await mod.context.close();
   }

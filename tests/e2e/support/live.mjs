@@ -59,7 +59,7 @@ export async function say(page, text) {
 
 /** The chat line (list item) containing this text. */
 export function chatLine(page, text) {
-  return page.locator(".chat-log li").filter({ hasText: text });
+  return page.getByRole("log", { name: "Chat messages" }).locator("li").filter({ hasText: text });
 }
 
 /** The admin API from Node: creates the first admin, logs in and keeps the session cookie. */

@@ -10,6 +10,8 @@ interface StreamLayoutProps {
   title: string;
   /** Shows the pulsing LIVE badge. */
   live?: boolean;
+  /** At the end of the header bar (who is watching). */
+  headerEnd?: ReactNode;
   /** The counts bar under the player: counts and player controls. */
   stats?: ReactNode;
   player: ReactNode;
@@ -21,7 +23,7 @@ interface StreamLayoutProps {
  * The frame of the stream screen (no site shell). Phones: a slim header, the player, the counts bar, the
  * meter, then the chat filling the rest of the screen. Desktops: the player column left, the chat right.
  */
-export function StreamLayout({ title, live = false, stats, player, belowPlayer, chat }: StreamLayoutProps) {
+export function StreamLayout({ title, live = false, headerEnd, stats, player, belowPlayer, chat }: StreamLayoutProps) {
   return (
     <div className="stream">
       <header className="stream-header">
@@ -35,6 +37,7 @@ export function StreamLayout({ title, live = false, stats, player, belowPlayer, 
           </span>
         ) : null}
         <h1 className="stream-title">{title}</h1>
+        {headerEnd ? <div className="stream-header-end">{headerEnd}</div> : null}
       </header>
       <main className="stream-main">
         <section className="stream-stage" aria-label="Stream">
@@ -68,12 +71,14 @@ export function formatCount(count: number): string {
 /** The donation goal meter. Money in pence; shown in pounds. */
 export function FearMeter({ current, goal, label = "FEAR METER" }: { current: number; goal: number; label?: string }) {
   const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
+  const reached = goal > 0 && current >= goal;
   return (
     <section className="fear-meter" aria-labelledby="fear-meter-label">
       <div className="fear-meter-head">
         <h2 id="fear-meter-label" className="fear-meter-label">
           {label}
         </h2>
+        {reached ? <span className="fear-meter-reached">Goal reached</span> : null}
         <p className="fear-meter-amount">
           <span className="fear-meter-current">{formatPence(current)}</span>
           <span className="fear-meter-goal"> / {formatPence(goal)} goal</span>
@@ -98,11 +103,13 @@ interface ChatPanelProps {
   /** The connection indicator (or the reconnect button) beside the title. */
   status: ReactNode;
   pinned?: ReactNode;
+  /** Names the message area as a live log (a focusable scroll region); a closed chat has none. */
+  logLabel?: string;
   children: ReactNode;
   footer: ReactNode;
 }
 
-export function ChatPanel({ status, pinned, children, footer }: ChatPanelProps) {
+export function ChatPanel({ status, pinned, logLabel, children, footer }: ChatPanelProps) {
   return (
     <div className="chat-panel">
       <div className="chat-panel-header">
@@ -111,7 +118,7 @@ export function ChatPanel({ status, pinned, children, footer }: ChatPanelProps) 
       </div>
       {pinned}
       {/* Reversed flow keeps the view anchored to the newest line as lines arrive or the screen resizes. */}
-      <div className="chat-panel-body">
+      <div className="chat-panel-body" {...(logLabel ? { role: "log", "aria-label": logLabel, tabIndex: 0 } : {})}>
         <div className="chat-panel-content">{children}</div>
       </div>
       <div className="chat-panel-footer">{footer}</div>

@@ -38,6 +38,7 @@ export function LiveChat({ store, connection, verifying, verificationFailed, onD
     <ChatPanel
       status={<ConnectionStatus store={store} connection={connection} verifying={verifying} verificationFailed={verificationFailed} />}
       pinned={<PinnedMessage store={store} onModerate={moderate} />}
+      logLabel="Chat messages"
       footer={<Composer store={store} connection={connection} canDonate={!verifying && !verificationFailed} onDonate={onDonate} onDonateIntent={onDonateIntent} />}
     >
       <ConnectionError store={store} verificationFailed={verificationFailed} />
@@ -100,21 +101,19 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (ac
 
   if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
   return (
-    <div className="chat-log" role="log" aria-label="Chat messages">
-      <ol className="chat-list">
-        {messages.map((message) => (
-          <ChatLine
-            key={message.id}
-            message={message}
-            actions={
-              isModerator && message.type !== "system" ? (
-                <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
-              ) : undefined
-            }
-          />
-        ))}
-      </ol>
-    </div>
+    <ol className="chat-list">
+      {messages.map((message) => (
+        <ChatLine
+          key={message.id}
+          message={message}
+          actions={
+            isModerator && message.type !== "system" ? (
+              <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
+            ) : undefined
+          }
+        />
+      ))}
+    </ol>
   );
 }
 

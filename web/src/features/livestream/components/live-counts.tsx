@@ -27,6 +27,19 @@ export function LiveMeter({ store, initial }: { store: LiveStore; initial: { cur
   return <FearMeter current={progress.current} goal={progress.goal} />;
 }
 
+/** Who this viewer is in the chat, with a badge for moderators. */
+export function WatchingAs({ store, username }: { store: LiveStore; username: string }) {
+  useSignals();
+  return (
+    <>
+      <span>
+        Watching as <strong className="stream-viewer-name">{store.username.value ?? username}</strong>
+      </span>
+      {store.isModerator.value ? <span className="stream-mod-badge">MOD</span> : null}
+    </>
+  );
+}
+
 /** Asks the player frame to mute or unmute; a player that cannot be told is only logged. */
 export function MuteButton({ frameRef, embedUrl }: { frameRef: RefObject<HTMLIFrameElement | null>; embedUrl: string }) {
   const [muted, setMuted] = useState(false);

@@ -11,7 +11,7 @@ import { useModeratorStatus } from "../api/get-moderator-status";
 import { useLiveConnection } from "../hooks/use-live-connection";
 import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
-import { HeartCount, LiveMeter, MuteButton, ViewerCount } from "./live-counts";
+import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
 import { LiveChat } from "./live-chat";
 import { StreamPlayer } from "./stream-player";
 import "./livestream.css";
@@ -73,6 +73,7 @@ export function LivestreamPage() {
       <StreamLayout
         title={title}
         live={data?.isActive ?? false}
+        headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} /> : null}
         player={<StreamPlayer embedUrl={embedUrl} title={title} frameRef={frameRef} store={store} />}
         stats={
           <>
