@@ -5,12 +5,15 @@
  *
  * Protocols: `dreadcast` (/ws with the viewer's cookie, same-origin Origin and X-Forwarded-For), `floor`
  * (a bare Bun pub/sub server that echoes each frame to everyone) and `socketio` (Socket.IO 4 over its
- * WebSocket transport, spoken directly: the same client code and cost for all three servers).
+ * WebSocket transport, spoken directly: the same client code and cost for all three servers). One
+ * official socket.io-client watches the Socket.IO run beside them, as a check that the direct protocol
+ * is the real one: it must receive every message the run sent.
  *
  * Latency: every chat text carries `@@<performance.now()>` of its send; each receiving socket subtracts it
  * from its own clock. Sender and receivers live in this one process, so it is one clock.
  */
 import { readFileSync } from "node:fs";
+import { io } from "socket.io-client";
 import { cpuSeconds, rssKiB } from "./lib/proc.ts";
 import { LatencyHistogram, round } from "./lib/stats.ts";
 import type { Viewer } from "./lib/viewers.ts";
@@ -144,6 +147,20 @@ function open(index: number): Promise<Client> {
 let closing = false;
 let unexpectedCloses = 0;
 
+/** An official socket.io-client that counts the chat messages it is sent. */
+async function officialClient(): Promise<{ received(): number; close(): void }> {
+  const socket = io(job.origin, { transports: ["websocket"], reconnection: false });
+  let received = 0;
+  socket.on("chat", (message: { text?: string }) => {
+    if (message.text?.includes("@@")) received++;
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return { received: () => received, close: () => socket.close() };
+}
+
 async function connectAll(count: number, offset: number, batch = 100): Promise<Client[]> {
   const clients: Client[] = [];
   for (let i = 0; i < count; i += batch) {
@@ -159,8 +176,8 @@ async function connectAll(count: number, offset: number, batch = 100): Promise<C
  * Sends `total` per second spread evenly over the sockets in turn (a 2 ms tick), so each of `targets`
  * sends total/targets per second at a steady spacing. Returns a stop function.
  */
-function pace(targets: Client[], perSecond: number, send: (client: Client, seq: number) => void): () => number {
-  if (targets.length === 0 || perSecond <= 0) return () => 0;
+function pace(targets: Client[], perSecond: number, send: (client: Client, seq: number) => void): { sent(): number; stop(): number } {
+  if (targets.length === 0 || perSecond <= 0) return { sent: () => 0, stop: () => 0 };
   const started = now();
   let sent = 0;
   const timer = setInterval(() => {
@@ -170,9 +187,12 @@ function pace(targets: Client[], perSecond: number, send: (client: Client, seq: 
       sent++;
     }
   }, 2);
-  return () => {
-    clearInterval(timer);
-    return sent;
+  return {
+    sent: () => sent,
+    stop() {
+      clearInterval(timer);
+      return sent;
+    },
   };
 }
 
@@ -184,15 +204,17 @@ function peakRss(): { read(): number; stop(): void } {
   return { read: () => Math.max(peak, rssKiB(job.serverPid)), stop: () => clearInterval(timer) };
 }
 
-async function measuredLoad(clients: Client[], extra?: () => () => number) {
+async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof pace>) {
   const senders = clients.slice(0, job.senders);
-  const stopChat = pace(senders, job.senders * job.rate, (c, seq) => c.sendChat(chatText(seq)));
-  const stopExtra = extra?.();
+  const chat = pace(senders, job.senders * job.rate, (c, seq) => c.sendChat(chatText(seq)));
+  const other = extra?.();
   await sleep(job.warmup * 1000);
   const rss = peakRss();
   const cpu0 = cpuSeconds(job.serverPid);
   const own0 = process.cpuUsage();
   const t0 = now();
+  const chatBefore = chat.sent();
+  const otherBefore = other?.sent() ?? 0;
   measuring = true;
   await sleep(job.seconds * 1000);
   measuring = false;
@@ -201,14 +223,17 @@ async function measuredLoad(clients: Client[], extra?: () => () => number) {
   const own = process.cpuUsage(own0);
   const rssPeak = rss.read();
   rss.stop();
-  const chatSent = stopChat();
-  const extraSent = stopExtra?.() ?? 0;
+  const chatInWindow = chat.sent() - chatBefore;
+  const otherInWindow = (other?.sent() ?? 0) - otherBefore;
+  const chatSent = chat.stop();
+  other?.stop();
   await sleep(1500);
   const expected = chatSent * clients.length;
   return {
     seconds: round(elapsed, 2),
     chatSent,
-    extraSent,
+    chatSentPerSec: round(chatInWindow / elapsed, 1),
+    otherSentPerSec: round(otherInWindow / elapsed, 0),
     deliveries: deliveriesInWindow,
     deliveriesPerSec: round(deliveriesInWindow / elapsed, 0),
     latencyMs: Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [k, round(v, 2)])),
@@ -260,10 +285,13 @@ async function main(): Promise<unknown> {
   await sleep(1000);
 
   if (job.mode === "fanout") {
+    const observer = job.protocol === "socketio" ? await officialClient() : null;
     const result = await measuredLoad(clients);
     closing = true;
     for (const c of clients) c.ws.close();
-    return { sockets: clients.length, ...result };
+    observer?.close();
+    if (observer && observer.received() !== result.chatSent) log(`the official socket.io-client got ${observer.received()} of ${result.chatSent} messages`);
+    return { sockets: clients.length, ...result, ...(observer ? { officialClientReceived: observer.received() } : {}) };
   }
 
   // storm: every socket sends hearts at heartRate, the senders chat as in the fan-out.

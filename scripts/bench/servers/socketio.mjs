@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import { Server } from "socket.io";
 
-const http = createServer();
+const http = createServer({ noDelay: true });
 const io = new Server(http, { transports: ["websocket"], perMessageDeflate: false, serveClient: false });
 io.on("connection", (socket) => {
   socket.on("chat", (message) => io.emit("chat", message));
