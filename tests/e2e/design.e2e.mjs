@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
-import { DESKTOP, MOBILE, screenshotWidths } from "./support/browser.mjs";
-import { accessibilityViolations } from "./support/a11y.mjs";
+import { screenshotWidths } from "./support/browser.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { useApp } from "./support/e2e.mjs";
 
 const app = useApp();
-
-async function assertAccessible(page, what) {
-  for (const viewport of [MOBILE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(100);
-    assert.deepEqual(await accessibilityViolations(page), [], `${what} at ${viewport.width}px`);
-  }
-}
 
 app.browserTest("/layout-test is the offline mock: sample counts, a 25 of 50 fear meter and a closed chat", async ({ page }) => {
   await page.goto("/layout-test");

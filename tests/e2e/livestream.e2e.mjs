@@ -1,21 +1,12 @@
 import assert from "node:assert/strict";
-import { DESKTOP, MOBILE, screenshotWidths } from "./support/browser.mjs";
-import { accessibilityViolations } from "./support/a11y.mjs";
+import { MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, donateByApi, enterStream, openViewer, PLAYER_URL, routePlayer, say, testCode } from "./support/live.mjs";
 
 const app = useApp();
 /** @type {Awaited<ReturnType<typeof adminApi>>} */
 let admin;
-
-/** No axe violations at phone and desktop widths. */
-async function assertAccessible(page, what) {
-  for (const viewport of [MOBILE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(100);
-    assert.deepEqual(await accessibilityViolations(page), [], `${what} at ${viewport.width}px`);
-  }
-}
 
 async function theAdmin() {
   admin ??= await adminApi(app.url);
