@@ -60,6 +60,13 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
           set.status = 400;
           return { error: "Invalid request" };
         default:
+          // Another writer held the database past busy_timeout (5 s): say so instead of failing blindly.
+          if ((error as { code?: unknown }).code === "SQLITE_BUSY") {
+            ctx.log.warn(`database busy: ${(error as Error).message}`);
+            set.status = 503;
+            set.headers["retry-after"] = "2";
+            return { error: "The server is busy. Please try again in a moment." };
+          }
           ctx.log.error("unhandled error", error);
           set.status = 500;
           return { error: "Internal server error" };
