@@ -175,13 +175,15 @@ export function makePng(width = 160, height = 90) {
 export async function screenshotScreen(page, name) {
   const original = page.viewportSize();
   await page.mouse.move(0, 0);
+  // A focused field is scrolled into view while a full page is captured, shifting the picture.
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
   await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => document.fonts.ready);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(200);
+    await page.waitForTimeout(400);
     await screenshot(page, `${name}-${viewport.width}`);
   }
   if (original) await page.setViewportSize(original);
