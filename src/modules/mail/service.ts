@@ -102,7 +102,10 @@ export class MailService {
       this.rerun = true;
       return;
     }
-    setTimeout(() => void this.processDue(), 0);
+    // Stopped in the meantime (shutdown closes the database right after): nothing to do.
+    setTimeout(() => {
+      if (this.timer) void this.processDue();
+    }, 0);
   }
 
   /** Sends every message that is due; one run at a time. Returns how many went out. */
