@@ -309,3 +309,28 @@ app.browserTest("the stream screen loads at most 150 KiB of gzipped JS and CSS, 
   const report = urls.map((u, i) => `${new URL(u).pathname} ${(sizes[i] / 1024).toFixed(1)} KiB`).join(", ");
   assert.ok(total <= 150 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });
+
+app.browserTest("in an /access ⇄ /livestream loop a test code stays on the stream, and any other code is sent home", async ({ page }) => {
+  const loop = (code) =>
+    page.evaluate((accessCode) => {
+      const now = Date.now();
+      const pages = ["access", "livestream", "access", "livestream", "access"];
+      sessionStorage.setItem("navHistory", JSON.stringify(pages.map((p, i) => ({ page: p, at: now - 5000 + i * 500 }))));
+      localStorage.setItem("accessCode", accessCode);
+      localStorage.setItem("username", "Looper");
+      localStorage.removeItem("loopPreventionTimestamp");
+    }, code);
+
+  await page.goto("/design");
+  await loop(await testCode(page));
+  await page.goto("/livestream");
+  await toastWith(page, "Navigation Error Detected").waitFor();
+  await connected(page);
+  assert.equal(new URL(page.url()).pathname, "/livestream");
+
+  await loop("SKP-NOT-A-REAL-CODE");
+  await page.goto("/livestream");
+  await toastWith(page, "Navigation Error Detected").waitFor();
+  await waitForPath(page, "/");
+  assert.equal(await page.evaluate(() => localStorage.getItem("accessCode")), null);
+});

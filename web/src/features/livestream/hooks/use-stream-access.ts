@@ -6,7 +6,7 @@ import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
 import { api } from "@/lib/api-client";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
-import { guardNavigation, loopRecentlyStopped } from "@/lib/navigation-guard";
+import { guardNavigation, isSpecialAccessCode, loopRecentlyStopped } from "@/lib/navigation-guard";
 import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeSession } from "@/lib/storage";
 
 export type StreamAccess =
@@ -45,7 +45,8 @@ export function useStreamAccess(): StreamAccess {
     };
 
     async function verify() {
-      if (guardNavigation(location, navigate)) return setAccess({ status: "denied" });
+      // A loop: the guard takes over, except that a special code is sent here, where it already is.
+      if (guardNavigation(location, navigate) && !isSpecialAccessCode(readLocal(LOCAL_KEYS.accessCode))) return setAccess({ status: "denied" });
       const accessCode = readLocal(LOCAL_KEYS.accessCode);
       const username = readLocal(LOCAL_KEYS.username) ?? readSession(SESSION_KEYS.username);
       if (!accessCode) return leave();
