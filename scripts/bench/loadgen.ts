@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { io } from "socket.io-client";
-import { cpuSeconds, rssKiB } from "./lib/proc.ts";
+import { cpuTimes, rssKiB } from "./lib/proc.ts";
 import { LatencyHistogram, round } from "./lib/stats.ts";
 import type { Viewer } from "./lib/viewers.ts";
 
@@ -210,7 +210,7 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
   const other = extra?.();
   await sleep(job.warmup * 1000);
   const rss = peakRss();
-  const cpu0 = cpuSeconds(job.serverPid);
+  const cpu0 = cpuTimes(job.serverPid);
   const own0 = process.cpuUsage();
   const t0 = now();
   const chatBefore = chat.sent();
@@ -219,7 +219,9 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
   await sleep(job.seconds * 1000);
   measuring = false;
   const elapsed = (now() - t0) / 1000;
-  const serverCpu = cpuSeconds(job.serverPid) - cpu0;
+  const cpu1 = cpuTimes(job.serverPid);
+  const serverCpu = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+  const serverSystem = cpu1.system - cpu0.system;
   const own = process.cpuUsage(own0);
   const rssPeak = rss.read();
   rss.stop();
@@ -239,6 +241,8 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
     latencyMs: Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [k, round(v, 2)])),
     serverCpuSeconds: round(serverCpu, 2),
     serverCpuPercent: round((100 * serverCpu) / elapsed, 0),
+    /** The kernel's share of the server's CPU time (sending on loopback includes the receiver's TCP work). */
+    serverSystemShare: round(serverSystem / Math.max(serverCpu, 0.01), 2),
     cpuSecondsPer100k: round((serverCpu / Math.max(1, deliveriesInWindow)) * 100_000, 3),
     deliveriesPerCpuSecond: round(deliveriesInWindow / Math.max(serverCpu, 0.01), 0),
     serverRssKiB: rssPeak,

@@ -107,7 +107,7 @@ async function chat() {
     line(
       "chat fan-out",
       `${name.padEnd(9)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms, ` +
-        `CPU ${fmt(r.cpuSecondsPer100k, 3)} s/100k deliveries (${fmt(r.serverCpuPercent, 0)}% of a core), RSS ${mib(r.serverRssKiB)}` +
+        `CPU ${fmt(r.cpuSecondsPer100k, 3)} s/100k deliveries (${fmt(r.serverCpuPercent, 0)}% of a core, ${fmt(100 * r.serverSystemShare, 0)}% of it in the kernel), RSS ${mib(r.serverRssKiB)}` +
         (r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : "") +
         (r.refused > 0 ? `, ${r.refused} refused` : ""),
     );
