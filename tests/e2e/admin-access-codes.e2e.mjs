@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MOBILE } from "./support/browser.mjs";
-import { assertAccessible, enterAsViewer, failRoute, generateCode, logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { enterAsViewer, failRoute, generateCode, logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
 
 const app = useApp();

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { MOBILE } from "./support/browser.mjs";
-import { assertAccessible, failRoute, logIn, makePng, screenshotScreen } from "./support/admin-panel.mjs";
+import { failRoute, logIn, makePng, screenshotScreen } from "./support/admin-panel.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
+import { enterStream, openViewer } from "./support/live.mjs";
 
 const app = useApp();
 const PATH = "/admin/settings";
@@ -212,6 +214,12 @@ app.browserTest("fake viewers: a number from 0 to 5000 when enabled; the count m
   await status.getByText(/Showing 250 fake viewers now/).waitFor({ timeout: 20_000 });
   const publicSettings = await (await page.request.get("/api/livestream-settings")).json();
   assert.equal(publicSettings.viewerCount, 250, "viewers see the fake viewers in the count");
+
+  // A viewer on /livestream counts the fake viewers and themself.
+  const viewer = await openViewer(page.context().browser(), new URL(page.url()).origin);
+  await enterStream(viewer.page, "Watcher");
+  await viewer.page.waitForFunction(() => [...document.querySelectorAll(".stream-stat")].some((stat) => stat.textContent === "Viewers: 251"));
+  await viewer.context.close();
   await screenshotScreen(page, "admin-settings-fake-viewers");
 
   await target.fill("120");

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import { DESKTOP, MOBILE, screenshot } from "./browser.mjs";
-import { accessibilityViolations } from "./a11y.mjs";
 import { waitForPath } from "./e2e.mjs";
 
 export const ADMIN = { username: "gravekeeper", email: "keeper@example.com", password: "hollow-moon-13" };
@@ -115,17 +114,6 @@ export async function failRoute(page, path, method) {
   };
   await page.route(matcher, handler);
   return () => page.unroute(matcher, handler);
-}
-
-/** Asserts axe finds nothing at phone and desktop widths. */
-export async function assertAccessible(page, what) {
-  const original = page.viewportSize();
-  for (const viewport of [MOBILE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(150);
-    assert.deepEqual(await accessibilityViolations(page), [], `${what} at ${viewport.width}px`);
-  }
-  if (original) await page.setViewportSize(original);
 }
 
 /** A small real PNG (a red-to-black gradient), made without any image library. */
