@@ -35,7 +35,7 @@ describe("every /api/admin/* route", () => {
   test("answers 401 without a session, whatever the body", async () => {
     expect(adminRoutes().length).toBeGreaterThan(15);
     for (const line of await callAll()) expect(line).toEndWith("401 Not logged in");
-  });
+  }, 30_000);
 
   test("answers 401 to a viewer's and a moderator's session, and to a forged admin cookie", async () => {
     for (const cookie of [viewerSession(app.ctx, "peeker", "SKP").cookie, viewerSession(app.ctx, "sneaky-mod", "MOD").cookie, `dreadcast_admin=${"a".repeat(64)}`]) {
@@ -44,7 +44,7 @@ describe("every /api/admin/* route", () => {
     // Nothing changed behind the refusals.
     expect(app.ctx.settings.get().fakeViewersEnabled).toBe(false);
     expect(app.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM access_codes WHERE kind = 'MOD'").get()!.n).toBe(1);
-  });
+  }, 30_000);
 
   test("refuses every state-changing call from another site, even with a real admin session", async () => {
     const cookie = `dreadcast_admin=${app.ctx.admins.createSession(1)}`;
@@ -52,7 +52,7 @@ describe("every /api/admin/* route", () => {
       const res = await fetch(app.url + r.path.replace(":id", "1"), { method: r.method, headers: { origin: "https://evil.example", cookie, "content-type": "application/json" }, body: "{}" });
       expect(`${r.path} ${res.status}`).toBe(`${r.path} 403`);
     }
-  });
+  }, 30_000);
 });
 
 describe("moderation, bans and revocation", () => {
@@ -86,7 +86,7 @@ describe("moderation, bans and revocation", () => {
     expect(victimWs.socket.readyState).toBe(WebSocket.OPEN);
     victimWs.close();
     rogueWs.close();
-  });
+  }, 30_000);
 
   test("a banned viewer is refused on a new socket, under a new username and in a second browser", async () => {
     const fingerprint = makeFingerprint();
@@ -115,7 +115,7 @@ describe("moderation, bans and revocation", () => {
     const other = await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "WRETCH", makeFingerprint());
     expect(other.body.valid).toBe(false);
     adminWs.close();
-  });
+  }, 30_000);
 
   test("a revoked code lets nobody in: not its session, not its socket, not a new entry", async () => {
     const viewer = await joinAs(app, "doomed", "SKP");
@@ -129,7 +129,7 @@ describe("moderation, bans and revocation", () => {
     const cookie = [...viewer.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     expect(await upgradeStatus(app, { origin: app.origin, cookie })).toBe(401);
     expect((await enter(app.client(), viewer.accessCode, "doomed", makeFingerprint())).body.valid).toBe(false);
-  });
+  }, 30_000);
 
   test("a script tag in a username or a message is kept as text, and pages allow no inline script", async () => {
     const viewer = await joinAs(app, "<b>x</b><script>", "SCP");
@@ -140,7 +140,7 @@ describe("moderation, bans and revocation", () => {
     expect(line.message.text).toBe(text);
     expect((await viewer.get("/api/user-data")).body.username).toBe("<b>x</b><script>");
     ws.close();
-  });
+  }, 30_000);
 });
 
 describe("test codes when test codes are off", () => {
@@ -172,5 +172,5 @@ describe("test codes when test codes are off", () => {
     const res = await fetch(app.url + "/api/user-data", { headers: { cookie: earlier.cookie } });
     expect(res.status).toBe(401);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: earlier.cookie })).toBe(401);
-  });
+  }, 30_000);
 });

@@ -66,7 +66,7 @@ describe("headers and cookies", () => {
         expect(`${where} ${res.headers.get("strict-transport-security")}`).toBe(`${where} ${server ? "max-age=31536000; includeSubDomains" : null}`);
       }
     }
-  });
+  }, 30_000);
 
   test("pages allow only our scripts and Stripe's, and frame only Stripe and the embed origin", async () => {
     const csp = (await fetch(app.url + "/livestream")).headers.get("content-security-policy")!;
@@ -80,7 +80,7 @@ describe("headers and cookies", () => {
     const api = await fetch(app.url + "/api/payment-config");
     expect(api.headers.get("content-security-policy")).toStartWith("default-src 'none'");
     expect(api.headers.get("cache-control")).toBe("no-store");
-  });
+  }, 30_000);
 
   test("session cookies are HttpOnly and SameSite=Lax, and Secure under https", async () => {
     for (const [target, secure] of [[app, false], [https, true]] as const) {
@@ -102,7 +102,7 @@ describe("headers and cookies", () => {
         expect(/;\s*Secure/i.test(line)).toBe(secure);
       }
     }
-  });
+  }, 30_000);
 });
 
 describe("body limits", () => {
@@ -124,7 +124,7 @@ describe("body limits", () => {
       expect(`${path} ${res.status}`).toBe(`${path} 413`);
       expect((await res.json()).error).toContain("too large");
     }
-  });
+  }, 30_000);
 
   test("a chunked body without Content-Length is measured too: refused once over the limit, read in full under it", async () => {
     const over = await post("/api/lost-code", chunked(200 * 1024));
@@ -133,7 +133,7 @@ describe("body limits", () => {
     expect(huge.status).toBe(413);
     const under = await post("/api/lost-code", chunked(32 * 1024));
     expect(under.status).toBe(200);
-  });
+  }, 30_000);
 
   test("uploads: over 5 MB, not an image, an empty or a truncated form are refused with a message", async () => {
     const upload = (form: FormData | string, contentType?: string) =>
@@ -152,7 +152,7 @@ describe("body limits", () => {
       body: "x".repeat(7 * 1024 * 1024),
     });
     expect(tooBig.status).toBe(413);
-  });
+  }, 30_000);
 });
 
 describe("WebSocket limits per address", () => {
@@ -179,7 +179,7 @@ describe("WebSocket limits per address", () => {
     await Bun.sleep(100);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: extra, "x-forwarded-for": "198.51.100.7" })).toBe(101);
     for (const s of sockets) s.close();
-  });
+  }, 30_000);
 
   test(`more than ${UPGRADES_PER_IP_PER_MINUTE} upgrade attempts a minute from one address are refused 429`, async () => {
     const cookie = viewerSession(app.ctx, "reconnector", "SKP").cookie;
@@ -188,7 +188,7 @@ describe("WebSocket limits per address", () => {
     expect(statuses.slice(0, UPGRADES_PER_IP_PER_MINUTE).every((s) => s === 101)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     expect(await upgradeStatus(app, { origin: app.origin, cookie, "x-forwarded-for": "203.0.113.10" })).toBe(101);
-  });
+  }, 30_000);
 
   test("X-Forwarded-For from a peer that is not a trusted proxy is ignored by every limit", async () => {
     const direct = await startTestApp();
@@ -203,7 +203,7 @@ describe("WebSocket limits per address", () => {
     } finally {
       await direct.close();
     }
-  });
+  }, 30_000);
 });
 
 describe("rate limits answer 429 with a clear message", () => {
@@ -220,7 +220,7 @@ describe("rate limits answer 429 with a clear message", () => {
     expect(last.status).toBe(429);
     expect(last.body.error).toBe("Too many payment attempts. Please try again later.");
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   test("admin login: per address and username, with a delay that grows", async () => {
     await app.ctx.admins.create("gatekeeper", "g@example.com", "s3cret-pass");
@@ -235,7 +235,7 @@ describe("rate limits answer 429 with a clear message", () => {
     const second = await attempt();
     expect(second.status).toBe(429);
     expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(Number(first.headers.get("retry-after")));
-  });
+  }, 30_000);
 
   test("chat and hearts per person, over all their sockets", async () => {
     const viewer = await joinAs(app, "chatterbox", "SCP");
@@ -246,7 +246,7 @@ describe("rate limits answer 429 with a clear message", () => {
     expect(notice.message).toMatch(/^You are sending messages too fast\. Please wait \d+ seconds?\.$/);
     a.close();
     b.close();
-  });
+  }, 30_000);
 });
 
 describe("normalised names and text", () => {
@@ -264,7 +264,7 @@ describe("normalised names and text", () => {
     expect((await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "Zoe\u0301", makeFingerprint())).body.valid).toBe(true);
     const twin = await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "Zo\u00e9", makeFingerprint());
     expect(twin.body.message).toBe("That username is already taken. Please choose another.");
-  });
+  }, 30_000);
 
   test("chat text: invisible-only refused, controls stripped, towers of accents cut down", async () => {
     const viewer = await joinAs(app, "scribe", "SCP");
@@ -274,7 +274,7 @@ describe("normalised names and text", () => {
     const line = await ws.next("chat", (e) => e.message.username === "scribe");
     expect(line.message.text).toBe("\u00e1\u0301\u0301\u0301b c");
     ws.close();
-  });
+  }, 30_000);
 });
 
 describe("graceful degradation", () => {
@@ -290,7 +290,7 @@ describe("graceful degradation", () => {
     } finally {
       await app.close();
     }
-  });
+  }, 30_000);
 
   test("SMTP unreachable: the purchase completes and its e-mail waits in the queue", async () => {
     const app = await startTestApp({ smtpUrl: `smtp://127.0.0.1:${await freePort()}` });
@@ -310,7 +310,7 @@ describe("graceful degradation", () => {
     } finally {
       await app.close();
     }
-  });
+  }, 30_000);
 
   test("the database busy with another writer: requests wait for it instead of failing", async () => {
     const app = await startTestApp();
@@ -337,5 +337,5 @@ describe("graceful degradation", () => {
     } finally {
       await app.close();
     }
-  });
+  }, 30_000);
 });
