@@ -76,7 +76,7 @@ app.browserTest("a failed stats call shows 'Failed to fetch dashboard stats.'", 
   await failRoute(page, "/api/admin/stats");
   await page.reload();
   await toastWith(page, "Failed to fetch dashboard stats.").waitFor();
-  await page.getByText("The stats could not be loaded.").waitFor();
+  await page.getByText("The stats could not be loaded").waitFor();
 });
 
 app.browserTest(

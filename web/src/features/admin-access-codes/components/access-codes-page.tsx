@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { SearchField } from "@/components/admin/search-field";
+import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BanIcon, DownloadIcon, KeyIcon, PhoneIcon, PlusIcon } from "@/components/ui/icons";
@@ -100,11 +101,7 @@ export function AccessCodesPage() {
         {codes.isPending ? (
           <PageLoader label="Loading access codes…" />
         ) : codes.isError ? (
-          <EmptyState icon={<KeyIcon />} title="The access codes could not be loaded">
-            <button type="button" className="btn btn-outline" onClick={() => void codes.refetch()}>
-              Try again
-            </button>
-          </EmptyState>
+          <LoadFailed icon={<KeyIcon />} title="The access codes could not be loaded" onRetry={() => void codes.refetch()} />
         ) : shown.length === 0 ? (
           <EmptyState icon={<KeyIcon />} title={all.length === 0 ? "No access codes yet" : "No codes match your search"}>
             {all.length === 0 ? "Every code bought or generated for this event is listed here." : `Nothing contains "${search.trim()}".`}

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BanIcon, UserCheckIcon } from "@/components/ui/icons";
@@ -46,11 +47,7 @@ export function BannedUsersPage() {
         {banned.isPending ? (
           <PageLoader label="Loading banned users…" />
         ) : banned.isError ? (
-          <EmptyState icon={<BanIcon />} title="The banned users could not be loaded">
-            <button type="button" className="btn btn-outline" onClick={() => void banned.refetch()}>
-              Try again
-            </button>
-          </EmptyState>
+          <LoadFailed icon={<BanIcon />} title="The banned users could not be loaded" onRetry={() => void banned.refetch()} />
         ) : list.length === 0 ? (
           <EmptyState icon={<BanIcon />} title="Nobody is banned">
             Users banned from the chat by a moderator or admin are listed here, where you can unban them.

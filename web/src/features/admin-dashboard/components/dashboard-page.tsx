@@ -1,6 +1,7 @@
 import type { AdminStats, StatsSample } from "@contracts/admin-panel";
+import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
-import { ActivityIcon, CoinsIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
+import { ActivityIcon, CoinsIcon, DashboardIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { formatPence } from "@/lib/money";
@@ -38,11 +39,8 @@ export function DashboardPage() {
       {stats.data ? (
         <Dashboard stats={stats.data} samples={history.data?.samples} />
       ) : stats.isError ? (
-        <section className="card panel dash-error" role="alert">
-          <p className="alert-title">The stats could not be loaded.</p>
-          <button type="button" className="btn btn-outline" onClick={() => void stats.refetch()}>
-            Try again
-          </button>
+        <section className="card panel">
+          <LoadFailed icon={<DashboardIcon />} title="The stats could not be loaded" onRetry={() => void stats.refetch()} />
         </section>
       ) : (
         <DashboardSkeleton />

@@ -1,18 +1,12 @@
 import { HeartIcon } from "@/components/ui/icons";
 import { formatPence } from "@/lib/money";
+import { DashPanel } from "./dash-panel";
 
 /** The current donation against the goal, as a meter (it may pass 100%). */
 export function DonationMeter({ current, goal }: { current: number; goal: number }) {
   const percent = goal > 0 ? Math.round((current / goal) * 100) : 0;
   return (
-    <article className="card dash-panel donation-meter">
-      <div className="dash-panel-head">
-        <span className="stat-card-icon" aria-hidden="true">
-          <HeartIcon />
-        </span>
-        <h2 className="stat-card-label">Donation goal</h2>
-        <span className="donation-meter-percent">{percent}%</span>
-      </div>
+    <DashPanel icon={<HeartIcon />} title="Donation goal" aside={<span className="donation-meter-percent">{percent}%</span>}>
       <p className="donation-meter-figures">
         <span className="donation-meter-current">{formatPence(current)}</span>
         <span className="donation-meter-goal"> of {formatPence(goal)}</span>
@@ -29,6 +23,6 @@ export function DonationMeter({ current, goal }: { current: number; goal: number
         <span className="meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />
       </div>
       <p className="stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatPence(goal - current)} to go.`}</p>
-    </article>
+    </DashPanel>
   );
 }

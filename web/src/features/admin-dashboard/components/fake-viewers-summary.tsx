@@ -2,19 +2,17 @@ import { Link } from "wouter";
 import type { AdminStats } from "@contracts/admin-panel";
 import { EyeIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
+import { DashPanel } from "./dash-panel";
 
 /** Whether fake viewers are on, the target and how many are shown now (they move ~100 at a time). */
 export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
   const moving = stats.currentFakeViewers !== (stats.fakeViewerMode ? stats.fakeViewersTarget : 0);
   return (
-    <article className="card dash-panel">
-      <div className="dash-panel-head">
-        <span className="stat-card-icon" aria-hidden="true">
-          <EyeIcon />
-        </span>
-        <h2 className="stat-card-label">Fake viewers</h2>
-        <span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>
-      </div>
+    <DashPanel
+      icon={<EyeIcon />}
+      title="Fake viewers"
+      aside={<span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>}
+    >
       <dl className="fake-figures">
         <div>
           <dt>Mode</dt>
@@ -35,6 +33,6 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
           Change in Settings
         </Link>
       </p>
-    </article>
+    </DashPanel>
   );
 }

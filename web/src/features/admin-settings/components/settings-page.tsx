@@ -1,6 +1,6 @@
 import type { LivestreamSettings } from "@contracts/settings";
+import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
-import { EmptyState } from "@/components/ui/empty-state";
 import { SettingsIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
@@ -21,11 +21,7 @@ export function SettingsPage() {
         <Loaded settings={settings.data} />
       ) : settings.isError ? (
         <section className="card panel">
-          <EmptyState icon={<SettingsIcon />} title="The settings could not be loaded">
-            <button type="button" className="btn btn-outline" onClick={() => void settings.refetch()}>
-              Try again
-            </button>
-          </EmptyState>
+          <LoadFailed icon={<SettingsIcon />} title="The settings could not be loaded" onRetry={() => void settings.refetch()} />
         </section>
       ) : (
         <PageLoader label="Loading settings…" />

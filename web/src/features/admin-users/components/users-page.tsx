@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { UserRecord } from "@contracts/admin-panel";
 import { SearchField } from "@/components/admin/search-field";
+import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ClockIcon, DownloadIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
@@ -53,11 +54,7 @@ export function UsersPage() {
         {users.isPending ? (
           <PageLoader label="Loading users…" />
         ) : users.isError ? (
-          <EmptyState icon={<UsersIcon />} title="The users could not be loaded">
-            <button type="button" className="btn btn-outline" onClick={() => void users.refetch()}>
-              Try again
-            </button>
-          </EmptyState>
+          <LoadFailed icon={<UsersIcon />} title="The users could not be loaded" onRetry={() => void users.refetch()} />
         ) : shown.length === 0 ? (
           <EmptyState icon={<UsersIcon />} title={all.length === 0 ? "No users yet" : "No users match your search"}>
             {all.length === 0 ? "Viewers appear here once they enter the stream with an access code." : `Nobody's username or e-mail contains "${search.trim()}".`}
