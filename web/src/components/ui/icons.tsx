@@ -232,12 +232,6 @@ export const PhoneIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const ShieldIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
-  </Icon>
-);
-
 export const CoinsIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="8" cy="8" r="6" />
