@@ -20,6 +20,14 @@ export function useAdminProfile() {
   return useQuery(adminProfileQueryOptions());
 }
 
+/** The profile if signed in, else null: for pages anyone may see (the login page). */
+export function useAdminSession() {
+  return useQuery({
+    queryKey: [...adminAuthKeys.profile, "optional"],
+    queryFn: () => api.get<AdminProfile | null>("/api/admin/profile", { on401: "returnNull" }),
+  });
+}
+
 export function checkFirstAdmin(): Promise<FirstAdminStatus> {
   return api.get<FirstAdminStatus>("/api/admin/check-first-admin");
 }

@@ -35,6 +35,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Fired when an admin call is refused for want of a session (it expired, or another tab logged out). */
+export const ADMIN_SESSION_LOST_EVENT = "dreadcast:admin-session-lost";
+
+// Login answers 401 for a wrong password, and the profile check is what the admin layout already handles.
+function isAdminDataCall(path: string): boolean {
+  return path.startsWith("/api/admin/") && path !== "/api/admin/login" && path !== "/api/admin/profile";
+}
+
 async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   let payload: BodyInit | undefined;
@@ -44,6 +52,7 @@ async function request<T>(method: string, path: string, body: unknown, options: 
     payload = JSON.stringify(body);
   }
   const response = await fetch(path, { method, headers, body: payload, credentials: "include", signal: options.signal });
+  if (response.status === 401 && isAdminDataCall(path)) window.dispatchEvent(new Event(ADMIN_SESSION_LOST_EVENT));
   if (response.status === 401 && options.on401 === "returnNull") return null as T;
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, text, response.statusText);

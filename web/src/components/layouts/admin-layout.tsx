@@ -10,7 +10,8 @@ import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { toast } from "@/hooks/use-toast";
-import { useAdminProfile, useLogout } from "@/lib/admin-auth";
+import { adminAuthKeys, useAdminProfile, useLogout } from "@/lib/admin-auth";
+import { ADMIN_SESSION_LOST_EVENT } from "@/lib/api-client";
 import "./admin.css";
 
 /** Below this width the sidebar collapses into a menu. */
@@ -30,6 +31,13 @@ export function AdminLayout({ children }: { children: ReactNode }) {
     toast({ variant: "destructive", title: "Error", description: "Failed to fetch admin profile" });
     navigate(paths.admin.login, { replace: true });
   }, [profile.isError, navigate]);
+
+  // Any admin call refused for want of a session re-checks the profile, whose 401 leads back to the login.
+  useEffect(() => {
+    const recheck = () => void queryClient.invalidateQueries({ queryKey: adminAuthKeys.profile });
+    window.addEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
+    return () => window.removeEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
+  }, [queryClient]);
 
   useEffect(() => {
     if (isDesktop) setMenuOpen(false);

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
 import { loginBody, type LoginBody } from "@contracts/admin";
@@ -7,7 +7,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert } from "@/components/ui/alert";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
-import { useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
+import { useAdminSession, useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
 import { serverErrorMessage } from "@/lib/api-client";
 import { AuthPanel } from "./auth-panel";
 
@@ -15,6 +15,7 @@ import { AuthPanel } from "./auth-panel";
 export function LoginPage() {
   const [, navigate] = useLocation();
   const firstAdmin = useFirstAdminStatus();
+  const session = useAdminSession();
   const login = useLogin();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<LoginBody>({ resolver: zodResolver(loginBody), defaultValues: { username: "", password: "" } });
@@ -34,6 +35,11 @@ export function LoginPage() {
       },
     });
   });
+
+  // Someone already signed in has nothing to do here.
+  useEffect(() => {
+    if (session.data) navigate(paths.admin.dashboard, { replace: true });
+  }, [session.data, navigate]);
 
   if (firstAdmin.data?.needsFirstAdmin) {
     return (
