@@ -5,6 +5,9 @@ export interface WebAsset {
   path: string;
   file: string;
   immutable: boolean;
+  /** Compressed at build time; compressed at start when absent. */
+  gzip?: string;
+  br?: string;
 }
 
 interface LoadedAsset {
@@ -38,7 +41,10 @@ async function load(asset: WebAsset): Promise<LoadedAsset> {
     etag: `"${Bun.hash(body).toString(36)}"`,
     cacheControl: asset.path === "/index.html" ? "no-cache" : asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
   };
-  if (COMPRESSIBLE.test(type) && body.length > 512) {
+  if (asset.gzip && asset.br) {
+    loaded.gzip = new Uint8Array(await Bun.file(asset.gzip).arrayBuffer());
+    loaded.br = new Uint8Array(await Bun.file(asset.br).arrayBuffer());
+  } else if (COMPRESSIBLE.test(type) && body.length > 512) {
     loaded.gzip = Bun.gzipSync(body, { level: 9 });
     loaded.br = new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10 } }));
   }
