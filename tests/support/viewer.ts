@@ -1,26 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { DeviceFingerprint } from "../../src/contracts/access.ts";
 import type { TestClient } from "../harness.ts";
+import { makeFingerprint } from "./fingerprint.mjs";
 
-/** A browser's device fingerprint as the web app computes it (fingerprint = SHA-256 of the other fields). */
-export function makeFingerprint(overrides: Partial<DeviceFingerprint> = {}): DeviceFingerprint {
-  const fields = {
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) TestBrowser/1.0",
-    screenResolution: "1920x1080",
-    colorDepth: 24,
-    timezone: "Europe/London",
-    language: "en-GB",
-    platform: "Linux x86_64",
-    webglVendor: "Mesa",
-    webglRenderer: "llvmpipe",
-    deviceToken: randomBytes(24).toString("hex"),
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-  const { fingerprint: _ignored, ...rest } = fields as DeviceFingerprint;
-  const fingerprint = overrides.fingerprint ?? createHash("sha256").update(JSON.stringify(rest)).digest("hex");
-  return { ...rest, fingerprint };
-}
+export { makeFingerprint };
 
 /** Another machine entirely: different token, screen and platform. */
 export function otherDevice(): DeviceFingerprint {

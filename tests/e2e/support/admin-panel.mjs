@@ -1,9 +1,9 @@
 /** Helpers of the admin panel browser tests: an admin account, logging in, codes, viewers and bans. */
 import assert from "node:assert/strict";
-import { createHash, randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import { DESKTOP, MOBILE, screenshot } from "./browser.mjs";
 import { waitForPath } from "./e2e.mjs";
+import { makeFingerprint } from "../../support/fingerprint.mjs";
 
 export const ADMIN = { username: "gravekeeper", email: "keeper@example.com", password: "hollow-moon-13" };
 
@@ -43,24 +43,6 @@ export async function generateCode(page, body = {}) {
   return response.json();
 }
 
-/** A device fingerprint as the web app builds it. */
-export function fingerprint(overrides = {}) {
-  const fields = {
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) E2E",
-    screenResolution: "1920x1080",
-    colorDepth: 24,
-    timezone: "Europe/London",
-    language: "en-GB",
-    platform: "Linux x86_64",
-    webglVendor: "Mesa",
-    webglRenderer: "llvmpipe",
-    deviceToken: randomBytes(24).toString("hex"),
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-  return { ...fields, fingerprint: createHash("sha256").update(JSON.stringify(fields)).digest("hex") };
-}
-
 /**
  * Lets a viewer in with `code` from a separate browser context (own cookies), so the code becomes used
  * and bound to that device, and a user row exists.
@@ -69,7 +51,7 @@ export async function enterAsViewer(page, code, username, email) {
   const context = await page.context().browser().newContext({ baseURL: new URL(page.url()).origin });
   try {
     const response = await context.request.post("/api/validate-access", {
-      data: { accessCode: code, username, deviceFingerprint: fingerprint(), ...(email ? { email } : {}) },
+      data: { accessCode: code, username, deviceFingerprint: makeFingerprint(), ...(email ? { email } : {}) },
     });
     const body = await response.json();
     assert.equal(body.valid, true, `validate-access for ${username}: ${JSON.stringify(body)}`);

@@ -1,0 +1,3 @@
+import type { DeviceFingerprint } from "../../src/contracts/access.ts";
+
+export function makeFingerprint(overrides?: Partial<DeviceFingerprint>): DeviceFingerprint;
