@@ -53,8 +53,9 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   }
   const response = await fetch(path, { method, headers, body: payload, credentials: "include", signal: options.signal });
   if (response.status === 401 && isAdminDataCall(path)) window.dispatchEvent(new Event(ADMIN_SESSION_LOST_EVENT));
-  if (response.status === 401 && options.on401 === "returnNull") return null as T;
+  // The body is always read, even when it is not used, so the response completes.
   const text = await response.text();
+  if (response.status === 401 && options.on401 === "returnNull") return null as T;
   if (!response.ok) throw new ApiError(response.status, text, response.statusText);
   if (!text) return null as T;
   const type = response.headers.get("content-type") ?? "";
