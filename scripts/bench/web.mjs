@@ -13,30 +13,18 @@
  * as above with `disableStorageReset`, so the stored code survives into the audited load.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
+import { measureAssets, recordAssets } from "../../tests/e2e/support/page-weight.mjs";
 
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
 const log = (text) => process.stderr.write(`    [web] ${text}\n`);
-
-function gzippedSize(url) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
-      let bytes = 0;
-      res.on("data", (chunk) => (bytes += chunk.length));
-      res.on("end", () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${res.statusCode}`))));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 /** Lets this browser context in as a viewer, the way the access page does: code, session cookie, storage. */
 async function becomeViewer(page, username) {
@@ -81,19 +69,16 @@ async function pageWeights() {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       if (path === "/livestream") await becomeViewer(page, "weighed");
-      const assets = new Set();
-      page.on("request", (request) => {
-        if (["script", "stylesheet"].includes(request.resourceType())) assets.add(request.url());
-      });
+      const assets = recordAssets(page);
       await page.goto(`${baseUrl}${path}`, { waitUntil: "load" });
       await page.waitForLoadState("networkidle");
       const finalPath = new URL(page.url()).pathname;
       const own = [...assets].filter((url) => url.startsWith(baseUrl));
       const stripe = [...assets].filter((url) => /stripe\.com/.test(url));
-      const files = await Promise.all(own.map(async (url) => ({ file: new URL(url).pathname, gzipBytes: await gzippedSize(url) })));
+      const { files, total } = await measureAssets(own);
       results[path] = {
         finalPath,
-        gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0),
+        gzipBytes: total,
         files,
         stripeLoaded: stripe.length > 0,
         adminChunks: files.filter((f) => /\/admin[^/]*$/.test(f.file)).map((f) => f.file),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
+import { measureAssets, recordAssets } from "./support/page-weight.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, donateByApi, enterStream, openViewer, PLAYER_URL, routePlayer, say, testCode } from "./support/live.mjs";
 
@@ -295,23 +296,13 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
 app.browserTest("the stream screen loads at most 150 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
   await enterStream(page, "Lightweight");
   const fresh = await context.newPage();
-  const assets = new Set();
-  fresh.on("request", (request) => {
-    if (["script", "stylesheet"].includes(request.resourceType())) assets.add(request.url());
-  });
+  const assets = recordAssets(fresh);
   await fresh.goto("/livestream");
   await connected(fresh);
   await fresh.waitForLoadState("networkidle");
   const urls = [...assets];
   assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
-  const sizes = await Promise.all(
-    urls.map(async (u) => {
-      const response = await fetch(u, { headers: { "accept-encoding": "gzip" } });
-      return Number(response.headers.get("content-length") ?? (await response.arrayBuffer()).byteLength);
-    }),
-  );
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const report = urls.map((u, i) => `${new URL(u).pathname} ${(sizes[i] / 1024).toFixed(1)} KiB`).join(", ");
+  const { total, report } = await measureAssets(urls);
   assert.ok(total <= 150 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });
 
