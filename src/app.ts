@@ -40,10 +40,13 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   ctx.disposers.push(() => ctx.mail.stop());
   return new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT }, websocket: WEBSOCKET_SETTINGS })
     .onError({ as: "global" }, ({ code, error, set }) => {
-      if (error instanceof HttpError) {
-        set.status = error.status;
-        Object.assign(set.headers, error.headers);
-        return { error: error.message };
+      // A body stream cut off at its limit reaches here wrapped in the parser's error.
+      const cause = code === "PARSE" ? (error as { cause?: unknown }).cause : undefined;
+      const httpError = error instanceof HttpError ? error : cause instanceof HttpError ? cause : null;
+      if (httpError) {
+        set.status = httpError.status;
+        Object.assign(set.headers, httpError.headers);
+        return { error: httpError.message };
       }
       switch (code) {
         case "VALIDATION":

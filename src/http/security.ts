@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
+import { HttpError } from "../lib/errors.ts";
 import { clientAddress } from "./client-ip.ts";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -41,66 +42,81 @@ export function baseSecurityHeaders(config: Config): Record<string, string> {
   return headers;
 }
 
-function tooLarge(set: { status?: number | string }, limit: number) {
-  set.status = 413;
-  return { error: `Request body too large (limit ${Math.round(limit / 1024)} KiB)` };
+function bodyTooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body too large (limit ${Math.round(limit / 1024)} KiB)`);
+}
+
+/** The path of a request URL (`http://host/path?query`), without building a URL object. */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = query === -1 ? (hash === -1 ? url.length : hash) : hash === -1 ? query : Math.min(query, hash);
+  return url.slice(start, end);
 }
 
 /**
- * A body sent without a Content-Length (chunked) is measured before any handler reads it: a copy is read
- * up to the limit, and the request is refused as soon as it goes over. Under the limit the original
- * stream still holds every byte for the handler.
+ * A body sent without a Content-Length (chunked) cannot be measured before it is read, so it is read
+ * through a counter instead: the request is replaced by one whose body stream fails with 413 as soon as
+ * it goes over the limit, whoever reads it (the JSON parser, the upload or the webhook handler). Under
+ * the limit every byte passes through unchanged.
  */
-async function chunkedBodyExceeds(request: Request, limit: number): Promise<boolean> {
-  const stream = request.clone().body;
-  if (!stream) return false;
-  const reader = stream.getReader();
+function limitedRequest(request: Request, limit: number): Request {
   let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return false;
-      size += value.byteLength;
-      if (size > limit) return true;
-    }
-  } catch {
-    // A body that breaks off is the handler's to refuse (as malformed).
-    return false;
-  } finally {
-    reader.cancel().catch(() => {});
-  }
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > limit) controller.error(bodyTooLarge(limit));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body!.pipeThrough(counter),
+    signal: request.signal,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /**
- * Runs first on every request: security headers, the client address (trusting X-Forwarded-For only
- * from --trust-proxy peers), the refusal of cross-site state-changing calls and the body limits.
+ * Security on every request. The headers are the app's default headers (merged into each response by
+ * the framework; pages and files replace the policy and the caching with their own): the base set, and
+ * for everything else — API answers, health, errors — a policy under which nothing may load or frame it,
+ * and no storing.
+ *
+ * The hook refuses cross-site state-changing calls and bodies over their limit. It is synchronous on
+ * purpose, and returns at once for GET and HEAD: whatever it does is compiled into every route of the
+ * app, and an `async` hook would put an `await` into all of them. So a chunked body is limited as it is
+ * read (above) rather than measured first.
  */
 export function securityPlugin(config: Config) {
-  const headers = baseSecurityHeaders(config);
   return new Elysia({ name: "security" })
-    .onRequest(async ({ request, set }) => {
-      Object.assign(set.headers, headers);
-      const path = new URL(request.url).pathname;
-      // Pages and files set their own policy and caching; API answers are never framed, run or stored.
-      if (path === "/api" || path.startsWith("/api/") || path === "/healthz") {
-        set.headers["content-security-policy"] = API_CONTENT_SECURITY_POLICY;
-        set.headers["cache-control"] = "no-store";
-      }
-      if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) {
-        set.status = 403;
-        return { error: "Cross-site request refused" };
-      }
-      const limit = bodyLimit(path);
+    .headers({ ...baseSecurityHeaders(config), "content-security-policy": API_CONTENT_SECURITY_POLICY, "cache-control": "no-store" })
+    .onRequest((context) => {
+      const request = context.request;
+      if (request.method === "GET" || request.method === "HEAD") return;
+      if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) throw new HttpError(403, "Cross-site request refused");
+      const limit = bodyLimit(pathOf(request.url));
       const declared = request.headers.get("content-length");
       if (declared !== null) {
-        if (Number(declared) > limit) return tooLarge(set, limit);
-      } else if (request.body && (await chunkedBodyExceeds(request, limit))) {
-        return tooLarge(set, limit);
+        if (Number(declared) > limit) throw bodyTooLarge(limit);
+      } else if (request.body) {
+        (context as { request: Request }).request = limitedRequest(request, limit);
       }
-    })
-    .derive({ as: "global" }, ({ request, server }) => ({
-      clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), config.trustProxy),
-    }));
+    });
+}
+
+/**
+ * The client's address for the routes that limit by it (code checks, logins, payments, sockets). Worked
+ * out only where one of those routes asks, not for every request: `requestIP` is a call into the server
+ * for the socket's peer. Unnamed, so each module that uses it gets the derive on its own routes.
+ */
+export function clientIpPlugin(config: Config) {
+  return new Elysia().derive({ as: "scoped" }, ({ request, server }) => ({
+    clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), config.trustProxy),
+  }));
 }
 
 export function cookieIsSecure(config: Config): boolean {

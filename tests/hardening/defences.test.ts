@@ -135,6 +135,17 @@ describe("body limits", () => {
     expect(under.status).toBe(200);
   }, 30_000);
 
+  test("a chunked body to a route that reads it raw is held to that route's limit, not the server's", async () => {
+    // The webhook takes 512 KiB; the server-wide cap is the upload's 6 MiB.
+    const over = await post("/api/stripe/webhook", chunked(1024 * 1024));
+    expect(over.status).toBe(413);
+    expect((await over.json()).error).toBe("Request body too large (limit 512 KiB)");
+    // Under it the body is read in full, and this server (no Stripe keys) then answers that it takes no webhooks.
+    const under = await post("/api/stripe/webhook", chunked(16 * 1024));
+    expect(under.status).toBe(404);
+    expect((await under.json()).error).toBe("Webhooks are not configured");
+  }, 30_000);
+
   test("uploads: over 5 MB, not an image, an empty or a truncated form are refused with a message", async () => {
     const upload = (form: FormData | string, contentType?: string) =>
       admin.request("POST", "/api/admin/upload-thumbnail", form, contentType ? { "content-type": contentType } : {});

@@ -12,7 +12,8 @@ import {
   verifyStreamAccessBody,
 } from "../../contracts/access.ts";
 import type { AppContext } from "../../context.ts";
-import { cookieIsSecure, securityPlugin } from "../../http/security.ts";
+import { readCookie, setSessionCookie } from "../../http/cookies.ts";
+import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
@@ -21,7 +22,6 @@ import type { AdmitRequest } from "./service.ts";
 import { VIEWER_COOKIE, VIEWER_SESSION_TTL_MS } from "./sessions.ts";
 
 type Set = { status?: number | string; headers: Record<string, string | number> };
-type Cookies = Record<string, { value?: unknown; set(options: Record<string, unknown>): unknown }>;
 
 /** A refusal in the shape the access pages read: `valid` and `message` (and `error`, like every other failure). */
 function refusal(set: Set, status: number, message: string, retryAfterSeconds?: number) {
@@ -41,13 +41,13 @@ export function accessRoutes(ctx: AppContext) {
   /** Counts a code check; the seconds to wait when the address has checked too often or failed too much. */
   const throttle = (ip: string): number => Math.max(checksPerIp.hit(ip), failuresPerIp.retryAfter(ip));
 
-  const setViewerCookie = (cookie: Cookies, sessionId: string) =>
-    cookie[VIEWER_COOKIE]!.set({ value: sessionId, httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: VIEWER_SESSION_TTL_MS / 1000 });
+  const setViewerCookie = (set: Set, sessionId: string) =>
+    setSessionCookie(set, VIEWER_COOKIE, sessionId, { secure, maxAge: VIEWER_SESSION_TTL_MS / 1000 });
 
   /** The shared path of validate-access, verify-existing-access, verify-stream-access and verify-special-access. */
   const admitRoute =
     <S extends z.ZodType<Omit<AdmitRequest, "siteUrl" | "currentSessionId" | "onlyKinds">>>(schema: S, onlyKinds?: AdmitRequest["onlyKinds"]) =>
-    ({ body, set, cookie, clientIp, request }: { body: unknown; set: Set; cookie: Cookies; clientIp: string; request: Request }) => {
+    ({ body, set, clientIp, request }: { body: unknown; set: Set; clientIp: string; request: Request }) => {
       const wait = throttle(clientIp);
       if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
       const parsed = schema.safeParse(body);
@@ -55,7 +55,7 @@ export function accessRoutes(ctx: AppContext) {
       const outcome = ctx.access.admit({
         ...parsed.data,
         onlyKinds,
-        currentSessionId: cookie[VIEWER_COOKIE]?.value as string | undefined,
+        currentSessionId: readCookie(request, VIEWER_COOKIE),
         siteUrl: siteUrlFor(ctx.config, request),
       });
       if (!outcome.valid) {
@@ -65,13 +65,12 @@ export function accessRoutes(ctx: AppContext) {
         return { valid: false, message: outcome.message };
       }
       failuresPerIp.succeed(clientIp);
-      setViewerCookie(cookie, outcome.sessionId);
+      setViewerCookie(set, outcome.sessionId);
       return { valid: true, message: outcome.message };
     };
 
   return new Elysia({ name: "access-routes", prefix: "/api" })
-    // Deduplicated by name at runtime; here for the typed `clientIp`.
-    .use(securityPlugin(ctx.config))
+    .use(clientIpPlugin(ctx.config))
     .post("/validate-access", admitRoute(validateAccessBody))
     .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
     .post("/verify-stream-access", admitRoute(verifyStreamAccessBody))
@@ -103,15 +102,15 @@ export function accessRoutes(ctx: AppContext) {
       if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
       return { accessCode: ctx.access.issueTestCode().code };
     })
-    .get("/user-data", ({ cookie }) => {
-      const session = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+    .get("/user-data", ({ request }) => {
+      const session = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
       if (!session) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
       return { username: session.username };
     })
-    .get("/check-moderator-status", ({ cookie }) => {
-      const viewer = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+    .get("/check-moderator-status", ({ request }) => {
+      const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
       if (viewer?.isModerator && !ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return { isModerator: true };
-      return { isModerator: ctx.admins.findSession(cookie[ADMIN_COOKIE]?.value as string | undefined) !== null };
+      return { isModerator: ctx.admins.findSession(readCookie(request, ADMIN_COOKIE)) !== null };
     })
     .post("/lost-code", ({ body, clientIp, request }) => {
       const parsed = lostCodeBody.safeParse(body);

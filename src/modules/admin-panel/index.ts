@@ -10,6 +10,7 @@ import {
 import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
+import { readCookie } from "../../http/cookies.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
@@ -58,8 +59,8 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   return new Elysia({ name: "admin-panel", prefix: "/api/admin" })
     .use(adminAuth(ctx))
     // Without a session the answer is 401 before the input is even looked at (validation runs before `isAdmin`).
-    .onTransform(({ cookie }) => {
-      ctx.admins.requireSession(cookie[ADMIN_COOKIE]?.value as string | undefined);
+    .onTransform(({ request }) => {
+      ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
     })
     .guard({ isAdmin: true }, (app) =>
       app

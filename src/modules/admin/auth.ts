@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
+import { readCookie } from "../../http/cookies.ts";
 
 export const ADMIN_COOKIE = "dreadcast_admin";
 
@@ -7,8 +8,8 @@ export const ADMIN_COOKIE = "dreadcast_admin";
 export function adminAuth(ctx: AppContext) {
   return new Elysia({ name: "admin-auth" }).macro({
     isAdmin: {
-      resolve({ cookie }) {
-        return { admin: ctx.admins.requireSession(cookie[ADMIN_COOKIE]?.value as string | undefined) };
+      resolve({ request }) {
+        return { admin: ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE)) };
       },
     },
   });

@@ -3,7 +3,8 @@ import { createFirstAdminBody, loginBody } from "../../contracts/admin.ts";
 import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
-import { cookieIsSecure, securityPlugin } from "../../http/security.ts";
+import { readCookie, setSessionCookie } from "../../http/cookies.ts";
+import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { ADMIN_COOKIE, adminAuth } from "./auth.ts";
 import { ADMIN_SESSION_TTL_MS } from "./service.ts";
 
@@ -14,8 +15,7 @@ export function adminAuthRoutes(ctx: AppContext) {
   const secure = cookieIsSecure(ctx.config);
 
   return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
-    // Deduplicated by name at runtime; here for the typed `clientIp`.
-    .use(securityPlugin(ctx.config))
+    .use(clientIpPlugin(ctx.config))
     .use(adminAuth(ctx))
     .get("/check-first-admin", () => ({ needsFirstAdmin: ctx.admins.needsFirstAdmin() }))
     .post(
@@ -30,7 +30,7 @@ export function adminAuthRoutes(ctx: AppContext) {
     )
     .post(
       "/login",
-      async ({ body, cookie, clientIp }) => {
+      async ({ body, set, clientIp }) => {
         const keys = [`ip:${clientIp}|${body.username.toLowerCase()}`, `user:${body.username.toLowerCase()}`];
         const wait = Math.max(loginsPerIp.hit(clientIp), ...keys.map((k) => failures.retryAfter(k)));
         if (wait > 0) throw tooManyRequests(`Too many login attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
@@ -40,21 +40,14 @@ export function adminAuthRoutes(ctx: AppContext) {
           throw unauthorized("Invalid username or password");
         }
         for (const k of keys) failures.succeed(k);
-        cookie[ADMIN_COOKIE]!.set({
-          value: ctx.admins.createSession(admin.id),
-          httpOnly: true,
-          sameSite: "lax",
-          secure,
-          path: "/",
-          maxAge: ADMIN_SESSION_TTL_MS / 1000,
-        });
+        setSessionCookie(set, ADMIN_COOKIE, ctx.admins.createSession(admin.id), { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
         return { username: admin.username };
       },
       { body: loginBody },
     )
-    .post("/logout", ({ cookie }) => {
-      ctx.admins.endSession(cookie[ADMIN_COOKIE]?.value as string | undefined);
-      cookie[ADMIN_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: 0 });
+    .post("/logout", ({ request, set }) => {
+      ctx.admins.endSession(readCookie(request, ADMIN_COOKIE));
+      setSessionCookie(set, ADMIN_COOKIE, "", { secure, maxAge: 0 });
       return { ok: true };
     })
     .get("/profile", ({ admin }) => ({ username: admin.username }), { isAdmin: true });

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
-import { isCrossSite, securityPlugin } from "../../http/security.ts";
+import { readCookie } from "../../http/cookies.ts";
+import { clientIpPlugin, isCrossSite } from "../../http/security.ts";
 import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
@@ -57,13 +58,12 @@ export function chatRoutes(ctx: AppContext) {
   const upgradesPerIp = new RateLimiter(UPGRADES_PER_IP_PER_MINUTE, 60_000);
 
   return new Elysia({ name: "chat" })
-    // Deduplicated by name at runtime; here for the typed `clientIp`.
-    .use(securityPlugin(ctx.config))
-    .derive(({ request, cookie, clientIp }) => {
+    .use(clientIpPlugin(ctx.config))
+    .derive(({ request, clientIp }) => {
       const wait = upgradesPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
-      const identity = identify(ctx, cookie[ADMIN_COOKIE]?.value as string | undefined, cookie[VIEWER_COOKIE]?.value as string | undefined);
+      const identity = identify(ctx, readCookie(request, ADMIN_COOKIE), readCookie(request, VIEWER_COOKIE));
       if (!identity) throw unauthorized("Please enter your access code to continue.");
       hub.admit(identity, clientIp);
       return { chatIdentity: identity, chatIp: clientIp };

@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import { ACCESS_MESSAGES } from "../../contracts/access.ts";
 import { createDonationIntentBody, createPaymentIntentBody, demoConfirmPaymentBody } from "../../contracts/payments.ts";
 import type { AppContext } from "../../context.ts";
-import { securityPlugin } from "../../http/security.ts";
+import { readCookie } from "../../http/cookies.ts";
+import { clientIpPlugin } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
@@ -19,8 +20,7 @@ export function paymentRoutes(ctx: AppContext) {
   };
 
   return new Elysia({ name: "payment-routes", prefix: "/api" })
-    // Deduplicated by name at runtime; here for the typed `clientIp`.
-    .use(securityPlugin(ctx.config))
+    .use(clientIpPlugin(ctx.config))
     .get("/payment-config", () => ctx.payments.paymentConfig())
     .post(
       "/create-payment-intent",
@@ -32,8 +32,8 @@ export function paymentRoutes(ctx: AppContext) {
     )
     .post(
       "/create-donation-intent",
-      ({ body, cookie, clientIp, request }) => {
-        const viewer = ctx.viewerSessions.findSession(cookie[VIEWER_COOKIE]?.value as string | undefined);
+      ({ body, clientIp, request }) => {
+        const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
         if (!viewer) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
         limit(intentsPerIp, clientIp);
         return ctx.payments.createDonationIntent(body.amount, viewer, siteUrlFor(ctx.config, request));
