@@ -111,12 +111,19 @@ export function securityPlugin(config: Config) {
 /**
  * The client's address for the routes that limit by it (code checks, logins, payments, sockets). Worked
  * out only where one of those routes asks, not for every request: `requestIP` is a call into the server
- * for the socket's peer. Unnamed, so each module that uses it gets the derive on its own routes.
+ * for the socket's peer. The server is taken once when it starts rather than from each request's
+ * context, where asking for it would add a getter to the context of every route. Unnamed, so each module
+ * that uses it gets the derive on its own routes.
  */
 export function clientIpPlugin(config: Config) {
-  return new Elysia().derive({ as: "scoped" }, ({ request, server }) => ({
-    clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), config.trustProxy),
-  }));
+  let server: { requestIP(request: Request): { address: string } | null } | null = null;
+  return new Elysia()
+    .onStart((app) => {
+      server = app.server;
+    })
+    .derive({ as: "scoped" }, ({ request }) => ({
+      clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), config.trustProxy),
+    }));
 }
 
 export function cookieIsSecure(config: Config): boolean {

@@ -68,6 +68,27 @@ describe("public livestream settings", () => {
     expect(body.currentDonation).toBe(1234);
   });
 
+  test("the kept answer follows each change at once: viewer count, a donation, a saved setting, for viewers and the public alike", async () => {
+    const admin = await loginAsAdmin(app);
+    const read = async () => [(await app.client().get("/api/livestream-settings")).body, (await admin.get("/api/livestream-settings")).body];
+    let viewers = 7;
+    app.ctx.settings.setViewerCountProvider(() => viewers);
+    for (const body of await read()) expect(body.viewerCount).toBe(7);
+    viewers = 8;
+    for (const body of await read()) expect(body.viewerCount).toBe(8);
+    const before = (await read())[0].currentDonation;
+    const payment = app.ctx.db
+      .query<{ id: number }, [number, number]>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_kept', 'donation', 500, 'succeeded', ?, ?) RETURNING id")
+      .get(Date.now(), Date.now())!;
+    app.ctx.db.query("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Kept', 500, 0)").run(payment.id);
+    for (const body of await read()) expect(body.currentDonation).toBe(before + 500);
+    app.ctx.settings.update({ ...app.ctx.settings.get(), eventTitle: "The Second Night" });
+    const [pub, adm] = await read();
+    expect([pub.eventTitle, adm.eventTitle]).toEqual(["The Second Night", "The Second Night"]);
+    expect([pub.embedUrl, adm.embedUrl]).toEqual(["", EMBED]);
+    app.ctx.settings.update({ ...app.ctx.settings.get(), eventTitle: "DREADCAST: The Night It Streams" });
+  });
+
   test("a set thumbnail is what the banner displays", async () => {
     app.ctx.settings.update({ ...app.ctx.settings.get(), thumbnailUrl: "/uploads/thumb.png" });
     const body = (await app.client().get("/api/livestream-settings")).body;

@@ -12,7 +12,8 @@ export function publicSettingsRoutes(ctx: AppContext) {
     return ctx.admins.findSession(readCookie(request, ADMIN_COOKIE)) !== null;
   };
   return new Elysia({ name: "public-settings-routes", prefix: "/api" }).get("/livestream-settings", ({ request, set }) => {
-    const view = ctx.settings.publicView(canWatch(request));
+    const view = ctx.settings.publicViewJson(canWatch(request));
+    set.headers["content-type"] = "application/json;charset=utf-8";
     // The answer differs per viewer (the stream link), so no shared cache may keep it.
     set.headers["cache-control"] = "private, no-store";
     // Not `return f(…)`: the framework reads that shape as possibly asynchronous and compiles an await.

@@ -28,6 +28,12 @@ export class SettingsService {
 
   constructor(private readonly db: Database) {}
 
+  /** The public view as JSON, for the two kinds of caller, until the database or the viewer count changes. */
+  private readonly publicJson = [
+    { changes: -1, viewers: -1, json: "" },
+    { changes: -1, viewers: -1, json: "" },
+  ];
+
   /** The cache, emptied first if anything has been written since it was filled. */
   private current() {
     const changes = this.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
@@ -100,6 +106,25 @@ export class SettingsService {
 
   private readDonationTotal(): number {
     return this.db.query<{ total: number }, []>("SELECT COALESCE(SUM(amount), 0) AS total FROM donations").get()!.total;
+  }
+
+  /**
+   * `publicView` serialised: what GET /api/livestream-settings answers, read by every page view. Kept
+   * while nothing is written and the viewer count stays the same, so most requests skip building and
+   * serialising the object.
+   */
+  publicViewJson(canWatch: boolean): string {
+    if (this.db.inTransaction) return JSON.stringify(this.publicView(canWatch));
+    const { changes } = this.current();
+    const viewers = this.viewerCount();
+    const slot = this.publicJson[canWatch ? 1 : 0]!;
+    if (slot.changes !== changes || slot.viewers !== viewers) {
+      slot.json = JSON.stringify(this.publicView(canWatch));
+      // Reading for the view may itself have filled the cache; key it by what was current before.
+      slot.changes = changes;
+      slot.viewers = viewers;
+    }
+    return slot.json;
   }
 
   /** What anyone may read; the stream link only for callers who have paid (or administer). */
