@@ -9,7 +9,7 @@ import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { PaymentDonationReporter } from "./donations.ts";
 import { ChatFrameRouter } from "./frames.ts";
-import type { ChatIdentity } from "./hub.ts";
+import type { ChatIdentity, TopicPublisher } from "./hub.ts";
 
 /** WebSocket upgrades one address may attempt per minute. */
 export const UPGRADES_PER_IP_PER_MINUTE = 120;
@@ -57,7 +57,14 @@ export function chatRoutes(ctx: AppContext) {
   // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
   const upgradesPerIp = new RateLimiter(UPGRADES_PER_IP_PER_MINUTE, 60_000);
 
+  // The broadcasts go through the server's pub/sub; taken when it starts (asking for `server` in a route's
+  // context would put a getter into the context of every route of the app).
+  let publisher: TopicPublisher | null = null;
+
   return new Elysia({ name: "chat" })
+    .onStart((app) => {
+      publisher = app.server;
+    })
     .use(clientIpPlugin(ctx.config))
     .derive(({ request, clientIp }) => {
       const wait = upgradesPerIp.hit(clientIp);
@@ -70,7 +77,7 @@ export function chatRoutes(ctx: AppContext) {
     })
     .ws("/ws", {
       open(ws) {
-        hub.open(ws.id, ws.raw, ws.data.chatIdentity, ws.data.server, ws.data.chatIp);
+        hub.open(ws.id, ws.raw, ws.data.chatIdentity, publisher, ws.data.chatIp);
       },
       message(ws, message) {
         return router.receive(ws.id, message);
