@@ -275,12 +275,12 @@ async function http() {
         runs.push({ bare: b, app: await loadRun(settingsUrl, each, server.pid) });
       }
     }
-    const ratio = median(runs.map((r) => r.app.rps / r.bare.rps));
+    const spread = runs.map((r) => r.app.rps / r.bare.rps).sort((a, b) => a - b);
+    const ratio = median(spread);
     const app = median(runs.map((r) => r.app.rps));
     const floor = median(runs.map((r) => r.bare.rps));
     const appCpu = median(runs.map((r) => r.app.cpuUs));
     const bareCpu = median(runs.map((r) => r.bare.cpuUs));
-    const spread = runs.map((r) => r.app.rps / r.bare.rps).sort((a, b) => a - b);
     line(
       "http",
       `GET /api/livestream-settings (${tool}, ${opts.connections} connections, ${rounds} rounds of ${each} s each): dreadcast ${fmt(app, 0)} req/s, ` +

@@ -46,14 +46,12 @@ function bodyTooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body too large (limit ${Math.round(limit / 1024)} KiB)`);
 }
 
-/** The path of a request URL (`http://host/path?query`), without building a URL object. */
-export function pathOf(url: string): string {
+/** The path of a request URL (`http://host/path?query`; a request's URL has no fragment), without building a URL object. */
+function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return "/";
   const query = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = query === -1 ? (hash === -1 ? url.length : hash) : hash === -1 ? query : Math.min(query, hash);
-  return url.slice(start, end);
+  return url.slice(start, query === -1 ? url.length : query);
 }
 
 /**

@@ -13,6 +13,17 @@ interface SettingsRow {
   fake_viewers_target: number;
 }
 
+/** What is kept until the next write: the settings, the donation total and the serialised public views. */
+interface Cache {
+  changes: number;
+  settings: LivestreamSettings | null;
+  donationTotal: number | null;
+  /** [public, can watch]: the JSON and the viewer count it was made with. */
+  publicJson: [{ viewers: number; json: string } | null, { viewers: number; json: string } | null];
+}
+
+const emptyCache = (changes: number): Cache => ({ changes, settings: null, donationTotal: null, publicJson: [null, null] });
+
 /**
  * The single livestream settings row, the donation total and the viewer count shown to the public.
  *
@@ -24,20 +35,14 @@ interface SettingsRow {
  */
 export class SettingsService {
   private viewerCountProvider: () => number = () => 0;
-  private cache: { changes: number; settings: LivestreamSettings | null; donationTotal: number | null } = { changes: -1, settings: null, donationTotal: null };
+  private cache: Cache = emptyCache(-1);
 
   constructor(private readonly db: Database) {}
-
-  /** The public view as JSON, for the two kinds of caller, until the database or the viewer count changes. */
-  private readonly publicJson = [
-    { changes: -1, viewers: -1, json: "" },
-    { changes: -1, viewers: -1, json: "" },
-  ];
 
   /** The cache, emptied first if anything has been written since it was filled. */
   private current() {
     const changes = this.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
-    if (changes !== this.cache.changes) this.cache = { changes, settings: null, donationTotal: null };
+    if (changes !== this.cache.changes) this.cache = emptyCache(changes);
     return this.cache;
   }
 
@@ -115,20 +120,17 @@ export class SettingsService {
    */
   publicViewJson(canWatch: boolean): string {
     if (this.db.inTransaction) return JSON.stringify(this.publicView(canWatch));
-    const { changes } = this.current();
+    const cache = this.current();
     const viewers = this.viewerCount();
-    const slot = this.publicJson[canWatch ? 1 : 0]!;
-    if (slot.changes !== changes || slot.viewers !== viewers) {
-      slot.json = JSON.stringify(this.publicView(canWatch));
-      // Reading for the view may itself have filled the cache; key it by what was current before.
-      slot.changes = changes;
-      slot.viewers = viewers;
-    }
-    return slot.json;
+    const slot = cache.publicJson[canWatch ? 1 : 0];
+    if (slot?.viewers === viewers) return slot.json;
+    const json = JSON.stringify(this.publicView(canWatch, viewers));
+    cache.publicJson[canWatch ? 1 : 0] = { viewers, json };
+    return json;
   }
 
   /** What anyone may read; the stream link only for callers who have paid (or administer). */
-  publicView(canWatch: boolean): PublicLivestreamSettings {
+  publicView(canWatch: boolean, viewerCount = this.viewerCount()): PublicLivestreamSettings {
     const s = this.get();
     return {
       eventTitle: s.eventTitle,
@@ -137,7 +139,7 @@ export class SettingsService {
       displayThumbnail: s.thumbnailUrl.trim() || DEFAULT_THUMBNAIL_URL,
       thumbnailData: null,
       embedUrl: canWatch ? s.embedUrl : "",
-      viewerCount: this.viewerCount(),
+      viewerCount,
       currentDonation: this.donationTotal(),
       donationGoal: s.donationGoal,
       isActive: s.isActive,
