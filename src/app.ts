@@ -38,7 +38,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
-  return new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT }, websocket: WEBSOCKET_SETTINGS })
+  // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
+  return new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false }, websocket: WEBSOCKET_SETTINGS })
     .onError({ as: "global" }, ({ code, error, set }) => {
       // A body stream cut off at its limit reaches here wrapped in the parser's error.
       const cause = code === "PARSE" ? (error as { cause?: unknown }).cause : undefined;

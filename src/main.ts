@@ -3,6 +3,7 @@ import { createApp } from "./app.ts";
 import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
+import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeDatabase, openDatabase } from "./db/database.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
@@ -13,11 +14,26 @@ function displayUrl(config: Config, port: number): string {
 }
 
 async function serve(config: Config): Promise<void> {
+  const hold = holdDataDir(config.dataDir);
   const db = openDatabase(config.dataDir);
   const ctx = createContext(config, db, consoleLogger);
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
   const url = displayUrl(config, port);
+  // Before the first line is printed: whoever waits for it may signal at once.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    await app.stop(true);
+    await disposeContext(ctx);
+    closeDatabase(db);
+    hold.release();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
   console.log(`dreadcast ${pkg.version} listening on ${url}`);
   console.log(
     paymentMode(config) === "demo"
@@ -27,19 +43,6 @@ async function serve(config: Config): Promise<void> {
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
   console.log(`data: ${config.dataDir}`);
   if (ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal} received, shutting down`);
-    await app.stop(true);
-    await disposeContext(ctx);
-    closeDatabase(db);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -68,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`dreadcast: ${error.message}`);
       return 2;
     }
-    if (error instanceof CommandError) {
+    if (error instanceof CommandError || error instanceof DataDirHeldError) {
       console.error(`dreadcast: ${error.message}`);
       return 1;
     }

@@ -117,18 +117,24 @@ describe("backup", () => {
   });
 });
 
+/** Starts a server and reads its output up to `until`; the process keeps running. */
+async function serve(dir: string, { port = "0", until = "data: " } = {}) {
+  const proc = Bun.spawn([process.execPath, MAIN, "--port", port, "--host", "127.0.0.1", "--data-dir", dir], { stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes(until)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited before printing '${until}': ${out}${await new Response(proc.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+  }
+  const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+  return { proc, out, url, port: new URL(url).port };
+}
+
 describe("serving", () => {
   test("prints the URL, the modes and the first-admin hint, and shuts down cleanly on SIGTERM", async () => {
     const dir = tempDir();
-    const proc = Bun.spawn([process.execPath, MAIN, "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], { stdout: "pipe", stderr: "pipe" });
-    const reader = proc.stdout.getReader();
-    let out = "";
-    while (!out.includes("create the first one")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += new TextDecoder().decode(value);
-    }
-    const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+    const { proc, out, url } = await serve(dir, { until: "create the first one" });
     expect(out).toContain("payments: demo mode");
     expect(out).toContain(`e-mail: outbox folder ${dir}/outbox`);
     expect(out).toContain(`${url}/admin/create-first-admin`);
@@ -146,5 +152,72 @@ describe("serving", () => {
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toContain("already in use");
+  });
+
+  test("a second server on the same port exits 1 with the port message, and the first keeps serving", async () => {
+    const first = await serve(tempDir());
+    try {
+      const second = await run(["--port", first.port, "--host", "127.0.0.1", "--data-dir", tempDir()]);
+      expect(second.code).toBe(1);
+      expect(second.stderr.trim()).toBe("dreadcast: the port is already in use; pick another with --port");
+      for (let i = 0; i < 20; i++) expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.proc.exited;
+    }
+  });
+
+  test("a second server on the same data directory exits 1 naming the directory and the holder's pid, and writes nothing", async () => {
+    const dir = tempDir();
+    const first = await serve(dir);
+    try {
+      const before = statSync(join(dir, "dreadcast.db")).mtimeMs;
+      const second = await run(["--port", "0", "--host", "127.0.0.1", "--data-dir", dir]);
+      expect(second.code).toBe(1);
+      expect(second.stderr.trim().split("\n")).toHaveLength(1);
+      expect(second.stderr).toContain(`the data directory ${dir} is in use by another dreadcast (pid ${first.proc.pid})`);
+      expect(second.stdout).not.toContain("listening");
+      expect(statSync(join(dir, "dreadcast.db")).mtimeMs).toBe(before);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.proc.exited;
+    }
+  });
+
+  test("after kill -9 a new server starts on the same data directory at once", async () => {
+    const dir = tempDir();
+    const first = await serve(dir);
+    first.proc.kill("SIGKILL");
+    await first.proc.exited;
+    const again = await serve(dir);
+    expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
+    again.proc.kill("SIGTERM");
+    expect(await again.proc.exited).toBe(0);
+    const third = await serve(dir);
+    third.proc.kill("SIGTERM");
+    expect(await third.proc.exited).toBe(0);
+  });
+
+  test("backup and admin reset-password work beside the running server", async () => {
+    const dir = tempDir();
+    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
+    const server = await serve(dir);
+    try {
+      const target = join(tempDir(), "live.db");
+      const backup = await run(["backup", target, "--data-dir", dir]);
+      expect(backup.code).toBe(0);
+      expect(existsSync(target)).toBe(true);
+      const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);
+      expect(reset.code).toBe(0);
+      const login = await fetch(`${server.url}/api/admin/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ username: "warden", password: "new-pass" }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
   });
 });
