@@ -14,11 +14,16 @@ export interface Config {
   mailFrom: string;
   enableTestCodes: boolean;
   trustProxy: string[];
+  /** The longest a busy chat holds a line to send several in one frame; 0 sends each line at once. */
+  chatBatchMs: number;
 }
 
 export class ConfigError extends Error {}
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list";
+/** A line held longer than this would read as lag, not as a busy chat. */
+const MAX_CHAT_BATCH_MS = 1000;
+
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms";
 
 interface FlagSpec {
   key: keyof Config;
@@ -41,6 +46,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   "mail-from": { key: "mailFrom", kind: "string", value: "ADDR", help: "sender address of the e-mails (default dreadcast@localhost)" },
   "enable-test-codes": { key: "enableTestCodes", kind: "boolean", help: "issue SCP- test codes even with live payments" },
   "trust-proxy": { key: "trustProxy", kind: "list", value: "IPS", help: "comma-separated proxy addresses whose X-Forwarded-For is trusted" },
+  "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
 };
 
 export function defaultConfig(): Config {
@@ -57,6 +63,7 @@ export function defaultConfig(): Config {
     mailFrom: "dreadcast@localhost",
     enableTestCodes: false,
     trustProxy: [],
+    chatBatchMs: 100,
   };
 }
 
@@ -82,6 +89,10 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       if (["1", "true", "yes", "on", ""].includes(raw.toLowerCase())) return true;
       if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
       throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
+    }
+    case "batch-ms": {
+      if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS) throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
+      return Number(raw);
     }
     case "list":
       return raw.split(",").map((s) => s.trim()).filter(Boolean);

@@ -4,6 +4,7 @@ import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
 import { AdminService } from "./modules/admin/service.ts";
+import { DEFAULT_CHAT_BATCHING } from "./modules/chat/fanout.ts";
 import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
@@ -37,7 +38,7 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(db);
   const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, log);
-  const chat = new ChatHub(db, settings, viewerSessions, log);
+  const chat = new ChatHub(db, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
   settings.setViewerCountProvider(() => chat.viewerCount());
   payments.onDonation((donation) => chat.announceDonation(donation));
   return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, chat, disposers: [() => chat.stop()] };

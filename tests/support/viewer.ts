@@ -21,8 +21,8 @@ export async function buyDemoCode(client: TestClient, email?: string): Promise<{
 }
 
 /** Lets a client in with a code and returns the response. */
-export function enter(client: TestClient, accessCode: string, username: string, deviceFingerprint: DeviceFingerprint = makeFingerprint(), email?: string) {
-  return client.post("/api/validate-access", { accessCode, username, deviceFingerprint, ...(email ? { email } : {}) });
+export function enter(client: TestClient, accessCode: string, username: string, deviceFingerprint: DeviceFingerprint = makeFingerprint(), email?: string, headers?: Record<string, string>) {
+  return client.post("/api/validate-access", { accessCode, username, deviceFingerprint, ...(email ? { email } : {}) }, headers);
 }
 
 /** Polls until `check` returns a value (or throws after timeoutMs). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_MAX_FRAME_BYTES } from "../../src/contracts/chat.ts";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, joinAs, rawUpgrade, upgradeStatus, WsClient, type Viewer } from "./helpers.ts";
+import { adminOf, cookieOf, joinAs, rawUpgrade, upgradeStatus, WsClient, type Viewer } from "./helpers.ts";
 
 let app: TestApp;
 let viewer: Viewer;
@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const cookieOf = (client: { cookies: Map<string, string> }) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
 describe("the upgrade", () => {
   const cases: { name: string; headers: () => Record<string, string>; status: number }[] = [

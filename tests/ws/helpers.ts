@@ -1,10 +1,13 @@
 import { connect, type Socket } from "node:net";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
-import type { ServerEvent } from "../../src/contracts/chat.ts";
+import type { ChatMessage, ServerEvent } from "../../src/contracts/chat.ts";
 import { loginAsAdmin, TestClient, type TestApp } from "../harness.ts";
 import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
 
 type EventOf<T extends ServerEvent["type"]> = Extract<ServerEvent, { type: T }>;
+
+/** The client's cookies as a Cookie header. */
+export const cookieOf = (client: { cookies: Map<string, string> }) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
 
 /** A real WebSocket to /ws that records every event, with helpers to wait for one. */
 export class WsClient {
@@ -26,7 +29,7 @@ export class WsClient {
   /** Opens a socket with the client's cookies and a same-origin Origin (override either with headers). */
   static async connect(app: TestApp, client: TestClient | null, headers: Record<string, string> = {}): Promise<WsClient> {
     const all: Record<string, string> = { origin: app.origin, ...headers };
-    if (client?.cookies.size) all.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (client?.cookies.size) all.cookie = cookieOf(client);
     const socket = new WebSocket(app.url.replace(/^http/, "ws") + "/ws", { headers: all } as unknown as string[]);
     const ws = new WsClient(socket);
     await new Promise<void>((resolve, reject) => {
@@ -35,6 +38,11 @@ export class WsClient {
     });
     await ws.next("chatHistory");
     return ws;
+  }
+
+  /** Every chat line received, whether it came alone (`chat`) or in a `chat_batch`, in arrival order. */
+  lines(): ChatMessage[] {
+    return this.events.flatMap((e) => (e.type === "chat" ? [e.message] : e.type === "chat_batch" ? e.messages : []));
   }
 
   send(frame: unknown): void {
@@ -108,14 +116,17 @@ export async function rawUpgrade(app: TestApp, headers: Record<string, string>):
 
 export type Viewer = TestClient & { accessCode: string; username: string };
 
-/** A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD made by the admin, SKP bought). */
-export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD" | "SCP" = "SCP"): Promise<Viewer> {
+/**
+ * A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD made by the admin,
+ * SKP bought). `headers` go with its own calls, e.g. an X-Forwarded-For for an app that trusts the proxy.
+ */
+export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD" | "SCP" = "SCP", headers?: Record<string, string>): Promise<Viewer> {
   const client = app.client();
   let accessCode: string;
-  if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code")).body.accessCode;
+  if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code", headers)).body.accessCode;
   else if (kind === "MOD") accessCode = (await (await adminOf(app)).post("/api/admin/generate-access-code", { kind: "MOD" })).body.code;
   else accessCode = (await buyDemoCode(client)).accessCode;
-  const res = await enter(client, accessCode, username, makeFingerprint());
+  const res = await enter(client, accessCode, username, makeFingerprint(), undefined, headers);
   if (res.body?.valid !== true) throw new Error(`could not enter as ${username}: ${res.status} ${res.text}`);
   return Object.assign(client, { accessCode, username });
 }

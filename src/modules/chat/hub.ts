@@ -6,6 +6,7 @@ import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
+import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
 import { ChatMessageStore } from "./messages.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
@@ -98,8 +99,9 @@ export class ChatHub {
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
   private readonly counters: LiveCounters;
-  /** The `chatHistory` frame, serialised once per change of the log rather than once per joining socket. */
-  private history = { revision: -1, frame: "" };
+  private readonly fanout: ChatFanout;
+  /** The `chatHistory` frame, serialised once per change of the log (and of the lines held) rather than once per joining socket. */
+  private history = { key: "", frame: "" };
   private stopped = false;
 
   constructor(
@@ -107,7 +109,11 @@ export class ChatHub {
     private readonly settings: HubSettingsSource,
     private readonly sessions: ViewerSessionBans,
     private readonly log: Logger,
+    batching: ChatBatching = DEFAULT_CHAT_BATCHING,
   ) {
+    this.fanout = new ChatFanout((frame) => {
+      if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
+    }, batching);
     this.messages = new ChatMessageStore(db);
     this.bans = new BanList(db);
     const { fakeViewersEnabled, fakeViewersTarget } = settings.get();
@@ -153,9 +159,14 @@ export class ChatHub {
     });
   }
 
+  /** The stored lines, less those still held for the next batch: the joining socket gets those in the batch, once. */
   private historyFrame(): string {
-    if (this.history.revision !== this.messages.revision) {
-      this.history = { revision: this.messages.revision, frame: JSON.stringify({ type: "chatHistory", messages: this.messages.history() } satisfies ServerEvent) };
+    const held = this.fanout.held();
+    const key = `${this.messages.revision}:${held.length}`;
+    if (this.history.key !== key) {
+      const heldIds = new Set(held.map((m) => m.id));
+      const messages = this.messages.history().filter((m) => !heldIds.has(m.id));
+      this.history = { key, frame: JSON.stringify({ type: "chatHistory", messages } satisfies ServerEvent) };
     }
     return this.history.frame;
   }
@@ -204,10 +215,10 @@ export class ChatHub {
 
   // --- sending ----------------------------------------------------------------------------------------
 
-  /** One JSON string for everyone, through the server's pub/sub. */
+  /** One JSON string for everyone, through the server's pub/sub; chat lines batched while the chat is busy. */
   broadcast(event: ServerEvent): void {
-    if (!this.publisher || this.connections.size === 0) return;
-    this.publisher.publish(BROADCAST_TOPIC, JSON.stringify(event));
+    if (event.type === "chat") this.fanout.line(event.message);
+    else this.fanout.event(event);
   }
 
   sendTo(socket: ChatSocket, event: ServerEvent): void {
@@ -325,6 +336,7 @@ export class ChatHub {
     if (this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.fanout.flush();
     try {
       this.counters.save();
     } catch (error) {

@@ -168,6 +168,7 @@ export class ChatSocket {
 const EVENT_TYPES: Record<ServerEventType, true> = {
   chatHistory: true,
   chat: true,
+  chat_batch: true,
   message_updated: true,
   message_deleted: true,
   user_kicked: true,

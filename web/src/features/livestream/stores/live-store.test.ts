@@ -49,6 +49,23 @@ describe("LiveStore", () => {
     expect(store.messages.value.map((m) => m.id)).toEqual(["1"]);
   });
 
+  test("a batch is one update: its lines append in order, the last 100 kept, the last 7 shown, donations float hearts", () => {
+    const { store, timers } = storeWithClock();
+    store.apply({ type: "chatHistory", messages: [line(1), line(2)] });
+    let updates = 0;
+    const unsubscribe = store.visibleMessages.subscribe(() => updates++);
+    updates = 0;
+    const batch = Array.from({ length: 110 }, (_, i) => line(i + 3, i === 50 ? { type: "donation", donation: 20 } : {}));
+    store.apply({ type: "chat_batch", messages: batch });
+    unsubscribe();
+    expect(updates).toBe(1);
+    expect(store.messages.value).toHaveLength(100);
+    expect(store.messages.value.map((m) => m.id)).toEqual(Array.from({ length: 100 }, (_, i) => String(i + 13)));
+    expect(store.visibleMessages.value.map((m) => m.id)).toEqual(["106", "107", "108", "109", "110", "111", "112"]);
+    expect(store.hearts.value).toHaveLength(1);
+    expect(timers.filter((t) => t.ms < HEART_LIFETIME_MS)).toHaveLength(donationHeartCount(20) - 1);
+  });
+
   test("pin updates replace the message; deletes, kicks and bans remove lines", () => {
     const { store } = storeWithClock();
     store.apply({ type: "chatHistory", messages: [line(1, { username: "Ghoul" }), line(2, { username: "ghoul" }), line(3, { username: "Wraith" }), line(4, { username: "Ghoul", type: "system" })] });

@@ -78,8 +78,10 @@ export class LiveStore {
         this.messages.value = event.messages.slice(-CHAT_HISTORY_LIMIT);
         return;
       case "chat":
-        this.append(event.message);
-        if (event.message.type === "donation") this.floatDonationHearts(event.message.donation ?? 0);
+        this.append([event.message]);
+        return;
+      case "chat_batch":
+        this.append(event.messages);
         return;
       case "message_updated":
         this.messages.value = this.messages.value.map((m) => (m.id === event.message.id ? event.message : m));
@@ -133,7 +135,7 @@ export class LiveStore {
 
   /** A line only this viewer sees (notices, refusals), shown like a system line. */
   addNotice(text: string): void {
-    this.append({ id: `local-${this.nextLocalLine++}`, username: "", text, timestamp: new Date().toISOString(), type: "system", isPinned: false });
+    this.append([{ id: `local-${this.nextLocalLine++}`, username: "", text, timestamp: new Date().toISOString(), type: "system", isPinned: false }]);
   }
 
   /** This viewer's own heart: floated at once, and remembered so the server's count does not float it again. */
@@ -168,9 +170,11 @@ export class LiveStore {
     this.timers.clear();
   }
 
-  private append(message: ChatMessage): void {
-    const next = [...this.messages.value, message];
+  /** New lines in one update (a batch renders once, not once per line); donations float their hearts. */
+  private append(lines: ChatMessage[]): void {
+    const next = [...this.messages.value, ...lines];
     this.messages.value = next.length > CHAT_HISTORY_LIMIT ? next.slice(-CHAT_HISTORY_LIMIT) : next;
+    for (const line of lines) if (line.type === "donation") this.floatDonationHearts(line.donation ?? 0);
   }
 
   private updateHeartCount(count: number): void {
