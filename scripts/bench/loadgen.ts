@@ -10,7 +10,8 @@
  * is the real one: it must receive every message the run sent.
  *
  * Latency: every chat text carries `@@<performance.now()>` of its send; each receiving socket subtracts it
- * from its own clock. Sender and receivers live in this one process, so it is one clock.
+ * from its own clock, for every line of a batched frame. Sender and receivers live in this one process,
+ * so it is one clock.
  */
 import { readFileSync } from "node:fs";
 import { io } from "socket.io-client";
@@ -55,6 +56,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const latency = new LatencyHistogram();
 let measuring = false;
 let deliveriesInWindow = 0;
+/** Frames that carried chat lines (one each, or a batch). */
+let chatFramesInWindow = 0;
 let deliveriesTotal = 0;
 let refused = 0;
 /** Per socket: count frames (hearts / viewer_count / stats) received in the window. */
@@ -63,13 +66,19 @@ let countFrames: Uint32Array;
 const COUNT_PREFIXES = ['{"type":"hearts"', '{"type":"viewer_count"', '{"type":"stats"'];
 
 function onFrame(index: number, data: string): void {
-  const at = data.indexOf("@@");
+  let at = data.indexOf("@@");
   if (at !== -1 && !data.startsWith('{"type":"chatHistory"')) {
-    deliveriesTotal++;
-    if (measuring) {
-      deliveriesInWindow++;
-      latency.record(now() - parseFloat(data.slice(at + 2, at + 24)));
-    }
+    // One line per frame, or a batch of them: each line is a delivery, its latency from its own send time.
+    const received = now();
+    if (measuring) chatFramesInWindow++;
+    do {
+      deliveriesTotal++;
+      if (measuring) {
+        deliveriesInWindow++;
+        latency.record(received - parseFloat(data.slice(at + 2, at + 24)));
+      }
+      at = data.indexOf("@@", at + 2);
+    } while (at !== -1);
     return;
   }
   if (data.charCodeAt(0) !== 123) return;
@@ -238,6 +247,7 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
     otherSentPerSec: round(otherInWindow / elapsed, 0),
     deliveries: deliveriesInWindow,
     deliveriesPerSec: round(deliveriesInWindow / elapsed, 0),
+    linesPerFrame: round(deliveriesInWindow / Math.max(1, chatFramesInWindow), 2),
     latencyMs: Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [k, round(v, 2)])),
     serverCpuSeconds: round(serverCpu, 2),
     serverCpuPercent: round((100 * serverCpu) / elapsed, 0),
