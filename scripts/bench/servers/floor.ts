@@ -2,7 +2,14 @@
  * The floor: the least a Bun WebSocket chat can do. Every frame received is published as it is to one
  * topic that every socket joined: no auth, no validation, no storage. Same server settings as dreadcast's
  * /ws (no compression). Prints `floor listening on <url>`.
+ *
+ * `--batch-ms N`: the floor of a batching server — frames received within N ms of the first one go out
+ * together as one frame (a JSON array of them), the least a server that batches can do.
  */
+const at = process.argv.indexOf("--batch-ms");
+const batchMs = at === -1 ? 0 : Number(process.argv[at + 1]);
+let held: string[] = [];
+
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -17,7 +24,17 @@ const server = Bun.serve({
       ws.subscribe("live");
     },
     message(_ws, message) {
-      server.publish("live", message);
+      if (batchMs === 0) {
+        server.publish("live", message);
+        return;
+      }
+      if (held.length === 0) {
+        setTimeout(() => {
+          server.publish("live", `[${held.join(",")}]`);
+          held = [];
+        }, batchMs);
+      }
+      held.push(String(message));
     },
   },
 });
