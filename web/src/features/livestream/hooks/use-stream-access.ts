@@ -91,10 +91,12 @@ export function useStreamAccess(): StreamAccess {
         return setAccess({ status: "error" });
       }
       if (!judgement.granted) return leave({ title: ACCESS_DENIED_TITLE, description: judgement.reason });
-      if (judgement.message && !alreadyVerified) toast({ title: judgement.message, description: `Watching as ${username}.` });
-      writeSession(SESSION_KEYS.accessVerified, "true");
+      if (!alreadyVerified) {
+        if (judgement.message) toast({ title: judgement.message, description: `Watching as ${username}.` });
+        writeSession(SESSION_KEYS.accessVerified, "true");
+        writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
+      }
       writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
-      writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
       setAccess({ status: "verified", accessCode, username });
     }
 
