@@ -6,7 +6,11 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { launchBrowser, MOBILE, openPage, screenshot, slug } from "./support/browser.mjs";
 import { startServer } from "./support/server.mjs";
+import { toastWith } from "./support/e2e.mjs";
 import { chatLine, connected, enterStream, say } from "./support/live.mjs";
+import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
+
+const CONNECTION_ERROR = "Connection error. Please reload the page.";
 
 /** A port that was free a moment ago, so the server can come back on the same address. */
 function freePort() {
@@ -45,15 +49,21 @@ test(NAME, async () => {
     await chatLine(page, "after the restart").waitFor();
 
     // Down for longer: after repeated failures the chat says it cannot connect; RECONNECT tries again at once.
+    // The notice in the chat panel, and once for the whole streak, the toast.
     await server.stop();
-    await page.getByText("Connection error. Please reload the page.").waitFor({ timeout: 30_000 });
+    await page.locator(".chat-connection-error").getByText(CONNECTION_ERROR).waitFor({ timeout: 30_000 });
+    const errorToast = toastWith(page, CONNECTION_ERROR);
+    await errorToast.waitFor();
+    assert.equal(await errorToast.getAttribute("data-variant"), "destructive");
     await screenshot(page, "chat-connection-error-390");
+    await screenshotViewportWidths(page, "toast-connection-error");
     server = await startServer({ args });
     const clicked = Date.now();
     await page.getByRole("button", { name: "RECONNECT" }).click();
     await connected(page, 5_000);
     assert.ok(Date.now() - clicked < 3_000, "the manual reconnect does not wait for the backoff");
-    assert.equal(await page.getByText("Connection error. Please reload the page.").count(), 0);
+    await errorToast.waitFor({ state: "detached" });
+    assert.equal(await page.getByText(CONNECTION_ERROR).count(), 0, "the notice and the toast are gone once connected");
     assert.deepEqual(pageErrors.map(String), []);
   } catch (error) {
     await screenshot(page, `failure-${slug(NAME)}`).catch(() => {});

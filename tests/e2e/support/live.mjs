@@ -82,6 +82,12 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
   return {
     /** A new access code of that kind ('MOD' or 'SKP'). */
     generateCode: async (kind) => (await call("POST", "/api/admin/generate-access-code", { kind })).code,
+    /** Revokes a code, as the panel's Revoke action does. */
+    revokeCode: async (code) => {
+      const record = (await call("GET", "/api/admin/access-codes")).find((c) => c.code === code);
+      if (!record) throw new Error(`no access code ${code}`);
+      return call("POST", `/api/admin/access-codes/${record.id}/revoke`);
+    },
     /** Saves the stream settings with these fields changed. */
     updateSettings: async (patch) => {
       const current = await call("GET", "/api/admin/livestream-settings");

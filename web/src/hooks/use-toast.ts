@@ -98,6 +98,8 @@ export function useToast() {
   const [state, setState] = useState<State>(memoryState);
   useEffect(() => {
     listeners.add(setState);
+    // A toast raised by an effect that ran before this one (a page sending the viewer away on load) is not missed.
+    setState(memoryState);
     return () => {
       listeners.delete(setState);
     };

@@ -25,53 +25,68 @@ export type LocalKey = (typeof LOCAL_KEYS)[keyof typeof LOCAL_KEYS];
 /** Fired on window when this tab changes local storage (the "storage" event only reaches other tabs). */
 export const LOCAL_STORAGE_CHANGE = "dreadcast:local-storage";
 
-// Storage can throw (privacy modes, quota): a failing read is "nothing stored".
+type StorageKind = "localStorage" | "sessionStorage";
+
+/**
+ * Storage can throw on any call (privacy modes, a full quota, storage turned off). A refused write or
+ * removal is kept in memory for this page instead (null: removed), so the page goes on as if it had been
+ * stored; a failing read is "nothing stored".
+ */
+function keptIn(kind: StorageKind) {
+  const unsaved = new Map<string, string | null>();
+  const attempt = (key: string, change: (storage: Storage) => void, fallback: string | null) => {
+    try {
+      change(window[kind]);
+      unsaved.delete(key);
+    } catch {
+      unsaved.set(key, fallback);
+    }
+  };
+  return {
+    read(key: string): string | null {
+      if (unsaved.has(key)) return unsaved.get(key) ?? null;
+      try {
+        return window[kind].getItem(key);
+      } catch {
+        return null;
+      }
+    },
+    write: (key: string, value: string) => attempt(key, (storage) => storage.setItem(key, value), value),
+    remove: (key: string) => attempt(key, (storage) => storage.removeItem(key), null),
+  };
+}
+
+const local = keptIn("localStorage");
+const session = keptIn("sessionStorage");
+
+function announce(key: LocalKey): void {
+  window.dispatchEvent(new CustomEvent(LOCAL_STORAGE_CHANGE, { detail: key }));
+}
+
 export function readLocal(key: LocalKey): string | null {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return local.read(key);
 }
 
 export function writeLocal(key: LocalKey, value: string): void {
-  try {
-    window.localStorage.setItem(key, value);
-  } finally {
-    window.dispatchEvent(new CustomEvent(LOCAL_STORAGE_CHANGE, { detail: key }));
-  }
+  local.write(key, value);
+  announce(key);
 }
 
 export function removeLocal(key: LocalKey): void {
-  try {
-    window.localStorage.removeItem(key);
-  } finally {
-    window.dispatchEvent(new CustomEvent(LOCAL_STORAGE_CHANGE, { detail: key }));
-  }
+  local.remove(key);
+  announce(key);
 }
 
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
 
 export function readSession(key: SessionKey): string | null {
-  try {
-    return window.sessionStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return session.read(key);
 }
 
 export function writeSession(key: SessionKey, value: string): void {
-  try {
-    window.sessionStorage.setItem(key, value);
-  } catch {
-    // storage unavailable: the tab simply forgets
-  }
+  session.write(key, value);
 }
 
 export function removeSession(key: SessionKey): void {
-  try {
-    window.sessionStorage.removeItem(key);
-  } catch {
-    // storage unavailable: nothing to remove
-  }
+  session.remove(key);
 }

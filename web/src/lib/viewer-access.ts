@@ -1,6 +1,8 @@
 import type { AccessVerdict, ValidateAccessBody, VerifyExistingAccessBody } from "@contracts/access";
+import { ACCESS_MESSAGES } from "@contracts/access-messages";
 import { toast } from "@/hooks/use-toast";
-import { ApiError, api } from "@/lib/api-client";
+import { answerOf, checkAccess, type ServerAnswer } from "@/lib/access-verdicts";
+import { api } from "@/lib/api-client";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
 import { LOCAL_KEYS, SESSION_KEYS, writeLocal, writeSession } from "@/lib/storage";
 
@@ -32,33 +34,46 @@ export function rememberVerifiedAccess(input: { accessCode: string; username: st
 
 export type EntryOutcome = { granted: true } | { granted: false; message: string };
 
+type Entry = { accessCode: string; username: string; email?: string; method: VerificationMethod };
+
 /**
- * POST /api/validate-access with this device's fingerprint. Granted: remembered and toasted 'Access Granted'.
- * Refused: the server's message (or the generic one) for the form. Unreachable: the error toast and message.
+ * Asks the server with `ask`. Granted: remembered and toasted 'Access Granted'. Refused: the server's
+ * message (or the generic one) for the form. Unreachable: the error toast and message.
  */
-export async function enterWithCode(input: { accessCode: string; username: string; email?: string; method: VerificationMethod }): Promise<EntryOutcome> {
-  const accessCode = normaliseAccessCode(input.accessCode);
-  const username = input.username.trim();
-  const email = input.email?.trim() || undefined;
-  try {
-    const body: ValidateAccessBody = {
-      accessCode,
-      username,
-      email,
-      deviceFingerprint: await getDeviceFingerprint(),
-      isTestCode: isTestCode(accessCode),
-    };
-    const verdict = await api.post<AccessVerdict>("/api/validate-access", body);
-    if (!verdict?.valid) return { granted: false, message: verdict?.message || INVALID_CODE_MESSAGE };
-    rememberVerifiedAccess({ accessCode, username, email, method: input.method });
-    toast({ title: "Access Granted", description: `Welcome, ${username}. The stream awaits.` });
-    return { granted: true };
-  } catch (error) {
-    // A refusal with a reason (bad input, too many attempts) is the server's to word; anything else is ours.
-    if (error instanceof ApiError && error.status < 500 && error.serverMessage) return { granted: false, message: error.serverMessage };
+async function enter(input: Entry, ask: (entry: Entry) => Promise<ServerAnswer>): Promise<EntryOutcome> {
+  const entry = { ...input, accessCode: normaliseAccessCode(input.accessCode), username: input.username.trim(), email: input.email?.trim() || undefined };
+  const answer = await ask(entry);
+  if (answer.kind === "unreachable") {
     toast({ variant: "destructive", title: "Error", description: "Failed to validate access code. Please try again." });
     return { granted: false, message: VALIDATION_ERROR_MESSAGE };
   }
+  // A refusal with a reason (bad input, too many attempts, a name taken) is the server's to word.
+  if (answer.kind === "refused") return { granted: false, message: answer.reason || INVALID_CODE_MESSAGE };
+  const verdict = answer.body as AccessVerdict | null;
+  if (!verdict?.valid) return { granted: false, message: verdict?.message || INVALID_CODE_MESSAGE };
+  rememberVerifiedAccess(entry);
+  toast({ title: "Access Granted", description: `Welcome, ${entry.username}. The stream awaits.` });
+  return { granted: true };
+}
+
+/** The /access form: POST /api/validate-access with this device's fingerprint, which also opens the viewer session. */
+export function enterWithCode(input: Entry): Promise<EntryOutcome> {
+  const validate = async ({ accessCode, username, email }: Entry) => {
+    const body: ValidateAccessBody = { accessCode, username, email, deviceFingerprint: await getDeviceFingerprint(), isTestCode: isTestCode(accessCode) };
+    return api.post<AccessVerdict>("/api/validate-access", body);
+  };
+  return enter(input, (entry) => answerOf(validate(entry)));
+}
+
+/**
+ * The shell variant of the form: POST /api/verify-access (code live, name free; only its status is read).
+ * The device check and the viewer session follow on the stream page.
+ */
+export function enterWithCheck(input: Entry): Promise<EntryOutcome> {
+  return enter(input, async ({ accessCode, username }) => {
+    const answer = await checkAccess({ accessCode, username });
+    return answer.kind === "answered" ? { kind: "answered", body: { valid: true, message: ACCESS_MESSAGES.granted } } : answer;
+  });
 }
 
 /** POST /api/verify-existing-access for the stored code and name; only `valid` is read. Errors are "not valid". */

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { FormField } from "@/components/ui/form-field";
 import { paths } from "@/config/paths";
+import { toast } from "@/hooks/use-toast";
+import { ACCESS_DENIED_TITLE, REFUSED_WITHOUT_REASON, checkAccess } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, readLocal, writeLocal } from "@/lib/storage";
 
 interface EntryValues {
@@ -21,12 +23,17 @@ export function validateLandingEntry(values: EntryValues): EntryErrors {
   return errors;
 }
 
-/** Code and chat name for someone who already has a code; they are stored and checked on /access. */
+/**
+ * Code and chat name for someone who already has a code. They are stored and checked with the server
+ * (POST /api/verify-access) before going on to /access; a refusal is said there in a toast, and the
+ * form on /access, filled in, is where to put it right.
+ */
 export function LandingEntryForm() {
   const [, navigate] = useLocation();
   const [values, setValues] = useState<EntryValues>(() => ({ accessCode: readLocal(LOCAL_KEYS.accessCode) ?? "", username: readLocal(LOCAL_KEYS.username) ?? "" }));
   const [errors, setErrors] = useState<EntryErrors>({});
   const [submitted, setSubmitted] = useState(false);
+  const [checking, setChecking] = useState(false);
 
   const change = (key: keyof EntryValues, value: string) => {
     const next = { ...values, [key]: value };
@@ -34,14 +41,21 @@ export function LandingEntryForm() {
     if (submitted) setErrors(validateLandingEntry(next));
   };
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (checking) return;
     setSubmitted(true);
     const found = validateLandingEntry(values);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    writeLocal(LOCAL_KEYS.accessCode, values.accessCode.trim().toUpperCase());
-    writeLocal(LOCAL_KEYS.username, values.username.trim());
+    const accessCode = values.accessCode.trim().toUpperCase();
+    const username = values.username.trim();
+    writeLocal(LOCAL_KEYS.accessCode, accessCode);
+    writeLocal(LOCAL_KEYS.username, username);
+    setChecking(true);
+    const answer = await checkAccess({ accessCode, username });
+    // Unreachable: /access checks again when the viewer enters.
+    if (answer.kind === "refused") toast({ variant: "destructive", title: ACCESS_DENIED_TITLE, description: answer.reason || REFUSED_WITHOUT_REASON });
     navigate(paths.access);
   };
 
@@ -68,8 +82,15 @@ export function LandingEntryForm() {
         error={errors.username}
         onChange={(event) => change("username", event.target.value)}
       />
-      <button type="submit" className="btn btn-primary btn-block btn-lg">
-        ENTER THE DARKNESS
+      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={checking}>
+        {checking ? (
+          <>
+            <span className="spinner spinner-sm" aria-hidden="true" />
+            Checking...
+          </>
+        ) : (
+          "ENTER THE DARKNESS"
+        )}
       </button>
     </form>
   );

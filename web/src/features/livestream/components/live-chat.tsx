@@ -4,12 +4,10 @@ import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
 import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/components/ui/icons";
-import { FAILED_ATTEMPTS_BEFORE_ERROR } from "@/lib/chat-socket";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
+import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { ModeratorActions, type ModeratorAction } from "./moderator-actions";
-
-export const CONNECTION_ERROR = "Connection error. Please reload the page.";
 
 interface LiveChatProps {
   store: LiveStore;
@@ -63,9 +61,7 @@ function ConnectionStatus({ store, connection, verifying, verificationFailed }: 
 
 function ConnectionError({ store, verificationFailed }: { store: LiveStore; verificationFailed: boolean }) {
   useSignals();
-  const status = store.connection.value;
-  const failing = status.state !== "open" && status.attempt >= FAILED_ATTEMPTS_BEFORE_ERROR;
-  if (!verificationFailed && !failing) return null;
+  if (!verificationFailed && !connectionFailing(store.connection.value)) return null;
   return (
     <p className="chat-connection-error" role="alert">
       {CONNECTION_ERROR}

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef } from "react";
 import type { ClientFrame } from "@contracts/chat";
+import { toast } from "@/hooks/use-toast";
 import { ChatSocket } from "@/lib/chat-socket";
 import type { LiveStore } from "../stores/live-store";
+import { CONNECTION_ERROR, connectionErrorNotice } from "../utils/connection-error";
 import type { StreamAccess } from "./use-stream-access";
 
 export interface LiveConnection {
@@ -10,7 +12,10 @@ export interface LiveConnection {
   reconnect: () => void;
 }
 
-/** Opens the chat connection once access is verified and feeds its events and status into the store. */
+/**
+ * Opens the chat connection once access is verified and feeds its events and status into the store.
+ * A streak of failed attempts is also said in a toast, besides the notice in the chat panel.
+ */
 export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveConnection {
   const socketRef = useRef<ChatSocket | null>(null);
   const accessCode = access.status === "verified" ? access.accessCode : null;
@@ -18,9 +23,13 @@ export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveC
 
   useEffect(() => {
     if (accessCode === null || username === null) return;
+    const noticeFailure = connectionErrorNotice(() => toast({ variant: "destructive", title: "Error", description: CONNECTION_ERROR }));
     const socket = new ChatSocket({
       onEvent: (event) => store.apply(event),
-      onStatus: (status) => store.setConnection(status),
+      onStatus: (status) => {
+        store.setConnection(status);
+        noticeFailure(status);
+      },
       authenticate: () => ({ type: "authenticate", username, accessCode, isTestCode: accessCode.toUpperCase().startsWith("SCP-") }),
     });
     socketRef.current = socket;

@@ -1,13 +1,22 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
-import type { AccessVerdict, VerifyStreamAccessBody } from "@contracts/access";
-import { ACCESS_MESSAGES } from "@contracts/access-messages";
+import type { VerifyAccessBody, VerifyStreamAccessBody, ViewerProfile } from "@contracts/access";
 import { paths } from "@/config/paths";
-import { toast } from "@/hooks/use-toast";
+import { toast, type ToastInput } from "@/hooks/use-toast";
+import {
+  ACCESS_DENIED_TITLE,
+  ACCESS_REQUIRED,
+  USERNAME_REQUIRED,
+  VERIFICATION_ERROR,
+  answerOf,
+  judgeSpecialAccess,
+  judgeStreamVerdict,
+  type StreamJudgement,
+} from "@/lib/access-verdicts";
 import { api } from "@/lib/api-client";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
 import { guardNavigation, isSpecialAccessCode, loopRecentlyStopped } from "@/lib/navigation-guard";
-import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeSession } from "@/lib/storage";
+import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeLocal, writeSession } from "@/lib/storage";
 
 export type StreamAccess =
   | { status: "verifying" }
@@ -17,15 +26,34 @@ export type StreamAccess =
   /** Refused or redirected: the page is on its way out. */
   | { status: "denied" };
 
-export const ACCESS_DENIED = { title: "Access Denied", description: "Your access code has expired or is not valid." };
-export const USERNAME_REQUIRED = { title: "Username Required", description: "Please enter a username to join the livestream chat." };
-export const VERIFICATION_ERROR = { title: "Verification Error", description: "There was a problem verifying your access. Please try again." };
+/** POST /api/verify-stream-access: the code, the name and this device. Opens the viewer session. */
+async function verifyStreamAccess(accessCode: string, username: string): Promise<StreamJudgement> {
+  const ask = async () => {
+    const body: VerifyStreamAccessBody = { accessCode, username, deviceFingerprint: await getDeviceFingerprint() };
+    return api.post("/api/verify-stream-access", body);
+  };
+  return judgeStreamVerdict(await answerOf(ask()));
+}
 
-/** Refusals whose own wording tells the viewer more than "expired or not valid". */
-const SPECIFIC_REFUSALS: string[] = [ACCESS_MESSAGES.wrongDevice, ACCESS_MESSAGES.banned, ACCESS_MESSAGES.usernameTaken, ACCESS_MESSAGES.usernameReserved];
+/** POST /api/verify-special-access for MOD- and SCP- codes, which skip the device check. Opens the viewer session. */
+async function verifySpecialAccess(accessCode: string, username: string): Promise<StreamJudgement> {
+  const body: VerifyAccessBody = { accessCode, username };
+  return judgeSpecialAccess(await answerOf(api.post("/api/verify-special-access", body)));
+}
 
-export function verifyStreamAccess(body: VerifyStreamAccessBody): Promise<AccessVerdict> {
-  return api.post<AccessVerdict>("/api/verify-stream-access", body);
+/** The chat name stored in this browser, else the one the viewer's session holds (GET /api/user-data), kept for next time. */
+async function chatName(): Promise<string | null> {
+  const stored = readLocal(LOCAL_KEYS.username) ?? readSession(SESSION_KEYS.username);
+  if (stored) return stored;
+  try {
+    const profile = await api.get<ViewerProfile | null>("/api/user-data", { on401: "returnNull" });
+    if (!profile?.username) return null;
+    writeLocal(LOCAL_KEYS.username, profile.username);
+    writeSession(SESSION_KEYS.username, profile.username);
+    return profile.username;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -38,7 +66,8 @@ export function useStreamAccess(): StreamAccess {
 
   useEffect(() => {
     let cancelled = false;
-    const leave = () => {
+    const leave = (why: ToastInput) => {
+      toast({ variant: "destructive", ...why });
       setAccess({ status: "denied" });
       // Right after the loop guard stepped in, stay put rather than bounce again.
       if (!loopRecentlyStopped()) navigate(paths.access, { replace: true });
@@ -48,30 +77,27 @@ export function useStreamAccess(): StreamAccess {
       // A loop: the guard takes over, except that a special code is sent here, where it already is.
       if (guardNavigation(location, navigate) && !isSpecialAccessCode(readLocal(LOCAL_KEYS.accessCode))) return setAccess({ status: "denied" });
       const accessCode = readLocal(LOCAL_KEYS.accessCode);
-      const username = readLocal(LOCAL_KEYS.username) ?? readSession(SESSION_KEYS.username);
-      if (!accessCode) return leave();
-      if (!username) {
-        toast({ variant: "destructive", ...USERNAME_REQUIRED });
-        return leave();
-      }
-      try {
-        const deviceFingerprint = await getDeviceFingerprint();
-        const verdict = await verifyStreamAccess({ accessCode, username, deviceFingerprint });
-        if (cancelled) return;
-        if (!verdict.valid) {
-          const description = SPECIFIC_REFUSALS.includes(verdict.message) ? verdict.message : ACCESS_DENIED.description;
-          toast({ variant: "destructive", title: ACCESS_DENIED.title, description });
-          return leave();
-        }
-        writeSession(SESSION_KEYS.accessVerified, "true");
-        writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
-        writeSession(SESSION_KEYS.verificationMethod, "stream");
-        setAccess({ status: "verified", accessCode, username });
-      } catch {
-        if (cancelled) return;
+      if (!accessCode) return leave(ACCESS_REQUIRED);
+      const username = await chatName();
+      if (cancelled) return;
+      if (!username) return leave(USERNAME_REQUIRED);
+      // /access has already said 'Access Granted' in this tab; a viewer arriving any other way is told here.
+      const alreadyVerified = readSession(SESSION_KEYS.accessVerified) === "true";
+      const special = isSpecialAccessCode(accessCode);
+      const judgement = await (special ? verifySpecialAccess : verifyStreamAccess)(accessCode, username);
+      if (cancelled) return;
+      if (judgement.granted === null) {
         toast({ variant: "destructive", ...VERIFICATION_ERROR });
-        setAccess({ status: "error" });
+        return setAccess({ status: "error" });
       }
+      if (!judgement.granted) return leave({ title: ACCESS_DENIED_TITLE, description: judgement.reason });
+      if (!alreadyVerified) {
+        if (judgement.message) toast({ title: judgement.message, description: `Watching as ${username}.` });
+        writeSession(SESSION_KEYS.accessVerified, "true");
+        writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
+      }
+      writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
+      setAccess({ status: "verified", accessCode, username });
     }
 
     void verify();

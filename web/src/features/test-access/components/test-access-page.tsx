@@ -11,7 +11,7 @@ import { KeyIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
 import { ApiError } from "@/lib/api-client";
 import { LOCAL_KEYS, readLocal } from "@/lib/storage";
-import { enterWithCode, isTestCode } from "@/lib/viewer-access";
+import { enterWithCheck, isTestCode } from "@/lib/viewer-access";
 import { testCodeQueryOptions } from "../api/test-code";
 import "./test-access.css";
 
@@ -67,7 +67,7 @@ export function TestAccessPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const outcome = await enterWithCode({ ...values, method: isTestCode(values.accessCode) ? "test-code" : "access-code" });
+    const outcome = await enterWithCheck({ ...values, method: isTestCode(values.accessCode) ? "test-code" : "access-code" });
     if (outcome.granted) navigate(paths.livestream);
     else setFailure(outcome.message);
   });
