@@ -27,8 +27,9 @@ describe("answerOf", () => {
     expect(await answerOf(refusedWith(400, ""))).toEqual({ kind: "refused", reason: null });
   });
 
-  test("a 5xx or a network failure is no answer", async () => {
+  test("a 5xx, a 429 or a network failure is no answer: the viewer stays and may try again", async () => {
     expect(await answerOf(refusedWith(503, "Service Unavailable"))).toEqual({ kind: "unreachable" });
+    expect(await answerOf(refusedWith(429, { error: "Too many attempts. Please wait a moment and try again." }))).toEqual({ kind: "unreachable" });
     expect(await answerOf(Promise.reject(new TypeError("Failed to fetch")))).toEqual({ kind: "unreachable" });
   });
 

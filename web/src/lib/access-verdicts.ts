@@ -17,14 +17,17 @@ export const REFUSED_WITHOUT_REASON = "Failed to verify access.";
 export const INVALID_WITHOUT_REASON = "Invalid access code.";
 export const SPECIAL_NOT_VERIFIED = ACCESS_MESSAGES.specialNotVerified;
 
-/** How the server answered an access call: an OK body, a refusal (4xx) with its message, or no answer (network, 5xx). */
+/**
+ * How the server answered an access call: an OK body, a refusal (4xx) with its message, or no answer
+ * (network, 5xx, or 429: too many checks from this address for now says nothing about the code).
+ */
 export type ServerAnswer = { kind: "answered"; body: unknown } | { kind: "refused"; reason: string | null } | { kind: "unreachable" };
 
 export async function answerOf(request: Promise<unknown>): Promise<ServerAnswer> {
   try {
     return { kind: "answered", body: await request };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { kind: "refused", reason: error.serverMessage };
+    if (error instanceof ApiError && error.status < 500 && error.status !== 429) return { kind: "refused", reason: error.serverMessage };
     // An OK answer whose body is not the JSON it claims to be.
     if (error instanceof SyntaxError) return { kind: "answered", body: null };
     return { kind: "unreachable" };
