@@ -29,7 +29,7 @@ export interface ChatFilter {
 const LOOKALIKES: Record<string, string> = {
   "0": "o", "1": "i", l: "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", $: "s",
   // Cyrillic and Greek letters that look like Latin ones.
-  а: "a", е: "e", о: "o", р: "p", с: "c", х: "x", у: "y", і: "i", ѕ: "s", ј: "j", ԁ: "d", к: "k", м: "m", т: "t", в: "b", н: "h",
+  а: "a", е: "e", о: "o", р: "p", с: "c", х: "x", у: "y", і: "i", ѕ: "s", ј: "j", ԁ: "d", к: "k", м: "m", т: "t", в: "b", н: "h", һ: "h",
   α: "a", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x",
 };
 /** Stand for a letter only inside a word (`h!te`), never at its end (`hate!`). */
