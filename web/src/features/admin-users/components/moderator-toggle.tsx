@@ -11,8 +11,11 @@ export function ModeratorBadge({ user }: { user: UserRecord }) {
   return null;
 }
 
-/** Make moderator / Remove moderator; a MOD- code's moderator is changed by revoking the code instead. */
-export function ModeratorToggle({ user }: { user: UserRecord }) {
+/**
+ * Make moderator / Remove moderator (an icon button in the table, a labelled one on cards); a MOD- code's
+ * moderator is changed by revoking the code instead.
+ */
+export function ModeratorToggle({ user, compact = false }: { user: UserRecord; compact?: boolean }) {
   const setModerator = useSetModerator();
   if (user.moderator === "code") return null;
   const making = user.moderator === null;
@@ -28,10 +31,18 @@ export function ModeratorToggle({ user }: { user: UserRecord }) {
         onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to change the moderator." }),
       },
     );
+  const label = making ? "Make moderator" : "Remove moderator";
   return (
-    <button type="button" className={`btn btn-sm ${making ? "btn-outline" : "btn-ghost"}`} onClick={onClick} disabled={setModerator.isPending}>
+    <button
+      type="button"
+      className={`btn btn-sm ${making ? "btn-outline" : "btn-primary"}${compact ? " btn-icon" : ""}`}
+      onClick={onClick}
+      disabled={setModerator.isPending}
+      aria-label={compact ? (making ? `Make ${user.username} a moderator` : `Remove ${user.username} as moderator`) : undefined}
+      title={compact ? label : undefined}
+    >
       <ShieldIcon />
-      {making ? "Make moderator" : "Remove moderator"}
+      {compact ? null : label}
     </button>
   );
 }

@@ -131,7 +131,7 @@ export function UsersPage() {
                     </td>
                     <td className="cell-nowrap cell-muted">{formatDateTime(u.createdAt)}</td>
                     <td className="cell-actions">
-                      <ModeratorToggle user={u} />
+                      <ModeratorToggle user={u} compact />
                     </td>
                   </tr>
                 ))}

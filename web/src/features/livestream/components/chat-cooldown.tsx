@@ -67,7 +67,7 @@ export function CooldownNotice({ store, seconds, reason }: { store: LiveStore; s
   return null;
 }
 
-const SLOW_MODE_LABELS: Record<number, string> = { 0: "Slow mode off", 5: "5 s", 10: "10 s", 30: "30 s", 60: "60 s", 120: "120 s" };
+const SLOW_MODE_LABELS: Record<number, string> = { 0: "Slow: off", 5: "Slow: 5 s", 10: "Slow: 10 s", 30: "Slow: 30 s", 60: "Slow: 60 s", 120: "Slow: 120 s" };
 
 /** For moderators: the chat's slow-mode interval, applied for everyone by the server. */
 export function SlowModeControl({ store, onChange }: { store: LiveStore; onChange: (seconds: number) => void }) {
