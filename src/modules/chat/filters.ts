@@ -32,8 +32,7 @@ const LOOKALIKES: Record<string, string> = {
   а: "a", е: "e", о: "o", р: "p", с: "c", х: "x", у: "y", і: "i", ѕ: "s", ј: "j", ԁ: "d", к: "k", м: "m", т: "t", в: "b", н: "h", һ: "h",
   α: "a", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x",
 };
-/** Stand for a letter only inside a word (`h!te`), never at its end (`hate!`). */
-const INNER_LOOKALIKES: Record<string, string> = { "!": "i", "|": "i" };
+// "!" and "|" stand for "i" only inside a word (`k!ll`), never at its end (`hate!`): see foldWords.
 const WORD_CHARACTER = /^[\p{L}\p{N}]+$/u;
 const MARKS = /\p{M}/gu;
 const MARK = /^\p{M}$/u;
@@ -55,6 +54,15 @@ function fold(ch: string): string {
   return folded;
 }
 
+/** The folded form of each ASCII character, so the common case is one array read. */
+const ASCII_FOLD = Array.from({ length: 128 }, (_, code) => fold(String.fromCharCode(code)));
+
+/** Whether the character at `i` starts a word character (for `h!te`). */
+function isWordAt(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return code < 128 ? ASCII_FOLD[code] !== "" : fold(String.fromCodePoint(text.codePointAt(i)!)) !== "";
+}
+
 interface Word {
   folded: string;
   /** Its span in the original text (UTF-16 offsets). */
@@ -73,18 +81,24 @@ export function foldWords(text: string): Word[] {
     folded = "";
   };
   for (let i = 0; i < text.length; ) {
-    const code = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(code);
-    const next = i + ch.length;
-    let part = fold(ch);
-    if (!part && folded && INNER_LOOKALIKES[ch] && next < text.length && fold(String.fromCodePoint(text.codePointAt(next)!))) {
-      part = INNER_LOOKALIKES[ch]!;
+    const unit = text.charCodeAt(i);
+    let next: number;
+    let part: string;
+    let ch = "";
+    if (unit < 128) {
+      next = i + 1;
+      part = ASCII_FOLD[unit]!;
+      if (!part && folded && (unit === 33 || unit === 124) && next < text.length && isWordAt(text, next)) part = "i";
+    } else {
+      ch = String.fromCodePoint(text.codePointAt(i)!);
+      next = i + ch.length;
+      part = fold(ch);
     }
     if (part) {
       if (!folded) start = i;
       folded += part;
       end = next;
-    } else if (!MARK.test(ch)) {
+    } else if (!ch || !MARK.test(ch)) {
       flush();
     }
     i = next;
@@ -97,9 +111,14 @@ export function foldWords(text: string): Word[] {
 const LINK =
   /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)\S|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|gg|tv|co|uk|us|me|ly|be|app|dev|xyz|info|biz|link|site|online|live|ru|de|fr|ca|au|to|cc|tk|ml|ga|cf|gq|club|shop|store|fun|top|pro|gl|page|tech|stream|chat|sh|so|vc|ws|in|nl|eu|it|es|pl|br|jp|cn|kr|gd|lol|xxx|porn|tk|su)\b/i;
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+// Every address the pattern finds has a dot or a slash, in ASCII or full width.
+const LINK_SIGN = /[./\uff0e\uff0f\u3002\uff61]/;
+
 /** Whether the text holds a web address (full-width and other compatibility forms included). */
 export function containsLink(text: string): boolean {
-  return LINK.test(text) || (/[^\x00-\x7f]/.test(text) && LINK.test(text.normalize("NFKC")));
+  if (!LINK_SIGN.test(text)) return false;
+  return LINK.test(text) || (!ASCII_ONLY.test(text) && LINK.test(text.normalize("NFKC")));
 }
 
 /** Folds a configured term into its words (a term may be a phrase). */
@@ -109,18 +128,19 @@ function termWords(term: string): string[] {
 
 /** Compiles the rules into a filter; call again when they change. */
 export function compileChatFilter(rules: FilterRules): ChatFilter {
-  const single = new Map<string, string>();
-  const phrases = new Map<string, { words: string[]; term: string }[]>();
+  // One lookup per word: is it a blocked term, and which blocked phrases start with it.
+  const byFirstWord = new Map<string, { term: string | null; phrases: { words: string[]; term: string }[] }>();
+  const entry = (word: string) => {
+    let found = byFirstWord.get(word);
+    if (!found) byFirstWord.set(word, (found = { term: null, phrases: [] }));
+    return found;
+  };
   for (const term of rules.blockedTerms) {
     const words = termWords(term);
-    if (words.length === 1) single.set(words[0]!, term);
-    else if (words.length > 1) {
-      const list = phrases.get(words[0]!) ?? [];
-      list.push({ words, term });
-      phrases.set(words[0]!, list);
-    }
+    if (words.length === 1) entry(words[0]!).term = term;
+    else if (words.length > 1) entry(words[0]!).phrases.push({ words, term });
   }
-  const hasTerms = single.size > 0 || phrases.size > 0;
+  const hasTerms = byFirstWord.size > 0;
   const active = hasTerms || rules.blockLinks;
 
   /** Spans of the text that are blocked terms, and the first term found. */
@@ -130,13 +150,14 @@ export function compileChatFilter(rules: FilterRules): ChatFilter {
     let first: string | null = null;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
-      const term = single.get(word.folded);
-      if (term !== undefined) {
+      const found = byFirstWord.get(word.folded);
+      if (!found) continue;
+      if (found.term !== null) {
         spans.push([word.start, word.end]);
-        first ??= term;
+        first ??= found.term;
         continue;
       }
-      for (const phrase of phrases.get(word.folded) ?? []) {
+      for (const phrase of found.phrases) {
         const last = i + phrase.words.length - 1;
         if (last < words.length && phrase.words.every((w, k) => words[i + k]!.folded === w)) {
           spans.push([word.start, words[last]!.end]);
