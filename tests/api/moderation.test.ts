@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ModerationLogEntry } from "../../src/contracts/moderation.ts";
 import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { adminOf, joinAs, WsClient } from "../ws/helpers.ts";
+import { adminOf, joinAs, say, WsClient } from "../ws/helpers.ts";
 
 let app: TestApp;
 let admin: TestClient;
@@ -10,11 +10,6 @@ beforeAll(async () => {
   admin = await adminOf(app);
 });
 afterAll(() => app.close());
-
-async function say(ws: WsClient, text: string) {
-  ws.send({ type: "chat_message", text });
-  return (await ws.next("chat", (e) => e.message.text === text)).message;
-}
 
 const userId = (username: string) => app.ctx.db.query<{ id: number }, [string]>("SELECT id FROM users WHERE username = ?").get(username)!.id;
 

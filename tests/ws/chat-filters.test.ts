@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE } from "../../src/contracts/chat-limits.ts";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { adminOf, joinAs, WsClient } from "./helpers.ts";
+import { acrossRestart, adminOf, joinAs, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 let admin: TestClient;
@@ -125,24 +122,18 @@ describe("the chat-rules API", () => {
 });
 
 test("the rules survive a restart", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-rules-restart-"));
-  try {
-    const first = await startTestApp({ dataDir });
-    const rules = { slowModeSeconds: 60, blockedTerms: ["spoiler", "the killer is"], filterAction: "mask", blockLinks: true };
-    expect((await (await loginAsAdmin(first)).put("/api/admin/chat-rules", rules)).status).toBe(200);
-    await first.close();
-    const second = await startTestApp({ dataDir });
-    try {
+  const rules = { slowModeSeconds: 60, blockedTerms: ["spoiler", "the killer is"], filterAction: "mask", blockLinks: true };
+  await acrossRestart(
+    async (first) => {
+      expect((await (await loginAsAdmin(first)).put("/api/admin/chat-rules", rules)).status).toBe(200);
+    },
+    async (second) => {
       expect((await (await loginAsAdmin(second)).get("/api/admin/chat-rules")).body).toEqual(rules);
       const ws = await WsClient.connect(second, await joinAs(second, "Returner"));
       expect(await ws.next("slow_mode")).toEqual({ type: "slow_mode", seconds: 60 });
       ws.send({ type: "chat_message", text: "THE K1LLER IS the butler" });
       expect((await ws.next("chat")).message.text).toBe("*** ****** ** the butler");
       ws.close();
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    },
+  );
 });

@@ -1,21 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startTestApp, type TestApp } from "../harness.ts";
 import { enter, eventually, makeFingerprint } from "../support/viewer.ts";
-import { adminOf, joinAs, WsClient } from "./helpers.ts";
+import { acrossRestart, adminOf, joinAs, say, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app.close());
-
-async function say(ws: WsClient, text: string) {
-  ws.send({ type: "chat_message", text });
-  return (await ws.next("chat", (e) => e.message.text === text)).message;
-}
 
 /** Sends a line that must be held back, and returns the notice the sender got instead. */
 async function refused(ws: WsClient, text: string): Promise<string> {
@@ -147,18 +139,16 @@ describe("a timeout", () => {
 });
 
 test("a timeout survives a restart of the server", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-timeout-restart-"));
-  try {
-    const first = await startTestApp({ dataDir });
-    const viewer = await joinAs(first, "Poltergeist");
-    const mod = await WsClient.connect(first, await joinAs(first, "Keeper5", "MOD"));
-    const ws = await WsClient.connect(first, viewer);
-    mod.send({ type: "timeout_user", username: "Poltergeist", seconds: 600 });
-    await ws.next("chat_cooldown");
-    await first.close();
-
-    const second = await startTestApp({ dataDir });
-    try {
+  await acrossRestart(
+    async (first) => {
+      const viewer = await joinAs(first, "Poltergeist");
+      const mod = await WsClient.connect(first, await joinAs(first, "Keeper5", "MOD"));
+      const ws = await WsClient.connect(first, viewer);
+      mod.send({ type: "timeout_user", username: "Poltergeist", seconds: 600 });
+      await ws.next("chat_cooldown");
+      return viewer;
+    },
+    async (second, viewer) => {
       const again = second.client();
       for (const [k, v] of viewer.cookies) again.cookies.set(k, v);
       const back = await WsClient.connect(second, again);
@@ -167,12 +157,8 @@ test("a timeout survives a restart of the server", async () => {
       expect(cooldown.seconds).toBeGreaterThan(590);
       expect(await refused(back, "did the lights reset it?")).toStartWith("You are timed out. You can chat again in ");
       back.close();
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    },
+  );
 });
 
 describe("slow mode", () => {

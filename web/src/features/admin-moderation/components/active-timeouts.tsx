@@ -1,5 +1,6 @@
 import { EmptyState } from "@/components/ui/empty-state";
 import { ClockIcon } from "@/components/ui/icons";
+import { SettingsSection } from "@/features/admin-settings/components/settings-section";
 import { toast } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 import { formatTime } from "@/lib/dates";
@@ -18,18 +19,7 @@ export function ActiveTimeouts() {
     });
 
   return (
-    <section className="card settings-section" aria-labelledby="timeouts-heading">
-      <div className="settings-section-head">
-        <span className="settings-section-icon" aria-hidden="true">
-          <ClockIcon />
-        </span>
-        <div>
-          <h2 id="timeouts-heading" className="settings-section-title">
-            Timed out now
-          </h2>
-          <p className="settings-section-text">Muted viewers still watch. Moderators time them out from a chat line.</p>
-        </div>
-      </div>
+    <SettingsSection icon={<ClockIcon />} title="Timed out now" text="Muted viewers still watch. Moderators time them out from a chat line.">
       {list.length === 0 ? (
         <EmptyState icon={<ClockIcon />} title={timeouts.isPending ? "Loading…" : "Nobody is timed out"} />
       ) : (
@@ -49,6 +39,6 @@ export function ActiveTimeouts() {
           ))}
         </ul>
       )}
-    </section>
+    </SettingsSection>
   );
 }

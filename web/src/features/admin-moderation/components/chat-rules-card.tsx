@@ -3,6 +3,7 @@ import { describeDuration, SLOW_MODE_CHOICES } from "@contracts/chat-limits";
 import { MAX_BLOCKED_TERMS, type ChatRules } from "@contracts/moderation";
 import { Switch } from "@/components/admin/switch";
 import { ShieldIcon } from "@/components/ui/icons";
+import { SettingsSection } from "@/features/admin-settings/components/settings-section";
 import { toast } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 import { useSaveChatRules } from "../api/chat-rules";
@@ -39,18 +40,7 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
   };
 
   return (
-    <section className="card settings-section" aria-labelledby="chat-rules-heading">
-      <div className="settings-section-head">
-        <span className="settings-section-icon" aria-hidden="true">
-          <ShieldIcon />
-        </span>
-        <div>
-          <h2 id="chat-rules-heading" className="settings-section-title">
-            Chat rules
-          </h2>
-          <p className="settings-section-text">Applied by the server to every message, at once and without a restart.</p>
-        </div>
-      </div>
+    <SettingsSection icon={<ShieldIcon />} title="Chat rules" text="Applied by the server to every message, at once and without a restart.">
       <form className="form" onSubmit={submit}>
         <div className="field">
           <label className="field-label" htmlFor="slow-mode">
@@ -108,6 +98,6 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
           </button>
         </div>
       </form>
-    </section>
+    </SettingsSection>
   );
 }
