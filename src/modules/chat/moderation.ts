@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE, describeDuration } from "../../contracts/chat-limits.ts";
+import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE, describeDuration, SLOW_MODE_CHOICES } from "../../contracts/chat-limits.ts";
 import type { ChatRules } from "../../contracts/moderation.ts";
 import { compileChatFilter, type ChatFilter } from "./filters.ts";
 import { ModerationLog } from "./moderation-log.ts";
@@ -105,7 +105,7 @@ export class ChatModeration {
   }
 
   private forgetOldLines(now: number): void {
-    const longest = 120_000;
+    const longest = Math.max(...SLOW_MODE_CHOICES) * 1000;
     for (const [key, at] of this.lastLineAt) if (now - at > longest) this.lastLineAt.delete(key);
   }
 
