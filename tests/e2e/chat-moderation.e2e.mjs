@@ -11,7 +11,7 @@ const theAdmin = async () => (admin ??= await adminApi(app.url));
 
 const composerNotice = (page) => page.locator(".chat-panel-footer").getByRole("status");
 
-app.browserTest("a moderator times a viewer out from the message menu; the viewer watches on with a countdown", async ({ page, context }) => {
+app.browserTest("a moderator times a viewer out from the message menu (the viewer watches on with a countdown), then bans with a reason", async ({ page, context }) => {
   await routePlayer(context);
   await enterStream(page, "Gatekeeper", await (await theAdmin()).generateCode("MOD"));
   const viewer = await openViewer(context.browser(), app.url, MOBILE);
@@ -37,6 +37,17 @@ app.browserTest("a moderator times a viewer out from the message menu; the viewe
     await input.fill("");
     await screenshotWidths(viewer.page, "chat-timed-out");
     await assertAccessible(viewer.page, "/livestream while timed out");
+
+    // A ban with a reason, kept with the ban.
+    const banLine = chatLine(page, "LET ME IN");
+    await banLine.getByRole("button", { name: "Ban Howler" }).click();
+    await banLine.getByRole("textbox", { name: "Reason for banning Howler (optional)" }).fill("flooding the chat");
+    await banLine.getByText("Confirm?").waitFor();
+    await screenshotWidths(page, "chat-ban-reason");
+    await banLine.getByRole("button", { name: "Yes" }).click();
+    await viewer.page.getByText("You have been banned from this event.").waitFor();
+    const bans = await (await theAdmin()).bannedUsers();
+    assert.deepEqual(bans.map((b) => [b.username, b.bannedBy, b.reason]), [["Howler", "Gatekeeper", "flooding the chat"]]);
   } finally {
     await viewer.context.close();
   }

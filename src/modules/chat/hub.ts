@@ -281,7 +281,7 @@ export class ChatHub {
 
   /** Called by the payments side once per counted donation: a donation line and the new progress. */
   announceDonation(donation: CountedDonation): void {
-    // A timed-out donor's money counts, but their line waits out the timeout (it is not shown at all).
+    // A timed-out donor's money counts, but no donation line goes to the chat.
     if (this.moderation.timeouts.secondsLeft({ userId: donation.userId, username: donation.username, accessCodeId: null }) > 0) {
       this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
       return;

@@ -82,6 +82,8 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
   return {
     /** A new access code of that kind ('MOD' or 'SKP'). */
     generateCode: async (kind) => (await call("POST", "/api/admin/generate-access-code", { kind })).code,
+    /** The bans, newest first, with who banned and why. */
+    bannedUsers: async () => (await call("GET", "/api/admin/banned-users")).bannedUsers,
     /** Saves the chat rules (slow mode, blocked terms, block or mask, links). */
     saveChatRules: (rules) => call("PUT", "/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false, ...rules }),
     /** Saves the stream settings with these fields changed. */
