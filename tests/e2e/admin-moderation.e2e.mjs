@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { MOBILE } from "./support/browser.mjs";
 import { enterAsViewer, generateCode, logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
+import { chatLine, enterStream, openViewer, say } from "./support/live.mjs";
 
 const app = useApp();
 
@@ -109,6 +111,28 @@ app.browserTest("users: an admin makes a viewer a moderator and takes it back; a
   await page.goto("/admin/moderation");
   await logRow(page, "Deputy").getByText("Moderator removed").waitFor();
   await logRow(page, "Deputy").getByText("Made moderator").waitFor();
+});
+
+app.browserTest("a viewer made a moderator on the Users screen gets the tools in their open chat at once, and loses them", async ({ page, context }) => {
+  const viewer = await openViewer(context.browser(), app.url, MOBILE);
+  try {
+    await enterStream(viewer.page, "Promoted");
+    await say(viewer.page, "just a viewer so far");
+    const line = chatLine(viewer.page, "just a viewer so far");
+    await line.waitFor();
+    assert.equal(await line.getByRole("button").count(), 0);
+    await logIn(page, "/admin/users");
+    const row = page.locator("tbody tr").filter({ has: page.getByRole("cell", { name: "Promoted", exact: true }) });
+    await row.getByRole("button", { name: "Make Promoted a moderator" }).click();
+    await viewer.page.locator(".stream-mod-badge").waitFor({ state: "attached" });
+    await line.getByRole("button", { name: "Pin message from Promoted" }).waitFor();
+    await viewer.page.getByRole("combobox", { name: "Slow mode" }).waitFor();
+    await row.getByRole("button", { name: "Remove Promoted as moderator" }).click();
+    await viewer.page.getByRole("combobox", { name: "Slow mode" }).waitFor({ state: "detached" });
+    assert.equal(await line.getByRole("button").count(), 0);
+  } finally {
+    await viewer.context.close();
+  }
 });
 
 app.browserTest("banned users: each ban shows its reason and who banned", async ({ page }) => {
