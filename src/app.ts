@@ -12,6 +12,7 @@ import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
 import { chatRoutes } from "./modules/chat/index.ts";
 import { healthRoutes } from "./modules/health/index.ts";
+import { moderationRoutes } from "./modules/moderation/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
 
@@ -80,6 +81,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(healthRoutes(ctx))
     .use(adminAuthRoutes(ctx))
     .use(adminPanelRoutes(ctx, uploads))
+    .use(moderationRoutes(ctx))
     .use(uploadRoutes(uploads))
     .use(accessRoutes(ctx))
     .use(paymentRoutes(ctx))

@@ -48,6 +48,8 @@ export interface UserRecord {
   accessCodeId: number | null;
   accessCode: string | null;
   banned: boolean;
+  /** A moderator by their MOD- code, made one in the panel, or not a moderator. */
+  moderator: "code" | "panel" | null;
   /** ISO 8601 */
   createdAt: string;
 }

@@ -10,3 +10,23 @@ export const WS_MAX_FRAME_BYTES = 4 * 1024;
 /** Close codes the server uses besides the standard ones (1001 going away on shutdown, 1009 frame too big). */
 export const WS_CLOSE_KICKED = 4001;
 export const WS_CLOSE_BANNED = 4003;
+
+/** Slow mode: the seconds a person waits between messages (0 = off). Moderators and admins are exempt. */
+export const SLOW_MODE_CHOICES = [0, 5, 10, 30, 60, 120] as const;
+/** The timeouts the moderator menu offers, in seconds; any whole number in the range is accepted. */
+export const TIMEOUT_CHOICES = [60, 300, 600, 3600] as const;
+export const TIMEOUT_MIN_SECONDS = 60;
+export const TIMEOUT_MAX_SECONDS = 86_400;
+export const BLOCKED_WORD_NOTICE = "Your message was not sent: it contains a blocked word.";
+export const BLOCKED_LINK_NOTICE = "Your message was not sent: links are not allowed in this chat.";
+
+/** "30 seconds", "5 minutes", "1 hour", "1 hour 30 minutes": how long a timeout or slow mode lasts. */
+export function describeDuration(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return plural(seconds, "second");
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  const parts = [hours ? plural(hours, "hour") : "", minutes ? plural(minutes, "minute") : "", !hours && rest ? plural(rest, "second") : ""];
+  return parts.filter(Boolean).join(" ");
+}

@@ -8,7 +8,16 @@ import { z } from "zod";
  * Money in `donation_update` is pence; `ChatMessage.donation` is pounds (as the chat shows it).
  */
 
-import { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_MAX_FRAME_BYTES } from "./chat-limits.ts";
+import {
+  CHAT_HISTORY_LIMIT,
+  CHAT_MESSAGE_MAX_LENGTH,
+  SLOW_MODE_CHOICES,
+  TIMEOUT_MAX_SECONDS,
+  TIMEOUT_MIN_SECONDS,
+  WS_CLOSE_BANNED,
+  WS_CLOSE_KICKED,
+  WS_MAX_FRAME_BYTES,
+} from "./chat-limits.ts";
 
 export { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_MAX_FRAME_BYTES };
 
@@ -51,6 +60,14 @@ const target = {
   /** Act on the author of this message instead of naming them. */
   messageId: messageId.optional(),
 };
+/** Why a ban was made, kept with it and in the moderation log. */
+const banReason = z.string().max(200, "The reason must be 200 characters or less").optional();
+const targetName = z.string().trim().min(1, "username is required").max(100);
+
+/** Slow mode's interval: one of the choices, in seconds (0 = off). */
+export const slowModeSecondsSchema = z
+  .number({ error: "seconds must be a number" })
+  .refine((n) => (SLOW_MODE_CHOICES as readonly number[]).includes(n), `Slow mode must be ${SLOW_MODE_CHOICES.slice(1).join(", ")} seconds or 0 (off)`);
 
 export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("authenticate"), ...ignored, isTestCode: z.boolean().optional() }),
@@ -71,8 +88,22 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pin"), messageId, ...ignored }),
   z.object({ type: z.literal("kick_user"), ...target }),
   z.object({ type: z.literal("kick"), ...target }),
-  z.object({ type: z.literal("ban_user"), ...target }),
-  z.object({ type: z.literal("ban"), ...target }),
+  z.object({ type: z.literal("ban_user"), ...target, reason: banReason }),
+  z.object({ type: z.literal("ban"), ...target, reason: banReason }),
+  /** Mutes a viewer for 60–86,400 seconds: they still watch, but cannot chat, send hearts or show donation lines. */
+  z.object({
+    type: z.literal("timeout_user"),
+    username: targetName,
+    seconds: z
+      .number({ error: "seconds must be a number" })
+      .int("seconds must be a whole number")
+      .min(TIMEOUT_MIN_SECONDS, `A timeout lasts at least ${TIMEOUT_MIN_SECONDS} seconds`)
+      .max(TIMEOUT_MAX_SECONDS, `A timeout lasts at most ${TIMEOUT_MAX_SECONDS} seconds`),
+    accessCode: ignored.accessCode,
+  }),
+  /** Ends a timeout early. */
+  z.object({ type: z.literal("lift_timeout"), username: targetName, accessCode: ignored.accessCode }),
+  z.object({ type: z.literal("slow_mode"), seconds: slowModeSecondsSchema, ...ignored }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type ClientFrameType = ClientFrame["type"];
@@ -117,8 +148,15 @@ export const serverEventSchema = z.discriminatedUnion("type", [
   /** The user was removed from the chat; remove their messages from view. */
   z.object({ type: z.literal("user_kicked"), username: z.string() }),
   z.object({ type: z.literal("user_banned"), username: z.string() }),
-  /** A notice to this client only (rate limit, kicked, banned). */
+  /** A notice shown as a system line: to this client only (rate limit, kicked, banned, refused) or to everyone (timeouts, slow mode). */
   z.object({ type: z.literal("system_message"), message: z.string() }),
+  /** The slow-mode interval in seconds (0 = off): on joining and whenever a moderator changes it. */
+  z.object({ type: z.literal("slow_mode"), seconds: z.number() }),
+  /**
+   * To this viewer only: the seconds before they may chat again, because of slow mode (after each message
+   * they send) or a timeout (when it starts, on joining while it lasts, and 0 when it is lifted).
+   */
+  z.object({ type: z.literal("chat_cooldown"), reason: z.enum(["slow_mode", "timeout"]), seconds: z.number() }),
   /** Total hearts of the event. Coalesced: at most a few per second. */
   z.object({ type: z.literal("hearts"), count: z.number() }),
   /** Distinct connected viewers plus the admin's fake viewers. */

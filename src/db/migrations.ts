@@ -165,4 +165,47 @@ export const migrations: Migration[] = [
       ).run(DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_URL, DEFAULT_DONATION_GOAL_PENCE, now + FIVE_DAYS_MS, now);
     },
   },
+  {
+    version: 4,
+    name: "chat moderation: rules, timeouts, moderation log, panel-made moderators, ban reasons",
+    up(db) {
+      db.run(`
+        CREATE TABLE chat_rules (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          slow_mode_seconds INTEGER NOT NULL DEFAULT 0 CHECK (slow_mode_seconds BETWEEN 0 AND 120),
+          blocked_terms TEXT NOT NULL DEFAULT '[]',
+          filter_action TEXT NOT NULL DEFAULT 'block' CHECK (filter_action IN ('block', 'mask')),
+          block_links INTEGER NOT NULL DEFAULT 0 CHECK (block_links IN (0, 1)),
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE chat_timeouts (
+          id INTEGER PRIMARY KEY,
+          user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+          username TEXT NOT NULL COLLATE NOCASE,
+          access_code_id INTEGER REFERENCES access_codes(id) ON DELETE SET NULL,
+          until INTEGER NOT NULL,
+          timed_out_by TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX chat_timeouts_until ON chat_timeouts(until);
+        CREATE TABLE moderation_log (
+          id INTEGER PRIMARY KEY,
+          action TEXT NOT NULL,
+          moderator TEXT,
+          target TEXT,
+          message_text TEXT,
+          detail TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX moderation_log_action ON moderation_log(action, id);
+        CREATE TABLE chat_moderators (
+          user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+          granted_by TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        ALTER TABLE banned_users ADD COLUMN reason TEXT;
+      `);
+      db.query("INSERT INTO chat_rules (id, updated_at) VALUES (1, ?)").run(Date.now());
+    },
+  },
 ];

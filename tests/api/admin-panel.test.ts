@@ -173,7 +173,7 @@ describe("users and bans", () => {
     const users = (await admin.get("/api/admin/users")).body as { username: string; email: string | null }[];
     expect(users.map((u) => u.username)).toContain("Nightcrawler");
     const csv = (await admin.get("/api/admin/users.csv")).text.trim().split("\r\n");
-    expect(csv[0]).toBe("username,email,access_code,banned,created_at");
+    expect(csv[0]).toBe("username,email,access_code,banned,moderator,created_at");
     expect(csv).toHaveLength(users.length + 1);
     expect(csv.some((l) => l.startsWith(`"'=cmd|calc"`))).toBe(true);
   });

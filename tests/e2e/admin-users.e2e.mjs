@@ -61,7 +61,7 @@ app.browserTest("users: the list, a case-insensitive search on username or e-mai
   const [download] = await Promise.all([page.waitForEvent("download"), csvLink.click()]);
   assert.match(download.suggestedFilename(), /^users-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await (await page.request.get("/api/admin/users.csv")).text();
-  assert.match(csv, /^username,email,access_code,banned,created_at/);
+  assert.match(csv, /^username,email,access_code,banned,moderator,created_at/);
   assert.match(csv, /Ezekiel,zeke@hollow\.example,SKP-/);
 
   await screenshotScreen(page, "admin-users");

@@ -62,7 +62,10 @@ function frameFor(rng: Rng, names: string[], messageIds: string[]): string | Uin
     kick_user: () => ({ type: "kick_user", username: target() }),
     kick: () => ({ type: "kick", targetUsername: target(), messageId: rng.chance(0.3) ? messageId() : undefined }),
     ban_user: () => ({ type: "ban_user", username: target() }),
-    ban: () => ({ type: "ban", targetUsername: target() }),
+    ban: () => ({ type: "ban", targetUsername: target(), reason: rng.chance(0.5) ? text() : undefined }),
+    timeout_user: () => ({ type: "timeout_user", username: target(), seconds: rng.pick([60, 300, 600, 3600, 86_400, 59, 86_401, 0, -1, 1.5]) }),
+    lift_timeout: () => ({ type: "lift_timeout", username: target() }),
+    slow_mode: () => ({ type: "slow_mode", seconds: rng.pick([0, 5, 10, 30, 60, 120, 7, -5, 1e9]) }),
   };
   const roll = rng.int(0, 99);
   if (roll < 3) return new Uint8Array(Array.from({ length: rng.int(0, 300) }, () => rng.int(0, 255)));

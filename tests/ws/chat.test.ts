@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, joinAs, WsClient } from "./helpers.ts";
+import { acrossRestart, adminOf, joinAs, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -106,28 +103,22 @@ describe("message text", () => {
 });
 
 test("the history survives a restart of the app on the same data dir", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restart-"));
-  try {
-    const first = await startTestApp({ dataDir });
-    const viewer = await joinAs(first, "Lilith");
-    const ws = await WsClient.connect(first, viewer);
-    ws.send({ type: "chat_message", text: "still here after the lights go out" });
-    await ws.next("chat");
-    await first.close();
-
-    const second = await startTestApp({ dataDir });
-    try {
+  await acrossRestart(
+    async (first) => {
+      const viewer = await joinAs(first, "Lilith");
+      const ws = await WsClient.connect(first, viewer);
+      ws.send({ type: "chat_message", text: "still here after the lights go out" });
+      await ws.next("chat");
+      return viewer;
+    },
+    async (second, viewer) => {
       const again = second.client();
       for (const [k, v] of viewer.cookies) again.cookies.set(k, v);
       const back = await WsClient.connect(second, again);
       expect(back.of("chatHistory")[0]!.messages.map((m) => m.text)).toContain("still here after the lights go out");
       back.close();
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    },
+  );
 });
 
 test("saving the stream settings in the panel reaches everyone watching", async () => {

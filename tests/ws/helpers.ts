@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import type { ChatMessage, ServerEvent } from "../../src/contracts/chat.ts";
-import { loginAsAdmin, TestClient, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
 
 type EventOf<T extends ServerEvent["type"]> = Extract<ServerEvent, { type: T }>;
@@ -152,4 +155,35 @@ export function sessionOnCode(app: TestApp, username: string, accessCode: string
   const client = app.client();
   client.cookies.set(VIEWER_COOKIE, app.ctx.viewerSessions.open(undefined, userId, codeId));
   return client;
+}
+
+/** Sends a chat line and waits until the sender sees it broadcast. */
+export async function say(ws: WsClient, text: string) {
+  ws.send({ type: "chat_message", text });
+  return (await ws.next("chat", (e) => e.message.text === text)).message;
+}
+
+/**
+ * Runs `before` on an app, stops it, then runs `after` on a new app on the same data directory: what a
+ * restart keeps. The directory is removed afterwards.
+ */
+export async function acrossRestart<T>(before: (app: TestApp) => Promise<T>, after: (app: TestApp, carried: T) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restart-"));
+  try {
+    const first = await startTestApp({ dataDir });
+    let carried: T;
+    try {
+      carried = await before(first);
+    } finally {
+      await first.close();
+    }
+    const second = await startTestApp({ dataDir });
+    try {
+      await after(second, carried);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -2,18 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { startTestApp, type TestApp } from "../harness.ts";
 import { enter, makeFingerprint } from "../support/viewer.ts";
-import { adminOf, joinAs, sessionOnCode, upgradeStatus, WsClient } from "./helpers.ts";
+import { adminOf, joinAs, say, sessionOnCode, upgradeStatus, WsClient } from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app.close());
-
-async function say(ws: WsClient, text: string) {
-  ws.send({ type: "chat_message", text });
-  return (await ws.next("chat", (e) => e.message.text === text)).message;
-}
 
 function cookieOf(client: { cookies: Map<string, string> }): string {
   return [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");

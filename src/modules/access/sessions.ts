@@ -24,6 +24,7 @@ interface SessionRow {
   access_code_id: number;
   code: string;
   kind: CodeKind;
+  promoted: number;
 }
 
 /**
@@ -58,7 +59,8 @@ export class ViewerSessionService {
     if (!cookieValue || cookieValue.length !== 64) return null;
     const row = this.db
       .query<SessionRow, [string, number]>(
-        `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind
+        `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind,
+           EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = s.user_id) AS promoted
          FROM viewer_sessions s JOIN users u ON u.id = s.user_id JOIN access_codes c ON c.id = s.access_code_id
          WHERE s.id = ? AND s.expires_at > ? AND c.revoked = 0`,
       )
@@ -72,7 +74,8 @@ export class ViewerSessionService {
       accessCodeId: row.access_code_id,
       code: row.code,
       kind: row.kind,
-      isModerator: row.kind === "MOD",
+      // A MOD- code, or a viewer an admin made a moderator in the panel.
+      isModerator: row.kind === "MOD" || row.promoted === 1,
     };
   }
 

@@ -7,3 +7,18 @@ export function toCsv(header: string[], rows: (string | number | boolean | null)
   };
   return [header, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
 }
+
+/** A dated download: `<name>-YYYY-MM-DD.<extension>`, never cached. */
+export function downloadResponse(name: string, extension: "csv" | "json", body: string): Response {
+  return new Response(body, {
+    headers: {
+      "content-type": extension === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.${extension}"`,
+      "cache-control": "no-store",
+    },
+  });
+}
+
+export function csvResponse(name: string, csv: string): Response {
+  return downloadResponse(name, "csv", csv);
+}

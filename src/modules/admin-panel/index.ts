@@ -14,19 +14,10 @@ import { readCookie } from "../../http/cookies.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
+import { csvResponse } from "./csv.ts";
 import { AdminPanelService } from "./service.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
-
-function csvResponse(name: string, csv: string): Response {
-  return new Response(csv, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
-}
 
 /** Every /api/admin/* call behind the login: stats, codes, users, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
@@ -116,8 +107,8 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .get("/banned-users", () => ({ bannedUsers: hub.listBans() }))
         .post(
           "/unban-user",
-          ({ body }) => {
-            if (!hub.unban(body.username)) throw notFound(`'${body.username}' is not banned`);
+          ({ body, admin }) => {
+            if (!hub.unban(body.username, admin.username)) throw notFound(`'${body.username}' is not banned`);
             return { ok: true, username: body.username };
           },
           { body: unbanUserBody },

@@ -22,6 +22,8 @@ interface UserRow {
   email: string | null;
   access_code_id: number | null;
   code: string | null;
+  kind: "SKP" | "MOD" | "SCP" | null;
+  promoted: number;
   banned: number;
   created_at: number;
 }
@@ -104,7 +106,8 @@ export class AdminPanelService {
   listUsers(): UserRecord[] {
     return this.db
       .query<UserRow, []>(
-        `SELECT u.id, u.username, u.email, u.access_code_id, c.code, u.created_at,
+        `SELECT u.id, u.username, u.email, u.access_code_id, c.code, c.kind, u.created_at,
+           EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted,
            EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username
                    OR (b.access_code_id IS NOT NULL AND b.access_code_id = u.access_code_id)) AS banned
          FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`,
@@ -117,6 +120,7 @@ export class AdminPanelService {
         accessCodeId: r.access_code_id,
         accessCode: r.code,
         banned: r.banned === 1,
+        moderator: r.kind === "MOD" ? "code" : r.promoted === 1 ? "panel" : null,
         createdAt: new Date(r.created_at).toISOString(),
       }));
   }
@@ -130,8 +134,8 @@ export class AdminPanelService {
 
   usersCsv(): string {
     return toCsv(
-      ["username", "email", "access_code", "banned", "created_at"],
-      this.listUsers().map((u) => [u.username, u.email, u.accessCode, u.banned, u.createdAt]),
+      ["username", "email", "access_code", "banned", "moderator", "created_at"],
+      this.listUsers().map((u) => [u.username, u.email, u.accessCode, u.banned, u.moderator !== null, u.createdAt]),
     );
   }
 

@@ -2,7 +2,11 @@ import type { z } from "zod";
 import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ClientFrame } from "../../contracts/chat.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
+import { describeDuration } from "../../contracts/chat-limits.ts";
 import { BANNED_MESSAGE, type ChatHub, type ChatIdentity } from "./hub.ts";
+import type { ChatRefusal } from "./moderation.ts";
+import { ModeratorActions } from "./moderator-actions.ts";
+import { checkMayActOn, findTarget, FrameRefused } from "./targets.ts";
 
 /** Hands a donation the viewer reports over to the payments side, which counts it once if it succeeded. */
 export interface DonationReporter {
@@ -10,11 +14,9 @@ export interface DonationReporter {
   reportDonation(paymentIntentId: string, viewer: ChatIdentity): Promise<string | null>;
 }
 
-/** A refusal the sender sees as an `error` event. */
-class FrameRefused extends Error {}
-
 type Connection = NonNullable<ReturnType<ChatHub["connection"]>>;
 type TargetFrame = Extract<ClientFrame, { type: "kick" | "kick_user" | "ban" | "ban_user" }>;
+type TimeoutFrame = Extract<ClientFrame, { type: "timeout_user" }>;
 
 export const CHAT_LIMIT = { burst: 3, burstWindowMs: 1000, sustained: 5, sustainedWindowMs: 5000 };
 export const HEARTS_PER_SECOND = 10;
@@ -42,12 +44,15 @@ export class ChatFrameRouter {
   private readonly chatSustained = new RateLimiter(CHAT_LIMIT.sustained, CHAT_LIMIT.sustainedWindowMs);
   private readonly hearts = new RateLimiter(HEARTS_PER_SECOND, 1000);
   private readonly donationReports = new RateLimiter(DONATION_REPORTS_PER_MINUTE, 60_000);
+  private readonly actions: ModeratorActions;
 
   constructor(
     private readonly hub: ChatHub,
     private readonly log: Logger,
     private readonly donations: DonationReporter,
-  ) {}
+  ) {
+    this.actions = new ModeratorActions(hub);
+  }
 
   async receive(connectionId: string, raw: unknown): Promise<void> {
     const connection = this.hub.connection(connectionId);
@@ -73,8 +78,7 @@ export class ChatFrameRouter {
         return this.chat(c, frame.message.text);
       case "send_heart":
       case "heart":
-        if (this.hearts.hit(c.identity.key) === 0) this.hub.addHeart();
-        return;
+        return this.heart(c);
       case "donation":
         return this.donation(c, frame.paymentIntentId);
       case "delete_message":
@@ -87,6 +91,17 @@ export class ChatFrameRouter {
       case "ban_user":
       case "ban":
         return this.removeUser(c, frame);
+      case "timeout_user":
+        return this.timeout(c, frame);
+      case "lift_timeout":
+        this.requireModerator(c);
+        if (!this.actions.liftTimeout(findTarget(this.hub, { targetUsername: frame.username }), c.identity.username)) {
+          throw new FrameRefused(`${frame.username.slice(0, 40)} is not timed out.`);
+        }
+        return;
+      case "slow_mode":
+        this.requireModerator(c);
+        return this.actions.setSlowMode(frame.seconds, c.identity.username);
     }
   }
 
@@ -106,6 +121,8 @@ export class ChatFrameRouter {
   private chat(c: Connection, rawText: string): void {
     const text = chatTextSchema.safeParse(rawText);
     if (!text.success) throw new FrameRefused(text.error.issues[0]?.message ?? "Invalid message");
+    const held = this.hub.moderation.holdBack(c.identity);
+    if (held) return this.refuseLine(c, held);
     const key = c.identity.key;
     const wait = Math.max(this.chatBurst.hit(key), this.chatSustained.hit(key));
     if (wait > 0) {
@@ -116,14 +133,37 @@ export class ChatFrameRouter {
       });
       return;
     }
-    const line = this.hub.messages.add({ userId: c.identity.userId, username: c.identity.username, text: text.data, type: "user" });
+    const screened = this.hub.moderation.screen(c.identity, text.data);
+    if (!screened.accepted) return this.refuseLine(c, screened);
+    const line = this.hub.messages.add({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
     this.hub.broadcast({ type: "chat", message: line });
+    const cooldown = this.hub.moderation.accepted(c.identity);
+    if (cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...cooldown });
+  }
+
+  /** A line the rules hold back: the sender alone is told why, and how long to wait if waiting helps. */
+  private refuseLine(c: Connection, verdict: ChatRefusal): void {
+    this.hub.sendTo(c.socket, { type: "system_message", message: verdict.notice });
+    if (verdict.cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...verdict.cooldown });
+  }
+
+  private heart(c: Connection): void {
+    const timedOut = this.hub.moderation.timeouts.secondsLeft(c.identity);
+    if (timedOut > 0) throw new FrameRefused(`You are timed out. You can send hearts again in ${describeDuration(timedOut)}.`);
+    if (this.hearts.hit(c.identity.key) === 0) this.hub.addHeart();
   }
 
   private async donation(c: Connection, paymentIntentId: string): Promise<void> {
     if (this.donationReports.hit(c.identity.key) > 0) throw new FrameRefused("Too many donation reports. Please wait a minute.");
     const refusal = await this.donations.reportDonation(paymentIntentId, c.identity);
     if (refusal) throw new FrameRefused(refusal);
+    const timedOut = this.hub.moderation.timeouts.secondsLeft(c.identity);
+    if (timedOut > 0) {
+      this.hub.sendTo(c.socket, {
+        type: "system_message",
+        message: `Thank you: your donation counts, but it is not shown in the chat while you are timed out (${describeDuration(timedOut)} left).`,
+      });
+    }
   }
 
   private requireModerator(c: Connection): void {
@@ -132,7 +172,9 @@ export class ChatFrameRouter {
 
   private deleteMessage(c: Connection, messageId: string): void {
     this.requireModerator(c);
-    if (!this.hub.messages.delete(messageId)) throw new FrameRefused("That message no longer exists.");
+    const message = this.hub.messages.find(messageId);
+    if (!message || !this.hub.messages.delete(messageId)) throw new FrameRefused("That message no longer exists.");
+    this.hub.moderation.log.record({ action: "delete", moderator: c.identity.username, target: message.username, messageText: message.text });
     this.hub.broadcast({ type: "message_deleted", messageId });
   }
 
@@ -140,39 +182,31 @@ export class ChatFrameRouter {
     this.requireModerator(c);
     const changed = this.hub.messages.togglePin(messageId);
     if (!changed) throw new FrameRefused("That message no longer exists.");
+    const target = changed.at(-1)!;
+    this.hub.moderation.log.record({ action: target.isPinned ? "pin" : "unpin", moderator: c.identity.username, target: target.username, messageText: target.text });
     for (const message of changed) this.hub.broadcast({ type: "message_updated", message });
   }
 
   private removeUser(c: Connection, frame: TargetFrame): void {
     this.requireModerator(c);
     const banning = frame.type === "ban" || frame.type === "ban_user";
-    const verb = banning ? "ban" : "kick";
-    const target = this.findTarget(frame);
-    if (target.username.toLowerCase() === c.identity.username.toLowerCase()) throw new FrameRefused(`You cannot ${verb} yourself.`);
-    if (target.isAdmin) throw new FrameRefused("Admins cannot be kicked or banned.");
-    if (target.isModerator && !c.identity.isAdmin) throw new FrameRefused("Only an admin can remove a moderator.");
-    if (banning) this.hub.ban(target.username, target.accessCodeId, c.identity.username);
+    const target = findTarget(this.hub, frame);
+    checkMayActOn(c.identity, target, banning ? "ban" : "kick");
+    const messageText = this.textOf(frame.messageId);
+    const reason = banning ? frame.reason?.trim() || null : null;
+    if (banning) this.hub.ban(target.username, target.accessCodeId, c.identity.username, reason);
     else this.hub.kick(target.username);
+    this.hub.moderation.log.record({ action: banning ? "ban" : "kick", moderator: c.identity.username, target: target.username, messageText, detail: reason });
   }
 
-  /** The user a kick or ban names: targetUsername, else the author of messageId, else username. */
-  private findTarget(frame: TargetFrame): { username: string; accessCodeId: number | null; isModerator: boolean; isAdmin: boolean } {
-    let name = frame.targetUsername?.trim();
-    if (!name && frame.messageId) {
-      const message = this.hub.messages.find(frame.messageId);
-      if (!message) throw new FrameRefused("That message no longer exists.");
-      name = message.username;
-    }
-    name ||= frame.username?.trim();
-    if (!name) throw new FrameRefused("Say which user to act on.");
+  private timeout(c: Connection, frame: TimeoutFrame): void {
+    this.requireModerator(c);
+    const target = findTarget(this.hub, { targetUsername: frame.username });
+    checkMayActOn(c.identity, target, "time out");
+    this.actions.timeout(target, frame.seconds, c.identity.username);
+  }
 
-    const online = this.hub.socketsOf(name)[0]?.identity;
-    if (online) return { username: online.username, accessCodeId: online.accessCodeId, isModerator: online.isModerator, isAdmin: false };
-    const known = this.hub.bans.findViewer(name);
-    if (known) return { username: known.username, accessCodeId: known.accessCodeId, isModerator: known.codeKind === "MOD", isAdmin: false };
-    if (this.hub.socketsOf(name, true).length > 0 || this.hub.bans.isAdminName(name)) {
-      return { username: name, accessCodeId: null, isModerator: true, isAdmin: true };
-    }
-    throw new FrameRefused(`There is no user named '${name.slice(0, 40)}'.`);
+  private textOf(messageId: string | undefined): string | null {
+    return messageId ? (this.hub.messages.find(messageId)?.text ?? null) : null;
   }
 }

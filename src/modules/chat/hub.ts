@@ -8,6 +8,7 @@ import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
 import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
 import { ChatMessageStore } from "./messages.ts";
+import { ChatModeration } from "./moderation.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
 export interface ChatIdentity {
@@ -92,6 +93,8 @@ export const KICKED_MESSAGE = "You have been removed from the chat by a moderato
 export class ChatHub {
   readonly messages: ChatMessageStore;
   readonly bans: BanList;
+  /** Timeouts, slow mode, filters and the moderation log. */
+  readonly moderation: ChatModeration;
   private readonly connections = new Map<string, Connection>();
   private readonly socketsPerPerson = new Map<string, number>();
   private readonly socketsPerIp = new Map<string, number>();
@@ -116,6 +119,7 @@ export class ChatHub {
     }, batching);
     this.messages = new ChatMessageStore(db);
     this.bans = new BanList(db);
+    this.moderation = new ChatModeration(db);
     const { fakeViewersEnabled, fakeViewersTarget } = settings.get();
     this.counters = new LiveCounters(db, { enabled: fakeViewersEnabled, target: fakeViewersTarget });
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
@@ -156,6 +160,9 @@ export class ChatHub {
       socket.send(this.historyFrame());
       for (const event of this.counters.snapshot(this.realViewerCount())) this.sendTo(socket, event);
       this.sendTo(socket, { type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal });
+      this.sendTo(socket, { type: "slow_mode", seconds: this.moderation.slowModeSeconds() });
+      const timedOut = this.moderation.timeouts.secondsLeft(identity);
+      if (timedOut > 0) this.sendTo(socket, { type: "chat_cooldown", reason: "timeout", seconds: timedOut });
     });
   }
 
@@ -205,6 +212,11 @@ export class ChatHub {
     return ++connection.framesInWindow <= MAX_FRAMES_PER_SECOND;
   }
 
+  /** Open sockets whose identity passes the test. */
+  socketsWhere(test: (identity: ChatIdentity) => boolean): Connection[] {
+    return [...this.connections.values()].filter((c) => !c.closing && test(c.identity));
+  }
+
   /** Sockets of that chat name (case-insensitive); admins only when `includeAdmins`. */
   socketsOf(username: string, includeAdmins = false): Connection[] {
     const wanted = username.toLowerCase();
@@ -237,8 +249,8 @@ export class ChatHub {
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
-  ban(username: string, accessCodeId: number | null, bannedBy: string): void {
-    this.bans.ban(username, accessCodeId, bannedBy);
+  ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): void {
+    this.bans.ban(username, accessCodeId, bannedBy, reason);
     if (accessCodeId !== null) this.sessions.endAllForCode(accessCodeId);
     this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_banned", username });
@@ -247,9 +259,11 @@ export class ChatHub {
     for (const c of [...this.socketsOf(username), ...sameCode]) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
   }
 
-  /** For the admin panel: lifts a ban. False when that name was not banned. */
-  unban(username: string): boolean {
-    return this.bans.unban(username);
+  /** For the admin panel: lifts a ban (logged). False when that name was not banned. */
+  unban(username: string, by: string): boolean {
+    const lifted = this.bans.unban(username);
+    if (lifted) this.moderation.log.record({ action: "unban", moderator: by, target: username.trim() });
+    return lifted;
   }
 
   /** For the admin panel: every ban, newest first. */
@@ -278,6 +292,11 @@ export class ChatHub {
 
   /** Called by the payments side once per counted donation: a donation line and the new progress. */
   announceDonation(donation: CountedDonation): void {
+    // A timed-out donor's money counts, but no donation line goes to the chat.
+    if (this.moderation.timeouts.secondsLeft({ userId: donation.userId, username: donation.username, accessCodeId: null }) > 0) {
+      this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
+      return;
+    }
     const line = this.messages.add({
       userId: donation.userId,
       username: donation.username,

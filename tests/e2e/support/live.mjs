@@ -88,6 +88,10 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
       if (!record) throw new Error(`no access code ${code}`);
       return call("POST", `/api/admin/access-codes/${record.id}/revoke`);
     },
+    /** The bans, newest first, with who banned and why. */
+    bannedUsers: async () => (await call("GET", "/api/admin/banned-users")).bannedUsers,
+    /** Saves the chat rules (slow mode, blocked terms, block or mask, links). */
+    saveChatRules: (rules) => call("PUT", "/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false, ...rules }),
     /** Saves the stream settings with these fields changed. */
     updateSettings: async (patch) => {
       const current = await call("GET", "/api/admin/livestream-settings");

@@ -17,6 +17,7 @@ export const paths = {
     accessCodes: "/admin/access-codes",
     users: "/admin/users",
     bannedUsers: "/admin/banned-users",
+    moderation: "/admin/moderation",
     settings: "/admin/settings",
   },
 } as const;

@@ -181,6 +181,8 @@ const EVENT_TYPES: Record<ServerEventType, true> = {
   settings_update: true,
   auth_ok: true,
   error: true,
+  slow_mode: true,
+  chat_cooldown: true,
 };
 
 /** A server frame, or null when it is not JSON or not an event type we know. */

@@ -8,6 +8,7 @@ import {
   KeyIcon,
   LogOutIcon,
   SettingsIcon,
+  ShieldIcon,
   TvIcon,
   UsersIcon,
 } from "@/components/ui/icons";
@@ -19,6 +20,7 @@ const LINKS: { href: string; label: string; Icon: ComponentType }[] = [
   { href: paths.admin.users, label: "Users", Icon: UsersIcon },
   { href: paths.admin.accessCodes, label: "Access Codes", Icon: KeyIcon },
   { href: paths.admin.bannedUsers, label: "Banned Users", Icon: BanIcon },
+  { href: paths.admin.moderation, label: "Moderation", Icon: ShieldIcon },
   { href: paths.admin.settings, label: "Settings", Icon: SettingsIcon },
 ];
 

@@ -4,6 +4,8 @@ import { api } from "@/lib/api-client";
 export interface BannedUser {
   username: string;
   bannedBy: string | null;
+  /** Why, when the moderator said. */
+  reason: string | null;
   /** ISO 8601 */
   bannedAt: string;
 }

@@ -70,6 +70,7 @@ export function BannedUsersPage() {
                       <span className="banned-meta">
                         {b.bannedBy ? `Banned by ${b.bannedBy}` : "Banned"} · {formatDateTime(b.bannedAt)}
                       </span>
+                      {b.reason ? <span className="banned-reason">“{b.reason}”</span> : null}
                     </span>
                   </label>
                 ))}

@@ -11,11 +11,17 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatDateTime } from "@/lib/dates";
 import { matchesSearch } from "@/lib/search";
 import { USERS_CSV_URL, useUsers } from "../api/get-users";
+import { ModeratorBadge, ModeratorToggle } from "./moderator-toggle";
 import "@/components/admin/admin-ui.css";
 import "./users.css";
 
 function StatusBadge({ user }: { user: UserRecord }) {
-  return user.banned ? <span className="badge badge-danger">Banned</span> : <span className="badge badge-yes">Active</span>;
+  return (
+    <span className="user-badges">
+      {user.banned ? <span className="badge badge-danger">Banned</span> : <span className="badge badge-yes">Active</span>}
+      <ModeratorBadge user={user} />
+    </span>
+  );
 }
 
 /** Viewers who entered the event, searchable by username or e-mail, with a CSV export. */
@@ -31,7 +37,7 @@ export function UsersPage() {
     <>
       <AdminPageHeader
         title="Users"
-        description="Everyone who has entered the event."
+        description="Everyone who has entered the event. Make a viewer a moderator here."
         actions={
           <a className="btn btn-outline" href={USERS_CSV_URL} download>
             <DownloadIcon />
@@ -90,6 +96,11 @@ export function UsersPage() {
                     <dd>Joined {formatDateTime(u.createdAt)}</dd>
                   </div>
                 </dl>
+                {u.moderator === "code" ? null : (
+                  <div className="record-card-actions">
+                    <ModeratorToggle user={u} />
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -104,6 +115,9 @@ export function UsersPage() {
                   <th scope="col">Access code</th>
                   <th scope="col">Status</th>
                   <th scope="col">Joined</th>
+                  <th scope="col">
+                    <span className="sr-only">Moderator</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -116,6 +130,9 @@ export function UsersPage() {
                       <StatusBadge user={u} />
                     </td>
                     <td className="cell-nowrap cell-muted">{formatDateTime(u.createdAt)}</td>
+                    <td className="cell-actions">
+                      <ModeratorToggle user={u} compact />
+                    </td>
                   </tr>
                 ))}
               </tbody>

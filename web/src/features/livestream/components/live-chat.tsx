@@ -7,7 +7,8 @@ import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/component
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
-import { ModeratorActions, type ModeratorAction } from "./moderator-actions";
+import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
+import { ModeratorActions, type ModeratorAction, type ModeratorActionOptions } from "./moderator-actions";
 
 interface LiveChatProps {
   store: LiveStore;
@@ -23,13 +24,15 @@ interface LiveChatProps {
 
 /** The LIVE CHAT panel: connection state, pinned line, the newest lines, the composer, donate and heart. */
 export function LiveChat({ store, connection, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
-  const moderate = (action: ModeratorAction, message: ChatMessage) => {
+  const moderate = (action: ModeratorAction, message: ChatMessage, options: ModeratorActionOptions = {}) => {
     // The server checks every action; this only skips what the flag says cannot work.
     if (!store.isModerator.value) return;
     const target = message.username;
     if (action === "delete") connection.send({ type: "delete_message", messageId: message.id });
     else if (action === "pin") connection.send({ type: "pin", messageId: message.id });
-    else connection.send({ type: action === "kick" ? "kick_user" : "ban_user", username: target, targetUsername: target });
+    else if (action === "timeout") connection.send({ type: "timeout_user", username: target, seconds: options.seconds ?? 300 });
+    else if (action === "kick") connection.send({ type: "kick_user", username: target, targetUsername: target });
+    else connection.send({ type: "ban_user", username: target, targetUsername: target, reason: options.reason });
   };
 
   return (
@@ -69,7 +72,9 @@ function ConnectionError({ store, verificationFailed }: { store: LiveStore; veri
   );
 }
 
-function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
+type Moderate = (action: ModeratorAction, message: ChatMessage, options?: ModeratorActionOptions) => void;
+
+function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: Moderate }) {
   useSignals();
   const pinned = store.pinned.value;
   if (!pinned) return null;
@@ -89,7 +94,7 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (a
   );
 }
 
-function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
+function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: Moderate }) {
   useSignals();
   const messages = store.visibleMessages.value;
   const isModerator = store.isModerator.value;
@@ -126,10 +131,13 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
   const connected = store.connection.value.state === "open";
   const [text, setText] = useState("");
   const blank = text.trim() === "";
+  // Slow mode or a timeout: the server would refuse the line, so the button waits out the time with it.
+  const cooldown = useCooldownSeconds(store);
+  const waiting = cooldown.seconds > 0;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!connected || blank) return;
+    if (!connected || blank || waiting) return;
     if (connection.send({ type: "chat_message", text: text.trim() })) setText("");
   };
 
@@ -139,6 +147,7 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
 
   return (
     <>
+      <CooldownNotice store={store} seconds={cooldown.seconds} reason={cooldown.reason} />
       <form className="chat-form" onSubmit={submit}>
         <label htmlFor="chat-message" className="sr-only">
           Chat message
@@ -153,16 +162,17 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
           autoComplete="off"
           enterKeyHint="send"
         />
-        <button type="submit" className="btn btn-primary btn-icon" disabled={!connected || blank} aria-label="Send message">
+        <button type="submit" className="btn btn-primary btn-icon" disabled={!connected || blank || waiting} aria-label="Send message">
           <SendIcon />
         </button>
       </form>
       <div className="chat-actions">
+        <SlowModeControl store={store} onChange={(seconds) => connection.send({ type: "slow_mode", seconds })} />
         <button type="button" className="btn btn-outline btn-donate" onClick={onDonate} onPointerEnter={onDonateIntent} onFocus={onDonateIntent} disabled={!canDonate}>
           <GiftIcon />
           Donate
         </button>
-        <button type="button" className="btn btn-heart" onClick={sendHeart} disabled={!connected} aria-label="Send heart">
+        <button type="button" className="btn btn-heart" onClick={sendHeart} disabled={!connected || cooldown.reason === "timeout"} aria-label="Send heart">
           <HeartIcon />
         </button>
       </div>

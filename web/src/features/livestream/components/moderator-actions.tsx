@@ -1,39 +1,89 @@
 import { useState } from "react";
 import type { ChatMessage } from "@contracts/chat";
-import { BanIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
+import { TIMEOUT_CHOICES } from "@contracts/chat-limits";
+import { BanIcon, ClockIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
 
-export type ModeratorAction = "delete" | "pin" | "kick" | "ban";
+export type ModeratorAction = "delete" | "pin" | "kick" | "ban" | "timeout";
+
+/** What an action carries besides the message: a timeout's length, a ban's reason. */
+export interface ModeratorActionOptions {
+  seconds?: number;
+  reason?: string;
+}
 
 interface ModeratorActionsProps {
   message: ChatMessage;
-  /** The moderator's own line: no kick or ban of oneself. */
+  /** The moderator's own line: no timeout, kick or ban of oneself. */
   own: boolean;
-  onAction: (action: ModeratorAction, message: ChatMessage) => void;
+  onAction: (action: ModeratorAction, message: ChatMessage, options?: ModeratorActionOptions) => void;
   /** Only the pin toggle (the pinned box). */
   pinOnly?: boolean;
 }
 
-/** A moderator's buttons on a chat line. Delete, kick and ban ask 'Confirm?' first. */
+const TIMEOUT_LABELS: Record<number, string> = { 60: "1m", 300: "5m", 600: "10m", 3600: "1h" };
+const TIMEOUT_NAMES: Record<number, string> = { 60: "1 minute", 300: "5 minutes", 600: "10 minutes", 3600: "1 hour" };
+
+/** A moderator's buttons on a chat line. Delete, kick and ban ask 'Confirm?' first; Timeout asks for how long. */
 export function ModeratorActions({ message, own, onAction, pinOnly = false }: ModeratorActionsProps) {
   const [confirming, setConfirming] = useState<Exclude<ModeratorAction, "pin"> | null>(null);
+  const [reason, setReason] = useState("");
   const name = message.username;
+  const close = () => {
+    setConfirming(null);
+    setReason("");
+  };
+
+  if (confirming === "timeout") {
+    return (
+      <div className="chat-mod-confirm chat-mod-wide" role="group" aria-label={`Time out ${name}`}>
+        <span className="chat-mod-confirm-text">Timeout:</span>
+        {TIMEOUT_CHOICES.map((seconds) => (
+          <button
+            key={seconds}
+            type="button"
+            className="chat-mod-choice"
+            aria-label={`Time out ${name} for ${TIMEOUT_NAMES[seconds]}`}
+            onClick={() => {
+              close();
+              onAction("timeout", message, { seconds });
+            }}
+          >
+            {TIMEOUT_LABELS[seconds]}
+          </button>
+        ))}
+        <button type="button" className="chat-mod-no" onClick={close} autoFocus>
+          No
+        </button>
+      </div>
+    );
+  }
 
   if (confirming) {
     const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}` }[confirming];
     return (
-      <div className="chat-mod-confirm" role="group" aria-label={what}>
+      <div className={confirming === "ban" ? "chat-mod-confirm chat-mod-wide" : "chat-mod-confirm"} role="group" aria-label={what}>
+        {confirming === "ban" ? (
+          <input
+            className="chat-mod-reason"
+            aria-label={`Reason for banning ${name} (optional)`}
+            placeholder="Reason (optional)"
+            maxLength={200}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        ) : null}
         <span className="chat-mod-confirm-text">Confirm?</span>
         <button
           type="button"
           className="chat-mod-yes"
           onClick={() => {
-            setConfirming(null);
-            onAction(confirming, message);
+            close();
+            onAction(confirming, message, confirming === "ban" && reason.trim() ? { reason: reason.trim() } : undefined);
           }}
         >
           Yes
         </button>
-        <button type="button" className="chat-mod-no" onClick={() => setConfirming(null)} autoFocus>
+        <button type="button" className="chat-mod-no" onClick={close} autoFocus={confirming !== "ban"}>
           No
         </button>
       </div>
@@ -58,6 +108,9 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false }: Mo
       </button>
       {pinOnly || own ? null : (
         <>
+          <button type="button" className="chat-mod-button" aria-label={`Time out ${name}`} title="Timeout" onClick={() => setConfirming("timeout")}>
+            <ClockIcon />
+          </button>
           <button type="button" className="chat-mod-button" aria-label={`Kick ${name}`} title="Kick" onClick={() => setConfirming("kick")}>
             <UserXIcon />
           </button>

@@ -137,3 +137,28 @@ describe("LiveStore", () => {
     expect(timers.every((t) => t.done)).toBe(true);
   });
 });
+
+describe("LiveStore moderation state", () => {
+  test("slow mode and cooldowns: set, counted from this browser's clock, cleared when lifted or switched off", () => {
+    let now = 1_000_000;
+    const store = new LiveStore(() => 0.5, undefined, () => now);
+    store.apply({ type: "slow_mode", seconds: 30 });
+    store.apply({ type: "chat_cooldown", reason: "slow_mode", seconds: 30 });
+    expect([store.slowModeSeconds.value, store.cooldown.value]).toEqual([30, { reason: "slow_mode", until: 1_030_000 }]);
+    store.apply({ type: "slow_mode", seconds: 0 });
+    expect(store.cooldown.value).toBeNull();
+    now += 5000;
+    store.apply({ type: "chat_cooldown", reason: "timeout", seconds: 300 });
+    store.apply({ type: "slow_mode", seconds: 0 });
+    expect(store.cooldown.value).toEqual({ reason: "timeout", until: 1_305_000 });
+    store.apply({ type: "chat_cooldown", reason: "timeout", seconds: 0 });
+    expect(store.cooldown.value).toBeNull();
+  });
+
+  test("auth_ok can take moderator rights back", () => {
+    const store = new LiveStore();
+    store.apply({ type: "auth_ok", username: "Deputy", isModerator: true });
+    store.apply({ type: "auth_ok", username: "Deputy", isModerator: false });
+    expect(store.isModerator.value).toBe(false);
+  });
+});

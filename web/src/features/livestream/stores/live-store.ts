@@ -24,6 +24,12 @@ export interface FloatingHeart {
   scale: number;
 }
 
+/** Why and until when (epoch ms, this browser's clock) this viewer must wait before chatting. */
+export interface ChatCooldown {
+  reason: "slow_mode" | "timeout";
+  until: number;
+}
+
 export interface DonationProgress {
   /** pence */
   current: number;
@@ -58,6 +64,9 @@ export class LiveStore {
   /** The name the server knows this viewer by (from auth_ok). */
   readonly username = signal<string | null>(null);
   readonly hearts = signal<FloatingHeart[]>([]);
+  /** Slow mode's interval in seconds (0 = off). */
+  readonly slowModeSeconds = signal(0);
+  readonly cooldown = signal<ChatCooldown | null>(null);
 
   private nextHeartId = 1;
   private nextLocalLine = 1;
@@ -70,6 +79,7 @@ export class LiveStore {
   constructor(
     private readonly random: () => number = Math.random,
     private readonly clock: Timers = defaultTimers,
+    private readonly now: () => number = Date.now,
   ) {}
 
   apply(event: ServerEvent): void {
@@ -122,8 +132,18 @@ export class LiveStore {
       case "auth_ok":
         batch(() => {
           this.username.value = event.username;
-          if (event.isModerator) this.isModerator.value = true;
+          // The server may make a viewer a moderator, or take it back, while they watch.
+          this.isModerator.value = event.isModerator;
         });
+        return;
+      case "slow_mode":
+        batch(() => {
+          this.slowModeSeconds.value = event.seconds;
+          if (event.seconds === 0 && this.cooldown.value?.reason === "slow_mode") this.cooldown.value = null;
+        });
+        return;
+      case "chat_cooldown":
+        this.cooldown.value = event.seconds > 0 ? { reason: event.reason, until: this.now() + event.seconds * 1000 } : null;
         return;
     }
   }

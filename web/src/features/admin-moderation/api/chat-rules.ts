@@ -1,0 +1,29 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ChatRules } from "@contracts/moderation";
+import { api } from "@/lib/api-client";
+
+const chatRulesQueryKey = ["admin", "chat-rules"] as const;
+
+export function getChatRules(): Promise<ChatRules> {
+  return api.get<ChatRules>("/api/admin/chat-rules");
+}
+
+export function useChatRules() {
+  return useQuery(queryOptions({ queryKey: chatRulesQueryKey, queryFn: getChatRules }));
+}
+
+export function saveChatRules(rules: ChatRules): Promise<ChatRules> {
+  return api.put<ChatRules>("/api/admin/chat-rules", rules);
+}
+
+/** Saves the rules (they apply to the next chat line); the log shows the change. */
+export function useSaveChatRules() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveChatRules,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(chatRulesQueryKey, saved);
+      void queryClient.invalidateQueries({ queryKey: ["admin", "moderation-log"] });
+    },
+  });
+}

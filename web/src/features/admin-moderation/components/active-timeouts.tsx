@@ -1,0 +1,44 @@
+import { EmptyState } from "@/components/ui/empty-state";
+import { ClockIcon } from "@/components/ui/icons";
+import { SettingsSection } from "@/features/admin-settings/components/settings-section";
+import { toast } from "@/hooks/use-toast";
+import { serverErrorMessage } from "@/lib/api-client";
+import { formatTime } from "@/lib/dates";
+import { useLiftTimeout, useTimeouts } from "../api/moderation-log";
+
+/** The timeouts running now, each with its end and a Lift button. */
+export function ActiveTimeouts() {
+  const timeouts = useTimeouts();
+  const lift = useLiftTimeout();
+  const list = timeouts.data?.timeouts ?? [];
+
+  const onLift = (username: string) =>
+    lift.mutate(username, {
+      onSuccess: () => toast({ title: "Timeout Lifted", description: `${username} can chat again.` }),
+      onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to lift the timeout." }),
+    });
+
+  return (
+    <SettingsSection icon={<ClockIcon />} title="Timed out now" text="Muted viewers still watch. Moderators time them out from a chat line.">
+      {list.length === 0 ? (
+        <EmptyState icon={<ClockIcon />} title={timeouts.isPending ? "Loading…" : "Nobody is timed out"} />
+      ) : (
+        <ul className="timeout-list" aria-label="Timed-out viewers">
+          {list.map((t) => (
+            <li key={t.username} className="timeout-item">
+              <span className="timeout-text">
+                <span className="user-name">{t.username}</span>
+                <span className="cell-muted">
+                  until {formatTime(t.until)} · by {t.timedOutBy}
+                </span>
+              </span>
+              <button type="button" className="btn btn-outline btn-sm" onClick={() => onLift(t.username)} disabled={lift.isPending} aria-label={`Lift the timeout of ${t.username}`}>
+                Lift
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </SettingsSection>
+  );
+}
