@@ -13,6 +13,8 @@ export interface AdminStats {
   currentDonation: number;
   /** pence */
   donationGoal: number;
+  /** The event's currency: the donation figures above are in it. */
+  currency: string;
   fakeViewerMode: boolean;
   fakeViewersTarget: number;
   currentFakeViewers: number;

@@ -7,6 +7,7 @@ import {
   unbanUserBody,
   type AdminStats,
 } from "../../contracts/admin-panel.ts";
+import { refundPaymentBody } from "../../contracts/payments-ledger.ts";
 import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
@@ -28,7 +29,7 @@ function csvResponse(name: string, csv: string): Response {
   });
 }
 
-/** Every /api/admin/* call behind the login: stats, codes, users, bans, settings, thumbnail, fake viewers. */
+/** Every /api/admin/* call behind the login: stats, codes, users, payments, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
   const panel = new AdminPanelService(ctx.db, ctx.access);
@@ -48,6 +49,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
       viewerCount: hub.viewerCount(),
       currentDonation: total,
       donationGoal: s.donationGoal,
+      currency: s.currency,
       fakeViewerMode: s.fakeViewersEnabled,
       fakeViewersTarget: s.fakeViewersTarget,
       currentFakeViewers: hub.currentFakeViewers(),
@@ -113,6 +115,11 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
         .get("/users", () => panel.listUsers())
         .get("/users.csv", () => csvResponse("users", panel.usersCsv()))
+        .get("/payments", () => ctx.ledger.list())
+        .get("/payments.csv", () => csvResponse("payments", ctx.ledger.csv()))
+        .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request)), {
+          body: refundPaymentBody,
+        })
         .get("/banned-users", () => ({ bannedUsers: hub.listBans() }))
         .post(
           "/unban-user",

@@ -1,9 +1,10 @@
 import { HeartIcon } from "@/components/ui/icons";
-import { formatPence } from "@/lib/money";
+import { formatMoney } from "@contracts/money";
 import { DashPanel } from "./dash-panel";
 
 /** The current donation against the goal, as a meter (it may pass 100%). */
-export function DonationMeter({ current, goal }: { current: number; goal: number }) {
+export function DonationMeter({ current, goal, currency }: { current: number; goal: number; currency: string }) {
+  const formatPence = (minor: number) => formatMoney(minor, currency);
   const percent = goal > 0 ? Math.round((current / goal) * 100) : 0;
   return (
     <DashPanel icon={<HeartIcon />} title="Donation goal" aside={<span className="donation-meter-percent">{percent}%</span>}>

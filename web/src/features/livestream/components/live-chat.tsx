@@ -5,6 +5,7 @@ import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
 import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/components/ui/icons";
 import { FAILED_ATTEMPTS_BEFORE_ERROR } from "@/lib/chat-socket";
+import { useEventCurrency } from "@/lib/money";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { ModeratorActions, type ModeratorAction } from "./moderator-actions";
@@ -76,6 +77,7 @@ function ConnectionError({ store, verificationFailed }: { store: LiveStore; veri
 function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
   useSignals();
   const pinned = store.pinned.value;
+  const currency = useEventCurrency();
   if (!pinned) return null;
   return (
     <div className="chat-pinned" role="note" aria-label="Pinned message">
@@ -85,6 +87,7 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (a
         <ul className="chat-pinned-list">
           <ChatLine
             message={pinned}
+            currency={currency}
             actions={store.isModerator.value ? <ModeratorActions message={pinned} own={false} onAction={onModerate} pinOnly /> : undefined}
           />
         </ul>
@@ -98,6 +101,7 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (ac
   const messages = store.visibleMessages.value;
   const isModerator = store.isModerator.value;
   const me = store.username.value?.toLowerCase() ?? null;
+  const currency = useEventCurrency();
 
   if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
   return (
@@ -106,6 +110,7 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (ac
         <ChatLine
           key={message.id}
           message={message}
+          currency={currency}
           actions={
             isModerator && message.type !== "system" ? (
               <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
