@@ -7,6 +7,7 @@ import { LoginPage } from "@/features/admin-auth/components/login-page";
 import { CreateFirstAdminPage } from "@/features/admin-auth/components/create-first-admin-page";
 import { BannedUsersPage } from "@/features/admin-banned-users/components/banned-users-page";
 import { DashboardPage } from "@/features/admin-dashboard/components/dashboard-page";
+import { PaymentsPage } from "@/features/admin-payments/components/payments-page";
 import { SettingsPage } from "@/features/admin-settings/components/settings-page";
 import { UsersPage } from "@/features/admin-users/components/users-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
@@ -16,6 +17,7 @@ const PROTECTED: Record<string, ComponentType> = {
   [paths.admin.dashboard]: DashboardPage,
   [paths.admin.accessCodes]: AccessCodesPage,
   [paths.admin.users]: UsersPage,
+  [paths.admin.payments]: PaymentsPage,
   [paths.admin.bannedUsers]: BannedUsersPage,
   [paths.admin.settings]: SettingsPage,
 };

@@ -10,7 +10,7 @@ import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
 import { StatCard } from "./stat-card";
-import { StatsChart } from "./stats-chart";
+import { StatsChart } from "@/components/charts/stats-chart";
 import "@/components/admin/admin-ui.css";
 import "./dashboard.css";
 
@@ -54,8 +54,8 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
   // The live figures extend the minute-by-minute history up to now.
   const series = samples
     ? [
-        ...samples.map((s) => ({ at: Date.parse(s.sampledAt), viewers: s.viewerCount, pence: s.donationTotal })),
-        { at: Date.now(), viewers: stats.viewerCount, pence: stats.donationTotal },
+        ...samples.map((s) => ({ at: Date.parse(s.sampledAt), count: s.viewerCount, money: s.donationTotal })),
+        { at: Date.now(), count: stats.viewerCount, money: stats.donationTotal },
       ]
     : null;
   return (

@@ -32,7 +32,7 @@ export function PricingSection({ form, hasSales }: { form: UseFormReturn<Setting
         <label className="field-label" htmlFor={currencyId}>
           Currency
         </label>
-        <select id={currencyId} className="input settings-select" {...form.register("currency")}>
+        <select id={currencyId} className="input admin-select" {...form.register("currency")}>
           {CURRENCIES.map((c) => (
             <option key={c} value={c}>
               {c.toUpperCase()} — {CURRENCY_NAMES[c]}

@@ -1,7 +1,8 @@
 import { useId, useState, type PointerEvent } from "react";
 import { formatMoney } from "@contracts/money";
-import { useElementWidth } from "../hooks/use-element-width";
-import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "../lib/chart-geometry";
+import { useElementWidth } from "@/hooks/use-element-width";
+import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "./chart-geometry";
+import "./stats-chart.css";
 
 /** The x axis always spans at least this long, so the first minutes of an event are not stretched flat. */
 const MIN_SPAN_MS = 10 * 60_000;
@@ -17,9 +18,9 @@ const compact = new Intl.NumberFormat("en-GB", { notation: "compact", maximumFra
 export interface ChartPoint {
   /** epoch ms */
   at: number;
-  viewers: number;
+  count: number;
   /** minor units */
-  pence: number;
+  money: number;
 }
 
 /** What the two series are called: the dashboard's viewers and donations, the ledger's sales and net revenue. */
@@ -54,8 +55,8 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const innerHeight = height - MARGIN.top - MARGIN.bottom;
   const baseline = MARGIN.top + innerHeight;
 
-  const peakViewers = Math.max(0, ...data.map((d) => d.viewers));
-  const topPounds = Math.max(0, ...data.map((d) => d.pence)) / 100;
+  const peakViewers = Math.max(0, ...data.map((d) => d.count));
+  const topPounds = Math.max(0, ...data.map((d) => d.money)) / 100;
   const viewerTicks = axisTicks(peakViewers, DIVISIONS, 1);
   const poundTicks = axisTicks(topPounds, DIVISIONS, 1);
   const viewerTop = viewerTicks[DIVISIONS]!;
@@ -65,8 +66,8 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const yViewers = (v: number) => baseline - (v / viewerTop) * innerHeight;
   const yPounds = (p: number) => baseline - (p / poundTop) * innerHeight;
 
-  const viewerPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yViewers(d.viewers) }));
-  const donationPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yPounds(d.pence / 100) }));
+  const viewerPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yViewers(d.count) }));
+  const donationPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yPounds(d.money / 100) }));
   const spansDays = end - start > 86_400_000;
   const ticks = timeTicks(start, end, width < 640 ? 3 : 6);
   const tickLabel = (t: number) => (end - start >= 3 * 86_400_000 ? day.format(t) : spansDays ? dayAndClock.format(t) : clock.format(t));
@@ -80,7 +81,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const activeX = active ? x(active.at) : 0;
 
   const summary = last
-    ? `${labels.title} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.viewers} now; ${labels.money.toLowerCase()} total ${formatPence(last.pence)}.`
+    ? `${labels.title} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatPence(last.money)}.`
     : "No samples yet.";
 
   return (
@@ -146,8 +147,8 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
             {active ? (
               <g>
                 <line x1={activeX} x2={activeX} y1={MARGIN.top} y2={baseline} className="chart-crosshair" />
-                <circle cx={activeX} cy={yViewers(active.viewers)} r={5} className="dot-viewers" />
-                <circle cx={activeX} cy={yPounds(active.pence / 100)} r={4.5} className="dot-donations" />
+                <circle cx={activeX} cy={yViewers(active.count)} r={5} className="dot-viewers" />
+                <circle cx={activeX} cy={yPounds(active.money / 100)} r={4.5} className="dot-donations" />
               </g>
             ) : null}
           </svg>
@@ -160,10 +161,10 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
           >
             <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
             <span className="tooltip-row legend-viewers">
-              {active.viewers.toLocaleString("en-GB")} {labels.countUnit}
+              {active.count.toLocaleString("en-GB")} {labels.countUnit}
             </span>
             <span className="tooltip-row legend-donations">
-              {formatPence(active.pence)} {labels.moneyUnit}
+              {formatPence(active.money)} {labels.moneyUnit}
             </span>
           </div>
         ) : null}
