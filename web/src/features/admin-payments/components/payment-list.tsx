@@ -12,7 +12,7 @@ interface PaymentListProps {
 
 function Amount({ payment }: { payment: PaymentRecord }) {
   return (
-    <span className="payment-amount">
+    <span className="ledger-amount">
       {formatMoney(payment.amount, payment.currency)}
       {payment.refundedAmount > 0 ? <span className="cell-sub">−{formatMoney(payment.refundedAmount, payment.currency)} refunded</span> : null}
     </span>
@@ -21,7 +21,7 @@ function Amount({ payment }: { payment: PaymentRecord }) {
 
 function Kind({ payment }: { payment: PaymentRecord }) {
   return (
-    <span className="payment-kind">
+    <span className="ledger-kind">
       {payment.kind === "access" ? <KeyIcon aria-hidden="true" /> : <GiftIcon aria-hidden="true" />}
       {KIND_LABELS[payment.kind]}
     </span>
@@ -49,11 +49,11 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               <Kind payment={p} />
               <span className={STATUS_BADGES[p.status]}>{STATUS_LABELS[p.status]}</span>
             </div>
-            <p className="payment-card-amount">
+            <p className="ledger-card-amount">
               <Amount payment={p} />
               <span className="cell-muted cell-date">{formatDateTime(p.createdAt)}</span>
             </p>
-            <dl className="payment-facts">
+            <dl className="ledger-facts">
               <div>
                 <dt>
                   <MailIcon aria-hidden="true" />
@@ -88,16 +88,15 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
   }
   return (
     <div className="table-wrap">
-      <table className="data-table payments-table">
+      <table className="data-table ledger-table">
         <caption className="sr-only">Payments</caption>
         <thead>
           <tr>
             <th scope="col">Time</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Amount</th>
+            <th scope="col">Payment</th>
             <th scope="col">Status</th>
-            <th scope="col">Buyer e-mail</th>
-            <th scope="col">Code / chat name</th>
+            <th scope="col">Buyer</th>
+            <th scope="col">Access code</th>
             <th scope="col">
               <span className="sr-only">Actions</span>
             </th>
@@ -109,18 +108,16 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               <td className="cell-date cell-muted">{formatDateTime(p.createdAt)}</td>
               <td>
                 <Kind payment={p} />
-              </td>
-              <td className="cell-nowrap">
                 <Amount payment={p} />
               </td>
               <td>
                 <span className={STATUS_BADGES[p.status]}>{STATUS_LABELS[p.status]}</span>
               </td>
-              <td className="cell-email">{p.email ?? <span className="cell-muted">—</span>}</td>
-              <td>
-                {p.code ? <span className="mono payment-code">{p.code}</span> : null}
-                <span className={p.code ? "cell-sub payment-name" : "payment-name"}>{p.username ?? <span className="cell-muted">—</span>}</span>
+              <td className="cell-email">
+                {p.email ?? <span className="cell-muted">No e-mail</span>}
+                <span className="cell-sub ledger-name">{p.username ?? "Not in the chat yet"}</span>
               </td>
+              <td className="mono ledger-code">{p.code ?? <span className="cell-muted">—</span>}</td>
               <td className="cell-actions">
                 <RefundButton payment={p} onRefund={onRefund} />
               </td>

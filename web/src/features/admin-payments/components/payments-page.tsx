@@ -27,20 +27,20 @@ function Totals({ payments, currency }: { payments: PaymentRecord[]; currency: s
   const totals = paymentTotals(payments).sort((a, b) => Number(b.currency === currency) - Number(a.currency === currency));
   if (totals.length === 0) totals.push({ currency, gross: 0, refunded: 0, net: 0 });
   return (
-    <section className="payment-totals" aria-label="Totals">
+    <section className="ledger-totals" aria-label="Totals">
       {totals.map((t) => (
-        <dl key={t.currency} className="card payment-total">
+        <dl key={t.currency} className="card ledger-total">
           <div>
             <dt>Gross {t.currency.toUpperCase()}</dt>
             <dd>{formatMoney(t.gross, t.currency)}</dd>
           </div>
           <div>
             <dt>Refunded &amp; disputed</dt>
-            <dd className="payment-total-refunded">{formatMoney(t.refunded, t.currency)}</dd>
+            <dd className="ledger-total-refunded">{formatMoney(t.refunded, t.currency)}</dd>
           </div>
           <div>
             <dt>Net</dt>
-            <dd className="payment-total-net">{formatMoney(t.net, t.currency)}</dd>
+            <dd className="ledger-total-net">{formatMoney(t.net, t.currency)}</dd>
           </div>
         </dl>
       ))}
@@ -80,7 +80,7 @@ export function PaymentsPage() {
       {payments.data ? (
         <>
           <Totals payments={all} currency={currency} />
-          <section className="card payments-chart" aria-label="Net revenue chart">
+          <section className="card ledger-chart" aria-label="Net revenue chart">
             <StatsChart points={netRevenuePoints(all, currency)} currency={currency} labels={NET_REVENUE} />
           </section>
         </>
@@ -91,12 +91,12 @@ export function PaymentsPage() {
         </h2>
         <div className="admin-toolbar">
           <SearchField label="Search payments" placeholder="E-mail, chat name or code…" value={search} onChange={setSearch} />
-          <select className="input admin-select payments-filter" aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as KindFilter)}>
+          <select className="input admin-select ledger-filter" aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as KindFilter)}>
             <option value="all">All kinds</option>
             <option value="access">{KIND_LABELS.access}s</option>
             <option value="donation">{KIND_LABELS.donation}s</option>
           </select>
-          <select className="input admin-select payments-filter" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
+          <select className="input admin-select ledger-filter" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
             <option value="all">All statuses</option>
             {PAYMENT_STATUSES.map((s) => (
               <option key={s} value={s}>

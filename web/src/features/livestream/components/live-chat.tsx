@@ -8,6 +8,7 @@ import { FAILED_ATTEMPTS_BEFORE_ERROR } from "@/lib/chat-socket";
 import { useEventCurrency } from "@/lib/money";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
+import { useBanAndRefund } from "../hooks/use-ban-and-refund";
 import { ModeratorActions, type ModeratorAction } from "./moderator-actions";
 
 export const CONNECTION_ERROR = "Connection error. Please reload the page.";
@@ -26,13 +27,18 @@ interface LiveChatProps {
 
 /** The LIVE CHAT panel: connection state, pinned line, the newest lines, the composer, donate and heart. */
 export function LiveChat({ store, connection, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
+  useSignals();
+  const ban = (target: string) => connection.send({ type: "ban_user", username: target, targetUsername: target });
+  const banAndRefund = useBanAndRefund(store.isModerator.value, ban);
   const moderate = (action: ModeratorAction, message: ChatMessage) => {
     // The server checks every action; this only skips what the flag says cannot work.
     if (!store.isModerator.value) return;
     const target = message.username;
     if (action === "delete") connection.send({ type: "delete_message", messageId: message.id });
     else if (action === "pin") connection.send({ type: "pin", messageId: message.id });
-    else connection.send({ type: action === "kick" ? "kick_user" : "ban_user", username: target, targetUsername: target });
+    else if (action === "kick") connection.send({ type: "kick_user", username: target, targetUsername: target });
+    else if (action === "ban") ban(target);
+    else banAndRefund?.(target);
   };
 
   return (
@@ -43,7 +49,7 @@ export function LiveChat({ store, connection, verifying, verificationFailed, onD
       footer={<Composer store={store} connection={connection} canDonate={!verifying && !verificationFailed} onDonate={onDonate} onDonateIntent={onDonateIntent} />}
     >
       <ConnectionError store={store} verificationFailed={verificationFailed} />
-      <ChatMessages store={store} onModerate={moderate} />
+      <ChatMessages store={store} onModerate={moderate} canRefund={banAndRefund !== null} />
     </ChatPanel>
   );
 }
@@ -96,7 +102,7 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: (a
   );
 }
 
-function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void }) {
+function ChatMessages({ store, onModerate, canRefund }: { store: LiveStore; onModerate: (action: ModeratorAction, message: ChatMessage) => void; canRefund: boolean }) {
   useSignals();
   const messages = store.visibleMessages.value;
   const isModerator = store.isModerator.value;
@@ -113,7 +119,7 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: (ac
           currency={currency}
           actions={
             isModerator && message.type !== "system" ? (
-              <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
+              <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} canRefund={canRefund} />
             ) : undefined
           }
         />

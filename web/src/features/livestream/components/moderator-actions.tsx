@@ -1,8 +1,9 @@
 import { useState } from "react";
 import type { ChatMessage } from "@contracts/chat";
-import { BanIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
+import { BanIcon, CoinsIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
 
-export type ModeratorAction = "delete" | "pin" | "kick" | "ban";
+/** "banRefund": an admin bans and refunds the viewer's pass in one step. */
+export type ModeratorAction = "delete" | "pin" | "kick" | "ban" | "banRefund";
 
 interface ModeratorActionsProps {
   message: ChatMessage;
@@ -11,15 +12,17 @@ interface ModeratorActionsProps {
   onAction: (action: ModeratorAction, message: ChatMessage) => void;
   /** Only the pin toggle (the pinned box). */
   pinOnly?: boolean;
+  /** An admin: ban and refund the pass together is offered too. */
+  canRefund?: boolean;
 }
 
-/** A moderator's buttons on a chat line. Delete, kick and ban ask 'Confirm?' first. */
-export function ModeratorActions({ message, own, onAction, pinOnly = false }: ModeratorActionsProps) {
+/** A moderator's buttons on a chat line. Delete, kick, ban (and an admin's ban and refund) ask 'Confirm?' first. */
+export function ModeratorActions({ message, own, onAction, pinOnly = false, canRefund = false }: ModeratorActionsProps) {
   const [confirming, setConfirming] = useState<Exclude<ModeratorAction, "pin"> | null>(null);
   const name = message.username;
 
   if (confirming) {
-    const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}` }[confirming];
+    const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}`, banRefund: `Ban ${name} and refund their pass` }[confirming];
     return (
       <div className="chat-mod-confirm" role="group" aria-label={what}>
         <span className="chat-mod-confirm-text">Confirm?</span>
@@ -64,6 +67,17 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false }: Mo
           <button type="button" className="chat-mod-button chat-mod-danger" aria-label={`Ban ${name}`} title="Ban" onClick={() => setConfirming("ban")}>
             <BanIcon />
           </button>
+          {canRefund ? (
+            <button
+              type="button"
+              className="chat-mod-button chat-mod-danger"
+              aria-label={`Ban ${name} and refund their pass`}
+              title="Ban and refund"
+              onClick={() => setConfirming("banRefund")}
+            >
+              <CoinsIcon />
+            </button>
+          ) : null}
         </>
       )}
     </div>
