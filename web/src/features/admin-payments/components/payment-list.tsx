@@ -1,7 +1,7 @@
 import { formatMoney } from "@contracts/money";
 import { refundableAmount, type PaymentRecord } from "@contracts/payments-ledger";
 import { CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
-import { formatDateTime } from "@/lib/dates";
+import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { KIND_LABELS, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
 
 interface PaymentListProps {
@@ -105,7 +105,10 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
         <tbody>
           {payments.map((p) => (
             <tr key={p.paymentIntentId} data-status={p.status}>
-              <td className="cell-date cell-muted">{formatDateTime(p.createdAt)}</td>
+              <td className="cell-date cell-muted">
+                {formatDate(p.createdAt)}
+                <span className="ledger-time">{formatTime(p.createdAt)}</span>
+              </td>
               <td>
                 <Kind payment={p} />
                 <Amount payment={p} />
