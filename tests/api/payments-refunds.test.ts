@@ -140,6 +140,11 @@ describe("refunds from Stripe's webhook", () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Malformed charge.refunded event" });
     expect(app.ctx.db.query("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'").get()).toBeNull();
+    for (const [type, object] of [["charge.dispute.created", { id: "dp_x", amount: 100 }], ["payment_intent.succeeded", null], ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }]] as const) {
+      const res = await stripe.deliverEvent(app.url, type, object);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe(`Malformed ${type} event`);
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import { DemoPaymentProvider } from "./demo-provider.ts";
 import type { LedgerEffects, PaymentLedger } from "./ledger.ts";
 import { INTENT_APP_TAG, type PaymentKind, type PaymentProvider, type ProviderIntent } from "./provider.ts";
 import { intentFromStripe } from "./stripe-provider.ts";
-import { LEDGER_EVENTS, parseLedgerEvent } from "./webhook-events.ts";
+import { LEDGER_EVENTS, checkIntentObject, parseLedgerEvent } from "./webhook-events.ts";
 
 /** A donation that has just been counted (once, after its payment succeeded). */
 export interface CountedDonation {
@@ -205,7 +205,7 @@ export class PaymentService {
     } catch {
       throw badRequest("Invalid webhook signature");
     }
-    const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(event.data.object as Stripe.PaymentIntent) : null;
+    const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
     const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object) : null;
     const outcome = this.db
       .transaction((): Applied & { duplicate: boolean } => {

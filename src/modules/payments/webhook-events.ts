@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { z } from "zod";
 import { badRequest } from "../../lib/errors.ts";
 
@@ -14,6 +15,22 @@ const chargeSchema = z.object({
   amount,
   amount_refunded: amount,
 });
+
+/** The fields of a PaymentIntent we read (the rest passes through to `intentFromStripe`). */
+const intentSchema = z.looseObject({
+  id: z.string().min(1).max(255),
+  status: z.string().min(1).max(64),
+  amount,
+  currency: z.string().min(1).max(10),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  receipt_email: z.string().nullable().optional(),
+});
+
+/** A signed `payment_intent.*` event's object, checked: a malformed one is a 400 and nothing is written. */
+export function checkIntentObject(type: string, object: unknown): Stripe.PaymentIntent {
+  if (!intentSchema.safeParse(object).success) throw badRequest(`Malformed ${type} event`);
+  return object as Stripe.PaymentIntent;
+}
 
 /** The fields of a Dispute we read. */
 const disputeSchema = z.object({
