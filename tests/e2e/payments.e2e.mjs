@@ -61,7 +61,7 @@ app.browserTest("payments: list, search, kind and status filters, totals, net re
   await rowWith(page, "mara@crypt.example").first().waitFor();
   const totals = page.getByRole("region", { name: "Totals" });
   await totals.getByText("£78.00").first().waitFor();
-  await page.getByRole("img", { name: /Sales & net revenue from .* payments peaked at 6 .* net revenue total £78\.00/ }).waitFor();
+  await page.getByRole("img", { name: /Sales and net revenue from .* payments peaked at 6 .* net revenue total £78\.00/ }).waitFor();
 
   await page.getByRole("combobox", { name: "Kind" }).selectOption("donation");
   await page.getByText("3 of 6 payments").waitFor();

@@ -26,6 +26,8 @@ export interface ChartPoint {
 /** What the two series are called: the dashboard's viewers and donations, the ledger's sales and net revenue. */
 export interface ChartLabels {
   title: string;
+  /** The title in words, for the chart's text summary. */
+  summary: string;
   count: string;
   /** "42 viewers", "42 payments" */
   countUnit: string;
@@ -34,7 +36,7 @@ export interface ChartLabels {
   moneyUnit: string;
 }
 
-export const VIEWERS_AND_DONATIONS: ChartLabels = { title: "Viewers & donations", count: "Viewers", countUnit: "viewers", money: "Donations", moneyUnit: "donated" };
+export const VIEWERS_AND_DONATIONS: ChartLabels = { title: "Viewers & donations", summary: "Viewers and donations", count: "Viewers", countUnit: "viewers", money: "Donations", moneyUnit: "donated" };
 
 /** A count (area, left axis) and money so far (staircase, right axis, in `currency`) over the event. */
 export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }: { points: ChartPoint[]; currency: string; labels?: ChartLabels }) {
@@ -81,7 +83,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const activeX = active ? x(active.at) : 0;
 
   const summary = last
-    ? `${labels.title} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatPence(last.money)}.`
+    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatPence(last.money)}.`
     : "No samples yet.";
 
   return (

@@ -21,7 +21,7 @@ export const STATUS_BADGES: Record<PaymentStatus, string> = {
 
 export const KIND_LABELS: Record<PaymentRecord["kind"], string> = { access: "Access pass", donation: "Donation" };
 
-export const NET_REVENUE: ChartLabels = { title: "Sales & net revenue", count: "Payments", countUnit: "payments", money: "Net revenue", moneyUnit: "net" };
+export const NET_REVENUE: ChartLabels = { title: "Sales & net revenue", summary: "Sales and net revenue", count: "Payments", countUnit: "payments", money: "Net revenue", moneyUnit: "net" };
 
 /** The running count of payments and their net revenue in one currency, oldest first, for the chart. */
 export function netRevenuePoints(payments: PaymentRecord[], currency: string): ChartPoint[] {
