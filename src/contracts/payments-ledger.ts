@@ -1,6 +1,7 @@
-import { z } from "zod";
-
-/** The payments ledger of the admin panel, shared by the server and the web app. Money in minor units. */
+/**
+ * The payments ledger of the admin panel, shared by the server and the web app (the chat page too, so
+ * without the schema library: the refund body's schema is in admin-panel.ts). Money in minor units.
+ */
 
 export const PAYMENT_STATUSES = ["succeeded", "partly_refunded", "refunded", "disputed", "dispute_won", "dispute_lost"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -23,18 +24,13 @@ export interface PaymentRecord {
   createdAt: string;
 }
 
-/** POST /api/admin/payments/refund: the whole remaining amount when `amount` is left out. */
-export const refundPaymentBody = z.object({
-  paymentIntentId: z.string({ error: "paymentIntentId is required" }).trim().min(1, "paymentIntentId is required").max(255, "Unknown payment"),
-  amount: z
-    .number({ error: "Refund amount must be a number of pence" })
-    .int("Refund amount must be a whole number of pence")
-    .min(1, "Refund amount must be at least 1 pence")
-    .optional(),
-});
-export type RefundPaymentBody = z.infer<typeof refundPaymentBody>;
-
 /** POST /api/admin/payments/refund */
+export interface RefundPaymentBody {
+  paymentIntentId: string;
+  /** minor units; all that is left when left out */
+  amount?: number;
+}
+
 export interface RefundOutcome {
   payment: PaymentRecord;
   /** The access code the refund revoked, if any. */

@@ -5,7 +5,7 @@ import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeDatabase, databasePath, openDatabase } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import Stripe from "stripe";
 import { adminSession, eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
@@ -89,23 +89,8 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   // --- Stripe's side: signed events delivered until answered, duplicated and reordered -------------------
   const events: PendingEvent[] = [];
   /** An event about any object (a snapshot of it now, as Stripe sends), owed once or twice. */
-  const objectEvent = (type: string, intentId: string, object: unknown, duplicate: boolean) => {
-    events.push({
-      intentId,
-      owed: duplicate ? 2 : 1,
-      payload: JSON.stringify({
-        id: `evt_${crypto.randomUUID().replace(/-/g, "")}`,
-        object: "event",
-        api_version: "2025-01-01",
-        created: Math.floor(Date.now() / 1000),
-        type,
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object },
-      }),
-    });
-  };
+  const objectEvent = (type: string, intentId: string, object: unknown, duplicate: boolean) =>
+    events.push({ intentId, owed: duplicate ? 2 : 1, payload: stripeEventPayload(type, object) });
   const event = (type: string, intentId: string, status: string, duplicate: boolean) =>
     objectEvent(type, intentId, { ...stripe.intents.get(intentId)!, status }, duplicate);
   let webhookDeliveries = 0;

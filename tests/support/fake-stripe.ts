@@ -97,6 +97,21 @@ function parseForm(text: string): Record<string, unknown> {
   return out;
 }
 
+/** A Stripe event about `object` (a snapshot of it now, as Stripe sends), as the JSON Stripe would POST. */
+export function stripeEventPayload(type: string, object: unknown, eventId = `evt_${crypto.randomUUID().replace(/-/g, "")}`): string {
+  return JSON.stringify({
+    id: eventId,
+    object: "event",
+    api_version: "2025-01-01",
+    created: Math.floor(Date.now() / 1000),
+    type,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  });
+}
+
 function stripeError(status: number, message: string, code?: string): Response {
   return Response.json({ error: { type: "invalid_request_error", message, ...(code ? { code } : {}) } }, { status });
 }
@@ -221,20 +236,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     });
   };
 
-  const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string } = {}) => {
-    const event = {
-      id: opts.eventId ?? `evt_${crypto.randomUUID().replace(/-/g, "")}`,
-      object: "event",
-      api_version: "2025-01-01",
-      created: Math.floor(Date.now() / 1000),
-      type,
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      data: { object: structuredClone(object) },
-    };
-    return deliverRaw(appUrl, JSON.stringify(event), opts.secret ?? webhookSecret);
-  };
+  const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string } = {}) =>
+    deliverRaw(appUrl, stripeEventPayload(type, object, opts.eventId), opts.secret ?? webhookSecret);
 
   return {
     url: `http://127.0.0.1:${server.port}`,

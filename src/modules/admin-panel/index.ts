@@ -3,11 +3,11 @@ import {
   fakeViewersBody,
   generateAccessCodeBody,
   idParam,
+  refundPaymentBody,
   sendAccessCodeBody,
   unbanUserBody,
   type AdminStats,
 } from "../../contracts/admin-panel.ts";
-import { refundPaymentBody } from "../../contracts/payments-ledger.ts";
 import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
