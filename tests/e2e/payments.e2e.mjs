@@ -93,7 +93,7 @@ app.browserTest("refunding a pass after its Confirm? revokes the code: the viewe
     await row.getByRole("button", { name: /^Refund / }).click();
     const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
     await dialog.getByText(`Confirm? The buyer gets £1.00 back, and the access code ${raven.code} is revoked at once`).waitFor();
-    await screenshotViewportWidths(page, "admin-payments-refund-confirm");
+    await screenshotScreen(page, "admin-payments-refund-confirm");
     await dialog.getByRole("button", { name: "Refund and revoke" }).click();
     await toastWith(page, "Refund Issued").getByText(`${raven.code} no longer works.`).waitFor();
     await row.getByText("Refunded", { exact: true }).waitFor();
@@ -162,7 +162,7 @@ app.browserTest("a price of €4.50 is set (confirming the change of currency af
   await page.getByRole("button", { name: "Save Settings" }).click();
   const confirm = page.getByRole("dialog", { name: "Change the currency?" });
   await confirm.getByText(/Payments have already been taken in GBP/).waitFor();
-  await screenshotViewportWidths(page, "admin-settings-currency-confirm");
+  await screenshotScreen(page, "admin-settings-currency-confirm");
   await confirm.getByRole("button", { name: "Change currency" }).click();
   await toastWith(page, "Settings Saved").waitFor();
   await page.getByLabel("Donation goal (EUR)").waitFor();
