@@ -44,7 +44,6 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const [hovered, setHovered] = useState<number | null>(null);
   const gradientId = useId();
   const summaryId = useId();
-  const formatPence = (minor: number) => formatMoney(minor, currency);
   const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, "");
 
   const data = points.filter((s) => Number.isFinite(s.at)).sort((a, b) => a.at - b.at);
@@ -83,7 +82,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const activeX = active ? x(active.at) : 0;
 
   const summary = last
-    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatPence(last.money)}.`
+    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatMoney(last.money, currency)}.`
     : "No samples yet.";
 
   return (
@@ -166,7 +165,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
               {active.count.toLocaleString("en-GB")} {labels.countUnit}
             </span>
             <span className="tooltip-row legend-donations">
-              {formatPence(active.money)} {labels.moneyUnit}
+              {formatMoney(active.money, currency)} {labels.moneyUnit}
             </span>
           </div>
         ) : null}

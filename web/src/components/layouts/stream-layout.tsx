@@ -70,7 +70,6 @@ export function formatCount(count: number): string {
 
 /** The donation goal meter. Money in minor units of the event's currency. */
 export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFAULT_CURRENCY }: { current: number; goal: number; label?: string; currency?: string }) {
-  const formatPence = (minor: number) => formatMoney(minor, currency);
   const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
   const reached = goal > 0 && current >= goal;
   return (
@@ -81,8 +80,8 @@ export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFA
         </h2>
         {reached ? <span className="fear-meter-reached">Goal reached</span> : null}
         <p className="fear-meter-amount">
-          <span className="fear-meter-current">{formatPence(current)}</span>
-          <span className="fear-meter-goal"> / {formatPence(goal)} goal</span>
+          <span className="fear-meter-current">{formatMoney(current, currency)}</span>
+          <span className="fear-meter-goal"> / {formatMoney(goal, currency)} goal</span>
         </p>
       </div>
       <div
@@ -92,7 +91,7 @@ export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFA
         aria-valuemin={0}
         aria-valuemax={goal / 100}
         aria-valuenow={Math.min(current, goal) / 100}
-        aria-valuetext={`${formatPence(current)} of ${formatPence(goal)}`}
+        aria-valuetext={`${formatMoney(current, currency)} of ${formatMoney(goal, currency)}`}
       >
         <div className="fear-meter-fill" style={{ width: `${percent}%` }} />
       </div>

@@ -70,7 +70,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
         />
         <StatCard icon={<UsersIcon />} label="Users" value={stats.userCount.toLocaleString("en-GB")} detail="Entered with an access code" />
         <StatCard icon={<KeyIcon />} label="Access codes" value={stats.accessCodeCount.toLocaleString("en-GB")} detail="Sold and generated" />
-        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail="Every donation so far" />
+        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail="Every donation so far, less refunds" />
       </section>
       <section className="dash-row" aria-label="Goal and fake viewers">
         <DonationMeter current={stats.currentDonation} goal={stats.donationGoal} currency={stats.currency} />

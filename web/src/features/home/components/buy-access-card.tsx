@@ -21,7 +21,6 @@ export function BuyAccessCard() {
   const settings = useLivestreamSettings().data;
   const price = config.data?.accessPrice ?? settings?.accessPrice ?? DEFAULT_ACCESS_PRICE;
   const currency = config.data?.currency ?? settings?.currency ?? DEFAULT_CURRENCY;
-  const formatPence = (minor: number) => formatMoney(minor, currency);
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
@@ -35,7 +34,7 @@ export function BuyAccessCard() {
         One pass. One device. One night.
       </h2>
       <p className="buy-price">
-        <span className="buy-price-amount">{formatPence(price)}</span>
+        <span className="buy-price-amount">{formatMoney(price, currency)}</span>
         <span className="buy-price-note">one-time · no account needed</span>
       </p>
       <ul className="buy-points">
@@ -53,7 +52,7 @@ export function BuyAccessCard() {
           setOpen(true);
         }}
       >
-        BUY NOW <span className="buy-button-price">{formatPence(price)}</span>
+        BUY NOW <span className="buy-button-price">{formatMoney(price, currency)}</span>
       </button>
       {requested ? (
         <Suspense fallback={null}>
