@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { DESKTOP } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, openViewer, say } from "./support/live.mjs";
@@ -80,6 +81,7 @@ app.browserTest("payments: list, search, kind and status filters, totals, net re
   const response = await page.request.get("/api/admin/payments.csv");
   assert.match(await response.text(), /^payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at\r\n/);
   await screenshotScreen(page, "admin-payments");
+  await assertAccessible(page, "/admin/payments");
 });
 
 app.browserTest("refunding a pass after its Confirm? revokes the code: the viewer is thrown out with 'Access Denied'", async ({ page, context }) => {
