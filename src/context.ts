@@ -9,6 +9,8 @@ import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
+import { PaymentLedger } from "./modules/payments/ledger.ts";
+import { RefundService } from "./modules/payments/refunds.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
@@ -24,6 +26,9 @@ export interface AppContext {
   viewerSessions: ViewerSessionService;
   access: AccessService;
   payments: PaymentService;
+  /** Refunds and disputes after the sale, and the admin's payments list. */
+  ledger: PaymentLedger;
+  refunds: RefundService;
   /** The live event's WebSocket hub: connections, counts, bans and broadcasts to everyone watching. */
   chat: ChatHub;
   /** Stops timers and workers a module started; run in reverse order on shutdown. */
@@ -37,11 +42,31 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const access = new AccessService(db, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(db);
-  const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, log);
+  const ledger = new PaymentLedger(db, access, mail, log);
+  const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
+  const refunds = new RefundService(db, provider, ledger, access);
   const chat = new ChatHub(db, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
   settings.setViewerCountProvider(() => chat.viewerCount());
   payments.onDonation((donation) => chat.announceDonation(donation));
-  return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, chat, disposers: [() => chat.stop()] };
+  ledger.onEffects((effects) => {
+    for (const codeId of effects.revokedCodeIds ?? []) chat.closeCode(codeId);
+    if (effects.donationTotalChanged) chat.broadcastDonationTotal();
+  });
+  return {
+    config,
+    db,
+    log,
+    admins: new AdminService(db),
+    settings,
+    mail,
+    viewerSessions,
+    access,
+    payments,
+    ledger,
+    refunds,
+    chat,
+    disposers: [() => chat.stop()],
+  };
 }
 
 export async function disposeContext(ctx: AppContext): Promise<void> {

@@ -13,6 +13,8 @@ export interface AdminStats {
   currentDonation: number;
   /** pence */
   donationGoal: number;
+  /** The event's currency: the donation figures above are in it. */
+  currency: string;
   fakeViewerMode: boolean;
   fakeViewersTarget: number;
   currentFakeViewers: number;
@@ -85,3 +87,13 @@ export const fakeViewersBody = z
 export const unbanUserBody = z.object({ username: z.string().trim().min(1, "Username is required").max(100, "Username is too long") });
 
 export const idParam = z.object({ id: z.coerce.number().int().positive("Unknown access code") });
+
+/** POST /api/admin/payments/refund: the whole remaining amount when `amount` is left out. */
+export const refundPaymentBody = z.object({
+  paymentIntentId: z.string({ error: "paymentIntentId is required" }).trim().min(1, "paymentIntentId is required").max(255, "Unknown payment"),
+  amount: z
+    .number({ error: "Refund amount must be a number of pence" })
+    .int("Refund amount must be a whole number of pence")
+    .min(1, "Refund amount must be at least 1 pence")
+    .optional(),
+});

@@ -1,28 +1,13 @@
 import { z } from "zod";
 import { emailSchema } from "./admin.ts";
+import type { Currency } from "./money.ts";
 
-/** Payment payloads and money rules, shared by the server and the web app. Money is integer pence. */
-export const ACCESS_PRICE_PENCE = 100;
+/** Payment payloads, shared by the server and the web app. Money in minor units (see money.ts). */
 /** The fixed product identifier the web sends with an access purchase. */
 export const ACCESS_PRODUCT = "livestream-access";
-export const MIN_DONATION_PENCE = 100;
-export const MAX_DONATION_PENCE = 100_000;
-export const DONATION_PRESETS_POUNDS = [5, 10, 20, 50, 100] as const;
 export const DEMO_CARD_SUCCESS = "4242424242424242";
 export const DEMO_CARD_DECLINED = "4000000000000002";
 export const CARD_DECLINED_MESSAGE = "Your card was declined.";
-
-const gbp = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
-
-/** 123 → "£1.23". */
-export function formatPence(pence: number): string {
-  return gbp.format(pence / 100);
-}
-
-/** Pounds typed in a form → whole pence (the spec's "multiply by 100 and round"). */
-export function poundsToPence(pounds: number): number {
-  return Math.round(pounds * 100);
-}
 
 export const createPaymentIntentBody = z.object({
   // The client's amount is accepted for compatibility and ignored: the price is the server's.
@@ -32,11 +17,10 @@ export const createPaymentIntentBody = z.object({
 });
 export type CreatePaymentIntentBody = z.infer<typeof createPaymentIntentBody>;
 
+/** Whole minor units; the range depends on the event's currency and is checked with `donationAmountProblem`. */
 export const donationAmountSchema = z
   .number({ error: "Donation amount must be a number of pence" })
-  .int("Donation amount must be a whole number of pence")
-  .min(MIN_DONATION_PENCE, `The smallest donation is ${formatPence(MIN_DONATION_PENCE)}`)
-  .max(MAX_DONATION_PENCE, `The largest donation is ${formatPence(MAX_DONATION_PENCE)}`);
+  .int("Donation amount must be a whole number of pence");
 
 export const createDonationIntentBody = z.object({ amount: donationAmountSchema });
 export type CreateDonationIntentBody = z.infer<typeof createDonationIntentBody>;
@@ -55,7 +39,9 @@ export type PaymentMode = "demo" | "stripe";
 export interface PaymentConfig {
   mode: PaymentMode;
   publishableKey: string | null;
-  accessPricePence: number;
+  /** The event's price for new purchases, in minor units of `currency`. */
+  accessPrice: number;
+  currency: Currency;
 }
 
 /** POST /api/create-payment-intent */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CURRENCIES, type Currency } from "./money.ts";
 
 /** Livestream settings payloads, shared by the server and the web app. Money is integer pence. */
 
@@ -18,6 +19,10 @@ export interface PublicLivestreamSettings {
   /** pence */
   donationGoal: number;
   isActive: boolean;
+  /** The access pass's price for new purchases, in minor units of `currency`. */
+  accessPrice: number;
+  /** The event's currency: the donation total, goal and price are in it. */
+  currency: Currency;
 }
 
 /** The admin view of the settings row. */
@@ -32,6 +37,11 @@ export interface LivestreamSettings {
   startDate: string;
   fakeViewersEnabled: boolean;
   fakeViewersTarget: number;
+  /** minor units of `currency` */
+  accessPrice: number;
+  currency: Currency;
+  /** Whether a pass or donation has been paid yet: the currency then changes only when confirmed. */
+  hasSales: boolean;
 }
 
 const embedUrl = z
@@ -55,5 +65,11 @@ export const livestreamSettingsBody = z.object({
   donationGoal: z.number().int("Donation goal must be whole pence").min(100, "Donation goal must be at least 1").max(100_000_000, "Donation goal is too large"),
   isActive: z.boolean(),
   startDate: z.string().refine((value) => !Number.isNaN(Date.parse(value)), "Start date must be an ISO date"),
+  /** Left out: unchanged. Checked against the currency's minimum by `accessPriceProblem`. */
+  accessPrice: z.number({ error: "Access price must be a number" }).int("Access price must be whole pence").optional(),
+  currency: z.enum(CURRENCIES, { error: "Choose one of the listed currencies" }).optional(),
+  /** Changing the currency after the first sale must be confirmed. */
+  confirmCurrencyChange: z.boolean().optional(),
 });
 export type LivestreamSettingsBody = z.infer<typeof livestreamSettingsBody>;
+

@@ -22,7 +22,7 @@ const intentState = (clientSecret: string) => app.client().get(`/api/demo/paymen
 
 describe("demo purchase", () => {
   test("payment-config says demo with no publishable key", async () => {
-    expect((await app.client().get("/api/payment-config")).body).toEqual({ mode: "demo", publishableKey: null, accessPricePence: 100 });
+    expect((await app.client().get("/api/payment-config")).body).toEqual({ mode: "demo", publishableKey: null, accessPrice: 100, currency: "gbp" });
   });
 
   test("the intent costs the server's price and its client secret names it", async () => {
@@ -119,7 +119,7 @@ describe("demo donation", () => {
     await confirm(res.body.clientSecret, "4242424242424242");
     await confirm(res.body.clientSecret, "4242424242424242");
     expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(2000);
-    expect(donations).toEqual([{ paymentIntentId: res.body.paymentIntentId, amount: 2000, username: "Patron", userId: expect.any(Number), total: 2000, goal: 5000 }]);
+    expect(donations).toEqual([{ paymentIntentId: res.body.paymentIntentId, amount: 2000, currency: "gbp", username: "Patron", userId: expect.any(Number), total: 2000, goal: 5000 }]);
   });
 
   test("a banned viewer cannot start a donation", async () => {

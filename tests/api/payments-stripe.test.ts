@@ -33,7 +33,7 @@ const codesFor = (intentId: string) =>
 
 describe("access purchase through Stripe", () => {
   test("payment-config names Stripe and the publishable key", async () => {
-    expect((await app.client().get("/api/payment-config")).body).toEqual({ mode: "stripe", publishableKey: "pk_test_x", accessPricePence: 100 });
+    expect((await app.client().get("/api/payment-config")).body).toEqual({ mode: "stripe", publishableKey: "pk_test_x", accessPrice: 100, currency: "gbp" });
   });
 
   test("the intent is created server-side in GBP at the server's price, whatever amount the client sends", async () => {
@@ -220,7 +220,7 @@ describe("donations through Stripe", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id);
     expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(before + 500);
     const announced = donations.filter((d) => d.paymentIntentId === id);
-    expect(announced).toEqual([{ paymentIntentId: id, amount: 500, username: "Benefactor", userId: expect.any(Number), total: before + 500, goal: 5000 }]);
+    expect(announced).toEqual([{ paymentIntentId: id, amount: 500, currency: "gbp", username: "Benefactor", userId: expect.any(Number), total: before + 500, goal: 5000 }]);
   });
 
   test("a donation intent cannot be turned into an access code", async () => {

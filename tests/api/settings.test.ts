@@ -28,6 +28,8 @@ describe("public livestream settings", () => {
       currentDonation: 0,
       donationGoal: 5000,
       isActive: true,
+      accessPrice: 100,
+      currency: "gbp",
     });
     expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);
   });

@@ -90,7 +90,7 @@ app.browserTest("the dashboard shell shows the sections, the admin's name with '
   const sidebar = page.locator("aside.admin-sidebar");
   await sidebar.waitFor();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
-  for (const name of ["Dashboard", "Users", "Access Codes", "Banned Users", "Settings"]) await nav.getByRole("link", { name, exact: true }).waitFor();
+  for (const name of ["Dashboard", "Users", "Access Codes", "Payments", "Banned Users", "Settings"]) await nav.getByRole("link", { name, exact: true }).waitFor();
   const livestream = nav.getByRole("link", { name: /View Livestream/ });
   assert.equal(await livestream.getAttribute("href"), "/livestream");
   assert.equal(await livestream.getAttribute("target"), "_blank");

@@ -24,10 +24,10 @@ async function openSettings(page) {
 
 app.browserTest("every field's validation message", async ({ page }) => {
   await openSettings(page);
-  assert.equal(await page.getByLabel("Donation goal (£)").inputValue(), "50");
+  assert.equal(await page.getByLabel("Donation goal (GBP)").inputValue(), "50");
   assert.equal(await page.getByLabel("Thumbnail path").inputValue(), DEFAULT_THUMBNAIL);
   await page.getByText("Recommended size 1280x720").waitFor();
-  const goal = page.getByLabel("Donation goal (£)");
+  const goal = page.getByLabel("Donation goal (GBP)");
   assert.equal(await goal.getAttribute("min"), "1");
   assert.equal(await goal.getAttribute("step"), "0.01");
   assert.equal(await page.getByLabel("Start date").getAttribute("type"), "datetime-local");
@@ -86,7 +86,7 @@ app.browserTest("saving sends the goal in pence and the start date as ISO; the f
   await openSettings(page);
   await page.getByLabel("Event title").fill("The Hollow Night");
   await page.getByLabel("Embed URL").fill("https://player.vimeo.com/video/76979871");
-  await page.getByLabel("Donation goal (£)").fill("123.45");
+  await page.getByLabel("Donation goal (GBP)").fill("123.45");
   await page.getByLabel("Start date").fill("2031-10-31T21:30");
   const active = page.getByRole("switch", { name: "Livestream active" });
   const wasActive = (await active.getAttribute("aria-checked")) === "true";
@@ -107,6 +107,8 @@ app.browserTest("saving sends the goal in pence and the start date as ISO; the f
     donationGoal: 12345,
     isActive: !wasActive,
     startDate: expectedIso,
+    accessPrice: 100,
+    currency: "gbp",
   });
   const saved = await adminSettings(page);
   assert.equal(saved.donationGoal, 12345);
@@ -116,7 +118,7 @@ app.browserTest("saving sends the goal in pence and the start date as ISO; the f
   await page.reload();
   await page.getByLabel("Event title").waitFor();
   assert.equal(await page.getByLabel("Event title").inputValue(), "The Hollow Night");
-  assert.equal(await page.getByLabel("Donation goal (£)").inputValue(), "123.45");
+  assert.equal(await page.getByLabel("Donation goal (GBP)").inputValue(), "123.45");
   assert.equal(await page.getByLabel("Start date").inputValue(), "2031-10-31T21:30");
   const publicSettings = await (await page.request.get("/api/livestream-settings")).json();
   assert.equal(publicSettings.eventTitle, "The Hollow Night");

@@ -5,10 +5,10 @@ import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeDatabase, databasePath, openDatabase } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import Stripe from "stripe";
-import { eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+import { adminSession, eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
 
 /**
  * Crash safety: the real server (bun src/main.ts) with a fake Stripe and a real SMTP server, buyers
@@ -47,6 +47,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   const setupDb = openDatabase(dataDir);
   const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
   const viewers = Array.from({ length: 5 }, (_, i) => ({ name: `mourner${i}`, ...viewerSession(setupCtx, `mourner${i}`, "SKP") }));
+  const adminCookie = await adminSession(setupCtx);
   await disposeContext(setupCtx);
   closeDatabase(setupDb);
 
@@ -87,24 +88,11 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
 
   // --- Stripe's side: signed events delivered until answered, duplicated and reordered -------------------
   const events: PendingEvent[] = [];
-  const event = (type: string, intentId: string, status: string, duplicate: boolean) => {
-    const intent = { ...stripe.intents.get(intentId)!, status };
-    events.push({
-      intentId,
-      owed: duplicate ? 2 : 1,
-      payload: JSON.stringify({
-        id: `evt_${crypto.randomUUID().replace(/-/g, "")}`,
-        object: "event",
-        api_version: "2025-01-01",
-        created: Math.floor(Date.now() / 1000),
-        type,
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object: intent },
-      }),
-    });
-  };
+  /** An event about any object (a snapshot of it now, as Stripe sends), owed once or twice. */
+  const objectEvent = (type: string, intentId: string, object: unknown, duplicate: boolean) =>
+    events.push({ intentId, owed: duplicate ? 2 : 1, payload: stripeEventPayload(type, object) });
+  const event = (type: string, intentId: string, status: string, duplicate: boolean) =>
+    objectEvent(type, intentId, { ...stripe.intents.get(intentId)!, status }, duplicate);
   let webhookDeliveries = 0;
   let webhookFailures = 0;
   const deliverOne = async (): Promise<void> => {
@@ -208,6 +196,55 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
     }
   };
 
+  // Refunds and disputes after the sale: from Stripe's dashboard (any amount), the admin's API (whole), the bank.
+  const touched = new Set<string>();
+  const disputes = new Map<string, { intentId: string; status: string }>();
+  let adminRefunds = 0;
+  const adminRefund = async (intentId: string) => {
+    // Retried until answered, as an admin would; a retry carries the same idempotency key.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const res = await call("/api/admin/payments/refund", { body: { paymentIntentId: intentId }, cookie: adminCookie }).catch(() => null);
+      if (res && res.status >= 500) throw new Error(`refund answered ${res.status}`);
+      // Not fulfilled here yet (its success is still on its way): nothing to refund.
+      if (res?.status === 404) return;
+      if (res?.status === 200 || res?.status === 409) {
+        adminRefunds += res.status === 200 ? 1 : 0;
+        // Stripe then sends its own charge.refunded.
+        objectEvent("charge.refunded", intentId, stripe.chargeOf(intentId), rng.chance(0.3));
+        return;
+      }
+      await Bun.sleep(100);
+    }
+  };
+  const afterSale = async () => {
+    while (!stopping) {
+      await Bun.sleep(rng.int(150, 450));
+      const open = [...disputes].filter(([, d]) => d.status === "needs_response");
+      if (open.length && rng.chance(0.4)) {
+        const [id, d] = rng.pick(open);
+        d.status = rng.chance(0.5) ? "won" : "lost";
+        objectEvent("charge.dispute.closed", d.intentId, stripe.closeDispute(id, d.status as "won" | "lost"), rng.chance(0.3));
+        continue;
+      }
+      const candidates = [...paidAccess, ...paidDonations.keys()].filter((id) => !touched.has(id));
+      if (!candidates.length) continue;
+      const id = rng.pick(candidates);
+      touched.add(id);
+      const charge = stripe.chargeOf(id);
+      const roll = rng.int(0, 2);
+      if (roll === 0) {
+        stripe.refund(id, charge.amount > 1 && rng.chance(0.5) ? rng.int(1, charge.amount - 1) : undefined);
+        objectEvent("charge.refunded", id, stripe.chargeOf(id), rng.chance(0.3));
+      } else if (roll === 1) {
+        await adminRefund(id);
+      } else {
+        const dispute = stripe.openDispute(id);
+        disputes.set(dispute.id, { intentId: id, status: dispute.status });
+        objectEvent("charge.dispute.created", id, dispute, rng.chance(0.3));
+      }
+    }
+  };
+
   const stripeLoop = async () => {
     while (!stopping || events.length) {
       await deliverOne();
@@ -216,7 +253,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
     }
   };
 
-  const workers = [buyer(0), buyer(1), buyer(2), donor(), ...viewers.map(chatter)];
+  const workers = [buyer(0), buyer(1), buyer(2), donor(), afterSale(), ...viewers.map(chatter)];
   const stripeWorker = stripeLoop();
 
   // --- The killer -------------------------------------------------------------------------------------------
@@ -236,6 +273,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   await stripeWorker;
 
   // --- Drain: Stripe has delivered everything; the mail queue empties. ---------------------------------
+  const liveTotal = (await (await fetch(server.url + "/api/livestream-settings")).json()).currentDonation as number;
   const reader = new Database(databasePath(dataDir), { readonly: true });
   cleanup.push(() => reader.close());
   await eventually(() => reader.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM email_queue WHERE status != 'sent'").get()!.n === 0, 20_000);
@@ -274,7 +312,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   }
   const mailProblems: string[] = [];
   for (const c of codes) {
-    const received = smtp.messages.filter((m) => m.to.includes(c.email) && m.text.includes(c.code));
+    const received = smtp.messages.filter((m) => m.to.includes(c.email) && m.text.includes(c.code) && m.subject === "Your DREADCAST access code");
     const ids = new Set(received.map((m) => /^message-id:\s*(.+)$/im.exec(m.raw)?.[1]?.trim()));
     if (ids.size !== 1) mailProblems.push(`${c.code} to ${c.email}: ${received.length} deliveries with ${ids.size} Message-IDs`);
   }
@@ -299,6 +337,43 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   const lines = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM chat_messages WHERE type = 'donation'").get()!.n;
   expect(lines).toBeLessThanOrEqual(paidDonations.size);
 
+  // Refunds and disputes: each applied once, whatever order and however often Stripe sent them.
+  const ledger = db.query<{ intent_id: string; kind: string; amount: number; refunded_amount: number; disputed_amount: number; revoked: number | null; refunds: number }, []>(
+    `SELECT l.intent_id, l.kind, l.amount, l.refunded_amount, l.disputed_amount, c.revoked,
+       (SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.intent_id = l.intent_id) AS refunds
+     FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id WHERE l.fulfilled = 1`,
+  ).all();
+  const held = (intentId: string) =>
+    [...disputes.values()].filter((d) => d.intentId === intentId && d.status !== "won").reduce((sum) => sum + stripe.chargeOf(intentId).amount, 0);
+  const ledgerProblems: string[] = [];
+  let expectedTotal = 0;
+  let revokedPasses = 0;
+  for (const row of ledger) {
+    const charge = stripe.chargeOf(row.intent_id);
+    if (row.refunded_amount !== charge.amount_refunded) ledgerProblems.push(`${row.intent_id}: refunded ${row.refunded_amount}, Stripe says ${charge.amount_refunded}`);
+    if (row.refunds > charge.amount_refunded) ledgerProblems.push(`${row.intent_id}: refunds recorded ${row.refunds} > refunded ${charge.amount_refunded}`);
+    if (row.disputed_amount !== held(row.intent_id)) ledgerProblems.push(`${row.intent_id}: disputed ${row.disputed_amount}, expected ${held(row.intent_id)}`);
+    const net = row.amount - Math.min(row.amount, charge.amount_refunded + held(row.intent_id));
+    if (row.kind === "donation") expectedTotal += net;
+    else {
+      const shouldRevoke = charge.amount_refunded >= row.amount || held(row.intent_id) > 0;
+      if ((row.revoked === 1) !== shouldRevoke) ledgerProblems.push(`${row.intent_id}: pass revoked=${row.revoked}, expected ${shouldRevoke}`);
+      if (shouldRevoke) revokedPasses++;
+    }
+  }
+  expect(ledgerProblems).toEqual([]);
+  expect(liveTotal).toBe(expectedTotal);
+  // A pass refunded in full: its buyer told once.
+  const refundedPasses = db.query<{ code: string; email: string }, []>(
+    `SELECT c.code, COALESCE(l.email, c.email) AS email FROM payment_ledger l JOIN access_codes c ON c.payment_id = l.id
+     WHERE l.kind = 'access' AND l.refunded_amount >= l.amount AND COALESCE(l.email, c.email) IS NOT NULL`,
+  ).all();
+  const refundMailProblems = refundedPasses
+    .map((p) => [p, smtp.messages.filter((m) => m.to.includes(p.email) && m.subject === "Your DREADCAST access pass has been refunded" && m.text.includes(p.code))] as const)
+    .filter(([, mails]) => new Set(mails.map((m) => /^message-id:\s*(.+)$/im.exec(m.raw)?.[1]?.trim())).size !== 1)
+    .map(([p, mails]) => `${p.code}: ${mails.length} refund e-mails`);
+  expect(refundMailProblems).toEqual([]);
+
   // Every acknowledged chat message is in the history.
   const stored = new Set(db.query<{ text: string }, []>("SELECT text FROM chat_messages WHERE type = 'user'").all().map((r) => r.text));
   const lost = [...acked].filter((t) => !stored.has(t));
@@ -306,10 +381,13 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
 
   console.log(
     `crash: ${KILLS} SIGKILLs (restart ${Math.min(...downtimes)}–${Math.max(...downtimes)} ms), ${interrupted} requests cut off mid-flight, ${purchases} purchases (${paidAccess.size} paid, ${failedIntents.size} canceled), ` +
-      `${paidDonations.size} donations, ${webhookDeliveries} webhook deliveries (${webhookFailures} failed and retried), ` +
+      `${paidDonations.size} donations, ${touched.size} refunded or disputed (${adminRefunds} by the admin, ${disputes.size} disputes, ${revokedPasses} passes revoked), ` +
+      `${webhookDeliveries} webhook deliveries (${webhookFailures} failed and retried), ` +
       `${queued.length} e-mails (${resent} resent after a crash), ${acked.size}/${sentTexts.size} chat messages acknowledged, all kept`,
   );
   expect(paidAccess.size).toBeGreaterThan(10);
   expect(paidDonations.size).toBeGreaterThan(3);
+  expect(touched.size).toBeGreaterThan(5);
+  expect(revokedPasses).toBeGreaterThan(0);
   expect(acked.size).toBeGreaterThan(10);
 }, 180_000);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import Stripe from "stripe";
 import { makeFingerprint } from "../support/viewer.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
 import { hostileCookie, hostileForwardedFor, hostilePathSegment, hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
@@ -60,6 +61,9 @@ const ROUTES: RouteSpec[] = [
   { method: "POST", path: "/api/admin/access-codes/:id/reset-device", auth: "admin", body: "none" },
   { method: "GET", path: "/api/admin/users", auth: "admin", body: "none", weight: 0.5 },
   { method: "GET", path: "/api/admin/users.csv", auth: "admin", body: "none", weight: 0.5 },
+  { method: "GET", path: "/api/admin/payments", auth: "admin", body: "none", weight: 0.5 },
+  { method: "GET", path: "/api/admin/payments.csv", auth: "admin", body: "none", weight: 0.5 },
+  { method: "POST", path: "/api/admin/payments/refund", auth: "admin", body: "json", valid: (s) => ({ paymentIntentId: s.intents.at(-1) ?? "pi_none", amount: 50 }) },
   { method: "GET", path: "/api/admin/banned-users", auth: "admin", body: "none" },
   { method: "POST", path: "/api/admin/unban-user", auth: "admin", body: "json", valid: () => ({ username: "someone" }) },
   { method: "GET", path: "/api/admin/livestream-settings", auth: "admin", body: "none" },
@@ -90,6 +94,9 @@ const ROUTES: RouteSpec[] = [
       donationGoal: 5000,
       isActive: true,
       startDate: new Date().toISOString(),
+      accessPrice: 100,
+      currency: "gbp",
+      confirmCurrencyChange: false,
     }),
   },
   { method: "POST", path: "/api/admin/upload-thumbnail", auth: "admin", body: "multipart", weight: 1.5 },
@@ -133,7 +140,12 @@ interface Case {
   headers: Record<string, string>;
   body?: BodyInit;
   describe: string;
+  /** Sign the body as Stripe would with this webhook secret (a real signature over a hostile event). */
+  signWith?: string;
 }
+
+const LEDGER_EVENT_TYPES = ["charge.refunded", "charge.dispute.created", "charge.dispute.closed", "payment_intent.succeeded"];
+const signer = new Stripe("sk_test_x");
 
 function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessions: { viewer: string[]; admin: string[] }, url: string): Case {
   // Path
@@ -207,7 +219,7 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
       describe = `raw multipart variant ${variant} (${cut.length} chars)`;
     }
   } else if (shape === "raw") {
-    const variant = rng.int(0, 3);
+    const variant = rng.int(0, spec.path === "/api/stripe/webhook" ? 5 : 3);
     headers["content-type"] = rng.pick(["application/json", "text/plain", "application/octet-stream"]);
     if (spec.path === "/api/stripe/webhook" || rng.chance(0.3)) {
       headers["stripe-signature"] = rng.pick([
@@ -222,7 +234,17 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
     if (variant === 0) body = JSON.stringify({ id: "evt_" + rng.int(0, 1e9), type: "payment_intent.succeeded", data: { object: { id: rng.pick(state.intents.length ? state.intents : ["pi_x"]), metadata: { app: "dreadcast", kind: "access" } } } });
     else if (variant === 1) body = new Uint8Array(Array.from({ length: rng.int(0, 2000) }, () => rng.int(0, 255)));
     else if (variant === 2) body = hostileString(rng);
-    else body = JSON.stringify(hostileValue(rng));
+    else if (variant === 3) body = JSON.stringify(hostileValue(rng));
+    else {
+      // Correctly signed, so the event's object itself is what is hostile: a refund or dispute of any shape.
+      const intent = rng.pick([...state.intents, "pi_unknown", null]);
+      const number = () => (rng.chance(0.7) ? rng.int(0, 200) : hostileValue(rng));
+      const object = rng.chance(0.3)
+        ? hostileValue(rng)
+        : mutateBody(rng, { id: `ch_${rng.int(0, 1e6)}`, payment_intent: intent, amount: number(), amount_refunded: number(), status: rng.pick(["needs_response", "won", "lost", hostileString(rng)]) });
+      body = JSON.stringify({ id: `evt_fuzz${rng.int(0, 1e9)}`, object: "event", type: rng.pick(LEDGER_EVENT_TYPES), data: { object } });
+      return { index, method: "POST", path, headers, body, describe: `signed hostile event (${String(body).slice(0, 160)})`, signWith: "whsec_x" };
+    }
     describe = `raw ${headers["content-type"]} variant ${variant}`;
   }
   return { index, method: rng.chance(0.02) ? rng.pick(["PATCH", "DELETE", "OPTIONS", "PUT", "POST"]) : spec.method, path, headers, body, describe };
@@ -235,6 +257,7 @@ interface Outcome {
 
 async function run(url: string, c: Case): Promise<Outcome> {
   let res: Response;
+  if (c.signWith) c.headers["stripe-signature"] = await signer.webhooks.generateTestHeaderStringAsync({ payload: String(c.body), secret: c.signWith });
   try {
     res = await fetch(url + c.path, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
   } catch (error) {

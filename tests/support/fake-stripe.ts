@@ -16,19 +16,63 @@ export interface FakeIntent {
   created: number;
 }
 
+export interface FakeCharge {
+  id: string;
+  object: "charge";
+  amount: number;
+  amount_refunded: number;
+  refunded: boolean;
+  currency: string;
+  payment_intent: string;
+  disputed: boolean;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string;
+  status: "succeeded";
+}
+
+export interface FakeDispute {
+  id: string;
+  object: "dispute";
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  status: string;
+}
+
 export interface FakeStripeRequest {
   method: string;
   path: string;
   params: Record<string, unknown>;
   authorization: string | null;
+  idempotencyKey: string | null;
 }
 
 export interface FakeStripe {
   url: string;
   requests: FakeStripeRequest[];
   intents: Map<string, FakeIntent>;
-  /** What the provider would do after the buyer pays (or fails to). */
+  charges: Map<string, FakeCharge>;
+  refunds: FakeRefund[];
+  /** What the provider would do after the buyer pays (or fails to); a success makes the intent's charge. */
   setStatus(id: string, status: string): FakeIntent;
+  /** The charge of a succeeded intent. */
+  chargeOf(intentId: string): FakeCharge;
+  /** A refund made in Stripe's dashboard (not through the app); the whole remaining amount by default. */
+  refund(intentId: string, amount?: number): FakeRefund;
+  /** The buyer's bank opens a dispute over the whole charge. */
+  openDispute(intentId: string): FakeDispute;
+  /** The dispute is decided: "won" gives the money back, "lost" keeps it with the buyer. */
+  closeDispute(disputeId: string, status: "won" | "lost"): FakeDispute;
+  /** A signed event about any object (charge, dispute, intent) delivered to the app's webhook. */
+  deliverEvent(appUrl: string, type: string, object: unknown, options?: { eventId?: string; secret?: string }): Promise<Response>;
   /** An intent created behind the app's back (another product on the same account, say). */
   addIntent(fields: Partial<FakeIntent> & { amount: number }): FakeIntent;
   /** A signed `payment_intent.*` event delivered to the app's webhook; returns the app's response. */
@@ -53,21 +97,74 @@ function parseForm(text: string): Record<string, unknown> {
   return out;
 }
 
+/** A Stripe event about `object` (a snapshot of it now, as Stripe sends), as the JSON Stripe would POST. */
+export function stripeEventPayload(type: string, object: unknown, eventId = `evt_${crypto.randomUUID().replace(/-/g, "")}`): string {
+  return JSON.stringify({
+    id: eventId,
+    object: "event",
+    api_version: "2025-01-01",
+    created: Math.floor(Date.now() / 1000),
+    type,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  });
+}
+
 function stripeError(status: number, message: string, code?: string): Response {
   return Response.json({ error: { type: "invalid_request_error", message, ...(code ? { code } : {}) } }, { status });
 }
 
-/** A local stand-in for Stripe's PaymentIntents API and webhooks, for the real `stripe` SDK to talk to. */
+/**
+ * A local stand-in for Stripe's PaymentIntents, Charges and Refunds APIs (Idempotency-Key honoured) and
+ * its webhooks, for the real `stripe` SDK to talk to.
+ */
 export async function startFakeStripe(options: { secretKey?: string; webhookSecret?: string } = {}): Promise<FakeStripe> {
   const secretKey = options.secretKey ?? "sk_test_x";
   const webhookSecret = options.webhookSecret ?? "whsec_x";
   const intents = new Map<string, FakeIntent>();
   const requests: FakeStripeRequest[] = [];
+  const charges = new Map<string, FakeCharge>();
+  const refunds: FakeRefund[] = [];
+  const disputes = new Map<string, FakeDispute>();
+  /** Idempotency-Key → the answer first given, as Stripe replays it. */
+  const idempotent = new Map<string, Response>();
   let counter = 0;
   const signer = new Stripe(secretKey);
+  const newId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+
+  const chargeOf = (intentId: string): FakeCharge => {
+    const intent = intents.get(intentId);
+    if (!intent?.latest_charge) throw new Error(`fake Stripe: ${intentId} has no charge`);
+    return charges.get(intent.latest_charge)!;
+  };
+
+  /** Refunds against a charge, as Stripe's Refunds API does; null when there is nothing left to refund. */
+  const refundCharge = (charge: FakeCharge, amount?: number): FakeRefund | null => {
+    const left = charge.amount - charge.amount_refunded;
+    const wanted = amount ?? left;
+    if (charge.disputed || wanted < 1 || wanted > left) return null;
+    charge.amount_refunded += wanted;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    const refund: FakeRefund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded" };
+    refunds.push(refund);
+    return refund;
+  };
+
+  const postRefund = (params: Record<string, unknown>): Response => {
+    const intent = intents.get(String(params.payment_intent ?? ""));
+    if (!intent) return stripeError(404, `No such payment_intent: '${params.payment_intent}'`, "resource_missing");
+    if (!intent.latest_charge) return stripeError(400, "This PaymentIntent does not have a successful charge to refund.");
+    const amount = params.amount === undefined ? undefined : Number(params.amount);
+    if (amount !== undefined && (!Number.isInteger(amount) || amount < 1)) return stripeError(400, "Invalid integer: amount");
+    const refund = refundCharge(chargeOf(intent.id), amount);
+    if (!refund) return stripeError(400, "Refund amount is greater than the amount left to refund, or the charge is disputed.", "charge_already_refunded");
+    return Response.json(refund);
+  };
 
   const create = (fields: Partial<FakeIntent> & { amount: number }): FakeIntent => {
-    const id = fields.id ?? `pi_fake${String(++counter).padStart(6, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    const id = fields.id ?? newId("pi");
     const intent: FakeIntent = {
       object: "payment_intent",
       currency: "gbp",
@@ -93,8 +190,21 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       const url = new URL(request.url);
       const body = request.method === "POST" ? await request.text() : url.search.slice(1);
       const params = parseForm(body);
-      requests.push({ method: request.method, path: url.pathname, params, authorization: request.headers.get("authorization") });
+      const idempotencyKey = request.headers.get("idempotency-key");
+      requests.push({ method: request.method, path: url.pathname, params, authorization: request.headers.get("authorization"), idempotencyKey });
       if (request.headers.get("authorization") !== `Bearer ${secretKey}`) return stripeError(401, "Invalid API Key provided");
+      if (request.method === "POST" && url.pathname === "/v1/refunds") {
+        const replay = idempotencyKey ? idempotent.get(idempotencyKey) : undefined;
+        if (replay) return replay.clone();
+        const response = postRefund(params);
+        if (idempotencyKey) idempotent.set(idempotencyKey, response.clone());
+        return response;
+      }
+      const chargeMatch = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && chargeMatch) {
+        const charge = charges.get(decodeURIComponent(chargeMatch[1]!));
+        return charge ? Response.json(charge) : stripeError(404, `No such charge: '${chargeMatch[1]}'`, "resource_missing");
+      }
       if (request.method === "POST" && url.pathname === "/v1/payment_intents") {
         const amount = Number(params.amount);
         if (!Number.isInteger(amount) || amount < 1) return stripeError(400, "Invalid integer: amount");
@@ -126,32 +236,51 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     });
   };
 
+  const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string } = {}) =>
+    deliverRaw(appUrl, stripeEventPayload(type, object, opts.eventId), opts.secret ?? webhookSecret);
+
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
     intents,
+    charges,
+    refunds,
     setStatus(id, status) {
       const intent = intents.get(id);
       if (!intent) throw new Error(`fake Stripe has no intent ${id}`);
       intent.status = status;
+      if (status === "succeeded" && !intent.latest_charge) {
+        const charge: FakeCharge = { id: newId("ch"), object: "charge", amount: intent.amount, amount_refunded: 0, refunded: false, currency: intent.currency, payment_intent: id, disputed: false };
+        charges.set(charge.id, charge);
+        intent.latest_charge = charge.id;
+      }
       return intent;
     },
+    chargeOf,
+    refund(intentId, amount) {
+      const refund = refundCharge(chargeOf(intentId), amount);
+      if (!refund) throw new Error(`fake Stripe cannot refund ${amount ?? "the rest"} of ${intentId}`);
+      return refund;
+    },
+    openDispute(intentId) {
+      const charge = chargeOf(intentId);
+      charge.disputed = true;
+      const dispute: FakeDispute = { id: newId("dp"), object: "dispute", amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intentId, status: "needs_response" };
+      disputes.set(dispute.id, dispute);
+      return { ...dispute };
+    },
+    closeDispute(disputeId, status) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`fake Stripe has no dispute ${disputeId}`);
+      dispute.status = status;
+      return { ...dispute };
+    },
+    deliverEvent,
     addIntent: create,
     async deliverIntentEvent(appUrl, type, intentId, opts = {}) {
       const intent = intents.get(intentId);
       if (!intent) throw new Error(`fake Stripe has no intent ${intentId}`);
-      const event = {
-        id: opts.eventId ?? `evt_${crypto.randomUUID().replace(/-/g, "")}`,
-        object: "event",
-        api_version: "2025-01-01",
-        created: Math.floor(Date.now() / 1000),
-        type,
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object: { ...intent } },
-      };
-      return deliverRaw(appUrl, JSON.stringify(event), opts.secret ?? webhookSecret);
+      return deliverEvent(appUrl, type, intent, opts);
     },
     deliverRaw,
     close: () => server.stop(true),

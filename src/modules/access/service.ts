@@ -113,6 +113,20 @@ export class AccessService {
     return row ? toRecord(row) : null;
   }
 
+  /**
+   * Revokes a code and ends every viewer session made with it; returns the usernames that held one.
+   * Synchronous: the caller holds the transaction (an admin's revoke, a refund or dispute).
+   */
+  revoke(id: number): string[] {
+    this.db.query("UPDATE access_codes SET revoked = 1 WHERE id = ?").run(id);
+    const names = this.db
+      .query<{ username: string }, [number]>("SELECT DISTINCT u.username FROM viewer_sessions s JOIN users u ON u.id = s.user_id WHERE s.access_code_id = ?")
+      .all(id)
+      .map((r) => r.username);
+    this.sessions.endAllForCode(id);
+    return names;
+  }
+
   /** Read-only check of a code and username, without a device (verify-access, verify-special-access's kind rule). */
   check(accessCode: string, username: string, onlyKinds?: CodeKind[]): { valid: true } | Refusal {
     const code = this.usableCode(accessCode, false);

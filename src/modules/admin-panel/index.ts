@@ -3,6 +3,7 @@ import {
   fakeViewersBody,
   generateAccessCodeBody,
   idParam,
+  refundPaymentBody,
   sendAccessCodeBody,
   unbanUserBody,
   type AdminStats,
@@ -19,7 +20,7 @@ import { AdminPanelService } from "./service.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
 
-/** Every /api/admin/* call behind the login: stats, codes, users, bans, settings, thumbnail, fake viewers. */
+/** Every /api/admin/* call behind the login: stats, codes, users, payments, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
   const panel = new AdminPanelService(ctx.db, ctx.access);
@@ -39,6 +40,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
       viewerCount: hub.viewerCount(),
       currentDonation: total,
       donationGoal: s.donationGoal,
+      currency: s.currency,
       fakeViewerMode: s.fakeViewersEnabled,
       fakeViewersTarget: s.fakeViewersTarget,
       currentFakeViewers: hub.currentFakeViewers(),
@@ -104,6 +106,11 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
         .get("/users", () => panel.listUsers())
         .get("/users.csv", () => csvResponse("users", panel.usersCsv()))
+        .get("/payments", () => ctx.ledger.list())
+        .get("/payments.csv", () => csvResponse("payments", ctx.ledger.csv()))
+        .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request)), {
+          body: refundPaymentBody,
+        })
         .get("/banned-users", () => ({ bannedUsers: hub.listBans() }))
         .post(
           "/unban-user",

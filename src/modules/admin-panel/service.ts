@@ -82,17 +82,7 @@ export class AdminPanelService {
   /** Revokes a code and ends every viewer session made with it; returns the usernames that held it. */
   revoke(id: number): string[] {
     this.findAccessCode(id);
-    return this.db.transaction(() => {
-      this.db.query("UPDATE access_codes SET revoked = 1 WHERE id = ?").run(id);
-      const names = this.db
-        .query<{ username: string }, [number]>(
-          "SELECT DISTINCT u.username FROM viewer_sessions s JOIN users u ON u.id = s.user_id WHERE s.access_code_id = ?",
-        )
-        .all(id)
-        .map((r) => r.username);
-      this.db.query("DELETE FROM viewer_sessions WHERE access_code_id = ?").run(id);
-      return names;
-    }).immediate();
+    return this.db.transaction(() => this.access.revoke(id)).immediate();
   }
 
   /** Forgets the device a regular code is bound to (a buyer who changed phone); the next device binds. */

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
-import { formatPence } from "../../contracts/payments.ts";
+import { formatMoney } from "../../contracts/money.ts";
 import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
@@ -22,11 +22,12 @@ export interface ChatIdentity {
   isAdmin: boolean;
 }
 
-/** A donation the payments side has counted (once, after its intent succeeded). Money in pence. */
+/** A donation the payments side has counted (once, after its intent succeeded). Money in minor units. */
 export interface CountedDonation {
   userId: number | null;
   username: string;
   amount: number;
+  currency: string;
   /** All counted donations, this one included. */
   total: number;
   goal: number;
@@ -85,6 +86,7 @@ const MAX_FRAMES_PER_SECOND = 40;
 
 export const BANNED_MESSAGE = "You have been banned from this event.";
 export const KICKED_MESSAGE = "You have been removed from the chat by a moderator.";
+export const PASS_ENDED_MESSAGE = "Your access pass has been refunded or disputed and no longer works.";
 
 /**
  * The live event's hub: who is connected, the fan-out to everyone (one JSON string per event, Bun's
@@ -259,6 +261,13 @@ export class ChatHub {
     for (const c of [...this.socketsOf(username), ...sameCode]) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
   }
 
+  /** A code revoked after a refund or dispute: its sockets close with a notice and do not reconnect. */
+  closeCode(accessCodeId: number, notice = PASS_ENDED_MESSAGE): void {
+    for (const c of this.connections.values()) {
+      if (!c.identity.isAdmin && c.identity.accessCodeId === accessCodeId) this.disconnect(c, WS_CLOSE_KICKED, "Revoked", notice);
+    }
+  }
+
   /** For the admin panel: lifts a ban (logged). False when that name was not banned. */
   unban(username: string, by: string): boolean {
     const lifted = this.bans.unban(username);
@@ -300,12 +309,17 @@ export class ChatHub {
     const line = this.messages.add({
       userId: donation.userId,
       username: donation.username,
-      text: `donated ${formatPence(donation.amount)}`,
+      text: `donated ${formatMoney(donation.amount, donation.currency)}`,
       type: "donation",
       donationPence: donation.amount,
     });
     this.broadcast({ type: "chat", message: line });
     this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
+  }
+
+  /** After a refund or dispute changed the donation total: every viewer's meter moves. */
+  broadcastDonationTotal(): void {
+    this.broadcast({ type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal });
   }
 
   /** For the settings side after the admin saves: title, embed, goal… to everyone watching. */

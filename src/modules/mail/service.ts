@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Logger } from "../../lib/logger.ts";
-import { accessCodeMail, lostCodeMail } from "./templates.ts";
+import { accessCodeMail, lostCodeMail, passRefundedMail } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface QueuedMail {
@@ -80,6 +80,11 @@ export class MailService {
 
   queueLostCodes(codes: string[], to: string, siteUrl: string): boolean {
     return this.enqueue({ to, ...lostCodeMail(codes, siteUrl) });
+  }
+
+  /** Tells the buyer their pass was refunded and no longer works; once per payment. */
+  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string): boolean {
+    return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl), dedupeKey: `pass-refunded:${paymentId}` });
   }
 
   start(): void {

@@ -78,3 +78,23 @@ export function lostCodeMail(codes: string[], siteUrl: string): MailContent {
   );
   return { subject, text, html };
 }
+
+export function passRefundedMail(code: string, amount: string, siteUrl: string): MailContent {
+  const subject = "Your DREADCAST access pass has been refunded";
+  const text = [
+    `Your access pass has been refunded: ${amount} is on its way back to your card.`,
+    "",
+    `Access code: ${code}`,
+    "",
+    "This code no longer works: it cannot be used to enter the livestream.",
+    "",
+    `If you want to watch after all, you can buy a new pass at ${siteUrl}/`,
+  ].join("\n");
+  const html = layout(
+    "Your pass has been refunded",
+    `<p>Your access pass has been refunded: <strong>${escapeHtml(amount)}</strong> is on its way back to your card.</p>${codeBlock(code)}
+<p><strong>This code no longer works:</strong> it cannot be used to enter the livestream.</p>
+<p style="font-size:13px;color:#a3a3a3;">If you want to watch after all, you can buy a new pass at <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a>.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
 import { CARD_DECLINED_MESSAGE, DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../contracts/payments.ts";
 import { HttpError, badRequest, notFound } from "../../lib/errors.ts";
 import { randomToken } from "../../lib/tokens.ts";
@@ -31,15 +32,20 @@ export class DemoPaymentProvider implements PaymentProvider {
     this.db
       .query(
         `INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
-         VALUES (?, ?, ?, 'gbp', 'requires_payment_method', ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, ?, ?)`,
       )
-      .run(id, clientSecret, request.amount, JSON.stringify(request.metadata), request.email ?? null, now, now);
+      .run(id, clientSecret, request.amount, request.currency, JSON.stringify(request.metadata), request.email ?? null, now, now);
     return { id, clientSecret };
   }
 
   async retrieveIntent(id: string): Promise<ProviderIntent | null> {
     const row = this.db.query<DemoIntentRow, [string]>("SELECT * FROM demo_payment_intents WHERE id = ?").get(id);
     return row ? toIntent(row) : null;
+  }
+
+  /** No money to return: the refund is recorded at once, its id fixed by the idempotency key. */
+  async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }> {
+    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount };
   }
 
   findByClientSecret(clientSecret: string): ProviderIntent {

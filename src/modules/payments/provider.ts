@@ -6,7 +6,7 @@ export type PaymentKind = "access" | "donation";
 export interface ProviderIntent {
   id: string;
   status: string;
-  /** pence */
+  /** minor units of `currency` */
   amount: number;
   currency: string;
   metadata: Record<string, string>;
@@ -14,8 +14,9 @@ export interface ProviderIntent {
 }
 
 export interface CreateIntentRequest {
-  /** pence, GBP */
+  /** minor units of `currency` */
   amount: number;
+  currency: string;
   kind: PaymentKind;
   metadata: Record<string, string>;
   email?: string | null;
@@ -28,6 +29,8 @@ export interface PaymentProvider {
   createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }>;
   /** null when the provider does not know the id. */
   retrieveIntent(id: string): Promise<ProviderIntent | null>;
+  /** Refunds part or all of a succeeded intent; the same idempotency key refunds once. */
+  refund(intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }>;
 }
 
 /** Marks our intents, so a shared Stripe account's other payments are left alone. */

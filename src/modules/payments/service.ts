@@ -2,8 +2,8 @@ import type { Database } from "bun:sqlite";
 import type Stripe from "stripe";
 import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
+import { donationAmountProblem } from "../../contracts/money.ts";
 import {
-  ACCESS_PRICE_PENCE,
   ACCESS_PRODUCT,
   type DonationIntentSetup,
   type PaymentConfig,
@@ -17,19 +17,21 @@ import type { ViewerSession, ViewerSessionService } from "../access/sessions.ts"
 import type { MailService } from "../mail/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { DemoPaymentProvider } from "./demo-provider.ts";
+import type { LedgerEffects, PaymentLedger } from "./ledger.ts";
 import { INTENT_APP_TAG, type PaymentKind, type PaymentProvider, type ProviderIntent } from "./provider.ts";
 import { intentFromStripe } from "./stripe-provider.ts";
+import { LEDGER_EVENTS, checkIntentObject, parseLedgerEvent } from "./webhook-events.ts";
 
 /** A donation that has just been counted (once, after its payment succeeded). */
 export interface CountedDonation {
   paymentIntentId: string;
-  /** pence */
+  /** minor units of `currency` */
   amount: number;
+  currency: string;
   username: string;
   userId: number | null;
-  /** pence, all counted donations */
+  /** all counted donations in the event's currency, net of refunds and disputes */
   total: number;
-  /** pence */
   goal: number;
 }
 
@@ -50,6 +52,7 @@ interface PaymentRow {
 interface Applied {
   code?: AccessCodeRecord;
   donation?: CountedDonation;
+  effects?: LedgerEffects;
 }
 
 const INTENT_EVENTS = new Set([
@@ -78,14 +81,17 @@ export class PaymentService {
     private readonly sessions: ViewerSessionService,
     private readonly mail: MailService,
     private readonly settings: SettingsService,
+    private readonly ledger: PaymentLedger,
     private readonly log: Logger,
   ) {}
 
   paymentConfig(): PaymentConfig {
+    const { accessPrice, currency } = this.settings.get();
     return {
       mode: this.provider.mode,
       publishableKey: this.provider.mode === "stripe" ? this.config.stripePublishableKey : null,
-      accessPricePence: ACCESS_PRICE_PENCE,
+      accessPrice,
+      currency,
     };
   }
 
@@ -95,23 +101,29 @@ export class PaymentService {
     return () => this.donationListeners.delete(listener);
   }
 
-  /** An access pass at the server's price, whatever amount the client sent. */
+  /** An access pass at the event's price and currency, whatever amount the client sent. */
   async createAccessIntent(email: string | undefined, siteUrl: string): Promise<PaymentIntentSetup> {
+    const { accessPrice, currency } = this.settings.get();
     const intent = await this.provider.createIntent({
-      amount: ACCESS_PRICE_PENCE,
+      amount: accessPrice,
+      currency,
       kind: "access",
       description: "DREADCAST livestream access pass",
       metadata: { app: INTENT_APP_TAG, kind: "access", product: ACCESS_PRODUCT },
       email,
     });
-    this.insertPayment(intent.id, "access", ACCESS_PRICE_PENCE, { email: email ?? null, siteUrl });
+    this.insertPayment(intent.id, "access", accessPrice, currency, { email: email ?? null, siteUrl });
     return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id };
   }
 
   async createDonationIntent(amount: number, viewer: ViewerSession, siteUrl: string): Promise<DonationIntentSetup> {
     if (this.sessions.isBanned(viewer.username, viewer.accessCodeId)) throw forbidden("You have been banned from this event.");
+    const { currency } = this.settings.get();
+    const problem = donationAmountProblem(amount, currency);
+    if (problem) throw badRequest(problem);
     const intent = await this.provider.createIntent({
       amount,
+      currency,
       kind: "donation",
       description: "DREADCAST donation",
       metadata: {
@@ -123,7 +135,7 @@ export class PaymentService {
         viewerSession: createHash("sha256").update(viewer.sessionId).digest("hex").slice(0, 24),
       },
     });
-    this.insertPayment(intent.id, "donation", amount, {
+    this.insertPayment(intent.id, "donation", amount, currency, {
       viewerSessionId: viewer.sessionId,
       userId: viewer.userId,
       username: viewer.username,
@@ -193,13 +205,15 @@ export class PaymentService {
     } catch {
       throw badRequest("Invalid webhook signature");
     }
-    const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(event.data.object as Stripe.PaymentIntent) : null;
+    const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
+    const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object) : null;
     const outcome = this.db
       .transaction((): Applied & { duplicate: boolean } => {
         const fresh = this.db
           .query("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
           .run(event.id, event.type, Date.now()).changes;
         if (fresh === 0) return { duplicate: true };
+        if (ledgerEvent) return { duplicate: false, effects: this.ledger.applyEvent(ledgerEvent, siteUrl) };
         return { duplicate: false, ...(intent ? this.applyIntent(intent, siteUrl) : {}) };
       })
       .immediate();
@@ -213,6 +227,7 @@ export class PaymentService {
   }
 
   private announce(applied: Applied): void {
+    if (applied.effects) this.ledger.announce(applied.effects);
     if (!applied.donation) return;
     for (const listener of this.donationListeners) {
       try {
@@ -231,18 +246,20 @@ export class PaymentService {
     intentId: string,
     kind: PaymentKind,
     amount: number,
+    currency: string,
     extra: { email?: string | null; viewerSessionId?: string; userId?: number | null; username?: string | null; siteUrl?: string | null; status?: string },
   ): void {
     const now = Date.now();
     this.db
       .query(
-        `INSERT INTO payments (intent_id, kind, amount, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`,
+        `INSERT INTO payments (intent_id, kind, amount, currency, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`,
       )
       .run(
         intentId,
         kind,
         amount,
+        currency,
         extra.status ?? "requires_payment_method",
         extra.email ?? null,
         extra.viewerSessionId ?? null,
@@ -262,8 +279,10 @@ export class PaymentService {
       if (intent.metadata.app !== INTENT_APP_TAG || (kind !== "access" && kind !== "donation")) return {};
       const userId = Number(intent.metadata.userId);
       const knownUser = Number.isInteger(userId) && this.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
-      // An access pass is owed at our price whatever the intent says; a donation is what was given.
-      this.insertPayment(intent.id, kind, kind === "access" ? ACCESS_PRICE_PENCE : intent.amount, {
+      // An access pass is owed at the event's price whatever the intent says; a donation is what was given.
+      const { accessPrice, currency } = this.settings.get();
+      const owed = kind === "access" ? { amount: accessPrice, currency } : { amount: intent.amount, currency: intent.currency };
+      this.insertPayment(intent.id, kind, owed.amount, owed.currency, {
         email: intent.email,
         userId: knownUser ? userId : null,
         username: intent.metadata.username ?? null,
@@ -282,7 +301,11 @@ export class PaymentService {
     }
     this.db.query("UPDATE payments SET fulfilled = 1 WHERE id = ?").run(row.id);
     const site = this.config.publicUrl ?? row.site_url ?? siteUrl;
-    return row.kind === "access" ? { code: this.fulfilAccess(row, intent, site) } : { donation: this.countDonation(row, intent) };
+    const applied: Applied = row.kind === "access" ? { code: this.fulfilAccess(row, intent, site) } : { donation: this.countDonation(row, intent) };
+    // A refund or dispute may have come before the success: it takes effect now.
+    const effects = this.ledger.settle(intent.id, site);
+    if (effects.revokedCodeIds && applied.code) applied.code = { ...applied.code, revoked: true };
+    return { ...applied, effects };
   }
 
   private fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): AccessCodeRecord {
@@ -305,6 +328,7 @@ export class PaymentService {
     return {
       paymentIntentId: intent.id,
       amount: intent.amount,
+      currency: row.currency,
       username,
       userId: row.user_id,
       total: this.settings.donationTotal(),

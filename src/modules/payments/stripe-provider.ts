@@ -30,7 +30,7 @@ export function intentFromStripe(intent: Stripe.PaymentIntent): ProviderIntent {
   };
 }
 
-/** PaymentIntents in GBP through the real Stripe SDK. */
+/** PaymentIntents and refunds through the real Stripe SDK. */
 export class StripePaymentProvider implements PaymentProvider {
   readonly mode = "stripe" as const;
 
@@ -43,7 +43,7 @@ export class StripePaymentProvider implements PaymentProvider {
     try {
       const intent = await this.stripe.paymentIntents.create({
         amount: request.amount,
-        currency: "gbp",
+        currency: request.currency,
         automatic_payment_methods: { enabled: true },
         description: request.description,
         metadata: request.metadata,
@@ -61,6 +61,19 @@ export class StripePaymentProvider implements PaymentProvider {
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.code === "resource_missing")) return null;
       throw this.unavailable(`retrieving payment intent ${id}`, error);
+    }
+  }
+
+  async refund(intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }> {
+    try {
+      const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount }, { idempotencyKey });
+      return { id: refund.id, amount: refund.amount };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        this.log.warn(`Stripe refused to refund ${intentId}: ${error.message}`);
+        throw new HttpError(409, "The payment provider refused this refund. It may already be refunded or disputed.");
+      }
+      throw this.unavailable(`refunding payment intent ${intentId}`, error);
     }
   }
 

@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
-import type { LivestreamSettings, LivestreamSettingsBody, PublicLivestreamSettings } from "../../contracts/settings.ts";
+import { accessPriceProblem, isCurrency, type Currency } from "../../contracts/money.ts";
+import { type LivestreamSettings, type LivestreamSettingsBody, type PublicLivestreamSettings } from "../../contracts/settings.ts";
+import { badRequest, conflict } from "../../lib/errors.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../db/migrations.ts";
 
 interface SettingsRow {
@@ -11,6 +13,9 @@ interface SettingsRow {
   start_date: number;
   fake_viewers_enabled: number;
   fake_viewers_target: number;
+  access_price: number;
+  currency: string;
+  has_sales: number;
 }
 
 /** What is kept until the next write: the settings, the donation total and the serialised public views. */
@@ -54,7 +59,9 @@ export class SettingsService {
   }
 
   private read(): LivestreamSettings {
-    const row = this.db.query<SettingsRow, []>("SELECT * FROM livestream_settings WHERE id = 1").get()!;
+    const row = this.db
+      .query<SettingsRow, []>("SELECT *, EXISTS (SELECT 1 FROM payments WHERE fulfilled = 1) AS has_sales FROM livestream_settings WHERE id = 1")
+      .get()!;
     return {
       eventTitle: row.event_title,
       thumbnailUrl: row.thumbnail_url,
@@ -64,14 +71,29 @@ export class SettingsService {
       startDate: new Date(row.start_date).toISOString(),
       fakeViewersEnabled: row.fake_viewers_enabled === 1,
       fakeViewersTarget: row.fake_viewers_target,
+      accessPrice: row.access_price,
+      currency: isCurrency(row.currency) ? row.currency : "gbp",
+      hasSales: row.has_sales === 1,
     };
   }
 
+  /**
+   * Saves the admin's settings. A price must be at least the currency's Stripe minimum; a new currency
+   * after the first sale must be confirmed (amounts already paid keep the currency they were paid in).
+   */
   update(settings: LivestreamSettingsBody): LivestreamSettings {
+    const current = this.read();
+    const currency: Currency = settings.currency ?? current.currency;
+    const accessPrice = settings.accessPrice ?? current.accessPrice;
+    const problem = accessPriceProblem(accessPrice, currency);
+    if (problem) throw badRequest(problem);
+    if (currency !== current.currency && current.hasSales && settings.confirmCurrencyChange !== true) {
+      throw conflict(`Payments have already been taken in ${current.currency.toUpperCase()}. Confirm the change of currency to ${currency.toUpperCase()}.`);
+    }
     this.db
       .query(
         `UPDATE livestream_settings SET event_title = ?, thumbnail_url = ?, embed_url = ?, donation_goal = ?, is_active = ?,
-         start_date = ?, updated_at = ? WHERE id = 1`,
+         start_date = ?, access_price = ?, currency = ?, updated_at = ? WHERE id = 1`,
       )
       .run(
         settings.eventTitle,
@@ -80,6 +102,8 @@ export class SettingsService {
         settings.donationGoal,
         settings.isActive ? 1 : 0,
         Date.parse(settings.startDate),
+        accessPrice,
+        currency,
         Date.now(),
       );
     return this.get();
@@ -101,7 +125,7 @@ export class SettingsService {
     return this.viewerCountProvider();
   }
 
-  /** Sum of counted donations, in pence. */
+  /** Counted donations in the event's currency, less what was refunded or is held by a dispute (minor units). */
   donationTotal(): number {
     if (this.db.inTransaction) return this.readDonationTotal();
     const cache = this.current();
@@ -110,7 +134,12 @@ export class SettingsService {
   }
 
   private readDonationTotal(): number {
-    return this.db.query<{ total: number }, []>("SELECT COALESCE(SUM(amount), 0) AS total FROM donations").get()!.total;
+    return this.db
+      .query<{ total: number }, [string]>(
+        `SELECT COALESCE(SUM(d.amount - MIN(d.amount, l.refunded_amount + l.disputed_amount)), 0) AS total
+         FROM donations d JOIN payment_ledger l ON l.id = d.payment_id WHERE l.currency = ?`,
+      )
+      .get(this.get().currency)!.total;
   }
 
   /**
@@ -143,6 +172,8 @@ export class SettingsService {
       currentDonation: this.donationTotal(),
       donationGoal: s.donationGoal,
       isActive: s.isActive,
+      accessPrice: s.accessPrice,
+      currency: s.currency,
     };
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Stripe at the network layer for browser tests: a local stand-in for Stripe's PaymentIntents API (which the
- * server's real `stripe` SDK talks to through --stripe-api-url), and a fake Stripe.js served in place of
- * https://js.stripe.com that satisfies @stripe/react-stripe-js and confirms through the same intents.
+ * Stripe at the network layer for browser tests: a local stand-in for Stripe's PaymentIntents, Charges and
+ * Refunds APIs (which the server's real `stripe` SDK talks to through --stripe-api-url; Idempotency-Key
+ * honoured), and a fake Stripe.js served in place of https://js.stripe.com that satisfies
+ * @stripe/react-stripe-js and confirms through the same intents.
  */
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -30,13 +31,35 @@ function send(res, status, body) {
 const stripeError = (message, extra = {}) => ({ error: { type: "invalid_request_error", message, ...extra } });
 
 /**
- * @returns {Promise<{ url: string, intents: Map<string, any>, requests: { method: string, path: string, params: any }[],
+ * @returns {Promise<{ url: string, intents: Map<string, any>, charges: Map<string, any>, refunds: any[],
+ *   requests: { method: string, path: string, params: any, idempotencyKey: string | null }[],
  *   confirm(id: string, card: string, receiptEmail?: string): { status: number, body: any }, close(): Promise<void> }>}
  */
 export async function startFakeStripeApi() {
   const intents = new Map();
+  const charges = new Map();
+  const refunds = [];
+  /** Idempotency-Key → the answer first given, replayed as Stripe does. */
+  const idempotent = new Map();
   const requests = [];
   let counter = 0;
+  const newId = (prefix) => `${prefix}_fake${String(++counter).padStart(6, "0")}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+
+  /** POST /v1/refunds: part or all of what is left of the intent's charge. */
+  const refund = (params) => {
+    const intent = intents.get(String(params.payment_intent ?? ""));
+    if (!intent) return { status: 404, body: stripeError(`No such payment_intent: '${params.payment_intent}'`, { code: "resource_missing" }) };
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : null;
+    if (!charge) return { status: 400, body: stripeError("This PaymentIntent does not have a successful charge to refund.") };
+    const left = charge.amount - charge.amount_refunded;
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > left) return { status: 400, body: stripeError("Refund amount is greater than the amount left to refund.", { code: "charge_already_refunded" }) };
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    const created = { id: newId("re"), object: "refund", amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: "succeeded" };
+    refunds.push(created);
+    return { status: 200, body: created };
+  };
 
   const server = createServer((req, res) => {
     let text = "";
@@ -44,10 +67,21 @@ export async function startFakeStripeApi() {
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       const params = parseForm(req.method === "POST" ? text : url.search.slice(1));
-      requests.push({ method: req.method ?? "", path: url.pathname, params });
+      const idempotencyKey = req.headers["idempotency-key"] ?? null;
+      requests.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey });
       if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_SECRET_KEY}`) return send(res, 401, stripeError("Invalid API Key provided"));
+      if (req.method === "POST" && url.pathname === "/v1/refunds") {
+        const answer = (idempotencyKey && idempotent.get(idempotencyKey)) ?? refund(params);
+        if (idempotencyKey) idempotent.set(idempotencyKey, answer);
+        return send(res, answer.status, answer.body);
+      }
+      const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
+      if (req.method === "GET" && charge) {
+        const found = charges.get(decodeURIComponent(charge[1]));
+        return found ? send(res, 200, found) : send(res, 404, stripeError(`No such charge: '${charge[1]}'`, { code: "resource_missing" }));
+      }
       if (req.method === "POST" && url.pathname === "/v1/payment_intents") {
-        const id = `pi_fake${String(++counter).padStart(6, "0")}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+        const id = newId("pi");
         const intent = {
           id,
           object: "payment_intent",
@@ -80,6 +114,8 @@ export async function startFakeStripeApi() {
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
+    charges,
+    refunds,
     requests,
     /** What Stripe does when the buyer pays with `card` in the Payment Element. */
     confirm(id, card, receiptEmail) {
@@ -90,8 +126,12 @@ export async function startFakeStripeApi() {
         return { status: 402, body: { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } } };
       }
       if (digits === STRIPE_TEST_CARDS.processing) intent.status = "processing";
-      else if (digits === STRIPE_TEST_CARDS.success) intent.status = "succeeded";
-      else return { status: 402, body: { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } } };
+      else if (digits === STRIPE_TEST_CARDS.success) {
+        intent.status = "succeeded";
+        const charge = { id: newId("ch"), object: "charge", amount: intent.amount, amount_refunded: 0, refunded: false, currency: intent.currency, payment_intent: id };
+        charges.set(charge.id, charge);
+        intent.latest_charge = charge.id;
+      } else return { status: 402, body: { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } } };
       if (receiptEmail) intent.receipt_email = receiptEmail;
       return { status: 200, body: intent };
     },

@@ -8,6 +8,7 @@ import { CreateFirstAdminPage } from "@/features/admin-auth/components/create-fi
 import { BannedUsersPage } from "@/features/admin-banned-users/components/banned-users-page";
 import { DashboardPage } from "@/features/admin-dashboard/components/dashboard-page";
 import { ModerationPage } from "@/features/admin-moderation/components/moderation-page";
+import { PaymentsPage } from "@/features/admin-payments/components/payments-page";
 import { SettingsPage } from "@/features/admin-settings/components/settings-page";
 import { UsersPage } from "@/features/admin-users/components/users-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
@@ -17,6 +18,7 @@ const PROTECTED: Record<string, ComponentType> = {
   [paths.admin.dashboard]: DashboardPage,
   [paths.admin.accessCodes]: AccessCodesPage,
   [paths.admin.users]: UsersPage,
+  [paths.admin.payments]: PaymentsPage,
   [paths.admin.bannedUsers]: BannedUsersPage,
   [paths.admin.moderation]: ModerationPage,
   [paths.admin.settings]: SettingsPage,

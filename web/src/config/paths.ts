@@ -16,6 +16,7 @@ export const paths = {
     dashboard: "/admin/dashboard",
     accessCodes: "/admin/access-codes",
     users: "/admin/users",
+    payments: "/admin/payments",
     bannedUsers: "/admin/banned-users",
     moderation: "/admin/moderation",
     settings: "/admin/settings",

@@ -20,11 +20,12 @@ export function useAdminProfile() {
   return useQuery(adminProfileQueryOptions());
 }
 
-/** The profile if signed in, else null: for pages anyone may see (the login page). */
-export function useAdminSession() {
+/** The profile if signed in, else null: for pages anyone may see (the login page, a moderator's chat). */
+export function useAdminSession(enabled = true) {
   return useQuery({
     queryKey: [...adminAuthKeys.profile, "optional"],
     queryFn: () => api.get<AdminProfile | null>("/api/admin/profile", { on401: "returnNull" }),
+    enabled,
   });
 }
 

@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { AdminAvatar } from "@/components/layouts/admin-avatar";
 import {
   BanIcon,
+  CoinsIcon,
   DashboardIcon,
   ExternalIcon,
   KeyIcon,
@@ -19,6 +20,7 @@ const LINKS: { href: string; label: string; Icon: ComponentType }[] = [
   { href: paths.admin.dashboard, label: "Dashboard", Icon: DashboardIcon },
   { href: paths.admin.users, label: "Users", Icon: UsersIcon },
   { href: paths.admin.accessCodes, label: "Access Codes", Icon: KeyIcon },
+  { href: paths.admin.payments, label: "Payments", Icon: CoinsIcon },
   { href: paths.admin.bannedUsers, label: "Banned Users", Icon: BanIcon },
   { href: paths.admin.moderation, label: "Moderation", Icon: ShieldIcon },
   { href: paths.admin.settings, label: "Settings", Icon: SettingsIcon },

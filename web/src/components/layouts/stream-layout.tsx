@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { ChatMessage } from "@contracts/chat";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
-import { formatPence } from "@/lib/money";
+import { DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import "./stream-layout.css";
 
 interface StreamLayoutProps {
@@ -68,8 +68,8 @@ export function formatCount(count: number): string {
   return count.toLocaleString("en-GB");
 }
 
-/** The donation goal meter. Money in pence; shown in pounds. */
-export function FearMeter({ current, goal, label = "FEAR METER" }: { current: number; goal: number; label?: string }) {
+/** The donation goal meter. Money in minor units of the event's currency. */
+export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFAULT_CURRENCY }: { current: number; goal: number; label?: string; currency?: string }) {
   const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
   const reached = goal > 0 && current >= goal;
   return (
@@ -80,8 +80,8 @@ export function FearMeter({ current, goal, label = "FEAR METER" }: { current: nu
         </h2>
         {reached ? <span className="fear-meter-reached">Goal reached</span> : null}
         <p className="fear-meter-amount">
-          <span className="fear-meter-current">{formatPence(current)}</span>
-          <span className="fear-meter-goal"> / {formatPence(goal)} goal</span>
+          <span className="fear-meter-current">{formatMoney(current, currency)}</span>
+          <span className="fear-meter-goal"> / {formatMoney(goal, currency)} goal</span>
         </p>
       </div>
       <div
@@ -91,7 +91,7 @@ export function FearMeter({ current, goal, label = "FEAR METER" }: { current: nu
         aria-valuemin={0}
         aria-valuemax={goal / 100}
         aria-valuenow={Math.min(current, goal) / 100}
-        aria-valuetext={`${formatPence(current)} of ${formatPence(goal)}`}
+        aria-valuetext={`${formatMoney(current, currency)} of ${formatMoney(goal, currency)}`}
       >
         <div className="fear-meter-fill" style={{ width: `${percent}%` }} />
       </div>
@@ -145,8 +145,8 @@ export function nameColour(username: string): string {
   return NAME_COLOURS[hash % NAME_COLOURS.length]!;
 }
 
-/** One chat line. Text is always rendered as text. */
-export function ChatLine({ message, actions }: { message: ChatMessage; actions?: ReactNode }) {
+/** One chat line. Text is always rendered as text; a donation's amount in the event's currency. */
+export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { message: ChatMessage; actions?: ReactNode; currency?: string }) {
   if (message.type === "system") {
     return (
       <li className="chat-line chat-line-system">
@@ -159,7 +159,7 @@ export function ChatLine({ message, actions }: { message: ChatMessage; actions?:
     return (
       <li className="chat-line chat-line-donation" data-tier={tier}>
         <p className="chat-line-text">
-          <span className="chat-donation-amount">{formatPence(Math.round((message.donation ?? 0) * 100))}</span>
+          <span className="chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), currency)}</span>
           <span className="chat-user">{message.username}</span> <span className="chat-donation-text">{message.text}</span>
         </p>
         {actions}

@@ -4,13 +4,13 @@ import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { ActivityIcon, CoinsIcon, DashboardIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminStats } from "@/lib/admin-stats";
-import { formatPence } from "@/lib/money";
+import { formatMoney } from "@contracts/money";
 import { useStatsHistory } from "../api/get-stats-history";
 import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
 import { StatCard } from "./stat-card";
-import { StatsChart } from "./stats-chart";
+import { StatsChart } from "@/components/charts/stats-chart";
 import "@/components/admin/admin-ui.css";
 import "./dashboard.css";
 
@@ -52,7 +52,12 @@ export function DashboardPage() {
 function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample[] | undefined }) {
   const realViewers = Math.max(0, stats.viewerCount - stats.currentFakeViewers);
   // The live figures extend the minute-by-minute history up to now.
-  const series = samples ? [...samples, { sampledAt: new Date().toISOString(), viewerCount: stats.viewerCount, donationTotal: stats.donationTotal }] : null;
+  const series = samples
+    ? [
+        ...samples.map((s) => ({ at: Date.parse(s.sampledAt), count: s.viewerCount, money: s.donationTotal })),
+        { at: Date.now(), count: stats.viewerCount, money: stats.donationTotal },
+      ]
+    : null;
   return (
     <div className="dashboard">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
@@ -65,15 +70,15 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
         />
         <StatCard icon={<UsersIcon />} label="Users" value={stats.userCount.toLocaleString("en-GB")} detail="Entered with an access code" />
         <StatCard icon={<KeyIcon />} label="Access codes" value={stats.accessCodeCount.toLocaleString("en-GB")} detail="Sold and generated" />
-        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatPence(stats.donationTotal)} detail="Every donation so far" />
+        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail="Every donation so far, less refunds" />
       </section>
       <section className="dash-row" aria-label="Goal and fake viewers">
-        <DonationMeter current={stats.currentDonation} goal={stats.donationGoal} />
+        <DonationMeter current={stats.currentDonation} goal={stats.donationGoal} currency={stats.currency} />
         <FakeViewersSummary stats={stats} />
       </section>
       <section className="card dash-chart" aria-label="Chart">
         {series ? (
-          <StatsChart samples={series} />
+          <StatsChart points={series} currency={stats.currency} />
         ) : (
           <div className="chart-placeholder">
             <ActivityIcon />

@@ -1,15 +1,15 @@
 import { HeartIcon } from "@/components/ui/icons";
-import { formatPence } from "@/lib/money";
+import { formatMoney } from "@contracts/money";
 import { DashPanel } from "./dash-panel";
 
 /** The current donation against the goal, as a meter (it may pass 100%). */
-export function DonationMeter({ current, goal }: { current: number; goal: number }) {
+export function DonationMeter({ current, goal, currency }: { current: number; goal: number; currency: string }) {
   const percent = goal > 0 ? Math.round((current / goal) * 100) : 0;
   return (
     <DashPanel icon={<HeartIcon />} title="Donation goal" aside={<span className="donation-meter-percent">{percent}%</span>}>
       <p className="donation-meter-figures">
-        <span className="donation-meter-current">{formatPence(current)}</span>
-        <span className="donation-meter-goal"> of {formatPence(goal)}</span>
+        <span className="donation-meter-current">{formatMoney(current, currency)}</span>
+        <span className="donation-meter-goal"> of {formatMoney(goal, currency)}</span>
       </p>
       <div
         className="meter"
@@ -18,11 +18,11 @@ export function DonationMeter({ current, goal }: { current: number; goal: number
         aria-valuemin={0}
         aria-valuemax={goal}
         aria-valuenow={Math.min(current, goal)}
-        aria-valuetext={`${formatPence(current)} of ${formatPence(goal)} (${percent}%)`}
+        aria-valuetext={`${formatMoney(current, currency)} of ${formatMoney(goal, currency)} (${percent}%)`}
       >
         <span className="meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />
       </div>
-      <p className="stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatPence(goal - current)} to go.`}</p>
+      <p className="stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatMoney(goal - current, currency)} to go.`}</p>
     </DashPanel>
   );
 }

@@ -4,13 +4,15 @@ import { Controller, useForm } from "react-hook-form";
 import type { LivestreamSettings } from "@contracts/settings";
 import { Switch } from "@/components/admin/switch";
 import { FormField } from "@/components/ui/form-field";
-import { CoinsIcon, ImageIcon, SkullIcon, TvIcon } from "@/components/ui/icons";
+import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { ImageIcon, SkullIcon, TvIcon } from "@/components/ui/icons";
 import { DEFAULT_THUMBNAIL_URL } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
 import { useUpdateLivestreamSettings } from "../api/livestream-settings";
 import { useUploadThumbnail } from "../api/upload-thumbnail";
 import { savedBody, settingsFormSchema, toFormValues, toSettingsBody, type SettingsFormInput, type SettingsFormValues } from "../lib/settings-form";
 import { EmbedUrlField } from "./embed-url-field";
+import { PricingSection } from "./pricing-section";
 import { SettingsSection } from "./settings-section";
 import { ThumbnailField } from "./thumbnail-field";
 
@@ -29,17 +31,26 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
   const saveThumbnail = useUpdateLivestreamSettings();
   const upload = useUploadThumbnail();
   const [thumbnailBusy, setThumbnailBusy] = useState<"upload" | "reset" | null>(null);
+  /** A currency change after the first sale, waiting for the admin's Confirm?. */
+  const [pendingCurrency, setPendingCurrency] = useState<SettingsFormValues | null>(null);
   const { errors, isDirty } = form.formState;
 
-  const onSubmit = form.handleSubmit((values) =>
-    save.mutate(toSettingsBody(values), {
-      onSuccess: (saved) => {
-        form.reset(toFormValues(saved));
-        toast({ title: "Settings Saved", description: "The livestream settings have been updated." });
+  const submit = (values: SettingsFormValues, confirmCurrencyChange?: boolean) =>
+    save.mutate(
+      { ...toSettingsBody(values), confirmCurrencyChange },
+      {
+        onSuccess: (saved) => {
+          setPendingCurrency(null);
+          form.reset(toFormValues(saved));
+          toast({ title: "Settings Saved", description: "The livestream settings have been updated." });
+        },
+        onError: () => error("Failed to update livestream settings."),
       },
-      onError: () => error("Failed to update livestream settings."),
-    }),
-  );
+    );
+  const onSubmit = form.handleSubmit((values) => {
+    if (settings.hasSales && values.currency !== settings.currency) setPendingCurrency(values);
+    else submit(values);
+  });
 
   /** Saves the last saved settings with a new thumbnail, leaving other unsaved edits in the form. */
   const storeThumbnail = (thumbnailUrl: string, onSuccess: () => void, failure: string) =>
@@ -106,18 +117,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
           <SettingsSection icon={<TvIcon />} title="Stream" text="The player embedded on the livestream page.">
             <EmbedUrlField form={form} />
           </SettingsSection>
-          <SettingsSection icon={<CoinsIcon />} title="Donations" text="The goal of the fear meter under the stream.">
-            <FormField
-              label="Donation goal (£)"
-              type="number"
-              inputMode="decimal"
-              min={1}
-              step={0.01}
-              hint="In pounds, for example 50 or 49.99."
-              error={errors.donationGoal?.message}
-              {...form.register("donationGoal", { valueAsNumber: true })}
-            />
-          </SettingsSection>
+          <PricingSection form={form} hasSales={settings.hasSales} />
         </div>
         <div className="settings-column">
           <SettingsSection icon={<ImageIcon />} title="Thumbnail" text="The banner image of the home page.">
@@ -140,6 +140,16 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
           {save.isPending ? "Saving..." : "Save Settings"}
         </button>
       </div>
+      <ConfirmDialog
+        open={pendingCurrency !== null}
+        onOpenChange={(open) => !open && setPendingCurrency(null)}
+        title="Change the currency?"
+        description={`Payments have already been taken in ${settings.currency.toUpperCase()}. New passes and donations will be in ${pendingCurrency?.currency.toUpperCase()}; amounts already paid keep their currency, and the donation total counts only ${pendingCurrency?.currency.toUpperCase()}.`}
+        confirmLabel="Change currency"
+        pendingLabel="Saving..."
+        pending={save.isPending}
+        onConfirm={() => pendingCurrency && submit(pendingCurrency, true)}
+      />
     </form>
   );
 }

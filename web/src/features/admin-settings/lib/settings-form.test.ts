@@ -19,7 +19,7 @@ describe("poundsToPence", () => {
   });
 });
 
-const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", embedUrl: "", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00" };
+const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", embedUrl: "", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00", accessPrice: 1, currency: "gbp" };
 const messages = (input: unknown) => {
   const result = settingsFormSchema.safeParse(input);
   return result.success ? [] : result.error.issues.map((i) => i.message);
@@ -54,6 +54,9 @@ describe("form values and the PUT body", () => {
     startDate: "2030-10-31T21:00:00.000Z",
     fakeViewersEnabled: true,
     fakeViewersTarget: 300,
+    accessPrice: 450,
+    currency: "eur",
+    hasSales: false,
   };
 
   test("pence become pounds in the form and pence again in the body; the start date round-trips", () => {
@@ -62,7 +65,17 @@ describe("form values and the PUT body", () => {
     const body = toSettingsBody(settingsFormSchema.parse(form));
     expect(body.donationGoal).toBe(12345);
     expect(body.startDate).toBe("2030-10-31T21:00:00.000Z");
+    expect(form).toMatchObject({ accessPrice: 4.5, currency: "eur" });
+    expect(body).toMatchObject({ accessPrice: 450, currency: "eur" });
     expect(body).not.toHaveProperty("fakeViewersEnabled");
+  });
+
+  test("the access price is at least the currency's Stripe minimum", () => {
+    const form = toFormValues({ ...settings, accessPrice: 250, currency: "sek" });
+    const parsed = settingsFormSchema.safeParse(form);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["accessPrice", "Access price must be at least kr 3.00"]]);
+    expect(settingsFormSchema.safeParse({ ...form, accessPrice: 3 }).success).toBe(true);
   });
 
   test("a goal of 0 shows the default 50 pounds", () => {

@@ -4,13 +4,12 @@ import { useLocation } from "wouter";
 import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/features/payments/api/payments";
 import { toast } from "@/hooks/use-toast";
-import { formatPence } from "@/lib/money";
+import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
+import { useLivestreamSettings } from "@/lib/livestream-settings";
 
 const loadPaymentDialog = () => import("@/features/payments/components/payment-dialog");
 const PaymentDialog = lazy(() => loadPaymentDialog().then((m) => ({ default: m.PaymentDialog })));
 
-/** Shown until the server's price arrives (it is the server's setting). */
-const DISPLAY_PRICE_PENCE = 100;
 
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
 export function BuyAccessCard() {
@@ -18,7 +17,10 @@ export function BuyAccessCard() {
   const config = useQuery(paymentConfigQueryOptions());
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
-  const price = config.data?.accessPricePence ?? DISPLAY_PRICE_PENCE;
+  // The event's price: from the public settings the page already reads, or the payment config.
+  const settings = useLivestreamSettings().data;
+  const price = config.data?.accessPrice ?? settings?.accessPrice ?? DEFAULT_ACCESS_PRICE;
+  const currency = config.data?.currency ?? settings?.currency ?? DEFAULT_CURRENCY;
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
@@ -32,7 +34,7 @@ export function BuyAccessCard() {
         One pass. One device. One night.
       </h2>
       <p className="buy-price">
-        <span className="buy-price-amount">{formatPence(price)}</span>
+        <span className="buy-price-amount">{formatMoney(price, currency)}</span>
         <span className="buy-price-note">one-time · no account needed</span>
       </p>
       <ul className="buy-points">
@@ -50,7 +52,7 @@ export function BuyAccessCard() {
           setOpen(true);
         }}
       >
-        BUY NOW <span className="buy-button-price">{formatPence(price)}</span>
+        BUY NOW <span className="buy-button-price">{formatMoney(price, currency)}</span>
       </button>
       {requested ? (
         <Suspense fallback={null}>

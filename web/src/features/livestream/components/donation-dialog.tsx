@@ -1,8 +1,10 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { lazy, Suspense, useState, type FormEvent } from "react";
-import { DONATION_PRESETS_POUNDS, type PaymentIntentState } from "@contracts/payments";
+import { DONATION_PRESETS } from "@contracts/money";
+import type { PaymentIntentState } from "@contracts/payments";
 import { donationTier } from "@/components/layouts/stream-layout";
 import { CloseIcon, GiftIcon } from "@/components/ui/icons";
+import { useFormatAmount } from "@/lib/money";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
 const PaymentDialog = lazy(() => import("@/features/payments/components/payment-dialog").then((m) => ({ default: m.PaymentDialog })));
@@ -22,6 +24,8 @@ interface DonationDialogProps {
 export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialogProps) {
   const [pounds, setPounds] = useState<number>(DEFAULT_DONATION_POUNDS);
   const [paying, setPaying] = useState(false);
+  const amount = useFormatAmount();
+  const whole = (units: number) => amount(units * 100);
 
   const proceed = (event: FormEvent) => {
     event.preventDefault();
@@ -40,20 +44,22 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                 <GiftIcon />
               </span>
               <Dialog.Title className="live-dialog-title">MAKE A DONATION</Dialog.Title>
-              <Dialog.Description className="live-dialog-description">Feed the fear meter. Every pound drags the night deeper.</Dialog.Description>
+              <Dialog.Description className="live-dialog-description">Feed the fear meter. Every coin drags the night deeper.</Dialog.Description>
             </div>
             <form className="donation-form" onSubmit={proceed}>
               <fieldset className="donation-presets">
                 <legend className="sr-only">Donation amount</legend>
-                {DONATION_PRESETS_POUNDS.map((preset) => (
+                {DONATION_PRESETS.map((preset) => (
                   <label key={preset} className="donation-preset" data-tier={donationTier(preset)}>
                     <input type="radio" name="donation-amount" value={preset} checked={pounds === preset} onChange={() => setPounds(preset)} />
-                    <span className="donation-preset-amount">£{preset}</span>
+                    <span className="donation-preset-amount">{whole(preset)}</span>
                     <span className="donation-preset-name">{PRESET_NAMES[preset]}</span>
                   </label>
                 ))}
               </fieldset>
-              <p className="donation-hint">Donations of £10 or more stand out in the chat — £50 and up take centre stage.</p>
+              <p className="donation-hint">
+                Donations of {whole(10)} or more stand out in the chat — {whole(50)} and up take centre stage.
+              </p>
               <div className="live-dialog-buttons">
                 <Dialog.Close asChild>
                   <button type="button" className="btn">
@@ -61,7 +67,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                   </button>
                 </Dialog.Close>
                 <button type="submit" className="btn btn-primary">
-                  Donate £{pounds}
+                  Donate {whole(pounds)}
                 </button>
               </div>
             </form>

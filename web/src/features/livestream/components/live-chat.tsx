@@ -4,6 +4,8 @@ import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
 import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/components/ui/icons";
+import { useEventCurrency } from "@/lib/money";
+import { useBanAndRefund } from "../hooks/use-ban-and-refund";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
@@ -24,6 +26,9 @@ interface LiveChatProps {
 
 /** The LIVE CHAT panel: connection state, pinned line, the newest lines, the composer, donate and heart. */
 export function LiveChat({ store, connection, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
+  useSignals();
+  const ban = (target: string, reason?: string) => connection.send({ type: "ban_user", username: target, targetUsername: target, reason });
+  const banAndRefund = useBanAndRefund(store.isModerator.value, ban);
   const moderate = (action: ModeratorAction, message: ChatMessage, options: ModeratorActionOptions = {}) => {
     // The server checks every action; this only skips what the flag says cannot work.
     if (!store.isModerator.value) return;
@@ -32,7 +37,8 @@ export function LiveChat({ store, connection, verifying, verificationFailed, onD
     else if (action === "pin") connection.send({ type: "pin", messageId: message.id });
     else if (action === "timeout") connection.send({ type: "timeout_user", username: target, seconds: options.seconds ?? 300 });
     else if (action === "kick") connection.send({ type: "kick_user", username: target, targetUsername: target });
-    else connection.send({ type: "ban_user", username: target, targetUsername: target, reason: options.reason });
+    else if (action === "ban") ban(target, options.reason);
+    else banAndRefund?.(target);
   };
 
   return (
@@ -43,7 +49,7 @@ export function LiveChat({ store, connection, verifying, verificationFailed, onD
       footer={<Composer store={store} connection={connection} canDonate={!verifying && !verificationFailed} onDonate={onDonate} onDonateIntent={onDonateIntent} />}
     >
       <ConnectionError store={store} verificationFailed={verificationFailed} />
-      <ChatMessages store={store} onModerate={moderate} />
+      <ChatMessages store={store} onModerate={moderate} canRefund={banAndRefund !== null} />
     </ChatPanel>
   );
 }
@@ -77,6 +83,7 @@ type Moderate = (action: ModeratorAction, message: ChatMessage, options?: Modera
 function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: Moderate }) {
   useSignals();
   const pinned = store.pinned.value;
+  const currency = useEventCurrency();
   if (!pinned) return null;
   return (
     <div className="chat-pinned" role="note" aria-label="Pinned message">
@@ -86,6 +93,7 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: Mo
         <ul className="chat-pinned-list">
           <ChatLine
             message={pinned}
+            currency={currency}
             actions={store.isModerator.value ? <ModeratorActions message={pinned} own={false} onAction={onModerate} pinOnly /> : undefined}
           />
         </ul>
@@ -94,11 +102,12 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: Mo
   );
 }
 
-function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: Moderate }) {
+function ChatMessages({ store, onModerate, canRefund }: { store: LiveStore; onModerate: Moderate; canRefund: boolean }) {
   useSignals();
   const messages = store.visibleMessages.value;
   const isModerator = store.isModerator.value;
   const me = store.username.value?.toLowerCase() ?? null;
+  const currency = useEventCurrency();
 
   if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
   return (
@@ -107,9 +116,10 @@ function ChatMessages({ store, onModerate }: { store: LiveStore; onModerate: Mod
         <ChatLine
           key={message.id}
           message={message}
+          currency={currency}
           actions={
             isModerator && message.type !== "system" ? (
-              <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} />
+              <ModeratorActions message={message} own={message.username.toLowerCase() === me} onAction={onModerate} canRefund={canRefund} />
             ) : undefined
           }
         />

@@ -2,6 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type RefObject } from "react";
 import { FearMeter, formatCount, StreamStat } from "@/components/layouts/stream-layout";
 import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/icons";
+import { useEventCurrency } from "@/lib/money";
 import type { LiveStore } from "../stores/live-store";
 import { sendMuteToPlayer } from "../utils/player-messages";
 
@@ -24,7 +25,7 @@ export function HeartCount({ store }: { store: LiveStore }) {
 export function LiveMeter({ store, initial }: { store: LiveStore; initial: { current: number; goal: number } }) {
   useSignals();
   const progress = store.donation.value ?? initial;
-  return <FearMeter current={progress.current} goal={progress.goal} />;
+  return <FearMeter current={progress.current} goal={progress.goal} currency={useEventCurrency()} />;
 }
 
 /** Who this viewer is in the chat, with a badge for moderators. */

@@ -2,6 +2,7 @@ import { useSignalEffect } from "@preact/signals-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { PublicLivestreamSettings } from "@contracts/settings";
+import { DEFAULT_CURRENCY, formatAmount } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
 import { StreamLayout } from "@/components/layouts/stream-layout";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
@@ -61,7 +62,7 @@ export function LivestreamPage() {
 
   const donated = (pounds: number, intent: PaymentIntentState) => {
     connection.send({ type: "donation", paymentIntentId: intent.id, amount: pounds, username: access.status === "verified" ? access.username : undefined });
-    toast({ title: "Thank You!", description: `Your donation of £${pounds} has been received.` });
+    toast({ title: "Thank You!", description: `Your donation of ${formatAmount(pounds * 100, settings.data?.currency ?? DEFAULT_CURRENCY)} has been received.` });
   };
 
   const data = settings.data;

@@ -1,9 +1,10 @@
 import { useState } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { TIMEOUT_CHOICES } from "@contracts/chat-limits";
-import { BanIcon, ClockIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
+import { BanIcon, ClockIcon, CoinsIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
 
-export type ModeratorAction = "delete" | "pin" | "kick" | "ban" | "timeout";
+/** "banRefund": an admin bans and refunds the viewer's pass in one step. */
+export type ModeratorAction = "delete" | "pin" | "kick" | "ban" | "banRefund" | "timeout";
 
 /** What an action carries besides the message: a timeout's length, a ban's reason. */
 export interface ModeratorActionOptions {
@@ -18,13 +19,15 @@ interface ModeratorActionsProps {
   onAction: (action: ModeratorAction, message: ChatMessage, options?: ModeratorActionOptions) => void;
   /** Only the pin toggle (the pinned box). */
   pinOnly?: boolean;
+  /** An admin: ban and refund the pass together is offered too. */
+  canRefund?: boolean;
 }
 
 const TIMEOUT_LABELS: Record<number, string> = { 60: "1m", 300: "5m", 600: "10m", 3600: "1h" };
 const TIMEOUT_NAMES: Record<number, string> = { 60: "1 minute", 300: "5 minutes", 600: "10 minutes", 3600: "1 hour" };
 
-/** A moderator's buttons on a chat line. Delete, kick and ban ask 'Confirm?' first; Timeout asks for how long. */
-export function ModeratorActions({ message, own, onAction, pinOnly = false }: ModeratorActionsProps) {
+/** A moderator's buttons on a chat line. Delete, kick, ban (and an admin's ban and refund) ask 'Confirm?' first; Timeout asks for how long. */
+export function ModeratorActions({ message, own, onAction, pinOnly = false, canRefund = false }: ModeratorActionsProps) {
   const [confirming, setConfirming] = useState<Exclude<ModeratorAction, "pin"> | null>(null);
   const [reason, setReason] = useState("");
   const name = message.username;
@@ -59,7 +62,7 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false }: Mo
   }
 
   if (confirming) {
-    const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}` }[confirming];
+    const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}`, banRefund: `Ban ${name} and refund their pass` }[confirming];
     return (
       <div className={confirming === "ban" ? "chat-mod-confirm chat-mod-wide" : "chat-mod-confirm"} role="group" aria-label={what}>
         {confirming === "ban" ? (
@@ -117,6 +120,17 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false }: Mo
           <button type="button" className="chat-mod-button chat-mod-danger" aria-label={`Ban ${name}`} title="Ban" onClick={() => setConfirming("ban")}>
             <BanIcon />
           </button>
+          {canRefund ? (
+            <button
+              type="button"
+              className="chat-mod-button chat-mod-danger"
+              aria-label={`Ban ${name} and refund their pass`}
+              title="Ban and refund"
+              onClick={() => setConfirming("banRefund")}
+            >
+              <CoinsIcon />
+            </button>
+          ) : null}
         </>
       )}
     </div>

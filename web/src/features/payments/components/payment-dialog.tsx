@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/icons";
-import { formatPence } from "@/lib/money";
+import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "../api/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
 import "./payments.css";
@@ -16,7 +16,7 @@ const SETUP_FAILED = "Failed to initialize payment. Please try again.";
 export interface PaymentDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** pence; the server prices the access pass itself */
+  /** minor units of the event's currency; the server prices the access pass itself */
   amount: number;
   productType: ProductType;
   title?: string;
@@ -89,6 +89,7 @@ function PaidNotice() {
 /** The modal card payment for an access pass or a donation (spec "Payment dialog"). */
 export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", onPaymentSuccess, compact = false }: PaymentDialogProps) {
   const [paid, setPaid] = useState(false);
+  const formatMoney = useFormatMoney();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ onOpenChange, onPaymentSuccess });
   latest.current = { onOpenChange, onPaymentSuccess };
@@ -119,7 +120,7 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
             <Dialog.Description className="payment-subtitle">Complete your purchase securely</Dialog.Description>
             <p className="payment-amount">
               <span>{productType === "access" ? "One-time access pass" : "Donation"}</span>
-              <strong>{formatPence(amount)}</strong>
+              <strong>{formatMoney(amount)}</strong>
             </p>
           </div>
           <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close">

@@ -1,8 +1,8 @@
 import { useId, useState, type PointerEvent } from "react";
-import type { StatsSample } from "@contracts/admin-panel";
-import { formatPence } from "@/lib/money";
-import { useElementWidth } from "../hooks/use-element-width";
-import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "../lib/chart-geometry";
+import { formatMoney } from "@contracts/money";
+import { useElementWidth } from "@/hooks/use-element-width";
+import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "./chart-geometry";
+import "./stats-chart.css";
 
 /** The x axis always spans at least this long, so the first minutes of an event are not stretched flat. */
 const MIN_SPAN_MS = 10 * 60_000;
@@ -14,23 +14,39 @@ const dayAndClock = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "s
 const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
 const compact = new Intl.NumberFormat("en-GB", { notation: "compact", maximumFractionDigits: 1 });
 
-interface Sample {
+/** One moment of the chart: a count (area, left axis) and a running money total (staircase, right axis). */
+export interface ChartPoint {
+  /** epoch ms */
   at: number;
-  viewers: number;
-  pence: number;
+  count: number;
+  /** minor units */
+  money: number;
 }
 
-/** Viewers (area, left axis) and donations so far (staircase, right axis, £) over the event. */
-export function StatsChart({ samples }: { samples: StatsSample[] }) {
+/** What the two series are called: the dashboard's viewers and donations, the ledger's sales and net revenue. */
+export interface ChartLabels {
+  title: string;
+  /** The title in words, for the chart's text summary. */
+  summary: string;
+  count: string;
+  /** "42 viewers", "42 payments" */
+  countUnit: string;
+  money: string;
+  /** "£12.00 donated", "£12.00 net" */
+  moneyUnit: string;
+}
+
+export const VIEWERS_AND_DONATIONS: ChartLabels = { title: "Viewers & donations", summary: "Viewers and donations", count: "Viewers", countUnit: "viewers", money: "Donations", moneyUnit: "donated" };
+
+/** A count (area, left axis) and money so far (staircase, right axis, in `currency`) over the event. */
+export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }: { points: ChartPoint[]; currency: string; labels?: ChartLabels }) {
   const [frameRef, width] = useElementWidth<HTMLDivElement>();
   const [hovered, setHovered] = useState<number | null>(null);
   const gradientId = useId();
   const summaryId = useId();
+  const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, "");
 
-  const data: Sample[] = samples
-    .map((s) => ({ at: Date.parse(s.sampledAt), viewers: s.viewerCount, pence: s.donationTotal }))
-    .filter((s) => Number.isFinite(s.at))
-    .sort((a, b) => a.at - b.at);
+  const data = points.filter((s) => Number.isFinite(s.at)).sort((a, b) => a.at - b.at);
   const last = data[data.length - 1];
   const end = last?.at ?? Date.now();
   const start = Math.min(data[0]?.at ?? end, end - MIN_SPAN_MS);
@@ -40,8 +56,8 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
   const innerHeight = height - MARGIN.top - MARGIN.bottom;
   const baseline = MARGIN.top + innerHeight;
 
-  const peakViewers = Math.max(0, ...data.map((d) => d.viewers));
-  const topPounds = Math.max(0, ...data.map((d) => d.pence)) / 100;
+  const peakViewers = Math.max(0, ...data.map((d) => d.count));
+  const topPounds = Math.max(0, ...data.map((d) => d.money)) / 100;
   const viewerTicks = axisTicks(peakViewers, DIVISIONS, 1);
   const poundTicks = axisTicks(topPounds, DIVISIONS, 1);
   const viewerTop = viewerTicks[DIVISIONS]!;
@@ -51,8 +67,8 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
   const yViewers = (v: number) => baseline - (v / viewerTop) * innerHeight;
   const yPounds = (p: number) => baseline - (p / poundTop) * innerHeight;
 
-  const viewerPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yViewers(d.viewers) }));
-  const donationPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yPounds(d.pence / 100) }));
+  const viewerPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yViewers(d.count) }));
+  const donationPoints: Point[] = data.map((d) => ({ x: x(d.at), y: yPounds(d.money / 100) }));
   const spansDays = end - start > 86_400_000;
   const ticks = timeTicks(start, end, width < 640 ? 3 : 6);
   const tickLabel = (t: number) => (end - start >= 3 * 86_400_000 ? day.format(t) : spansDays ? dayAndClock.format(t) : clock.format(t));
@@ -66,16 +82,18 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
   const activeX = active ? x(active.at) : 0;
 
   const summary = last
-    ? `Viewers and donations from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: viewers peaked at ${peakViewers} and are ${last.viewers} now; donations total ${formatPence(last.pence)}.`
+    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatMoney(last.money, currency)}.`
     : "No samples yet.";
 
   return (
     <figure className="stats-chart">
       <figcaption className="stats-chart-head">
-        <span className="stats-chart-title">Viewers &amp; donations</span>
+        <span className="stats-chart-title">{labels.title}</span>
         <span className="stats-chart-legend" aria-hidden="true">
-          <span className="legend-item legend-viewers">Viewers</span>
-          <span className="legend-item legend-donations">Donations (£)</span>
+          <span className="legend-item legend-viewers">{labels.count}</span>
+          <span className="legend-item legend-donations">
+            {labels.money} ({symbol})
+          </span>
         </span>
       </figcaption>
       <p id={summaryId} className="sr-only">
@@ -91,10 +109,10 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
               </linearGradient>
             </defs>
             <text x={0} y={12} className="axis-title axis-title-viewers" textAnchor="start">
-              Viewers
+              {labels.count}
             </text>
             <text x={width} y={12} className="axis-title axis-title-donations" textAnchor="end">
-              Donated £
+              {labels.money} {symbol}
             </text>
             {viewerTicks.map((tick, i) => {
               const y = yViewers(tick);
@@ -130,8 +148,8 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
             {active ? (
               <g>
                 <line x1={activeX} x2={activeX} y1={MARGIN.top} y2={baseline} className="chart-crosshair" />
-                <circle cx={activeX} cy={yViewers(active.viewers)} r={5} className="dot-viewers" />
-                <circle cx={activeX} cy={yPounds(active.pence / 100)} r={4.5} className="dot-donations" />
+                <circle cx={activeX} cy={yViewers(active.count)} r={5} className="dot-viewers" />
+                <circle cx={activeX} cy={yPounds(active.money / 100)} r={4.5} className="dot-donations" />
               </g>
             ) : null}
           </svg>
@@ -143,12 +161,16 @@ export function StatsChart({ samples }: { samples: StatsSample[] }) {
             aria-hidden="true"
           >
             <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
-            <span className="tooltip-row legend-viewers">{active.viewers.toLocaleString("en-GB")} viewers</span>
-            <span className="tooltip-row legend-donations">{formatPence(active.pence)} donated</span>
+            <span className="tooltip-row legend-viewers">
+              {active.count.toLocaleString("en-GB")} {labels.countUnit}
+            </span>
+            <span className="tooltip-row legend-donations">
+              {formatMoney(active.money, currency)} {labels.moneyUnit}
+            </span>
           </div>
         ) : null}
       </div>
-      {data.length < 3 ? <p className="stats-chart-note">The server records a sample every minute, so the chart fills in as the event runs.</p> : null}
+      {data.length < 3 && labels === VIEWERS_AND_DONATIONS ? <p className="stats-chart-note">The server records a sample every minute, so the chart fills in as the event runs.</p> : null}
     </figure>
   );
 }

@@ -1,0 +1,191 @@
+import type { Database } from "bun:sqlite";
+import { formatMoney } from "../../contracts/money.ts";
+import { netAmount, type PaymentRecord, type PaymentStatus } from "../../contracts/payments-ledger.ts";
+import type { AccessService } from "../access/service.ts";
+import { toCsv } from "../admin-panel/csv.ts";
+import type { MailService } from "../mail/service.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { PaymentKind } from "./provider.ts";
+import type { LedgerEvent } from "./webhook-events.ts";
+
+/** A payment as the ledger sees it: what was paid, refunded and held back by a dispute (minor units). */
+export interface LedgerRow {
+  id: number;
+  intent_id: string;
+  kind: PaymentKind;
+  amount: number;
+  currency: string;
+  email: string | null;
+  username: string | null;
+  fulfilled: number;
+  site_url: string | null;
+  created_at: number;
+  refunded_amount: number;
+  disputed_amount: number;
+  dispute_status: string | null;
+  dispute_closed: number | null;
+}
+
+/** What a change to the ledger means outside the database, once its transaction has committed. */
+export interface LedgerEffects {
+  /** Access codes revoked by a refund or dispute: their sockets are to be closed. */
+  revokedCodeIds?: number[];
+  /** A donation's net amount changed: every viewer's meter moves. */
+  donationTotalChanged?: boolean;
+  /** The event named an intent this server never sold. */
+  unknownIntent?: string;
+}
+
+/** Dispute statuses after which the money stays with the buyer's bank no longer. */
+const RELEASED = new Set(["won", "warning_closed"]);
+const CLOSED = new Set(["won", "lost", "warning_closed"]);
+
+export function ledgerStatus(row: Pick<LedgerRow, "amount" | "refunded_amount" | "dispute_status" | "dispute_closed">): PaymentStatus {
+  if (row.dispute_status !== null) {
+    if (row.dispute_closed !== 1) return "disputed";
+    return RELEASED.has(row.dispute_status) ? "dispute_won" : "dispute_lost";
+  }
+  if (row.refunded_amount >= row.amount) return "refunded";
+  return row.refunded_amount > 0 ? "partly_refunded" : "succeeded";
+}
+
+/**
+ * Refunds and disputes against the payments. Every write is synchronous (call it inside the caller's
+ * transaction) and idempotent: a refund counts once by its id, a charge's cumulative refund only ever
+ * grows, and a closed dispute is not reopened by a late "created" event, so events apply in any order.
+ */
+export class PaymentLedger {
+  private readonly listeners = new Set<(effects: LedgerEffects) => void>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly access: AccessService,
+    private readonly mail: MailService,
+    private readonly log: Logger,
+  ) {}
+
+  /** Called after each committed change that revoked a pass or moved the donation total. */
+  onEffects(listener: (effects: LedgerEffects) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  announce(effects: LedgerEffects): void {
+    if (effects.unknownIntent) this.log.warn(`refund or dispute for a payment this server did not sell (${effects.unknownIntent}); acknowledged and ignored`);
+    if (!effects.revokedCodeIds?.length && !effects.donationTotalChanged) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(effects);
+      } catch (error) {
+        this.log.error("ledger listener failed", error);
+      }
+    }
+  }
+
+  /** A refund or dispute event from Stripe: recorded (even for an intent not known yet, which may succeed later) and settled. */
+  applyEvent(event: LedgerEvent, siteUrl: string): LedgerEffects {
+    if (!event.intentId) return { unknownIntent: "a charge without a payment intent" };
+    if (event.kind === "refund") this.recordChargeRefunded(event.intentId, event.amountRefunded);
+    else this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
+    return this.settle(event.intentId, siteUrl, true);
+  }
+
+  find(intentId: string): LedgerRow | null {
+    return this.db.query<LedgerRow, [string]>("SELECT * FROM payment_ledger WHERE intent_id = ?").get(intentId) ?? null;
+  }
+
+  /** A refund known by its id (one the admin made, say); counted once however often it is seen. */
+  recordRefund(refundId: string, intentId: string, amount: number): void {
+    this.db
+      .query("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
+      .run(refundId, intentId, amount, Date.now());
+  }
+
+  /** `charge.refunded`: the charge's cumulative refunded amount, which only grows. */
+  recordChargeRefunded(intentId: string, amountRefunded: number): void {
+    this.db
+      .query(
+        `INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, ?2), updated_at = ?3`,
+      )
+      .run(intentId, amountRefunded, Date.now());
+  }
+
+  /** `charge.dispute.*`: a closed dispute keeps its outcome whatever arrives after it. */
+  recordDispute(disputeId: string, intentId: string, amount: number, status: string): void {
+    const now = Date.now();
+    this.db
+      .query(
+        `INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+         ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6 WHERE disputes.closed = 0`,
+      )
+      .run(disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now);
+  }
+
+  /**
+   * Brings a fulfilled payment in line with its refunds and disputes: a pass refunded in full or under
+   * dispute is revoked (and its buyer told of a refund); a donation's change moves the total.
+   * `changed`: a refund or dispute was just recorded (otherwise a fulfilment asks).
+   */
+  settle(intentId: string, siteUrl: string, changed = false): LedgerEffects {
+    const row = this.find(intentId);
+    if (!row) return { unknownIntent: intentId };
+    if (row.fulfilled !== 1) return {};
+    if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
+    const refunded = row.refunded_amount >= row.amount;
+    if (!refunded && row.disputed_amount === 0) return {};
+    const code = this.access.codeForPayment(row.id);
+    if (!code || code.revoked) return {};
+    this.access.revoke(code.id);
+    const email = row.email ?? code.email;
+    if (refunded && email) this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl);
+    return { revokedCodeIds: [code.id] };
+  }
+
+  /** Every fulfilled purchase and donation (or the one of `intentId`), newest first. */
+  list(intentId: string | null = null): PaymentRecord[] {
+    return this.db
+      .query<LedgerRow & { code: string | null; chat_name: string | null; user_email: string | null }, [string | null]>(
+        `SELECT l.*, c.code,
+           COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
+           (SELECT u.email FROM users u WHERE u.id = l.user_id) AS user_email
+         FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
+         WHERE l.fulfilled = 1 AND (?1 IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`,
+      )
+      .all(intentId)
+      .map((r) => ({
+        paymentIntentId: r.intent_id,
+        kind: r.kind,
+        amount: r.amount,
+        currency: r.currency,
+        status: ledgerStatus(r),
+        refundedAmount: r.refunded_amount,
+        disputedAmount: r.disputed_amount,
+        email: r.email ?? r.user_email,
+        username: r.chat_name,
+        code: r.code,
+        createdAt: new Date(r.created_at).toISOString(),
+      }));
+  }
+
+  csv(): string {
+    const units = (minor: number) => (minor / 100).toFixed(2);
+    return toCsv(
+      ["payment_intent", "kind", "amount", "currency", "status", "refunded", "disputed", "net", "email", "username", "code", "created_at"],
+      this.list().map((p) => [
+        p.paymentIntentId,
+        p.kind,
+        units(p.amount),
+        p.currency.toUpperCase(),
+        p.status,
+        units(p.refundedAmount),
+        units(p.disputedAmount),
+        units(netAmount(p)),
+        p.email,
+        p.username,
+        p.code,
+        p.createdAt,
+      ]),
+    );
+  }
+}

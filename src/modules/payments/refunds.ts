@@ -1,0 +1,49 @@
+import type { Database } from "bun:sqlite";
+import { refundableAmount, type RefundOutcome } from "../../contracts/payments-ledger.ts";
+import { formatMoney } from "../../contracts/money.ts";
+import { conflict, badRequest, notFound } from "../../lib/errors.ts";
+import type { AccessService } from "../access/service.ts";
+import { ledgerStatus, type PaymentLedger } from "./ledger.ts";
+import type { PaymentProvider } from "./provider.ts";
+
+/** An admin's refund: through the provider's Refunds API (at once in demo mode), then into the ledger. */
+export class RefundService {
+  constructor(
+    private readonly db: Database,
+    private readonly provider: PaymentProvider,
+    private readonly ledger: PaymentLedger,
+    private readonly access: AccessService,
+  ) {}
+
+  /**
+   * Refunds `amount` (or all that is left) of a fulfilled payment. The idempotency key is made of the
+   * payment and what was refunded before, so a double click (or a retry) refunds once.
+   */
+  async refund(intentId: string, amount: number | undefined, siteUrl: string): Promise<RefundOutcome> {
+    const before = this.ledger.find(intentId);
+    if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
+    const left = refundableAmount({
+      amount: before.amount,
+      refundedAmount: before.refunded_amount,
+      disputedAmount: before.disputed_amount,
+      status: ledgerStatus(before),
+    });
+    if (before.disputed_amount > 0) throw conflict("This payment is disputed: the card issuer holds the money, so it cannot be refunded.");
+    if (left <= 0) throw conflict("This payment has already been refunded in full.");
+    const wanted = amount ?? left;
+    if (wanted > left) throw badRequest(`At most ${formatMoney(left, before.currency)} of this payment can be refunded.`);
+
+    const key = `dreadcast-refund-${intentId}-${before.refunded_amount}-${wanted}`;
+    const refund = await this.provider.refund(intentId, wanted, key);
+    const effects = this.db
+      .transaction(() => {
+        this.ledger.recordRefund(refund.id, intentId, refund.amount);
+        return this.ledger.settle(intentId, siteUrl, true);
+      })
+      .immediate();
+    this.ledger.announce(effects);
+    const [payment] = this.ledger.list(intentId);
+    const revokedCode = effects.revokedCodeIds?.length ? (this.access.codeForPayment(before.id)?.code ?? null) : null;
+    return { payment: payment!, revokedCode };
+  }
+}

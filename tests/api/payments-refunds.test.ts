@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { PASS_ENDED_MESSAGE } from "../../src/modules/chat/hub.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { enter, makeFingerprint } from "../support/viewer.ts";
+import { WsClient } from "../ws/helpers.ts";
+
+let stripe: FakeStripe;
+let app: TestApp;
+let admin: TestClient;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+  admin = await loginAsAdmin(app);
+});
+afterAll(async () => {
+  await app.close();
+  await stripe.close();
+});
+
+/** A pass bought through Stripe and fulfilled by its webhook; the buyer let in on a live socket. */
+async function buyAndWatch(username: string, email = `${username.toLowerCase()}@example.com`) {
+  const buyer = app.client();
+  const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email })).body;
+  stripe.setStatus(intent.paymentIntentId, "succeeded");
+  expect((await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId)).status).toBe(200);
+  const code = (await buyer.post("/api/generate-access-code", { paymentIntentId: intent.paymentIntentId, deviceFingerprint: makeFingerprint() })).body.accessCode as string;
+  expect((await enter(buyer, code, username)).body.valid).toBe(true);
+  const socket = await WsClient.connect(app, buyer);
+  return { buyer, code, intentId: intent.paymentIntentId as string, socket };
+}
+
+/** A donation paid through Stripe by a viewer, counted by its webhook. */
+async function donate(viewer: TestClient, amount: number): Promise<string> {
+  const id = (await viewer.post("/api/create-donation-intent", { amount })).body.paymentIntentId as string;
+  stripe.setStatus(id, "succeeded");
+  expect((await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id)).status).toBe(200);
+  return id;
+}
+
+const total = async () => (await app.client().get("/api/livestream-settings")).body.currentDonation as number;
+const ledgerOf = async (intentId: string) => ((await admin.get("/api/admin/payments")).body as { paymentIntentId: string }[]).find((p) => p.paymentIntentId === intentId) as Record<string, unknown>;
+const chargeEvent = (intentId: string, opts?: { eventId?: string }) => stripe.deliverEvent(app.url, "charge.refunded", stripe.chargeOf(intentId), opts);
+const verify = (client: TestClient, code: string, username: string) => client.post("/api/verify-stream-access", { accessCode: code, username, deviceFingerprint: makeFingerprint() });
+
+describe("refunds from Stripe's webhook", () => {
+  test("a full refund revokes the pass at once: socket closed with a notice, session ended, /access and re-verify refuse it, buyer e-mailed", async () => {
+    const { buyer, code, intentId, socket } = await buyAndWatch("Refunded");
+    stripe.refund(intentId);
+    const res = await chargeEvent(intentId);
+    expect(res.status).toBe(200);
+    expect((await socket.closed).code).toBe(4001);
+    expect(socket.events.some((e) => e.type === "system_message" && e.message === PASS_ENDED_MESSAGE)).toBe(true);
+    expect((await buyer.get("/api/user-data")).status).toBe(401);
+    expect((await verify(buyer, code, "Refunded")).body.valid).toBe(false);
+    expect((await enter(app.client(), code, "Refunded")).body.valid).toBe(false);
+    expect(await ledgerOf(intentId)).toMatchObject({ kind: "access", amount: 100, currency: "gbp", status: "refunded", refundedAmount: 100, code, username: "Refunded", email: "refunded@example.com" });
+    const mails = app.ctx.db.query<{ to_address: string; subject: string; text_body: string }, []>("SELECT to_address, subject, text_body FROM email_queue WHERE dedupe_key LIKE 'pass-refunded:%'").all();
+    expect(mails).toEqual([expect.objectContaining({ to_address: "refunded@example.com", subject: "Your DREADCAST access pass has been refunded" })]);
+    expect(mails[0]!.text_body).toContain(code);
+    expect(mails[0]!.text_body).toContain("£1.00");
+  });
+
+  test("a partial refund of a pass leaves it working; the ledger says partly refunded", async () => {
+    const { buyer, code, intentId, socket } = await buyAndWatch("HalfBack");
+    stripe.refund(intentId, 40);
+    expect((await chargeEvent(intentId)).status).toBe(200);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "partly_refunded", refundedAmount: 40 });
+    expect((await verify(buyer, code, "HalfBack")).body.valid).toBe(true);
+    socket.send({ type: "chat_message", text: "still here" });
+    await socket.next("chat", (e) => e.message.text === "still here");
+    socket.close();
+  });
+
+  test("the same refund event twice and an older event after a newer one change nothing more", async () => {
+    const viewer = (await buyAndWatch("Twice")).buyer;
+    const id = await donate(viewer, 1000);
+    const before = await total();
+    stripe.refund(id, 300);
+    const older = structuredClone(stripe.chargeOf(id));
+    stripe.refund(id, 200);
+    await chargeEvent(id, { eventId: "evt_refund_dup" });
+    expect((await (await chargeEvent(id, { eventId: "evt_refund_dup" })).json())).toEqual({ received: true, duplicate: true });
+    expect((await stripe.deliverEvent(app.url, "charge.refunded", older)).status).toBe(200);
+    expect(await total()).toBe(before - 500);
+    expect(await ledgerOf(id)).toMatchObject({ kind: "donation", status: "partly_refunded", refundedAmount: 500 });
+  });
+
+  test("a refunded donation leaves the total and every viewer's meter moves", async () => {
+    const { buyer, socket } = await buyAndWatch("Donor");
+    const watcher = await WsClient.connect(app, (await buyAndWatch("Watcher")).buyer);
+    const id = await donate(buyer, 2500);
+    const counted = await total();
+    await watcher.next("donation_update", (e) => e.current === counted);
+    stripe.refund(id);
+    await chargeEvent(id);
+    expect(await total()).toBe(counted - 2500);
+    await watcher.next("donation_update", (e) => e.current === counted - 2500);
+    await socket.next("donation_update", (e) => e.current === counted - 2500);
+    watcher.close();
+    socket.close();
+  });
+
+  test("a refund that arrives before the success: the pass is issued revoked and the donation never counts", async () => {
+    const buyer = app.client();
+    const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).body;
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    stripe.refund(intent.paymentIntentId);
+    expect((await chargeEvent(intent.paymentIntentId)).status).toBe(200);
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    const code = (await buyer.post("/api/generate-access-code", { paymentIntentId: intent.paymentIntentId, deviceFingerprint: makeFingerprint() })).body.accessCode;
+    expect((await enter(buyer, code, "TooLate")).body.valid).toBe(false);
+
+    const viewer = (await buyAndWatch("EarlyRefund")).buyer;
+    const before = await total();
+    const id = (await viewer.post("/api/create-donation-intent", { amount: 700 })).body.paymentIntentId;
+    stripe.setStatus(id, "succeeded");
+    stripe.refund(id);
+    await chargeEvent(id);
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id);
+    expect(await total()).toBe(before);
+    expect(await ledgerOf(id)).toMatchObject({ status: "refunded", refundedAmount: 700 });
+  });
+
+  test("a refund or dispute for an intent this server never sold is acknowledged with 200 and changes nothing", async () => {
+    const foreign = stripe.addIntent({ amount: 4000 });
+    stripe.setStatus(foreign.id, "succeeded");
+    stripe.refund(foreign.id);
+    const before = await total();
+    expect((await chargeEvent(foreign.id)).status).toBe(200);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.created", stripe.openDispute(foreign.id))).status).toBe(200);
+    expect((await stripe.deliverEvent(app.url, "charge.refunded", { ...stripe.chargeOf(foreign.id), payment_intent: null })).status).toBe(200);
+    expect(await total()).toBe(before);
+    expect(await ledgerOf(foreign.id)).toBeUndefined();
+  });
+
+  test("a malformed refund event is a 400 and is not recorded, so a corrected delivery still applies", async () => {
+    const bad = await stripe.deliverEvent(app.url, "charge.refunded", { id: "ch_x", amount: "lots" }, { eventId: "evt_malformed" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Malformed charge.refunded event" });
+    expect(app.ctx.db.query("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'").get()).toBeNull();
+    for (const [type, object] of [["charge.dispute.created", { id: "dp_x", amount: 100 }], ["payment_intent.succeeded", null], ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }]] as const) {
+      const res = await stripe.deliverEvent(app.url, type, object);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe(`Malformed ${type} event`);
+    }
+  });
+});
+
+describe("disputes from Stripe's webhook", () => {
+  test("a disputed pass is revoked; won or lost it stays so", async () => {
+    const { buyer, code, intentId, socket } = await buyAndWatch("Chargeback");
+    const dispute = stripe.openDispute(intentId);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.created", dispute)).status).toBe(200);
+    expect((await socket.closed).code).toBe(4001);
+    expect((await verify(buyer, code, "Chargeback")).body.valid).toBe(false);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "disputed", disputedAmount: 100 });
+    await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(dispute.id, "lost"));
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "dispute_lost", disputedAmount: 100 });
+  });
+
+  test("a disputed donation leaves the total; a dispute won restores it, one lost does not", async () => {
+    const viewer = (await buyAndWatch("Disputer")).buyer;
+    const won = await donate(viewer, 1500);
+    const lost = await donate(viewer, 900);
+    const counted = await total();
+    const wonDispute = stripe.openDispute(won);
+    const lostDispute = stripe.openDispute(lost);
+    await stripe.deliverEvent(app.url, "charge.dispute.created", wonDispute);
+    await stripe.deliverEvent(app.url, "charge.dispute.created", lostDispute);
+    expect(await total()).toBe(counted - 2400);
+    await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(wonDispute.id, "won"));
+    await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(lostDispute.id, "lost"));
+    expect(await total()).toBe(counted - 900);
+    expect(await ledgerOf(won)).toMatchObject({ status: "dispute_won", disputedAmount: 0 });
+    expect(await ledgerOf(lost)).toMatchObject({ status: "dispute_lost", disputedAmount: 900 });
+  });
+
+  test("a dispute closed before its 'created' event arrives keeps the outcome", async () => {
+    const viewer = (await buyAndWatch("OutOfOrder")).buyer;
+    const id = await donate(viewer, 1200);
+    const counted = await total();
+    const opened = stripe.openDispute(id);
+    await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(opened.id, "won"));
+    await stripe.deliverEvent(app.url, "charge.dispute.created", opened);
+    expect(await total()).toBe(counted);
+    expect(await ledgerOf(id)).toMatchObject({ status: "dispute_won" });
+  });
+});
+
+describe("the admin's refunds", () => {
+  test("a refund goes through Stripe's Refunds API with an idempotency key: a double click refunds once", async () => {
+    const { code, intentId, socket } = await buyAndWatch("DoubleClick");
+    const [first, second] = await Promise.all([
+      admin.post("/api/admin/payments/refund", { paymentIntentId: intentId }),
+      admin.post("/api/admin/payments/refund", { paymentIntentId: intentId }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 100 }, revokedCode: code });
+    expect(stripe.refunds.filter((r) => r.payment_intent === intentId)).toHaveLength(1);
+    const calls = stripe.requests.filter((r) => r.path === "/v1/refunds" && r.params.payment_intent === intentId);
+    expect(calls.length).toBe(2);
+    expect(calls[0]!.idempotencyKey).toBeTruthy();
+    expect(calls[1]!.idempotencyKey).toBe(calls[0]!.idempotencyKey);
+    expect((await socket.closed).code).toBe(4001);
+    // Stripe's own charge.refunded then arrives and changes nothing more.
+    await chargeEvent(intentId);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100 });
+  });
+
+  test("partial refunds add up to the amount and no further", async () => {
+    const viewer = (await buyAndWatch("Partial")).buyer;
+    const id = await donate(viewer, 1000);
+    const counted = await total();
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 250 })).body.payment).toMatchObject({ status: "partly_refunded", refundedAmount: 250 });
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 250 })).body.payment).toMatchObject({ refundedAmount: 500 });
+    const tooMuch = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 501 });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.error).toBe("At most £5.00 of this payment can be refunded.");
+    expect(await total()).toBe(counted - 500);
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id })).body.payment).toMatchObject({ status: "refunded", refundedAmount: 1000 });
+    const again = await admin.post("/api/admin/payments/refund", { paymentIntentId: id });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("This payment has already been refunded in full.");
+  });
+
+  test("a disputed payment cannot be refunded", async () => {
+    const { intentId } = await buyAndWatch("HeldBack");
+    await stripe.deliverEvent(app.url, "charge.dispute.created", stripe.openDispute(intentId));
+    const res = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId });
+    expect(res.status).toBe(409);
+  });
+
+  const bad: [string, unknown, number, string][] = [
+    ["an unknown payment", { paymentIntentId: "pi_nope" }, 404, "Payment not found"],
+    ["no payment id", {}, 400, "paymentIntentId is required"],
+    ["a fractional amount", { paymentIntentId: "pi_nope", amount: 1.5 }, 400, "Refund amount must be a whole number of pence"],
+    ["a zero amount", { paymentIntentId: "pi_nope", amount: 0 }, 400, "Refund amount must be at least 1 pence"],
+    ["a string amount", { paymentIntentId: "pi_nope", amount: "100" }, 400, "Refund amount must be a number of pence"],
+  ];
+  for (const [name, body, status, error] of bad) {
+    test(`a refund of ${name} is refused with ${status}`, async () => {
+      const res = await admin.post("/api/admin/payments/refund", body);
+      expect(res.status).toBe(status);
+      expect(res.body.error).toBe(error);
+    });
+  }
+
+  test("payments and refunds are for admins only", async () => {
+    expect((await app.client().get("/api/admin/payments")).status).toBe(401);
+    expect((await app.client().post("/api/admin/payments/refund", { paymentIntentId: "pi_x" })).status).toBe(401);
+  });
+
+  test("the CSV lists every payment with its net", async () => {
+    const res = await admin.get("/api/admin/payments.csv");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/csv");
+    const [header, ...rows] = res.text.trim().split("\r\n");
+    expect(header).toBe("payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at");
+    expect(rows.length).toBe(((await admin.get("/api/admin/payments")).body as unknown[]).length);
+    expect(rows.some((r) => /,access,1\.00,GBP,refunded,1\.00,0\.00,0\.00,doubleclick@example\.com,DoubleClick,SKP-/.test(r))).toBe(true);
+  });
+
+  test("the donation total equals the ledger's net of donations", async () => {
+    const payments = (await admin.get("/api/admin/payments")).body as { kind: string; amount: number; refundedAmount: number; disputedAmount: number }[];
+    const net = payments.filter((p) => p.kind === "donation").reduce((sum, p) => sum + p.amount - Math.min(p.amount, p.refundedAmount + p.disputedAmount), 0);
+    expect(await total()).toBe(net);
+  });
+});

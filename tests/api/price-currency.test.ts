@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
+
+let stripe: FakeStripe;
+let app: TestApp;
+let admin: TestClient;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+  admin = await loginAsAdmin(app);
+});
+afterAll(async () => {
+  await app.close();
+  await stripe.close();
+});
+
+/** PUT the admin settings with these fields changed. */
+async function save(changes: Record<string, unknown>) {
+  const { fakeViewersEnabled, fakeViewersTarget, hasSales, ...current } = (await admin.get("/api/admin/livestream-settings")).body;
+  return admin.put("/api/admin/livestream-settings", { ...current, ...changes });
+}
+
+describe("the event's price and currency", () => {
+  test("default £1.00 in GBP, in the admin and public settings and the payment config", async () => {
+    expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject({ accessPrice: 100, currency: "gbp", hasSales: false });
+    expect((await app.client().get("/api/livestream-settings")).body).toMatchObject({ accessPrice: 100, currency: "gbp" });
+    expect((await app.client().get("/api/payment-config")).body).toMatchObject({ accessPrice: 100, currency: "gbp" });
+  });
+
+  const refused: [Record<string, unknown>, string][] = [
+    [{ accessPrice: 29 }, "Access price must be at least £0.30"],
+    [{ accessPrice: 100_001 }, "Access price must be at most £1,000.00"],
+    [{ accessPrice: 299, currency: "sek" }, "Access price must be at least kr 3.00"],
+    [{ accessPrice: 4.5 }, "Access price must be whole pence"],
+    [{ accessPrice: "450" }, "Access price must be a number"],
+    [{ currency: "jpy" }, "Choose one of the listed currencies"],
+    [{ currency: "GBP" }, "Choose one of the listed currencies"],
+  ];
+  for (const [changes, error] of refused) {
+    test(`${JSON.stringify(changes)} is refused: ${error}`, async () => {
+      const res = await save(changes);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(error);
+      expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject({ accessPrice: 100, currency: "gbp" });
+    });
+  }
+
+  test("€4.50 set before any sale: new intents are charged €4.50 whatever the client sends, donations in euros", async () => {
+    const res = await save({ accessPrice: 450, currency: "eur" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ accessPrice: 450, currency: "eur" });
+    expect((await app.client().get("/api/livestream-settings")).body).toMatchObject({ accessPrice: 450, currency: "eur" });
+    const intent = (await app.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).body;
+    expect(stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 450, currency: "eur" });
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+
+    const viewer = app.client();
+    expect((await enter(viewer, app.ctx.access.issueAccessCode("SKP").code, "EuroDonor")).body.valid).toBe(true);
+    const tooSmall = await viewer.post("/api/create-donation-intent", { amount: 99 });
+    expect(tooSmall.body.error).toBe("The smallest donation is €1.00");
+    const donation = (await viewer.post("/api/create-donation-intent", { amount: 500 })).body;
+    expect(stripe.intents.get(donation.paymentIntentId)).toMatchObject({ amount: 500, currency: "eur" });
+    stripe.setStatus(donation.paymentIntentId, "succeeded");
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", donation.paymentIntentId);
+    expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(500);
+    expect((await admin.get("/api/admin/stats")).body).toMatchObject({ donationTotal: 500, currency: "eur" });
+    const line = app.ctx.db.query<{ text: string }, []>("SELECT text FROM chat_messages WHERE type = 'donation' ORDER BY seq DESC LIMIT 1").get();
+    expect(line!.text).toBe("donated €5.00");
+  });
+
+  test("after the first sale a new currency needs confirming; amounts paid keep theirs and totals never mix", async () => {
+    const refused = await save({ currency: "usd" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("Payments have already been taken in EUR. Confirm the change of currency to USD.");
+    const saved = await save({ currency: "usd", accessPrice: 500, confirmCurrencyChange: true });
+    expect(saved.status).toBe(200);
+    expect((await app.client().get("/api/livestream-settings")).body).toMatchObject({ currency: "usd", accessPrice: 500, currentDonation: 0 });
+    const payments = (await admin.get("/api/admin/payments")).body as { currency: string; amount: number }[];
+    expect(payments.map((p) => [p.amount, p.currency]).sort()).toEqual([[450, "eur"], [500, "eur"]]);
+    const intent = (await app.client().post("/api/create-payment-intent", { product: "livestream-access" })).body;
+    expect(stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 500, currency: "usd" });
+  });
+});
+
+test("demo mode charges the event's price in its currency too", async () => {
+  const demo = await startTestApp();
+  try {
+    const demoAdmin = await loginAsAdmin(demo);
+    const current = (await demoAdmin.get("/api/admin/livestream-settings")).body;
+    const { fakeViewersEnabled, fakeViewersTarget, hasSales, ...body } = current;
+    expect((await demoAdmin.put("/api/admin/livestream-settings", { ...body, accessPrice: 450, currency: "eur" })).status).toBe(200);
+    const { paymentIntentId } = await buyDemoCode(demo.client());
+    expect(demo.ctx.db.query("SELECT amount, currency FROM demo_payment_intents WHERE id = ?").get(paymentIntentId)).toEqual({ amount: 450, currency: "eur" });
+    expect(((await demoAdmin.get("/api/admin/payments")).body as unknown[])[0]).toMatchObject({ paymentIntentId, amount: 450, currency: "eur", status: "succeeded" });
+    const refund = await demoAdmin.post("/api/admin/payments/refund", { paymentIntentId });
+    expect(refund.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 450 }, revokedCode: expect.stringMatching(/^SKP-/) });
+  } finally {
+    await demo.close();
+  }
+});

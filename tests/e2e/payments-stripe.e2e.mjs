@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { after } from "node:test";
+import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
+import { openBuyDialog } from "./support/viewer-flows.mjs";
+
+// Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
+const fakeStripe = await startFakeStripeApi();
+after(() => fakeStripe.close());
+const app = useApp({
+  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url],
+});
+
+app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {
+  await logIn(page, "/admin/settings");
+  await page.getByLabel("Currency").selectOption("eur");
+  await page.getByLabel("Access price (EUR)").fill("4.50");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await toastWith(page, "Settings Saved").waitFor();
+
+  await routeStripe(page, fakeStripe);
+  await page.goto("/");
+  await page.getByRole("button", { name: /BUY NOW/ }).getByText("€4.50").waitFor();
+  const dialog = await openBuyDialog(page);
+  await dialog.getByText("€4.50").waitFor();
+  await dialog.getByText("Please provide your payment details.").waitFor();
+  await dialog.getByLabel("Email (optional)").fill("euro-buyer@example.com");
+  await dialog.getByLabel("Card number (Stripe)").fill(STRIPE_TEST_CARDS.success);
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await waitForPath(page, "/checkout-success");
+  const code = page.locator(".code-reveal-value");
+  await code.waitFor();
+  const accessCode = (await code.innerText()).trim();
+  const intentId = await page.evaluate(() => localStorage.getItem("paymentIntentId"));
+  assert.deepEqual([fakeStripe.intents.get(intentId).amount, fakeStripe.intents.get(intentId).currency], [450, "eur"]);
+
+  await page.goto("/admin/payments");
+  const row = page.locator("tbody tr").filter({ hasText: accessCode });
+  await row.getByText("€4.50").waitFor();
+  await row.getByRole("button", { name: `Refund ${intentId}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Refund this payment?" });
+  await confirm.getByText(`the access code ${accessCode} is revoked at once`).waitFor();
+  await confirm.getByRole("button", { name: "Refund and revoke" }).click();
+  await toastWith(page, "Refund Issued").getByText(`€4.50 refunded. ${accessCode} no longer works.`).waitFor();
+  await row.getByText("Refunded", { exact: true }).waitFor();
+
+  const calls = fakeStripe.requests.filter((r) => r.path === "/v1/refunds");
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].params.payment_intent, intentId);
+  assert.equal(calls[0].params.amount, "450");
+  assert.match(calls[0].idempotencyKey ?? "", new RegExp(`^dreadcast-refund-${intentId}-`));
+  assert.deepEqual(fakeStripe.refunds.map((r) => [r.payment_intent, r.amount]), [[intentId, 450]]);
+  await screenshotScreen(page, "admin-payments-stripe-refunded");
+});

@@ -1,0 +1,195 @@
+import assert from "node:assert/strict";
+import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
+import { DESKTOP } from "./support/browser.mjs";
+import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { chatLine, enterStream, openViewer, say } from "./support/live.mjs";
+import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
+import { makeFingerprint } from "../support/fingerprint.mjs";
+
+const app = useApp({ args: ["--enable-test-codes"] });
+
+/**
+ * A pass bought with the demo card from its own browser context (own cookies, closed with the browser).
+ * With a `username` the buyer is let in through the API and can donate; without, a real page enters later.
+ */
+async function buyPass(page, email, username) {
+  const context = await page.context().browser().newContext({ baseURL: app.url });
+  const post = async (path, data) => {
+    const response = await context.request.post(path, { data });
+    const body = await response.json();
+    assert.ok(response.ok(), `${path}: ${response.status()} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const pay = (clientSecret) => post("/api/demo/confirm-payment", { clientSecret, cardNumber: "4242424242424242" });
+  const setup = await post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email });
+  await pay(setup.clientSecret);
+  const { accessCode } = await post("/api/generate-access-code", { paymentIntentId: setup.paymentIntentId, deviceFingerprint: makeFingerprint() });
+  if (username) assert.equal((await post("/api/validate-access", { accessCode, username, email, deviceFingerprint: makeFingerprint() })).valid, true);
+  return {
+    code: accessCode,
+    donate: async (pence) => pay((await post("/api/create-donation-intent", { amount: pence })).clientSecret),
+  };
+}
+
+/** Records the title of every toast shown from now on (only one is on screen at a time). */
+function recordToasts(page) {
+  return page.evaluate(() => {
+    window.toastTitles = [];
+    new MutationObserver(() => {
+      for (const title of document.querySelectorAll("li.toast .toast-title")) {
+        if (!window.toastTitles.includes(title.textContent)) window.toastTitles.push(title.textContent);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+const rowWith = (page, text) => page.locator("tbody tr").filter({ hasText: text });
+
+app.browserTest("payments: list, search, kind and status filters, totals, net revenue chart and CSV", async ({ page }) => {
+  await logIn(page, "/admin/payments");
+  await page.getByRole("link", { name: "Payments" }).waitFor();
+  await page.getByText("No payments yet").waitFor();
+  const mara = await buyPass(page, "mara@crypt.example", "Mara");
+  await mara.donate(2000);
+  await mara.donate(500);
+  const zeke = await buyPass(page, "zeke@hollow.example", "Ezekiel");
+  await zeke.donate(5000);
+  await buyPass(page, "quill@crypt.example", "Quill");
+  await page.reload();
+
+  await page.getByText("6 payments").waitFor();
+  await rowWith(page, "mara@crypt.example").first().waitFor();
+  const totals = page.getByRole("region", { name: "Totals" });
+  await totals.getByText("£78.00").first().waitFor();
+  await page.getByRole("img", { name: /Sales and net revenue from .* payments peaked at 6 .* net revenue total £78\.00/ }).waitFor();
+
+  await page.getByRole("combobox", { name: "Kind" }).selectOption("donation");
+  await page.getByText("3 of 6 payments").waitFor();
+  assert.equal(await page.locator("tbody tr").filter({ hasText: "Access pass" }).count(), 0);
+  await page.getByRole("combobox", { name: "Kind" }).selectOption("all");
+
+  const search = page.getByRole("searchbox", { name: "Search payments" });
+  await search.fill("CRYPT.EXAMPLE");
+  await page.getByText("4 of 6 payments").waitFor();
+  await search.fill("ezekiel");
+  await page.getByText("2 of 6 payments").waitFor();
+  await search.fill("");
+
+  const csv = page.getByRole("link", { name: "Export CSV" });
+  assert.equal(await csv.getAttribute("href"), "/api/admin/payments.csv");
+  const response = await page.request.get("/api/admin/payments.csv");
+  assert.match(await response.text(), /^payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at\r\n/);
+  await screenshotScreen(page, "admin-payments");
+  await assertAccessible(page, "/admin/payments");
+});
+
+app.browserTest("refunding a pass after its Confirm? revokes the code: the viewer is thrown out with 'Access Denied'", async ({ page, context }) => {
+  await logIn(page, "/admin/payments");
+  const raven = await buyPass(page, "raven@crypt.example");
+  const viewer = await openViewer(context.browser(), app.url, DESKTOP);
+  try {
+    await enterStream(viewer.page, "Raven", raven.code);
+    await page.reload();
+    const row = rowWith(page, raven.code);
+    await row.getByRole("button", { name: /^Refund / }).click();
+    const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
+    await dialog.getByText(`Confirm? The buyer gets £1.00 back, and the access code ${raven.code} is revoked at once`).waitFor();
+    await screenshotScreen(page, "admin-payments-refund-confirm");
+    await dialog.getByRole("button", { name: "Refund and revoke" }).click();
+    await toastWith(page, "Refund Issued").getByText(`${raven.code} no longer works.`).waitFor();
+    await row.getByText("Refunded", { exact: true }).waitFor();
+    assert.equal(await row.getByRole("button", { name: /^Refund / }).isDisabled(), true);
+
+    await chatLine(viewer.page, "Your access pass has been refunded or disputed and no longer works.").waitFor();
+    await viewer.page.reload();
+    await toastWith(viewer.page, "Access Denied").getByText("Your access code has expired or is not valid.").waitFor();
+    await waitForPath(viewer.page, "/access");
+    await screenshotViewportWidths(viewer.page, "refunded-viewer-access-denied");
+  } finally {
+    await viewer.context.close();
+  }
+
+  const donor = await buyPass(page, "partial@crypt.example", "Partial");
+  await donor.donate(1000);
+  await page.reload();
+  const donation = page.locator("tbody tr").filter({ hasText: "partial@crypt.example" }).filter({ hasText: "Donation" });
+  await donation.getByRole("button", { name: /^Refund / }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
+  await dialog.getByLabel("Amount to refund (GBP)").fill("2.50");
+  await dialog.getByRole("button", { name: "Refund £2.50" }).click();
+  await toastWith(page, "Refund Issued").getByText("£2.50 refunded.").waitFor();
+  await donation.getByText("Partly refunded").waitFor();
+  await donation.getByText("−£2.50 refunded").waitFor();
+  await page.getByRole("combobox", { name: "Status" }).selectOption("partly_refunded");
+  await page.getByText(/^1 of \d+ payments$/).waitFor();
+});
+
+app.browserTest("an admin bans a viewer and refunds their pass in one step from the chat, each step in a toast", async ({ page, context }) => {
+  const victim = await buyPass(page, "doomed@crypt.example");
+  const viewer = await openViewer(context.browser(), app.url, DESKTOP);
+  try {
+    await enterStream(viewer.page, "Doomed", victim.code);
+    await logIn(page);
+    await enterStream(page, "Warden");
+    await say(viewer.page, "I will ask my bank for it back");
+    const line = chatLine(page, "I will ask my bank for it back");
+    await line.hover();
+    await line.getByRole("button", { name: "Ban Doomed and refund their pass" }).click();
+    await line.getByRole("group", { name: "Ban Doomed and refund their pass" }).getByText("Confirm?").waitFor();
+    await screenshotViewportWidths(page, "chat-ban-and-refund-confirm");
+    await recordToasts(page);
+    await line.getByRole("button", { name: "Yes" }).click();
+    await toastWith(page, "Pass Refunded").getByText(`£1.00 refunded to Doomed; ${victim.code} no longer works.`).waitFor();
+    assert.deepEqual(await page.evaluate(() => window.toastTitles), ["User Banned", "Pass Refunded"]);
+    await screenshotViewportWidths(page, "chat-ban-and-refund-done");
+    await viewer.page.getByText("You have been banned from this event.").waitFor();
+
+    const payments = await (await page.request.get("/api/admin/payments")).json();
+    assert.equal(payments.find((p) => p.code === victim.code).status, "refunded");
+    const bans = await (await page.request.get("/api/admin/banned-users")).json();
+    assert.ok(bans.bannedUsers.some((b) => b.username === "Doomed"));
+  } finally {
+    await viewer.context.close();
+  }
+});
+
+app.browserTest("a price of €4.50 is set (confirming the change of currency after sales), shown on / and charged", async ({ page }) => {
+  await logIn(page, "/admin/settings");
+  await page.getByLabel("Currency").selectOption("eur");
+  await page.getByLabel("Access price (EUR)").fill("0.2");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await page.getByText("Access price must be at least €0.50").waitFor();
+  await page.getByLabel("Access price (EUR)").fill("4.50");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  const confirm = page.getByRole("dialog", { name: "Change the currency?" });
+  await confirm.getByText(/Payments have already been taken in GBP/).waitFor();
+  await screenshotScreen(page, "admin-settings-currency-confirm");
+  await confirm.getByRole("button", { name: "Change currency" }).click();
+  await toastWith(page, "Settings Saved").waitFor();
+  await page.getByLabel("Donation goal (EUR)").waitFor();
+  await screenshotScreen(page, "admin-settings-price");
+
+  await page.goto("/");
+  const buy = page.getByRole("button", { name: /BUY NOW/ });
+  await buy.getByText("€4.50").waitFor();
+  await page.locator(".buy-price-amount").getByText("€4.50").waitFor();
+  await screenshotScreen(page, "home-price-eur");
+  await buy.click();
+  const dialog = page.getByRole("dialog", { name: "Secure Your Access" });
+  await dialog.getByText("€4.50").waitFor();
+  await dialog.getByText("Please provide your payment details.").waitFor();
+  await dialog.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await dialog.getByLabel("Expiry").fill("1234");
+  await dialog.getByLabel("CVC").fill("123");
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await waitForPath(page, "/checkout-success", 15_000);
+
+  await page.goto("/admin/payments");
+  const euro = page.locator("tbody tr").filter({ hasText: "€4.50" });
+  await euro.getByText("Access pass").waitFor();
+  const totals = page.getByRole("region", { name: "Totals" });
+  await totals.getByText("Gross EUR").waitFor();
+  await totals.getByText("Gross GBP").waitFor();
+  await screenshotScreen(page, "admin-payments-two-currencies");
+});

@@ -1,0 +1,25 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PaymentRecord } from "@contracts/payments-ledger";
+import { adminPaymentsQueryKey, getPayments, refundPayment } from "@/lib/admin-payments";
+
+export const PAYMENTS_CSV_URL = "/api/admin/payments.csv";
+
+export function paymentsQueryOptions() {
+  return queryOptions({ queryKey: adminPaymentsQueryKey, queryFn: getPayments });
+}
+
+export function usePayments() {
+  return useQuery(paymentsQueryOptions());
+}
+
+/** Refunds through the server; the list takes the refunded row, and the codes and stats it touched reload. */
+export function useRefundPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: refundPayment,
+    onSuccess: ({ payment }) => {
+      queryClient.setQueryData<PaymentRecord[]>(adminPaymentsQueryKey, (old) => old?.map((p) => (p.paymentIntentId === payment.paymentIntentId ? payment : p)));
+      void queryClient.invalidateQueries({ queryKey: ["admin"], predicate: (q) => q.queryKey[1] !== "payments" });
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { formatMoney, toMinorUnits } from "@contracts/money";
+import { refundableAmount, type PaymentRecord } from "@contracts/payments-ledger";
+import { AdminDialog } from "@/components/admin/admin-dialog";
+import { CoinsIcon } from "@/components/ui/icons";
+import { toast } from "@/hooks/use-toast";
+import { serverErrorMessage } from "@/lib/api-client";
+import { useRefundPayment } from "../api/payments";
+
+/**
+ * Confirm? before a refund: how much (all that is left by default), and for an access pass refunded in
+ * full, that its code stops working at once.
+ */
+export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord | null; onOpenChange: (open: boolean) => void }) {
+  const refund = useRefundPayment();
+  const amountId = useId();
+  const left = payment ? refundableAmount(payment) : 0;
+  const [units, setUnits] = useState("");
+  useEffect(() => setUnits(payment ? (left / 100).toFixed(2) : ""), [payment, left]);
+
+  if (!payment) return null;
+  const money = (minor: number) => formatMoney(minor, payment.currency);
+  const amount = toMinorUnits(Number(units));
+  const problem = !(amount >= 1) ? "Enter an amount to refund" : amount > left ? `At most ${money(left)} can be refunded` : null;
+  const full = amount === left;
+  const revokes = payment.kind === "access" && full && payment.code;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problem) return;
+    refund.mutate(
+      { paymentIntentId: payment.paymentIntentId, amount },
+      {
+        onSuccess: (outcome) => {
+          onOpenChange(false);
+          toast({
+            title: "Refund Issued",
+            description: outcome.revokedCode ? `${money(amount)} refunded. ${outcome.revokedCode} no longer works.` : `${money(amount)} refunded.`,
+          });
+        },
+        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to refund the payment." }),
+      },
+    );
+  };
+
+  return (
+    <AdminDialog
+      open
+      onOpenChange={onOpenChange}
+      tone="danger"
+      icon={<CoinsIcon />}
+      title="Refund this payment?"
+      description={
+        revokes
+          ? `Confirm? The buyer gets ${money(amount)} back, and the access code ${payment.code} is revoked at once: anyone watching with it is signed out, and the buyer is told by e-mail.`
+          : `Confirm? ${money(amount >= 1 ? Math.min(amount, left) : left)} goes back to the buyer's card. This cannot be undone.`
+      }
+    >
+      <form className="refund-form" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label className="field-label" htmlFor={amountId}>
+            Amount to refund ({payment.currency.toUpperCase()})
+          </label>
+          <input
+            id={amountId}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            step={0.01}
+            value={units}
+            onChange={(e) => setUnits(e.target.value)}
+            aria-invalid={problem ? true : undefined}
+          />
+          <p className="field-hint">{problem ?? `Paid ${money(payment.amount)}; ${money(left)} can still be refunded.`}</p>
+        </div>
+        <div className="admin-dialog-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={refund.isPending || problem !== null}>
+            {refund.isPending ? "Refunding..." : revokes ? "Refund and revoke" : `Refund ${money(amount >= 1 ? amount : left)}`}
+          </button>
+        </div>
+      </form>
+    </AdminDialog>
+  );
+}

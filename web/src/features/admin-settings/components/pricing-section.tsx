@@ -1,0 +1,67 @@
+import { useId } from "react";
+import type { UseFormReturn } from "react-hook-form";
+import { CURRENCIES, CURRENCY_MINIMUMS, formatMoney } from "@contracts/money";
+import { FormField } from "@/components/ui/form-field";
+import { CoinsIcon } from "@/components/ui/icons";
+import type { SettingsFormInput, SettingsFormValues } from "../lib/settings-form";
+import { SettingsSection } from "./settings-section";
+
+const CURRENCY_NAMES: Record<string, string> = {
+  gbp: "Pound sterling",
+  eur: "Euro",
+  usd: "US dollar",
+  cad: "Canadian dollar",
+  aud: "Australian dollar",
+  nzd: "New Zealand dollar",
+  chf: "Swiss franc",
+  sek: "Swedish krona",
+  nok: "Norwegian krone",
+  dkk: "Danish krone",
+  pln: "Polish złoty",
+};
+
+/** The pass's price, the event's currency and the donation goal (all in units of that currency). */
+export function PricingSection({ form, hasSales }: { form: UseFormReturn<SettingsFormInput, unknown, SettingsFormValues>; hasSales: boolean }) {
+  const currencyId = useId();
+  const { errors } = form.formState;
+  const currency = form.watch("currency");
+  const code = currency.toUpperCase();
+  return (
+    <SettingsSection icon={<CoinsIcon />} title="Price & donations" text="What a pass costs, in which currency, and the goal of the fear meter.">
+      <div className="field">
+        <label className="field-label" htmlFor={currencyId}>
+          Currency
+        </label>
+        <select id={currencyId} className="input admin-select" {...form.register("currency")}>
+          {CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {c.toUpperCase()} — {CURRENCY_NAMES[c]}
+            </option>
+          ))}
+        </select>
+        <p className="field-hint">
+          {hasSales ? "Payments have been taken: amounts already paid keep their currency, and a change asks to confirm." : "Prices, donations and the meter are shown in it."}
+        </p>
+      </div>
+      <FormField
+        label={`Access price (${code})`}
+        type="number"
+        inputMode="decimal"
+        step={0.01}
+        hint={`At least ${formatMoney(CURRENCY_MINIMUMS[currency], currency)} (the card network's minimum), at most ${formatMoney(100_000, currency)}.`}
+        error={errors.accessPrice?.message}
+        {...form.register("accessPrice", { valueAsNumber: true })}
+      />
+      <FormField
+        label={`Donation goal (${code})`}
+        type="number"
+        inputMode="decimal"
+        min={1}
+        step={0.01}
+        hint="For example 50 or 49.99."
+        error={errors.donationGoal?.message}
+        {...form.register("donationGoal", { valueAsNumber: true })}
+      />
+    </SettingsSection>
+  );
+}
