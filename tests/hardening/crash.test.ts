@@ -356,7 +356,9 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
     const net = row.amount - Math.min(row.amount, charge.amount_refunded + held(row.intent_id));
     if (row.kind === "donation") expectedTotal += net;
     else {
-      const shouldRevoke = charge.amount_refunded >= row.amount || held(row.intent_id) > 0;
+      // A dispute ends the pass when it opens; winning it restores the money, not the pass.
+      const disputed = [...disputes.values()].some((d) => d.intentId === row.intent_id);
+      const shouldRevoke = charge.amount_refunded >= row.amount || disputed;
       if ((row.revoked === 1) !== shouldRevoke) ledgerProblems.push(`${row.intent_id}: pass revoked=${row.revoked}, expected ${shouldRevoke}`);
       if (shouldRevoke) revokedPasses++;
     }
