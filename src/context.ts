@@ -11,6 +11,7 @@ import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
+import { StreamSourceService } from "./modules/stream/source.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   log: Logger;
   admins: AdminService;
   settings: SettingsService;
+  /** The stream source the admin chose and the provider that gives viewers their playback address. */
+  stream: StreamSourceService;
   mail: MailService;
   viewerSessions: ViewerSessionService;
   access: AccessService;
@@ -40,7 +43,8 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const chat = new ChatHub(db, settings, viewerSessions, log);
   settings.setViewerCountProvider(() => chat.viewerCount());
   payments.onDonation((donation) => chat.announceDonation(donation));
-  return { config, db, log, admins: new AdminService(db), settings, mail, viewerSessions, access, payments, chat, disposers: [() => chat.stop()] };
+  const stream = new StreamSourceService(db, settings);
+  return { config, db, log, admins: new AdminService(db), settings, stream, mail, viewerSessions, access, payments, chat, disposers: [() => chat.stop()] };
 }
 
 export async function disposeContext(ctx: AppContext): Promise<void> {

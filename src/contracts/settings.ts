@@ -34,7 +34,7 @@ export interface LivestreamSettings {
   fakeViewersTarget: number;
 }
 
-const embedUrl = z
+export const embedUrl = z
   .string()
   .trim()
   .max(2000, "Please enter a valid embed URL")
