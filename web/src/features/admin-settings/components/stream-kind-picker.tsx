@@ -15,7 +15,7 @@ export function StreamKindPicker({ value, onChange }: { value: StreamKind; onCha
             <span className="stream-kind-summary">{option.summary}</span>
             <span className={option.protects ? "stream-kind-badge stream-kind-badge-safe" : "stream-kind-badge"}>
               {option.protects ? <LockIcon width={12} height={12} /> : <TvIcon width={12} height={12} />}
-              {option.protects ? "Paid viewers only" : "Open link"}
+              {option.protects ? "Protected" : "Open link"}
             </span>
           </label>
         ))}
