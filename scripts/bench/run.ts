@@ -4,13 +4,13 @@
  * test-results/bench/results.json.
  *
  *   npm run bench                                   everything at full size (about 6–8 minutes)
- *   npm run bench -- --only chat,http               some benchmarks (chat, idle, hearts, http, web)
+ *   npm run bench -- --only chat,http               some benchmarks (chat, idle, hearts, http, relay, web)
  *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
  *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
  *
  * Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --seconds T (20) --warmup W (3)
  * --idle N (5000) --storm N (1000) --heart-rate H per viewer (10) --http-seconds T (10, per server, over all rounds)
- * --http-rounds R (5) --connections C (64)
+ * --http-rounds R (5) --connections C (64) --relay-viewers N (500) --relay-seconds T (20)
  * --servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse
  * --nice=N (run the benchmark, its servers and load at this priority, e.g. --nice=-10 on a shared machine)
  * --bin PATH (default dist/dreadcast; copied first, under the build lock).
@@ -23,6 +23,7 @@ import type { Job } from "./loadgen.ts";
 import { cpuSeconds, loadAverage, machine, runToEnd, startServer, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
+import { relayBench } from "./relay.ts";
 
 const root = resolve(import.meta.dir, "../..");
 const { values: flags } = parseArgs({
@@ -40,6 +41,8 @@ const { values: flags } = parseArgs({
     "http-seconds": { type: "string" },
     "http-rounds": { type: "string" },
     connections: { type: "string" },
+    "relay-viewers": { type: "string" },
+    "relay-seconds": { type: "string" },
     "no-lighthouse": { type: "boolean", default: false },
     servers: { type: "string", default: "dreadcast,floor,socketio" },
     nice: { type: "string" },
@@ -59,8 +62,10 @@ const opts = {
   httpSeconds: num(flags["http-seconds"], 10, 4),
   httpRounds: num(flags["http-rounds"], 5, 2),
   connections: num(flags.connections, 64, 32),
+  relayViewers: num(flags["relay-viewers"], 500, 100),
+  relaySeconds: num(flags["relay-seconds"], 20, 6),
 };
-const ALL = ["chat", "idle", "hearts", "http", "web"] as const;
+const ALL = ["chat", "idle", "hearts", "http", "relay", "web"] as const;
 type Bench = (typeof ALL)[number];
 const selected = new Set<Bench>((flags.only?.split(",").map((s) => s.trim()) as Bench[] | undefined) ?? [...ALL]);
 for (const name of selected) if (!ALL.includes(name)) throw new Error(`unknown benchmark '${name}' (choose from ${ALL.join(", ")})`);
@@ -295,7 +300,13 @@ async function http() {
   }
 }
 
-// --- 5. page weight and Lighthouse ---------------------------------------------------------------------
+// --- 5. HLS relay (scripts/bench/relay.ts) ---------------------------------------------------------------
+
+async function relay() {
+  results.relay = await relayBench({ bun: BUN, work, viewers: opts.relayViewers, seconds: opts.relaySeconds, startDreadcast, line, verdict, summary });
+}
+
+// --- 6. page weight and Lighthouse ---------------------------------------------------------------------
 
 async function web() {
   const server = await startDreadcast();
@@ -350,7 +361,7 @@ const m = machine();
 const started = performance.now();
 console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`);
 if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
-const benches: Record<Bench, () => Promise<void>> = { chat, idle, hearts, http, web };
+const benches: Record<Bench, () => Promise<void>> = { chat, idle, hearts, http, relay, web };
 let failed = false;
 for (const name of ALL) {
   if (!selected.has(name)) continue;

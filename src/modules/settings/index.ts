@@ -1,13 +1,12 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { HttpError } from "../../lib/errors.ts";
 import { findWatcher } from "../stream/watchers.ts";
 
 /** The public settings read by the landing and livestream pages. */
 export function publicSettingsRoutes(ctx: AppContext) {
   // The embed link goes to those who may watch, and only while it is the stream source: a signed or
   // relayed source is given out per viewer by GET /api/stream/playback instead.
-  const showsEmbed = (request: Request): boolean => ctx.stream.provider().kind === "embed" && !(findWatcher(ctx, request) instanceof HttpError);
+  const showsEmbed = (request: Request): boolean => ctx.stream.provider().kind === "embed" && typeof findWatcher(ctx, request) === "object";
   return new Elysia({ name: "public-settings-routes", prefix: "/api" }).get("/livestream-settings", ({ request, set }) => {
     const view = ctx.settings.publicViewJson(showsEmbed(request));
     set.headers["content-type"] = "application/json;charset=utf-8";

@@ -24,7 +24,7 @@ export const KIND_OPTIONS: KindOption[] = [
     label: "Embed link",
     summary: "YouTube, Twitch, Vimeo or an Owncast page",
     protects: false,
-    fields: [{ name: "embedUrl", label: "Embed URL", hint: "The player address, e.g. https://www.youtube.com/embed/VIDEO_ID. Twitch gets parent=<this site> added for you.", placeholder: "https://…" }],
+    fields: [{ name: "embedUrl", label: "Player address", hint: "The embed URL, e.g. https://www.youtube.com/embed/VIDEO_ID. Twitch gets parent=<this site> added for you.", placeholder: "https://…" }],
   },
   {
     kind: "mux",
