@@ -1,11 +1,12 @@
 /**
- * The relay benchmark's viewers, in one process: each polls the live playlist about every second, as a
- * player does, and downloads every segment that appears after it joined, reading the whole body. Job (a
+ * The relay benchmark's viewers, in one process: each reloads the live playlist once per target duration
+ * (2 s), as hls.js does for a live stream, and downloads every segment that appears after it joined, reading the whole body. Job (a
  * JSON file, argv[2]): { playlistUrl, cookies: string[] (one per viewer; "" for none), viewers, seconds }.
- * Prints one JSON line: bytes and segments received, failures, the server's CPU seconds over the run.
+ * Prints one JSON line: bytes and segments received, failures, the server's CPU seconds over the run and
+ * the kernel's share of them.
  */
 import { readFileSync } from "node:fs";
-import { cpuSeconds } from "./lib/proc.ts";
+import { cpuTimes } from "./lib/proc.ts";
 
 interface RelayJob {
   playlistUrl: string;
@@ -16,7 +17,7 @@ interface RelayJob {
 }
 
 const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as RelayJob;
-const POLL_MS = 1000;
+const POLL_MS = 2000;
 let bytes = 0;
 let segmentsReceived = 0;
 let failures = 0;
@@ -39,8 +40,9 @@ async function viewer(index: number, until: number) {
       const response = await fetch(job.playlistUrl, { headers });
       if (!response.ok) fail(`playlist ${response.status}`);
       const uris = response.ok ? (await response.text()).split("\n").filter((l) => l && !l.startsWith("#")) : [];
-      // A player starts at the live edge: the newest segment only.
-      for (const uri of first ? uris.slice(-1) : uris) {
+      // A player starts at the live edge: the newest segment only; the older ones count as seen.
+      if (first) for (const uri of uris.slice(0, -1)) seen.add(uri);
+      for (const uri of uris) {
         if (seen.has(uri)) continue;
         seen.add(uri);
         const segment = await fetch(new URL(uri, job.playlistUrl), { headers });
@@ -49,7 +51,9 @@ async function viewer(index: number, until: number) {
           await segment.body?.cancel();
           continue;
         }
-        bytes += (await segment.arrayBuffer()).byteLength;
+        // Read first, then add: `bytes += await …` would add to the total as it was before the await.
+        const received = (await segment.arrayBuffer()).byteLength;
+        bytes += received;
         segmentsReceived++;
       }
       first = false;
@@ -60,10 +64,12 @@ async function viewer(index: number, until: number) {
   }
 }
 
-const cpu0 = cpuSeconds(job.serverPid);
+const cpu0 = cpuTimes(job.serverPid);
 const t0 = performance.now();
 const until = Date.now() + job.seconds * 1000;
 await Promise.all(Array.from({ length: job.viewers }, (_, i) => viewer(i, until)));
 const elapsed = (performance.now() - t0) / 1000;
-const serverCpu = cpuSeconds(job.serverPid) - cpu0;
-console.log(JSON.stringify({ bytes, segmentsReceived, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, cpuSecondsPerGB: serverCpu / (bytes / 1e9) }));
+const cpu1 = cpuTimes(job.serverPid);
+const serverCpu = cpu1.user - cpu0.user + cpu1.system - cpu0.system;
+const serverSystemShare = (cpu1.system - cpu0.system) / serverCpu;
+console.log(JSON.stringify({ bytes, segmentsReceived, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, serverSystemShare, cpuSecondsPerGB: serverCpu / (bytes / 1e9) }));

@@ -28,6 +28,7 @@ interface LoadResult {
   failureStatuses: Record<string, number>;
   elapsed: number;
   serverCpuSeconds: number;
+  serverSystemShare: number;
   cpuSecondsPerGB: number;
 }
 
@@ -64,7 +65,7 @@ export async function relayBench(c: RelayBenchContext): Promise<Record<string, u
     const maxPerSegment = Math.max(...perSegment);
     const meanPerSegment = perSegment.reduce((a, b) => a + b, 0) / perSegment.length;
     const describe = (name: string, r: LoadResult) =>
-      `${name.padEnd(9)} ${fmt(r.bytes / 1e9, 2)} GB in ${r.segmentsReceived} segments over ${fmt(r.elapsed, 1)} s, server CPU ${fmt(r.serverCpuSeconds, 2)} s → ${fmt(r.cpuSecondsPerGB, 2)} s/GB` +
+      `${name.padEnd(9)} ${fmt(r.bytes / 1e9, 2)} GB in ${r.segmentsReceived} segments over ${fmt(r.elapsed, 1)} s, server CPU ${fmt(r.serverCpuSeconds, 2)} s (${fmt(100 * r.serverSystemShare, 0)}% in the kernel) → ${fmt(r.cpuSecondsPerGB, 2)} s/GB` +
       (r.failures ? `, ${r.failures} failed (${JSON.stringify(r.failureStatuses)})` : "");
     c.line("hls relay", `${c.viewers} viewers × ${fmt((before.segmentBytes * 8) / 2 / 1e6, 1)} Mbit/s live stream (${fmt(before.segmentBytes / 1e3, 0)} KB segments every 2 s) for ${c.seconds} s`);
     c.line("hls relay", describe("relay", relay));

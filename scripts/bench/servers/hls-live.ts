@@ -11,14 +11,15 @@ const segmentSeconds = Number(values["segment-seconds"]);
 const segmentBytes = Math.round((Number(values.bitrate) / 8) * segmentSeconds);
 const WINDOW = 5;
 
-const segments = new Map<number, Uint8Array>();
+const segments = new Map<number, Blob>();
 const requests = new Map<number, number>();
 let newest = -1;
 
 function addSegment() {
   newest++;
-  // Random bytes: nothing along the way can compress them, as with real video.
-  segments.set(newest, crypto.getRandomValues(new Uint8Array(segmentBytes)));
+  // Random bytes: nothing along the way can compress them, as with real video. A Blob, the cheapest body
+  // Bun.serve can send from memory (a Uint8Array is copied into each response).
+  segments.set(newest, new Blob([crypto.getRandomValues(new Uint8Array(segmentBytes))]));
   segments.delete(newest - WINDOW * 3);
 }
 for (let i = 0; i < WINDOW; i++) addSegment();
@@ -43,7 +44,7 @@ const server = Bun.serve({
       const body = segments.get(n);
       if (!body) return new Response("gone", { status: 404 });
       requests.set(n, (requests.get(n) ?? 0) + 1);
-      return new Response(body as BodyInit, { headers: { "content-type": "video/mp2t" } });
+      return new Response(body, { headers: { "content-type": "video/mp2t" } });
     }
     if (path === "/stats") return Response.json({ segmentBytes, requests: Object.fromEntries(requests) });
     return new Response("not found", { status: 404 });

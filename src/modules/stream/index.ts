@@ -7,7 +7,7 @@ import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { announceSettings } from "../admin-panel/index.ts";
 import { RELAY_PREFIX } from "./providers.ts";
 import { HlsRelay } from "./relay.ts";
-import { requireWatcher, type Watcher } from "./watchers.ts";
+import { requireWatcher, WatcherCheck, type Watcher } from "./watchers.ts";
 
 const KIND_MESSAGE = "Choose a stream source: embed, mux, cloudflare, bunny or hls";
 
@@ -43,6 +43,7 @@ export function streamAdminRoutes(ctx: AppContext) {
 /** What viewers (and admins) watch: their playback address, and the relayed HLS stream. */
 export function streamRoutes(ctx: AppContext) {
   const relay = new HlsRelay(() => ctx.stream.relayOrigin(), ctx.log);
+  const relayWatchers = new WatcherCheck(ctx);
   ctx.disposers.push(() => relay.clear());
   const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? request.url).hostname;
 
@@ -60,8 +61,10 @@ export function streamRoutes(ctx: AppContext) {
       };
       return playback;
     })
-    .get(`${RELAY_PREFIX}*`, ({ request }) => {
-      requireWatcher(ctx, request);
-      return relay.serve(request.url);
+    .get(`${RELAY_PREFIX}*`, async ({ request, set }) => {
+      relayWatchers.require(request);
+      const { body, headers } = await relay.serve(request.url);
+      Object.assign(set.headers, headers);
+      return body;
     });
 }

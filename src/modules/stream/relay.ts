@@ -29,16 +29,28 @@ const RETRY_AFTER_S = 2;
 
 interface Fetched {
   status: 200 | 404 | 503;
-  body: Uint8Array;
+  /** A segment as a Blob (sent without being copied into each response); a playlist as text. */
+  body: Blob | string;
+  size: number;
 }
 
 interface Entry {
   expires: number;
-  size: number;
   result: Promise<Fetched>;
+  /** Set once it has arrived, so later requests are answered without waiting a turn. */
+  value?: Fetched;
 }
 
-const EMPTY = new Uint8Array(0);
+/** What a viewer is sent: the body and its headers. */
+export interface RelayAnswer {
+  body: Blob | string;
+  headers: Record<string, string>;
+}
+
+/** Names that need no decoding: letters, digits, `-`, `_`, `~` and dots that are not a segment of their own. */
+const PLAIN_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+const FAILED = (status: 404 | 503): Fetched => ({ status, body: "", size: 0 });
 
 /**
  * The session-gated relay of an HLS origin. Each playlist and segment is fetched from the origin once and
@@ -47,6 +59,7 @@ const EMPTY = new Uint8Array(0);
  */
 export class HlsRelay {
   private readonly cache = new Map<string, Entry>();
+  private base: { origin: string; url: URL } | null = null;
   private cachedBytes = 0;
 
   constructor(
@@ -54,94 +67,107 @@ export class HlsRelay {
     private readonly log: Logger,
   ) {}
 
-  /** The answer to GET {RELAY_PREFIX}{path}?{query}, for a caller already allowed to watch. */
-  async serve(requestUrl: string): Promise<Response> {
+  /**
+   * The answer to GET {RELAY_PREFIX}{path}?{query}, for a caller already allowed to watch; at once when the
+   * file is in memory. Not a Response: the framework would copy a Response's body through a stream.
+   */
+  serve(requestUrl: string): RelayAnswer | Promise<RelayAnswer> {
     const origin = this.originUrl();
     if (origin === null) throw notFound("The stream is not relayed by this server");
-    const base = new URL(".", origin);
-    const { target, extension } = this.target(requestUrl, base);
-    const playlist = extension === "m3u8";
-    const fetched = await this.fetchShared(target, base, playlist);
-    if (fetched.status === 404) throw notFound("This part of the stream is not available");
-    if (fetched.status === 503) throw serviceUnavailable("The stream cannot be reached right now. Trying again shortly.", RETRY_AFTER_S);
-    return new Response(fetched.body as BodyInit, {
-      headers: {
-        "content-type": TYPES[extension]!,
-        "cache-control": playlist ? "private, no-store" : "private, max-age=60",
-      },
-    });
-  }
-
-  /** The origin address a relay path stands for; 400 for `..`, odd characters or a kind of file we do not relay. */
-  private target(requestUrl: string, base: URL): { target: URL; extension: string } {
-    const start = requestUrl.indexOf(RELAY_PREFIX, requestUrl.indexOf("//") + 2);
-    const rest = requestUrl.slice(start + RELAY_PREFIX.length);
-    const queryAt = rest.indexOf("?");
-    const path = queryAt === -1 ? rest : rest.slice(0, queryAt);
-    const query = queryAt === -1 ? "" : rest.slice(queryAt);
-    const segments = path.split("/");
-    for (const segment of segments) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        throw badRequest("Invalid stream path");
-      }
-      if (!decoded || decoded === "." || decoded === ".." || /[/\\\u0000-\u001f]/.test(decoded)) throw badRequest("Invalid stream path");
+    if (this.base?.origin !== origin) {
+      // Another origin: what the last one sent is of no use any more.
+      this.clear();
+      this.base = { origin, url: new URL(".", origin) };
     }
-    const extension = /\.([a-z0-9]+)$/i.exec(segments.at(-1)!)?.[1]?.toLowerCase() ?? "";
-    if (!TYPES[extension]) throw notFound("Not a stream file");
-    if (query.length > 1024) throw badRequest("Invalid stream path");
-    const target = new URL(path + query, base);
-    if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) throw badRequest("Invalid stream path");
-    return { target, extension };
+    const base = this.base.url;
+    const relative = requestUrl.slice(requestUrl.indexOf(RELAY_PREFIX, requestUrl.indexOf("//") + 2) + RELAY_PREFIX.length);
+    const extension = this.checkPath(relative);
+    const playlist = extension === "m3u8";
+    const headers = { "content-type": TYPES[extension]!, "cache-control": playlist ? "private, no-store" : "private, max-age=60" };
+    const answer = (fetched: Fetched): RelayAnswer => {
+      if (fetched.status === 404) throw notFound("This part of the stream is not available");
+      if (fetched.status === 503) throw serviceUnavailable("The stream cannot be reached right now. Trying again shortly.", RETRY_AFTER_S);
+      return { body: fetched.body, headers };
+    };
+    const entry = this.entry(relative, base, playlist);
+    return entry.value ? answer(entry.value) : entry.result.then(answer);
   }
 
-  private fetchShared(target: URL, base: URL, playlist: boolean): Promise<Fetched> {
-    const now = Date.now();
-    const key = target.href;
+  /**
+   * The extension of a relay path (below the playlist's directory, with its query) that may be fetched;
+   * 400 for `..`, odd characters or a query too long, 404 for a kind of file we do not relay.
+   */
+  private checkPath(relative: string): string {
+    const queryAt = relative.indexOf("?");
+    const path = queryAt === -1 ? relative : relative.slice(0, queryAt);
+    if (relative.length - path.length > 1024) throw badRequest("Invalid stream path");
+    // Plain names pass at once; anything escaped is decoded and looked at segment by segment.
+    if (!PLAIN_PATH.test(path)) {
+      for (const segment of path.split("/")) {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          throw badRequest("Invalid stream path");
+        }
+        if (!decoded || decoded === "." || decoded === ".." || /[/\\\u0000-\u001f]/.test(decoded)) throw badRequest("Invalid stream path");
+      }
+    }
+    const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? "";
+    if (!TYPES[extension]) throw notFound("Not a stream file");
+    return extension;
+  }
+
+  /** The cache entry of a file (by its path below the playlist's directory): fresh, in flight, or a new fetch from the origin. */
+  private entry(key: string, base: URL, playlist: boolean): Entry {
     const cached = this.cache.get(key);
-    if (cached && cached.expires > now) return cached.result;
+    if (cached && cached.expires > Date.now()) return cached;
     if (cached) this.forget(key, cached);
     // Shared while in flight; fresh for its time to live from when it arrived.
-    const entry: Entry = { expires: Infinity, size: 0, result: Promise.resolve({ status: 503, body: EMPTY }) };
-    entry.result = this.fetchOrigin(target, base, playlist).then((fetched) => {
+    const entry: Entry = { expires: Infinity, result: this.fetchOrigin(key, base, playlist) };
+    void entry.result.then((fetched) => {
       entry.expires = Date.now() + (fetched.status !== 200 ? FAILURE_TTL_MS : playlist ? PLAYLIST_TTL_MS : SEGMENT_TTL_MS);
-      entry.size = fetched.body.byteLength;
+      entry.value = fetched;
       if (this.cache.get(key) === entry) {
-        this.cachedBytes += entry.size;
+        this.cachedBytes += fetched.size;
         this.prune();
       }
-      return fetched;
     });
     this.cache.set(key, entry);
-    return entry.result;
+    return entry;
   }
 
-  private async fetchOrigin(target: URL, base: URL, playlist: boolean): Promise<Fetched> {
+  private async fetchOrigin(relative: string, base: URL, playlist: boolean): Promise<Fetched> {
+    const target = new URL(relative, base);
+    // Checked again on the parsed address, whatever the path held.
+    if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) return FAILED(404);
     try {
       // Redirects are not followed: they could lead off the origin.
       const response = await fetch(target, { redirect: "manual", signal: AbortSignal.timeout(playlist ? PLAYLIST_TIMEOUT_MS : SEGMENT_TIMEOUT_MS) });
       if (response.status === 404 || response.status === 410) {
         await response.body?.cancel();
-        return { status: 404, body: EMPTY };
+        return FAILED(404);
       }
       if (response.status !== 200) {
         await response.body?.cancel();
         this.log.warn(`stream origin answered ${response.status} for ${target.pathname}`);
-        return { status: 503, body: EMPTY };
+        return FAILED(503);
       }
-      if (!playlist) return { status: 200, body: new Uint8Array(await response.arrayBuffer()) };
-      return { status: 200, body: new TextEncoder().encode(rewritePlaylist(await response.text(), target, base)) };
+      if (!playlist) {
+        const body = new Blob([await response.arrayBuffer()]);
+        return { status: 200, body, size: body.size };
+      }
+      const text = rewritePlaylist(await response.text(), target, base);
+      return { status: 200, body: text, size: text.length };
     } catch (error) {
       this.log.warn(`stream origin unreachable for ${target.pathname}: ${(error as Error).message}`);
-      return { status: 503, body: EMPTY };
+      return FAILED(503);
     }
   }
 
   private forget(key: string, entry: Entry): void {
     this.cache.delete(key);
-    this.cachedBytes -= entry.size;
+    this.cachedBytes -= entry.value?.size ?? 0;
   }
 
   /** Drops what has expired, then the oldest entries while the cache is over its size. */

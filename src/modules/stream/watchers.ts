@@ -35,3 +35,38 @@ export function requireWatcher(ctx: AppContext, request: Request): Watcher {
   if (watcher === "kicked out") throw forbidden(KICKED_MESSAGE);
   return watcher;
 }
+
+/** How long a verdict may be reused while nothing is written: bounds how late a session's expiry is noticed. */
+const VERDICT_TTL_MS = 10_000;
+
+/**
+ * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
+ * reused while this server has written nothing (`total_changes()`, the count of rows this connection has
+ * written; viewers, codes, bans and sessions are written by no other process), so a ban, revocation,
+ * refund or ended session still counts from the very next request. Kicks live in memory and are checked
+ * every time.
+ */
+export class WatcherCheck {
+  private stamp = -1;
+  private readonly verdicts = new Map<string, { watcher: Watcher; at: number }>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  require(request: Request): Watcher {
+    const session = readCookie(request, VIEWER_COOKIE) ?? "";
+    const stamp = this.ctx.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.verdicts.clear();
+    }
+    const now = Date.now();
+    const cached = session ? this.verdicts.get(session) : undefined;
+    if (cached && now - cached.at < VERDICT_TTL_MS) {
+      if (this.ctx.chat.isKickedOut(cached.watcher.username)) throw forbidden(KICKED_MESSAGE);
+      return cached.watcher;
+    }
+    const watcher = requireWatcher(this.ctx, request);
+    if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, at: now });
+    return watcher;
+  }
+}
