@@ -1,7 +1,5 @@
-import { useId } from "react";
 import type { StreamSourceView } from "@contracts/stream";
-import { FormField } from "@/components/ui/form-field";
-import { AlertIcon } from "@/components/ui/icons";
+import { Field, FormField } from "@/components/ui/form-field";
 import { secretIsSet, type KindOption, type SourceField } from "../lib/stream-source-form";
 
 interface FieldsProps {
@@ -48,33 +46,23 @@ type KeyFieldProps = Pick<SourceField, "label"> & { error?: string; hint: string
 
 /** A private key pasted as it comes (several lines of PEM, or one of base64). */
 function KeyField({ label, error, hint, value, placeholder, onChange }: KeyFieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className="input stream-source-key"
-        rows={4}
-        value={value}
-        placeholder={placeholder ?? "-----BEGIN PRIVATE KEY----- …"}
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p id={`${id}-hint`} className="field-hint">
-        {hint}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          <AlertIcon width={14} height={14} />
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      control={(tie) => (
+        <textarea
+          {...tie}
+          className="input stream-source-key"
+          rows={4}
+          value={value}
+          placeholder={placeholder ?? "-----BEGIN PRIVATE KEY----- …"}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    />
   );
 }
