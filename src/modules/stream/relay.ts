@@ -154,7 +154,7 @@ export class HlsRelay {
         return FAILED(503);
       }
       if (!playlist) {
-        const body = new Blob([await response.arrayBuffer()]);
+        const body = await response.blob();
         return { status: 200, body, size: body.size };
       }
       const text = rewritePlaylist(await response.text(), target, base);
