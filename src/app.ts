@@ -15,6 +15,7 @@ import { healthRoutes } from "./modules/health/index.ts";
 import { moderationRoutes } from "./modules/moderation/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
+import { streamAdminRoutes, streamRoutes } from "./modules/stream/index.ts";
 
 /** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
 const WEBSOCKET_SETTINGS = {
@@ -35,7 +36,7 @@ function firstIssueMessage(error: unknown): string {
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const uploads = new UploadService(ctx.config.dataDir);
   const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({
-    "content-security-policy": contentSecurityPolicy(ctx.settings.get().embedUrl),
+    "content-security-policy": contentSecurityPolicy(ctx.stream.provider().csp()),
   }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
@@ -48,7 +49,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
       if (httpError) {
         set.status = httpError.status;
         Object.assign(set.headers, httpError.headers);
-        return { error: httpError.message };
+        return httpError.field ? { error: httpError.message, field: httpError.field } : { error: httpError.message };
       }
       switch (code) {
         case "VALIDATION":
@@ -86,6 +87,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(accessRoutes(ctx))
     .use(paymentRoutes(ctx))
     .use(publicSettingsRoutes(ctx))
+    .use(streamAdminRoutes(ctx))
+    .use(streamRoutes(ctx))
     .use(chatRoutes(ctx))
     .use(web);
 }

@@ -14,6 +14,7 @@ import { RefundService } from "./modules/payments/refunds.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
+import { StreamSourceService } from "./modules/stream/source.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
 export interface AppContext {
@@ -22,6 +23,8 @@ export interface AppContext {
   log: Logger;
   admins: AdminService;
   settings: SettingsService;
+  /** The stream source the admin chose and the provider that gives viewers their playback address. */
+  stream: StreamSourceService;
   mail: MailService;
   viewerSessions: ViewerSessionService;
   access: AccessService;
@@ -48,6 +51,7 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   const chat = new ChatHub(db, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
   settings.setViewerCountProvider(() => chat.viewerCount());
   payments.onDonation((donation) => chat.announceDonation(donation));
+  const stream = new StreamSourceService(db, settings);
   ledger.onEffects((effects) => {
     for (const codeId of effects.revokedCodeIds ?? []) chat.closeCode(codeId);
     if (effects.donationTotalChanged) chat.broadcastDonationTotal();
@@ -64,6 +68,7 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
     payments,
     ledger,
     refunds,
+    stream,
     chat,
     disposers: [() => chat.stop()],
   };

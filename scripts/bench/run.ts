@@ -4,13 +4,13 @@
  * test-results/bench/results.json.
  *
  *   npm run bench                                   everything at full size (about 6–8 minutes)
- *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, web, filter)
+ *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, web, filter)
  *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
  *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
  *
  * Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --seconds T (20) --warmup W (3)
  * --idle N (5000) --storm N (1000) --heart-rate H per viewer (10) --http-seconds T (10, per server, over all rounds)
- * --http-rounds R (5) --connections C (64)
+ * --http-rounds R (5) --connections C (64) --relay-viewers N (500) --relay-seconds T (20)
  * --crowd N viewers (3000) --crowd-senders S (125, at --rate each) --crowd-scan N,N,… (audiences tried for the
  * largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan)
  * --servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse
@@ -26,6 +26,7 @@ import type { Job } from "./loadgen.ts";
 import { cpuSeconds, loadAverage, machine, runToEnd, startServer, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
+import { relayBench } from "./relay.ts";
 
 const root = resolve(import.meta.dir, "../..");
 const { values: flags } = parseArgs({
@@ -46,6 +47,8 @@ const { values: flags } = parseArgs({
     crowd: { type: "string" },
     "crowd-senders": { type: "string" },
     "crowd-scan": { type: "string" },
+    "relay-viewers": { type: "string" },
+    "relay-seconds": { type: "string" },
     "no-lighthouse": { type: "boolean", default: false },
     servers: { type: "string", default: "dreadcast,floor,socketio" },
     nice: { type: "string" },
@@ -68,8 +71,10 @@ const opts = {
   crowd: num(flags.crowd, 3000, 300),
   crowdSenders: num(flags["crowd-senders"], 125, 125),
   crowdScan: (flags["crowd-scan"] ?? (flags.quick ? "" : "5000,8000,12000")).split(",").filter(Boolean).map(Number),
+  relayViewers: num(flags["relay-viewers"], 500, 100),
+  relaySeconds: num(flags["relay-seconds"], 20, 6),
 };
-const ALL = ["chat", "crowd", "idle", "hearts", "http", "web", "filter"] as const;
+const ALL = ["chat", "crowd", "idle", "hearts", "http", "relay", "web", "filter"] as const;
 type Bench = (typeof ALL)[number];
 const selected = new Set<Bench>((flags.only?.split(",").map((s) => s.trim()) as Bench[] | undefined) ?? [...ALL]);
 for (const name of selected) if (!ALL.includes(name)) throw new Error(`unknown benchmark '${name}' (choose from ${ALL.join(", ")})`);
@@ -364,6 +369,12 @@ async function http() {
   }
 }
 
+// --- 5. HLS relay (scripts/bench/relay.ts) ---------------------------------------------------------------
+
+async function relay() {
+  results.relay = await relayBench({ bun: BUN, work, viewers: opts.relayViewers, seconds: opts.relaySeconds, startDreadcast, line, verdict, summary });
+}
+
 // --- 6. page weight and Lighthouse ---------------------------------------------------------------------
 
 async function web() {
@@ -433,7 +444,7 @@ const m = machine();
 const started = performance.now();
 console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`);
 if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
-const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, web, filter };
+const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, relay, web, filter };
 let failed = false;
 for (const name of ALL) {
   if (!selected.has(name)) continue;

@@ -44,7 +44,7 @@ export interface LivestreamSettings {
   hasSales: boolean;
 }
 
-const embedUrl = z
+export const embedUrl = z
   .string()
   .trim()
   .max(2000, "Please enter a valid embed URL")

@@ -4,15 +4,20 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The input field the message is about, for forms that show it beside that field. */
+    readonly field?: string,
   ) {
     super(message);
   }
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
+export const fieldError = (field: string, message: string) => new HttpError(400, message, {}, field);
 export const unauthorized = (message = "Not logged in") => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -20,6 +20,19 @@ import { AdminPanelService } from "./service.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
 
+/** Tells every open page the saved settings; the embed link only while it is the stream source (others go per viewer). */
+export function announceSettings(ctx: AppContext): void {
+  const saved = ctx.settings.get();
+  ctx.chat.broadcastSettings({
+    eventTitle: saved.eventTitle,
+    embedUrl: ctx.stream.provider().kind === "embed" ? saved.embedUrl : "",
+    thumbnailUrl: saved.thumbnailUrl,
+    donationGoal: saved.donationGoal,
+    isActive: saved.isActive,
+    startDate: saved.startDate,
+  });
+}
+
 /** Every /api/admin/* call behind the login: stats, codes, users, payments, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
@@ -125,14 +138,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
           "/livestream-settings",
           ({ body }) => {
             const saved = settings.update(body);
-            hub.broadcastSettings({
-              eventTitle: saved.eventTitle,
-              embedUrl: saved.embedUrl,
-              thumbnailUrl: saved.thumbnailUrl,
-              donationGoal: saved.donationGoal,
-              isActive: saved.isActive,
-              startDate: saved.startDate,
-            });
+            announceSettings(ctx);
             return saved;
           },
           { body: livestreamSettingsBody },

@@ -241,6 +241,11 @@ export class ChatHub {
 
   // --- moderation effects -----------------------------------------------------------------------------
 
+  /** Kicked less than the cool-down ago: the stream relay refuses them too until then. */
+  isKickedOut(username: string): boolean {
+    return (this.kickedUntil.get(username.toLowerCase()) ?? 0) > Date.now();
+  }
+
   /** Tells everyone the user was kicked, hides their messages and closes their sockets for a minute. */
   kick(username: string): void {
     this.kickedUntil.set(username.toLowerCase(), Date.now() + KICK_COOLDOWN_MS);

@@ -1,18 +1,14 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { readCookie } from "../../http/cookies.ts";
-import { VIEWER_COOKIE } from "../access/sessions.ts";
-import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { findWatcher } from "../stream/watchers.ts";
 
 /** The public settings read by the landing and livestream pages. */
 export function publicSettingsRoutes(ctx: AppContext) {
-  const canWatch = (request: Request): boolean => {
-    const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
-    if (viewer !== null && !ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return true;
-    return ctx.admins.findSession(readCookie(request, ADMIN_COOKIE)) !== null;
-  };
+  // The embed link goes to those who may watch, and only while it is the stream source: a signed or
+  // relayed source is given out per viewer by GET /api/stream/playback instead.
+  const showsEmbed = (request: Request): boolean => ctx.stream.provider().kind === "embed" && typeof findWatcher(ctx, request) === "object";
   return new Elysia({ name: "public-settings-routes", prefix: "/api" }).get("/livestream-settings", ({ request, set }) => {
-    const view = ctx.settings.publicViewJson(canWatch(request));
+    const view = ctx.settings.publicViewJson(showsEmbed(request));
     set.headers["content-type"] = "application/json;charset=utf-8";
     // The answer differs per viewer (the stream link), so no shared cache may keep it.
     set.headers["cache-control"] = "private, no-store";

@@ -109,6 +109,11 @@ export class SettingsService {
     return this.get();
   }
 
+  /** The embed address alone: the stream source card saves it as the `embed` kind. */
+  setEmbedUrl(embedUrl: string): void {
+    this.db.query("UPDATE livestream_settings SET embed_url = ?, updated_at = ? WHERE id = 1").run(embedUrl, Date.now());
+  }
+
   setFakeViewers(enabled: boolean, target: number): LivestreamSettings {
     this.db
       .query("UPDATE livestream_settings SET fake_viewers_enabled = ?, fake_viewers_target = ?, updated_at = ? WHERE id = 1")

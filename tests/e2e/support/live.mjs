@@ -16,9 +16,9 @@ html,body{margin:0;height:100%;background:#050203;color:#f3ece4;font:600 14px/1.
 <div class="rec">REC · CAM 03</div><div class="cam">NIGHT VISION · 03:13:07</div>
 <script>window.received=[];addEventListener("message",function(e){window.received.push(e.data)});</script></body></html>`;
 
-/** Serves the stand-in player for this context (the real one would be on the internet). */
-export async function routePlayer(context) {
-  await context.route(`${PLAYER_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: PLAYER_HTML }));
+/** Serves the stand-in player for this context at these origins (the real ones would be on the internet). */
+export async function routePlayer(context, origins = [PLAYER_ORIGIN]) {
+  for (const origin of origins) await context.route(`${origin}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: PLAYER_HTML }));
 }
 
 /** A fresh SCP- test code (demo mode issues them). */
@@ -92,6 +92,8 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
     bannedUsers: async () => (await call("GET", "/api/admin/banned-users")).bannedUsers,
     /** Saves the chat rules (slow mode, blocked terms, block or mask, links). */
     saveChatRules: (rules) => call("PUT", "/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false, ...rules }),
+    /** Chooses the stream source (PUT /api/admin/stream-source). */
+    setStreamSource: (body) => call("PUT", "/api/admin/stream-source", body),
     /** Saves the stream settings with these fields changed. */
     updateSettings: async (patch) => {
       const current = await call("GET", "/api/admin/livestream-settings");

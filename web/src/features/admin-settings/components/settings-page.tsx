@@ -7,6 +7,7 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminLivestreamSettings } from "../api/livestream-settings";
 import { FakeViewersCard } from "./fake-viewers-card";
 import { SettingsForm } from "./settings-form";
+import { StreamSourceCard } from "./stream-source-card";
 import "@/components/admin/admin-ui.css";
 import "./settings.css";
 
@@ -32,9 +33,13 @@ export function SettingsPage() {
 
 function Loaded({ settings }: { settings: LivestreamSettings }) {
   return (
-    <SettingsForm
-      settings={settings}
-      aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />}
-    />
+    <div className="settings-page-cards">
+      <SettingsForm
+        settings={settings}
+        aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />}
+      />
+      {/* Its own form: it saves apart from the settings above. */}
+      <StreamSourceCard />
+    </div>
   );
 }

@@ -41,8 +41,8 @@ export function WatchingAs({ store, username }: { store: LiveStore; username: st
   );
 }
 
-/** Asks the player frame to mute or unmute; a player that cannot be told is only logged. */
-export function MuteButton({ frameRef, embedUrl }: { frameRef: RefObject<HTMLIFrameElement | null>; embedUrl: string }) {
+/** Asks the player to mute or unmute; a player that cannot be told is only logged. */
+export function MuteButton({ frameRef, embedUrl }: { frameRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>; embedUrl: string }) {
   const [muted, setMuted] = useState(false);
   const toggle = () => {
     try {

@@ -9,6 +9,7 @@ import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
+import { playbackQueryKey, usePlayback } from "../api/get-playback";
 import { useLiveConnection } from "../hooks/use-live-connection";
 import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
@@ -37,7 +38,8 @@ export function LivestreamPage() {
   const settings = useLivestreamSettings({ refetchInterval: SETTINGS_POLL_MS });
   const moderator = useModeratorStatus(verified);
   const queryClient = useQueryClient();
-  const frameRef = useRef<HTMLIFrameElement>(null);
+  const playback = usePlayback(verified);
+  const playerRef = useRef<HTMLIFrameElement | HTMLVideoElement>(null);
   const [donating, setDonating] = useState(false);
   // Stays mounted once opened: the payment dialog it leads to lives inside it.
   const [donationMounted, setDonationMounted] = useState(false);
@@ -58,6 +60,8 @@ export function LivestreamPage() {
     const update = store.settings.value;
     if (!update) return;
     queryClient.setQueryData<PublicLivestreamSettings>(livestreamSettingsQueryKey, (old) => (old ? { ...old, ...update } : old));
+    // The stream source may have changed with them.
+    void queryClient.invalidateQueries({ queryKey: playbackQueryKey });
   });
 
   const donated = (pounds: number, intent: PaymentIntentState) => {
@@ -67,7 +71,7 @@ export function LivestreamPage() {
 
   const data = settings.data;
   const title = data?.eventTitle || DEFAULT_EVENT_TITLE;
-  const embedUrl = verified ? (data?.embedUrl ?? "") : "";
+  const reloadPlayback = () => void queryClient.invalidateQueries({ queryKey: playbackQueryKey });
 
   return (
     <>
@@ -75,13 +79,13 @@ export function LivestreamPage() {
         title={title}
         live={data?.isActive ?? false}
         headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} /> : null}
-        player={<StreamPlayer embedUrl={embedUrl} title={title} frameRef={frameRef} store={store} />}
+        player={<StreamPlayer playback={verified ? playback.data : undefined} title={title} playerRef={playerRef} store={store} onReload={reloadPlayback} />}
         stats={
           <>
             <ViewerCount store={store} initial={data?.viewerCount ?? 0} />
             <HeartCount store={store} />
             <span className="stream-stats-spacer" />
-            <MuteButton frameRef={frameRef} embedUrl={embedUrl} />
+            <MuteButton frameRef={playerRef} embedUrl={verified ? (playback.data?.url ?? "") : ""} />
           </>
         }
         belowPlayer={<LiveMeter store={store} initial={{ current: data?.currentDonation ?? 0, goal: data?.donationGoal ?? DEFAULT_GOAL_PENCE }} />}

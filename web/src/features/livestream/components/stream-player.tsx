@@ -1,35 +1,47 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { CSSProperties, RefObject } from "react";
 import { HeartIcon } from "@/components/ui/icons";
+import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
+import { HlsVideo } from "./hls-video";
+import { StreamLoading } from "./stream-loading";
+import { Watermark } from "./watermark";
 
 interface StreamPlayerProps {
-  embedUrl: string;
+  /** The viewer's playback address; absent or with an empty url while there is nothing to play. */
+  playback: StreamPlayback | undefined;
   title: string;
-  frameRef: RefObject<HTMLIFrameElement | null>;
+  playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
   store: LiveStore;
+  /** Asks the server for a fresh playback address (the player has to load again). */
+  onReload: () => void;
 }
 
-/** The embedded player, or the loading card until the settings give an embed URL; hearts float over it. */
-export function StreamPlayer({ embedUrl, title, frameRef, store }: StreamPlayerProps) {
+/**
+ * The player: the provider's iframe, or the relayed HLS video; the loading card until there is an
+ * address; the viewer's watermark and the hearts float over it.
+ */
+export function StreamPlayer({ playback, title, playerRef, store, onReload }: StreamPlayerProps) {
+  const url = playback?.url ?? "";
   return (
-    <div className={embedUrl ? "stream-player stream-player-frame" : "stream-player"}>
-      {embedUrl ? (
+    <div className={url ? "stream-player stream-player-frame" : "stream-player"}>
+      {!url ? (
+        <StreamLoading />
+      ) : playback?.kind === "hls" ? (
+        <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+      ) : (
         <iframe
-          ref={frameRef}
-          src={embedUrl}
+          ref={(element) => {
+            playerRef.current = element;
+          }}
+          src={url}
           title={`${title} – live stream`}
           allow="autoplay; fullscreen; picture-in-picture; encrypted-media"
           allowFullScreen
           referrerPolicy="strict-origin-when-cross-origin"
         />
-      ) : (
-        <div className="stream-player-loading" role="status">
-          <div className="spinner" aria-hidden="true" />
-          <p className="stream-player-title">Loading Stream</p>
-          <p className="stream-player-text">Please wait...</p>
-        </div>
       )}
+      {url && playback?.watermark ? <Watermark text={playback.watermark} /> : null}
       <FloatingHearts store={store} />
     </div>
   );

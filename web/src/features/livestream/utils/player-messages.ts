@@ -10,9 +10,16 @@ export function playerMuteMessages(muted: boolean): unknown[] {
   ];
 }
 
-/** Posts the mute messages to the player at its own origin; throws when there is no player to tell. */
-export function sendMuteToPlayer(frame: HTMLIFrameElement | null, embedUrl: string, muted: boolean): void {
-  const target = frame?.contentWindow;
+/**
+ * Mutes our own video directly; posts the mute messages to a player frame at its own origin. Throws when
+ * there is no player to tell.
+ */
+export function sendMuteToPlayer(player: HTMLIFrameElement | HTMLVideoElement | null, embedUrl: string, muted: boolean): void {
+  if (player && "muted" in player) {
+    player.muted = muted;
+    return;
+  }
+  const target = player?.contentWindow;
   if (!target) throw new Error("The stream player is not loaded");
   const origin = new URL(embedUrl).origin;
   for (const message of playerMuteMessages(muted)) target.postMessage(message, origin);

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { embedUrl } from "./settings.ts";
+
+/** The stream source an admin chooses, and the playback address a viewer is given. Shared by server and web. */
+
+export const STREAM_KINDS = ["embed", "mux", "cloudflare", "bunny", "hls"] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
+/** The fields of each kind that are secrets: accepted on PUT, never returned (the view says only whether one is set). */
+export const SECRET_FIELDS = { embed: [], mux: ["signingKey"], cloudflare: ["privateKey"], bunny: ["tokenKey"], hls: [] } as const;
+
+const BEGIN_PEM = /^-----BEGIN (RSA )?PRIVATE KEY-----\s+[A-Za-z0-9+/=\s]+-----END (RSA )?PRIVATE KEY-----$/;
+
+function decodeBase64(text: string): string | null {
+  const compact = text.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return null;
+  try {
+    return atob(compact);
+  } catch {
+    return null;
+  }
+}
+
+function isRsaJwk(text: string): boolean {
+  try {
+    const jwk = JSON.parse(text) as Record<string, unknown>;
+    return jwk.kty === "RSA" && ["n", "e", "d"].every((k) => typeof jwk[k] === "string");
+  } catch {
+    return false;
+  }
+}
+
+/** A private key as a provider hands it out: a PEM, a base64 PEM, an RSA JWK, or a base64 JWK. Its text in one of the first and third forms, or null. */
+export function privateKeyText(input: string): string | null {
+  const text = input.trim();
+  if (BEGIN_PEM.test(text)) return text;
+  if (text.startsWith("{")) return isRsaJwk(text) ? text : null;
+  const decoded = decodeBase64(text)?.trim();
+  if (decoded === undefined) return null;
+  if (BEGIN_PEM.test(decoded)) return decoded;
+  return decoded.startsWith("{") && isRsaJwk(decoded) ? decoded : null;
+}
+
+const id = (label: string, pattern: RegExp, hint: string) =>
+  z.string().trim().min(1, `${label} is required`).max(128, `${label} is too long`).regex(pattern, `${label} ${hint}`);
+
+/** Empty or absent keeps the key already saved for this kind. */
+const secret = (label: string, check: (value: string) => boolean, hint: string) =>
+  z
+    .string()
+    .max(20_000, `${label} is too long`)
+    .optional()
+    .refine((value) => !value?.trim() || check(value), `${label} ${hint}`);
+
+const privateKey = (label: string) => secret(label, (v) => privateKeyText(v) !== null, "is not a PEM, a base64 PEM or a JWK private key");
+
+export const originUrl = z
+  .string()
+  .trim()
+  .min(1, "Origin URL is required")
+  .max(2000, "Origin URL is too long")
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return ["http:", "https:"].includes(url.protocol) && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, "Origin URL must be an http:// or https:// address without a user name or password")
+  .refine((value) => URL.canParse(value) && new URL(value).pathname.endsWith(".m3u8"), "Origin URL must be the address of an HLS playlist (ending in .m3u8)");
+
+const watermark = z.boolean().optional();
+
+/** PUT /api/admin/stream-source. `watermark` absent: on for the signed and relay kinds, off for a plain embed. */
+export const streamSourceBody = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("embed"), embedUrl, watermark }),
+  z.object({
+    kind: z.literal("mux"),
+    playbackId: id("Playback ID", /^[A-Za-z0-9]+$/, "may only contain letters and digits"),
+    signingKeyId: id("Signing key ID", /^[A-Za-z0-9]+$/, "may only contain letters and digits"),
+    signingKey: privateKey("Signing key"),
+    watermark,
+  }),
+  z.object({
+    kind: z.literal("cloudflare"),
+    customerCode: id("Customer code", /^[a-z0-9]+$/, "is the part after customer- in your Stream address (lower-case letters and digits)"),
+    videoUid: id("Video or live input UID", /^[a-f0-9]{32}$/, "is 32 hexadecimal characters"),
+    keyId: id("Key ID", /^[a-f0-9]{32}$/, "is 32 hexadecimal characters"),
+    privateKey: privateKey("Private key"),
+    watermark,
+  }),
+  z.object({
+    kind: z.literal("bunny"),
+    libraryId: id("Library ID", /^\d+$/, "is a number"),
+    videoId: id("Video ID", /^[A-Za-z0-9-]+$/, "may only contain letters, digits and -"),
+    tokenKey: secret("Token authentication key", (v) => /^[A-Za-z0-9-]{8,128}$/.test(v.trim()), "is 8 to 128 letters, digits or -"),
+    watermark,
+  }),
+  z.object({ kind: z.literal("hls"), originUrl, watermark }),
+]);
+export type StreamSourceBody = z.infer<typeof streamSourceBody>;
+
+/** GET/PUT /api/admin/stream-source: the saved source with every secret replaced by `<name>Set`. */
+export type StreamSourceView = { watermark: boolean } & (
+  | { kind: "embed"; embedUrl: string }
+  | { kind: "mux"; playbackId: string; signingKeyId: string; signingKeySet: boolean }
+  | { kind: "cloudflare"; customerCode: string; videoUid: string; keyId: string; privateKeySet: boolean }
+  | { kind: "bunny"; libraryId: string; videoId: string; tokenKeySet: boolean }
+  | { kind: "hls"; originUrl: string }
+);
+
+/** GET /api/stream/playback. `url` is "" while no stream is set up; fetch a fresh one before `expiresAt`. */
+export interface StreamPlayback {
+  kind: StreamKind;
+  url: string;
+  /** ISO 8601 */
+  expiresAt: string;
+  /** The viewer's mark over the player (chat name and the end of their code), or null when switched off. */
+  watermark: string | null;
+}

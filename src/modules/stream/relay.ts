@@ -1,0 +1,187 @@
+import type { Logger } from "../../lib/logger.ts";
+import { badRequest, notFound, serviceUnavailable } from "../../lib/errors.ts";
+import { RELAY_PREFIX } from "./providers.ts";
+import { rewritePlaylist } from "./playlist.ts";
+
+/** What the relay serves, by extension: playlists, media segments, init segments, subtitles, keys. */
+const TYPES: Record<string, string> = {
+  m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t",
+  m4s: "video/iso.segment",
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  vtt: "text/vtt",
+  key: "application/octet-stream",
+};
+
+/** A live playlist changes every segment: kept a second, so a crowd's polling costs the origin one fetch a second. */
+const PLAYLIST_TTL_MS = 1000;
+/** A segment stays while it can be in the live window (a minute or two) and a little longer. */
+const SEGMENT_TTL_MS = 3 * 60 * 1000;
+/** A failure is remembered briefly, so viewers retrying an origin that is down do not become a storm. */
+const FAILURE_TTL_MS = 1000;
+const MAX_CACHED_BYTES = 256 * 1024 * 1024;
+const PLAYLIST_TIMEOUT_MS = 5000;
+const SEGMENT_TIMEOUT_MS = 15000;
+const RETRY_AFTER_S = 2;
+
+interface Fetched {
+  status: 200 | 404 | 503;
+  /** A segment as a Blob (sent without being copied into each response); a playlist as text. */
+  body: Blob | string;
+  size: number;
+}
+
+interface Entry {
+  expires: number;
+  result: Promise<Fetched>;
+  /** Set once it has arrived, so later requests are answered without waiting a turn. */
+  value?: Fetched;
+}
+
+/** What a viewer is sent: the body and its headers. */
+export interface RelayAnswer {
+  body: Blob | string;
+  headers: Record<string, string>;
+}
+
+/** Names that need no decoding: letters, digits, `-`, `_`, `~` and dots that are not a segment of their own. */
+const PLAIN_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+const FAILED = (status: 404 | 503): Fetched => ({ status, body: "", size: 0 });
+
+/**
+ * The session-gated relay of an HLS origin. Each playlist and segment is fetched from the origin once and
+ * shared by every viewer asking for it at the same time or later, while it is fresh; only the configured
+ * origin's scheme, host, port and playlist directory are ever fetched.
+ */
+export class HlsRelay {
+  private readonly cache = new Map<string, Entry>();
+  private base: { origin: string; url: URL } | null = null;
+  private cachedBytes = 0;
+
+  constructor(
+    private readonly originUrl: () => string | null,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * The answer to GET {RELAY_PREFIX}{path}?{query}, for a caller already allowed to watch; at once when the
+   * file is in memory. Not a Response: the framework would copy a Response's body through a stream.
+   */
+  serve(requestUrl: string): RelayAnswer | Promise<RelayAnswer> {
+    const origin = this.originUrl();
+    if (origin === null) throw notFound("The stream is not relayed by this server");
+    if (this.base?.origin !== origin) {
+      // Another origin: what the last one sent is of no use any more.
+      this.clear();
+      this.base = { origin, url: new URL(".", origin) };
+    }
+    const base = this.base.url;
+    const relative = requestUrl.slice(requestUrl.indexOf(RELAY_PREFIX, requestUrl.indexOf("//") + 2) + RELAY_PREFIX.length);
+    const extension = this.checkPath(relative);
+    const playlist = extension === "m3u8";
+    const headers = { "content-type": TYPES[extension]!, "cache-control": playlist ? "private, no-store" : "private, max-age=60" };
+    const answer = (fetched: Fetched): RelayAnswer => {
+      if (fetched.status === 404) throw notFound("This part of the stream is not available");
+      if (fetched.status === 503) throw serviceUnavailable("The stream cannot be reached right now. Trying again shortly.", RETRY_AFTER_S);
+      return { body: fetched.body, headers };
+    };
+    const entry = this.entry(relative, base, playlist);
+    return entry.value ? answer(entry.value) : entry.result.then(answer);
+  }
+
+  /**
+   * The extension of a relay path (below the playlist's directory, with its query) that may be fetched;
+   * 400 for `..`, odd characters or a query too long, 404 for a kind of file we do not relay.
+   */
+  private checkPath(relative: string): string {
+    const queryAt = relative.indexOf("?");
+    const path = queryAt === -1 ? relative : relative.slice(0, queryAt);
+    if (relative.length - path.length > 1024) throw badRequest("Invalid stream path");
+    // Plain names pass at once; anything escaped is decoded and looked at segment by segment.
+    if (!PLAIN_PATH.test(path)) {
+      for (const segment of path.split("/")) {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          throw badRequest("Invalid stream path");
+        }
+        if (!decoded || decoded === "." || decoded === ".." || /[/\\\u0000-\u001f]/.test(decoded)) throw badRequest("Invalid stream path");
+      }
+    }
+    const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? "";
+    if (!TYPES[extension]) throw notFound("Not a stream file");
+    return extension;
+  }
+
+  /** The cache entry of a file (by its path below the playlist's directory): fresh, in flight, or a new fetch from the origin. */
+  private entry(key: string, base: URL, playlist: boolean): Entry {
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > Date.now()) return cached;
+    if (cached) this.forget(key, cached);
+    // Shared while in flight; fresh for its time to live from when it arrived.
+    const entry: Entry = { expires: Infinity, result: this.fetchOrigin(key, base, playlist) };
+    void entry.result.then((fetched) => {
+      entry.expires = Date.now() + (fetched.status !== 200 ? FAILURE_TTL_MS : playlist ? PLAYLIST_TTL_MS : SEGMENT_TTL_MS);
+      entry.value = fetched;
+      if (this.cache.get(key) === entry) {
+        this.cachedBytes += fetched.size;
+        this.prune();
+      }
+    });
+    this.cache.set(key, entry);
+    return entry;
+  }
+
+  private async fetchOrigin(relative: string, base: URL, playlist: boolean): Promise<Fetched> {
+    const target = new URL(relative, base);
+    // Checked again on the parsed address, whatever the path held.
+    if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) return FAILED(404);
+    try {
+      // Redirects are not followed: they could lead off the origin.
+      const response = await fetch(target, { redirect: "manual", signal: AbortSignal.timeout(playlist ? PLAYLIST_TIMEOUT_MS : SEGMENT_TIMEOUT_MS) });
+      if (response.status === 404 || response.status === 410) {
+        await response.body?.cancel();
+        return FAILED(404);
+      }
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        this.log.warn(`stream origin answered ${response.status} for ${target.pathname}`);
+        return FAILED(503);
+      }
+      if (!playlist) {
+        const body = await response.blob();
+        return { status: 200, body, size: body.size };
+      }
+      const text = rewritePlaylist(await response.text(), target, base);
+      return { status: 200, body: text, size: text.length };
+    } catch (error) {
+      this.log.warn(`stream origin unreachable for ${target.pathname}: ${(error as Error).message}`);
+      return FAILED(503);
+    }
+  }
+
+  private forget(key: string, entry: Entry): void {
+    this.cache.delete(key);
+    this.cachedBytes -= entry.value?.size ?? 0;
+  }
+
+  /** Drops what has expired, then the oldest entries while the cache is over its size. */
+  private prune(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.cache) if (entry.expires <= now) this.forget(key, entry);
+    for (const [key, entry] of this.cache) {
+      if (this.cachedBytes <= MAX_CACHED_BYTES) break;
+      this.forget(key, entry);
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+    this.cachedBytes = 0;
+  }
+}

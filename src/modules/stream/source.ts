@@ -1,0 +1,114 @@
+import type { Database } from "bun:sqlite";
+import { SECRET_FIELDS, type StreamKind, type StreamSourceBody, type StreamSourceView } from "../../contracts/stream.ts";
+import { fieldError } from "../../lib/errors.ts";
+import type { SettingsService } from "../settings/service.ts";
+import { loadRsaPrivateKey, toPem } from "./keys.ts";
+import { BunnyProvider, CloudflareProvider, EmbedProvider, HlsRelayProvider, MuxProvider, type PlaybackProvider } from "./providers.ts";
+
+interface SourceRow {
+  kind: StreamKind;
+  fields: string;
+  watermark: number;
+}
+
+/** The saved source: its kind, its fields (secrets included, keys as PKCS#8 PEM) and the watermark switch. */
+interface StoredSource {
+  kind: StreamKind;
+  fields: Record<string, string>;
+  watermark: boolean;
+}
+
+const KEY_FIELDS: Record<string, string> = { signingKey: "Signing key", privateKey: "Private key" };
+
+/**
+ * The stream source chosen in the admin panel and the provider that turns it into playback addresses.
+ * The server is the only writer of the row, so the provider is built once per save and kept.
+ */
+export class StreamSourceService {
+  private cached: { source: StoredSource; provider: PlaybackProvider } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: SettingsService,
+  ) {}
+
+  private current() {
+    if (this.cached) return this.cached;
+    const row = this.db.query<SourceRow, []>("SELECT kind, fields, watermark FROM stream_source WHERE id = 1").get()!;
+    const source: StoredSource = { kind: row.kind, fields: JSON.parse(row.fields) as Record<string, string>, watermark: row.watermark === 1 };
+    this.cached = { source, provider: this.providerFor(source) };
+    return this.cached;
+  }
+
+  private providerFor({ kind, fields: f }: StoredSource): PlaybackProvider {
+    const key = (text: string | undefined) => loadRsaPrivateKey(text ?? "")!;
+    switch (kind) {
+      case "embed":
+        return new EmbedProvider(() => this.settings.get().embedUrl);
+      case "mux":
+        return new MuxProvider({ playbackId: f.playbackId!, signingKeyId: f.signingKeyId!, key: key(f.signingKey) });
+      case "cloudflare":
+        return new CloudflareProvider({ customerCode: f.customerCode!, videoUid: f.videoUid!, keyId: f.keyId!, key: key(f.privateKey) });
+      case "bunny":
+        return new BunnyProvider({ libraryId: f.libraryId!, videoId: f.videoId!, tokenKey: f.tokenKey! });
+      case "hls":
+        return new HlsRelayProvider(f.originUrl!);
+    }
+  }
+
+  provider(): PlaybackProvider {
+    return this.current().provider;
+  }
+
+  watermark(): boolean {
+    return this.current().source.watermark;
+  }
+
+  /** The HLS origin the relay may fetch from, or null when another kind is chosen. */
+  relayOrigin(): string | null {
+    const { source } = this.current();
+    return source.kind === "hls" ? source.fields.originUrl! : null;
+  }
+
+  /** The saved source with its secrets masked. */
+  view(): StreamSourceView {
+    const { kind, fields, watermark } = this.current().source;
+    if (kind === "embed") return { kind, embedUrl: this.settings.get().embedUrl, watermark };
+    const shown: Record<string, string | boolean> = { ...fields };
+    for (const name of SECRET_FIELDS[kind]) {
+      delete shown[name];
+      shown[`${name}Set`] = Boolean(fields[name]);
+    }
+    return { kind, ...shown, watermark } as StreamSourceView;
+  }
+
+  /**
+   * Saves a validated body in one transaction. A secret left empty keeps the one saved for the same kind;
+   * a key that no RSA parser accepts is refused with its field named, before anything is written.
+   */
+  save(body: StreamSourceBody): StreamSourceView {
+    const { kind, watermark, ...given } = body;
+    const previous = this.current().source;
+    const fields: Record<string, string> = {};
+    for (const [name, value] of Object.entries(given)) if (typeof value === "string" && value.trim()) fields[name] = value.trim();
+    for (const name of SECRET_FIELDS[kind]) {
+      if (!fields[name] && previous.kind === kind && previous.fields[name]) fields[name] = previous.fields[name];
+      if (!fields[name]) throw fieldError(name, `${KEY_FIELDS[name] ?? "Token authentication key"} is required`);
+      if (KEY_FIELDS[name]) {
+        const key = loadRsaPrivateKey(fields[name]);
+        if (!key) throw fieldError(name, `${KEY_FIELDS[name]} is not a valid RSA private key`);
+        fields[name] = toPem(key);
+      }
+    }
+    const embedUrl = kind === "embed" ? (fields.embedUrl ?? "") : null;
+    delete fields.embedUrl;
+    this.db.transaction(() => {
+      if (embedUrl !== null) this.settings.setEmbedUrl(embedUrl);
+      this.db
+        .query("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1")
+        .run(kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
+    })();
+    this.cached = null;
+    return this.view();
+  }
+}

@@ -1,0 +1,72 @@
+import type { AppContext } from "../../context.ts";
+import { readCookie } from "../../http/cookies.ts";
+import { forbidden, unauthorized } from "../../lib/errors.ts";
+import { VIEWER_COOKIE } from "../access/sessions.ts";
+import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { BANNED_MESSAGE, KICKED_MESSAGE } from "../chat/hub.ts";
+
+/** Who may watch: a viewer let in with a code (name and code for the watermark), or an admin. */
+export type Watcher = { role: "viewer"; username: string; code: string } | { role: "admin"; username: string };
+
+/** Why someone may not watch. */
+export type Refusal = "not let in" | "banned" | "kicked out";
+
+/**
+ * The caller's right to watch, checked afresh on every call: a viewer session that is live (not revoked
+ * or ended), not banned and not just kicked out — or an admin session. Otherwise why not (no error is
+ * built here: the public settings ask this on every page view).
+ */
+export function findWatcher(ctx: AppContext, request: Request): Watcher | Refusal {
+  const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
+  if (viewer) {
+    if (ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
+    if (ctx.chat.isKickedOut(viewer.username)) return "kicked out";
+    return { role: "viewer", username: viewer.username, code: viewer.code };
+  }
+  const admin = ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
+  return admin ? { role: "admin", username: admin.username } : "not let in";
+}
+
+/** The caller's right to watch, or 401 (no session) or 403 (banned, kicked out). */
+export function requireWatcher(ctx: AppContext, request: Request): Watcher {
+  const watcher = findWatcher(ctx, request);
+  if (watcher === "not let in") throw unauthorized("Enter your access code to watch the stream.");
+  if (watcher === "banned") throw forbidden(BANNED_MESSAGE);
+  if (watcher === "kicked out") throw forbidden(KICKED_MESSAGE);
+  return watcher;
+}
+
+/** How long a verdict may be reused while nothing is written: bounds how late a session's expiry is noticed. */
+const VERDICT_TTL_MS = 10_000;
+
+/**
+ * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
+ * reused while this server has written nothing (`total_changes()`, the count of rows this connection has
+ * written; viewers, codes, bans and sessions are written by no other process), so a ban, revocation,
+ * refund or ended session still counts from the very next request. Kicks live in memory and are checked
+ * every time.
+ */
+export class WatcherCheck {
+  private stamp = -1;
+  private readonly verdicts = new Map<string, { watcher: Watcher; at: number }>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  require(request: Request): Watcher {
+    const session = readCookie(request, VIEWER_COOKIE) ?? "";
+    const stamp = this.ctx.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.verdicts.clear();
+    }
+    const now = Date.now();
+    const cached = session ? this.verdicts.get(session) : undefined;
+    if (cached && now - cached.at < VERDICT_TTL_MS) {
+      if (this.ctx.chat.isKickedOut(cached.watcher.username)) throw forbidden(KICKED_MESSAGE);
+      return cached.watcher;
+    }
+    const watcher = requireWatcher(this.ctx, request);
+    if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, at: now });
+    return watcher;
+  }
+}

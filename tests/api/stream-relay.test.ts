@@ -1,0 +1,165 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { FIXTURE_DIR, startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
+import { enter } from "../support/viewer.ts";
+
+let app: TestApp;
+let admin: TestClient;
+const origins: HlsOrigin[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await loginAsAdmin(app);
+});
+afterEach(async () => {
+  await Promise.all(origins.splice(0).map((o) => o.stop()));
+});
+afterAll(() => app.close());
+
+async function relayFrom(options?: Parameters<typeof startHlsOrigin>[0]): Promise<HlsOrigin> {
+  const origin = await startHlsOrigin(options);
+  origins.push(origin);
+  const res = await admin.put("/api/admin/stream-source", { kind: "hls", originUrl: origin.playlistUrl });
+  expect(res.status).toBe(200);
+  return origin;
+}
+
+async function newViewer(name: string): Promise<{ client: TestClient; codeId: number }> {
+  const client = app.client();
+  const code = app.ctx.access.issueAccessCode("SKP");
+  expect((await enter(client, code.code, name)).status).toBe(200);
+  return { client, codeId: code.id };
+}
+
+/** A GET written by hand on a socket, so the path reaches the server exactly as given; resolves to the status. */
+function rawGet(path: string, cookie: string): Promise<number> {
+  const { port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+    let head = "";
+    socket.on("data", (chunk) => (head += chunk.toString("latin1")));
+    socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)));
+    socket.on("error", reject);
+  });
+}
+
+const bytes = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+const getRaw = (client: TestClient, path: string) =>
+  fetch(app.url + path, { headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+
+describe("the HLS relay", () => {
+  test("a viewer gets the playlist with every URI on our path, and each segment byte for byte", async () => {
+    const origin = await relayFrom();
+    const { client } = await newViewer("Relay1");
+    const playback = await client.get("/api/stream/playback");
+    expect(playback.body.url).toBe("/api/stream/hls/stream.m3u8");
+    const playlist = await getRaw(client, playback.body.url);
+    expect(playlist.status).toBe(200);
+    expect(playlist.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
+    const text = await playlist.text();
+    const uris = text.split("\n").filter((l) => l && !l.startsWith("#"));
+    expect(uris).toEqual(origin.segments.map((s) => `/api/stream/hls/${s}`));
+    for (const [i, uri] of uris.entries()) {
+      const segment = await getRaw(client, uri);
+      expect(segment.status).toBe(200);
+      expect(segment.headers.get("content-type")).toBe("video/mp2t");
+      expect(await bytes(segment)).toEqual(new Uint8Array(readFileSync(join(FIXTURE_DIR, origin.segments[i]!))));
+    }
+  });
+
+  test("a visitor, a banned, a kicked and a revoked viewer are refused the playlist and the segments", async () => {
+    await relayFrom();
+    const paths = ["/api/stream/hls/stream.m3u8", "/api/stream/hls/segment-0.ts"];
+    const banned = await newViewer("Banned2");
+    const kicked = await newViewer("Kicked2");
+    const revoked = await newViewer("Revoked2");
+    for (const path of paths) expect((await getRaw(banned.client, path)).status).toBe(200);
+    app.ctx.db.query("INSERT INTO banned_users (username, created_at) VALUES ('Banned2', 0)").run();
+    app.ctx.chat.kick("Kicked2");
+    expect((await admin.post(`/api/admin/access-codes/${revoked.codeId}/revoke`)).status).toBe(200);
+    for (const path of paths) {
+      expect((await fetch(app.url + path)).status).toBe(401);
+      expect((await getRaw(banned.client, path)).status).toBe(403);
+      expect((await getRaw(kicked.client, path)).status).toBe(403);
+      // Revoking ends the code's sessions: the cookie no longer lets anyone in.
+      expect((await getRaw(revoked.client, path)).status).toBe(401);
+    }
+  });
+
+  test("50 viewers at once cost the origin one request per segment", async () => {
+    const origin = await relayFrom({ segmentDelayMs: 50 });
+    const viewers = await Promise.all(Array.from({ length: 50 }, (_, i) => newViewer(`Crowd${i}`)));
+    await Promise.all(
+      viewers.map(async ({ client }) => {
+        const text = await (await getRaw(client, "/api/stream/hls/stream.m3u8")).text();
+        for (const uri of text.split("\n").filter((l) => l && !l.startsWith("#"))) expect((await getRaw(client, uri)).status).toBe(200);
+      }),
+    );
+    for (const segment of origin.segments) expect(origin.count(`/hls/${segment}`)).toBe(1);
+    expect(origin.count("/hls/stream.m3u8")).toBeLessThanOrEqual(2);
+  });
+
+  test("URIs leading off the origin are dropped and never fetched", async () => {
+    const elsewhere = await startHlsOrigin();
+    origins.push(elsewhere);
+    const playlistText = [
+      "#EXTM3U",
+      "#EXT-X-TARGETDURATION:2",
+      `#EXT-X-KEY:METHOD=AES-128,URI="${elsewhere.origin}/hls/key.key"`,
+      "#EXTINF:2.0,",
+      "segment-0.ts",
+      "#EXTINF:2.0,",
+      `${elsewhere.origin}/hls/segment-1.ts`,
+      "#EXTINF:2.0,",
+      "../../secret/segment-2.ts",
+      "#EXTINF:2.0,",
+      "//evil.example/hls/segment-2.ts",
+      "#EXTINF:2.0,",
+      "file:///etc/passwd",
+      "#EXTINF:2.0,",
+      "segment-2.ts",
+    ].join("\n");
+    await relayFrom({ playlistText });
+    const { client } = await newViewer("Ssrf1");
+    const text = await (await getRaw(client, "/api/stream/hls/stream.m3u8")).text();
+    expect(text).toBe(["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXTINF:2.0,", "/api/stream/hls/segment-0.ts", "#EXTINF:2.0,", "/api/stream/hls/segment-2.ts", ""].join("\n"));
+    expect(elsewhere.requests.size).toBe(0);
+  });
+
+  test("paths that climb out of the playlist's directory or name no stream file are refused", async () => {
+    const origin = await relayFrom();
+    const { client } = await newViewer("Climber");
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    // Sent as raw HTTP: a URL parser would already have folded the dots away.
+    for (const path of ["../../etc/passwd.ts", "%2e%2e/%2e%2e/etc/passwd.ts", "%2fetc%2fx.ts", "a//b.ts", "%ZZ.ts", "a\\..\\b.ts"]) {
+      const status = await rawGet(`/api/stream/hls/${path}`, cookie);
+      expect(`${path} ${status}`).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} (400|404)$`));
+    }
+    expect(await rawGet("/api/stream/hls/admin.json", cookie)).toBe(404);
+    // What the server's own URL parsing folds back inside the directory may reach the origin; nothing else does.
+    for (const fetched of origin.requests.keys()) expect(fetched).toMatch(/^\/hls\/[a-z0-9.-]+$/);
+    expect(origin.count("/hls/admin.json")).toBe(0);
+  });
+
+  test("an origin that is down answers 503 with Retry-After, and the relay is back when the origin is", async () => {
+    const origin = await relayFrom();
+    await origin.stop();
+    const { client } = await newViewer("Patient");
+    const down = await getRaw(client, "/api/stream/hls/stream.m3u8");
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("2");
+    expect((await down.json()).error).toBe("The stream cannot be reached right now. Trying again shortly.");
+    const failures = await Promise.all(Array.from({ length: 20 }, () => getRaw(client, "/api/stream/hls/segment-0.ts")));
+    expect(failures.map((r) => r.status)).toEqual(Array(20).fill(503));
+    expect((await fetch(app.url + "/healthz")).status).toBe(200);
+  });
+
+  test("no relay while another kind is the source", async () => {
+    await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "" });
+    const { client } = await newViewer("NoRelay");
+    expect((await getRaw(client, "/api/stream/hls/stream.m3u8")).status).toBe(404);
+  });
+});

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { startHlsOrigin } from "../support/hls-origin.mjs";
+import { screenshotWidths } from "./support/browser.mjs";
+import { useApp } from "./support/e2e.mjs";
+import { adminApi, enterStream, routePlayer } from "./support/live.mjs";
+
+const app = useApp();
+/** @type {Awaited<ReturnType<typeof adminApi>>} */
+let admin;
+const theAdmin = async () => (admin ??= await adminApi(app.url));
+
+const MUX_KEY = Buffer.from(generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString()).toString("base64");
+/** The providers' players: stand-ins served by the test, never the internet. */
+const PROVIDER_ORIGINS = ["https://player.mux.com", "https://customer-f33zs165nr7gyfy4.cloudflarestream.com", "https://iframe.mediadelivery.net"];
+
+/** Records the requests the page makes for hls.js (its lazily loaded chunk). */
+function recordHlsChunk(page) {
+  const loaded = [];
+  page.on("request", (request) => {
+    if (/\/assets\/hls\.light-[^/]+\.js$/.test(new URL(request.url()).pathname)) loaded.push(request.url());
+  });
+  return loaded;
+}
+
+/** The video's position, once it has one past `seconds`. */
+async function playsPast(page, seconds, timeout = 20_000) {
+  await page.waitForFunction((s) => (document.querySelector("video.stream-video")?.currentTime ?? 0) > s, seconds, { timeout });
+  return page.evaluate(() => document.querySelector("video.stream-video").currentTime);
+}
+
+app.browserTest("the relayed HLS stream plays in the page through hls.js, one origin request per segment, under the viewer's watermark", async ({ page }) => {
+  const origin = await startHlsOrigin();
+  try {
+    await (await theAdmin()).setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    const hlsChunk = recordHlsChunk(page);
+    const relayed = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/stream/hls/")) relayed.push(new URL(request.url()).pathname);
+    });
+    const code = await enterStream(page, "NightOwl");
+    const first = await playsPast(page, 0.5);
+    const later = await playsPast(page, first + 1);
+    assert.ok(later > first, "the video's currentTime advances");
+    assert.equal(hlsChunk.length, 1, "hls.js is loaded for the relay kind");
+    assert.ok(relayed.includes("/api/stream/hls/stream.m3u8") && relayed.some((p) => p.endsWith(".ts")), `segments come through the relay: ${relayed}`);
+    assert.equal(await page.getByText("Loading Stream").count(), 0);
+
+    const watermark = page.getByTestId("stream-watermark");
+    assert.equal(await watermark.textContent(), `NightOwl · ${code.slice(-4)}`);
+    assert.equal(await watermark.evaluate((el) => getComputedStyle(el).pointerEvents), "none");
+    // It stays clear of the bottom of the player, where the video's controls are.
+    const [mark, video] = await Promise.all([watermark.boundingBox(), page.locator("video.stream-video").boundingBox()]);
+    assert.ok(mark && video && mark.y + mark.height <= video.y + video.height * 0.8, "the watermark keeps off the controls");
+    await page.locator("video.stream-video").evaluate((v) => v.pause());
+    await screenshotWidths(page, "protected-playback-hls-watermark");
+    for (const segment of origin.segments) assert.ok(origin.count(`/hls/${segment}`) <= 1, `${segment}: ${origin.count(`/hls/${segment}`)} origin requests`);
+  } finally {
+    await origin.stop();
+  }
+});
+
+app.browserTest("an unreachable origin shows 'Loading Stream' and the player picks the stream up once it is back", async ({ page }) => {
+  const down = await startHlsOrigin();
+  await down.stop();
+  const api = await theAdmin();
+  await api.setStreamSource({ kind: "hls", originUrl: down.playlistUrl });
+  await enterStream(page, "Patience");
+  await page.locator("video.stream-video").waitFor({ state: "attached" });
+  await page.getByText("Loading Stream").waitFor();
+  await page.getByText("Please wait...").waitFor();
+  const origin = await startHlsOrigin();
+  try {
+    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await playsPast(page, 0.5, 30_000);
+    await page.getByText("Loading Stream").waitFor({ state: "detached" });
+  } finally {
+    await origin.stop();
+  }
+});
+
+for (const [kind, source, pattern] of [
+  ["mux", { kind: "mux", playbackId: "abc123", signingKeyId: "key42", signingKey: MUX_KEY }, /^https:\/\/player\.mux\.com\/abc123\?playback-token=[\w-]+\.[\w-]+\.[\w-]+&thumbnail-token=/],
+  ["cloudflare", { kind: "cloudflare", customerCode: "f33zs165nr7gyfy4", videoUid: "0123456789abcdef0123456789abcdef", keyId: "fedcba9876543210fedcba9876543210", privateKey: MUX_KEY }, /^https:\/\/customer-f33zs165nr7gyfy4\.cloudflarestream\.com\/[\w-]+\.[\w-]+\.[\w-]+\/iframe$/],
+  ["bunny", { kind: "bunny", libraryId: "77", videoId: "vid-1", tokenKey: "token-key-1234" }, /^https:\/\/iframe\.mediadelivery\.net\/embed\/77\/vid-1\?token=[0-9a-f]{64}&expires=\d+$/],
+]) {
+  app.browserTest(`${kind}: the viewer's own signed address plays in the provider's frame, watermarked, without hls.js`, async ({ page, context }) => {
+    await routePlayer(context, PROVIDER_ORIGINS);
+    await (await theAdmin()).setStreamSource(source);
+    const hlsChunk = recordHlsChunk(page);
+    const code = await enterStream(page, `Signed${kind}`);
+    const frame = page.locator(".stream-player iframe");
+    await frame.waitFor();
+    assert.match(await frame.getAttribute("src"), pattern);
+    assert.equal(await page.getByTestId("stream-watermark").textContent(), `Signed${kind} · ${code.slice(-4)}`);
+    assert.equal(hlsChunk.length, 0, "hls.js is loaded only for the relay");
+    if (kind === "mux") await screenshotWidths(page, "protected-playback-signed-watermark");
+  });
+}

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from "react";
+import type { StreamKind, StreamSourceView } from "@contracts/stream";
+import { LoadFailed } from "@/components/admin/load-failed";
+import { Switch } from "@/components/admin/switch";
+import { Alert } from "@/components/ui/alert";
+import { LockIcon } from "@/components/ui/icons";
+import { toast } from "@/hooks/use-toast";
+import { ApiError, serverErrorMessage } from "@/lib/api-client";
+import { useSaveStreamSource, useStreamSource } from "../api/stream-source";
+import { kindOption, toFieldValues, toStreamSourceBody } from "../lib/stream-source-form";
+import { SettingsSection } from "./settings-section";
+import { StreamSourceFields } from "./stream-source-fields";
+import { StreamKindPicker } from "./stream-kind-picker";
+import "./stream-source.css";
+
+const TITLE = "Stream source";
+const TEXT = "Where the video comes from, and how it is kept for those who paid.";
+
+/** The field a server refusal names, when it names one. */
+function refusedField(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  try {
+    const body = JSON.parse(error.bodyText) as { field?: unknown };
+    return typeof body.field === "string" ? body.field : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stream source card: the kind, its fields (keys write-only) and the viewer watermark; saves on its own. */
+export function StreamSourceCard() {
+  const source = useStreamSource();
+  if (source.data) return <StreamSourceForm saved={source.data} />;
+  return (
+    <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT}>
+      {source.isError ? (
+        <LoadFailed icon={<LockIcon />} title="The stream source could not be loaded" onRetry={() => void source.refetch()} />
+      ) : (
+        <p className="field-hint" role="status">
+          Loading the stream source…
+        </p>
+      )}
+    </SettingsSection>
+  );
+}
+
+function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
+  const save = useSaveStreamSource();
+  const [kind, setKind] = useState<StreamKind>(saved.kind);
+  const [values, setValues] = useState(() => toFieldValues(saved));
+  // Untouched, the switch follows the kind: on for the protected kinds.
+  const [watermark, setWatermark] = useState<boolean | null>(saved.watermark);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const option = kindOption(kind);
+  const watermarkOn = watermark ?? option.protects;
+
+  const onKind = (next: StreamKind) => {
+    setKind(next);
+    setErrors({});
+    if (next !== saved.kind) setWatermark(null);
+    else setWatermark(saved.watermark);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = toStreamSourceBody(kind, values, watermarkOn);
+    if ("errors" in result) return setErrors(result.errors);
+    setErrors({});
+    save.mutate(result.body, {
+      onSuccess: (view) => {
+        setValues(toFieldValues(view));
+        toast({ title: "Stream Source Saved", description: `Viewers now watch through ${option.label}.` });
+      },
+      onError: (error) => {
+        const field = refusedField(error);
+        const message = serverErrorMessage(error) ?? "Failed to save the stream source.";
+        if (field && option.fields.some((f) => f.name === field)) setErrors({ [field]: message });
+        else toast({ variant: "destructive", title: "Error", description: message });
+      },
+    });
+  };
+
+  return (
+    <form className="stream-source" onSubmit={onSubmit} noValidate aria-label={TITLE}>
+      <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT}>
+        <StreamKindPicker value={kind} onChange={onKind} />
+        {option.protects ? (
+          <Alert title="Only paying viewers can play it">
+            Each viewer gets their own address that expires within hours; a copied link stops working, and banned or refunded
+            viewers are cut off on their next request.
+          </Alert>
+        ) : (
+          <Alert title="Anyone with this link can watch">
+            The pass only opens the chat: a viewer can copy the player address and share it or embed it elsewhere. Mux, Cloudflare
+            Stream, Bunny Stream and the HLS relay give each paying viewer their own short-lived address instead.
+          </Alert>
+        )}
+        <StreamSourceFields
+          option={option}
+          saved={saved}
+          values={values}
+          errors={errors}
+          onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+        />
+        <Switch
+          label="Viewer watermark"
+          description="Shows each viewer's chat name and the last 4 characters of their code faintly over the player, drifting slowly, so a recording names its source."
+          checked={watermarkOn}
+          onCheckedChange={setWatermark}
+        />
+        <div className="stream-source-actions">
+          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+            {save.isPending ? "Saving..." : "Save Stream Source"}
+          </button>
+        </div>
+      </SettingsSection>
+    </form>
+  );
+}

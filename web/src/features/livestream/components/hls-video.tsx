@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState, type RefObject } from "react";
+import { StreamLoading } from "./stream-loading";
+
+/** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
+const RETRY_MS = 3000;
+
+const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in window;
+
+/** Plays, or falls back to muted playback where the browser refuses sound without a click. */
+function start(video: HTMLVideoElement) {
+  void video.play().catch(() => {
+    video.muted = true;
+    return video.play().catch(() => {});
+  });
+}
+
+interface HlsVideoProps {
+  src: string;
+  title: string;
+  playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
+  /** Asks for a fresh playback address before the player loads again. */
+  onReload: () => void;
+}
+
+/**
+ * The relayed HLS stream: hls.js (loaded only here) where the browser has Media Source Extensions, the
+ * browser's own HLS otherwise. While it loads or after a failure it shows 'Loading Stream' and retries.
+ */
+export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const reload = useRef(onReload);
+  reload.current = onReload;
+
+  useEffect(() => {
+    const video = videoRef.current!;
+    let stopped = false;
+    let destroy = () => {};
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const fail = () => {
+      if (stopped) return;
+      stopped = true;
+      setPlaying(false);
+      destroy();
+      reload.current();
+      retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
+    };
+    if (hasMediaSource()) {
+      import("hls.js/light").then(({ default: Hls }) => {
+        if (stopped) return;
+        const hls = new Hls();
+        destroy = () => hls.destroy();
+        hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (data.fatal) fail();
+        });
+        hls.on(Hls.Events.MANIFEST_PARSED, () => start(video));
+        hls.loadSource(src);
+        hls.attachMedia(video);
+      }, fail);
+    } else {
+      video.addEventListener("error", fail);
+      video.src = src;
+      destroy = () => {
+        video.removeEventListener("error", fail);
+        video.removeAttribute("src");
+        video.load();
+      };
+      start(video);
+    }
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      destroy();
+    };
+  }, [src, attempt]);
+
+  return (
+    <>
+      <video
+        ref={(element) => {
+          videoRef.current = element;
+          playerRef.current = element;
+        }}
+        className="stream-video"
+        title={`${title} – live stream`}
+        controls
+        playsInline
+        onPlaying={() => setPlaying(true)}
+      />
+      {playing ? null : <StreamLoading overlay />}
+    </>
+  );
+}
