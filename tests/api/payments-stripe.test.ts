@@ -11,7 +11,7 @@ const donations: CountedDonation[] = [];
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+  app = await startTestApp(stripe.appConfig);
   app.ctx.payments.onDonation((d) => donations.push(d));
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ let admin: TestClient;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+  app = await startTestApp(stripe.appConfig);
   admin = await loginAsAdmin(app);
 });
 afterAll(async () => {

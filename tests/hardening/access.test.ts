@@ -154,7 +154,7 @@ describe("test codes when test codes are off", () => {
     const dataDir = demo.config.dataDir;
     earlier = viewerSession(demo.ctx, "old-tester", "SCP");
     await demo.ctx.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    app = await startTestApp({ dataDir, stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: stripe.url });
+    app = await startTestApp({ dataDir, ...stripe.appConfig });
     // The demo app's data dir is removed by its close, so it stays open until the end.
     (app as { demo?: TestApp }).demo = demo;
   });

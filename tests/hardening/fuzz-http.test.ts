@@ -304,12 +304,7 @@ beforeAll(async () => {
   fakeStripe = await startFakeStripe();
   hlsOrigin = await startHlsOrigin();
   demo = await startRoutedApp();
-  stripeApp = await startRoutedApp({
-    stripeSecretKey: "sk_test_x",
-    stripePublishableKey: "pk_test_x",
-    stripeWebhookSecret: "whsec_x",
-    stripeApiUrl: fakeStripe.url,
-  });
+  stripeApp = await startRoutedApp(fakeStripe.appConfig);
   for (const app of [demo, stripeApp]) app.ctx.stream.save({ kind: "hls", originUrl: hlsOrigin.playlistUrl });
 });
 

@@ -57,6 +57,8 @@ export interface FakeStripeRequest {
 
 export interface FakeStripe {
   url: string;
+  /** The server settings that point an app at this fake, with its keys and webhook secret. */
+  appConfig: { stripeSecretKey: string; stripePublishableKey: string; stripeWebhookSecret: string; stripeApiUrl: string };
   requests: FakeStripeRequest[];
   intents: Map<string, FakeIntent>;
   charges: Map<string, FakeCharge>;
@@ -239,8 +241,10 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string } = {}) =>
     deliverRaw(appUrl, stripeEventPayload(type, object, opts.eventId), opts.secret ?? webhookSecret);
 
+  const url = `http://127.0.0.1:${server.port}`;
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url,
+    appConfig: { stripeSecretKey: secretKey, stripePublishableKey: "pk_test_x", stripeWebhookSecret: webhookSecret, stripeApiUrl: url },
     requests,
     intents,
     charges,
