@@ -1,5 +1,6 @@
 import { formatMoney } from "@contracts/money";
 import { refundableAmount, type PaymentRecord } from "@contracts/payments-ledger";
+import { IconFact } from "@/components/admin/icon-fact";
 import { CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { KIND_LABELS, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
@@ -54,28 +55,16 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               <span className="cell-muted cell-date">{formatDateTime(p.createdAt)}</span>
             </p>
             <dl className="ledger-facts">
-              <div>
-                <dt>
-                  <MailIcon aria-hidden="true" />
-                  <span className="sr-only">E-mail</span>
-                </dt>
-                <dd>{p.email ?? <span className="cell-muted">No e-mail</span>}</dd>
-              </div>
-              <div>
-                <dt>
-                  <UsersIcon aria-hidden="true" />
-                  <span className="sr-only">Chat name</span>
-                </dt>
-                <dd>{p.username ?? <span className="cell-muted">Not in the chat yet</span>}</dd>
-              </div>
+              <IconFact icon={<MailIcon aria-hidden="true" />} label="E-mail">
+                {p.email ?? <span className="cell-muted">No e-mail</span>}
+              </IconFact>
+              <IconFact icon={<UsersIcon aria-hidden="true" />} label="Chat name">
+                {p.username ?? <span className="cell-muted">Not in the chat yet</span>}
+              </IconFact>
               {p.code ? (
-                <div>
-                  <dt>
-                    <KeyIcon aria-hidden="true" />
-                    <span className="sr-only">Access code</span>
-                  </dt>
-                  <dd className="mono">{p.code}</dd>
-                </div>
+                <IconFact icon={<KeyIcon aria-hidden="true" />} label="Access code" className="mono">
+                  {p.code}
+                </IconFact>
               ) : null}
             </dl>
             <div className="record-card-actions">

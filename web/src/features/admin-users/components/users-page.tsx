@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { UserRecord } from "@contracts/admin-panel";
 import { SearchField } from "@/components/admin/search-field";
+import { IconFact } from "@/components/admin/icon-fact";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -74,27 +75,15 @@ export function UsersPage() {
                   <StatusBadge user={u} />
                 </div>
                 <dl className="user-facts">
-                  <div>
-                    <dt>
-                      <MailIcon aria-hidden="true" />
-                      <span className="sr-only">E-mail</span>
-                    </dt>
-                    <dd>{u.email ?? <span className="cell-muted">No e-mail</span>}</dd>
-                  </div>
-                  <div>
-                    <dt>
-                      <KeyIcon aria-hidden="true" />
-                      <span className="sr-only">Access code</span>
-                    </dt>
-                    <dd className="mono">{u.accessCode ?? "—"}</dd>
-                  </div>
-                  <div>
-                    <dt>
-                      <ClockIcon aria-hidden="true" />
-                      <span className="sr-only">Joined</span>
-                    </dt>
-                    <dd>Joined {formatDateTime(u.createdAt)}</dd>
-                  </div>
+                  <IconFact icon={<MailIcon aria-hidden="true" />} label="E-mail">
+                    {u.email ?? <span className="cell-muted">No e-mail</span>}
+                  </IconFact>
+                  <IconFact icon={<KeyIcon aria-hidden="true" />} label="Access code" className="mono">
+                    {u.accessCode ?? "—"}
+                  </IconFact>
+                  <IconFact icon={<ClockIcon aria-hidden="true" />} label="Joined">
+                    Joined {formatDateTime(u.createdAt)}
+                  </IconFact>
                 </dl>
                 {u.moderator === "code" ? null : (
                   <div className="record-card-actions">
