@@ -1,4 +1,6 @@
 import type { Database } from "bun:sqlite";
+import { sqliteHandle } from "./db/database.ts";
+import type { Store } from "./db/store.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
@@ -19,6 +21,9 @@ import { StreamSourceService } from "./modules/stream/source.ts";
 /** What every feature module is built from: the config, the database, the log and the services. */
 export interface AppContext {
   config: Config;
+  /** The event's database: embedded SQLite or PostgreSQL, the same queries on both. */
+  store: Store;
+  /** The SQLite handle under `store`, for the services not yet moved onto it. */
   db: Database;
   log: Logger;
   admins: AdminService;
@@ -38,7 +43,8 @@ export interface AppContext {
   disposers: (() => void | Promise<void>)[];
 }
 
-export function createContext(config: Config, db: Database, log: Logger): AppContext {
+export function createContext(config: Config, store: Store, log: Logger): AppContext {
+  const db = sqliteHandle(store);
   const settings = new SettingsService(db);
   const mail = new MailService(db, createMailTransport(config, log), log);
   const viewerSessions = new ViewerSessionService(db, config);
@@ -58,6 +64,7 @@ export function createContext(config: Config, db: Database, log: Logger): AppCon
   });
   return {
     config,
+    store,
     db,
     log,
     admins: new AdminService(db),

@@ -4,7 +4,7 @@ import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
-import { closeDatabase, openDatabase } from "./db/database.ts";
+import { closeStore, openStore } from "./db/database.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
 function displayUrl(config: Config, port: number): string {
@@ -15,8 +15,8 @@ function displayUrl(config: Config, port: number): string {
 
 async function serve(config: Config): Promise<void> {
   const hold = holdDataDir(config.dataDir);
-  const db = openDatabase(config.dataDir);
-  const ctx = createContext(config, db, consoleLogger);
+  const store = await openStore({ dataDir: config.dataDir });
+  const ctx = createContext(config, store, consoleLogger);
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
   const url = displayUrl(config, port);
@@ -28,7 +28,7 @@ async function serve(config: Config): Promise<void> {
     console.log(`${signal} received, shutting down`);
     await app.stop(true);
     await disposeContext(ctx);
-    closeDatabase(db);
+    await closeStore(store);
     hold.release();
     process.exit(0);
   };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createApp } from "../src/app.ts";
 import { defaultConfig, type Config } from "../src/config.ts";
 import { createContext, disposeContext, type AppContext } from "../src/context.ts";
-import { closeDatabase, openDatabase } from "../src/db/database.ts";
+import { closeStore, openStore } from "../src/db/database.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { WebAsset } from "../src/http/web-app.ts";
 
@@ -77,8 +77,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
-  const db = openDatabase(dataDir);
-  const ctx = createContext(config, db, silentLogger);
+  const store = await openStore({ dataDir });
+  const ctx = createContext(config, store, silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {
@@ -90,7 +90,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
     async close() {
       await app.stop(true);
       await disposeContext(ctx);
-      closeDatabase(db);
+      await closeStore(store);
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -419,7 +419,7 @@ async function web() {
 // --- 6. the chat filter --------------------------------------------------------------------------------
 
 async function filter() {
-  const r = benchFilter(500, flags.quick ? 5 : 20);
+  const r = await benchFilter(500, flags.quick ? 5 : 20);
   const worst = Math.max(r.perMessageUs.block, r.perMessageUs.mask);
   line(
     "chat filter",

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { createFirstAdminBody } from "../contracts/admin.ts";
 import { ConfigError, parseServeArgs } from "../config.ts";
-import { backupDatabase, closeDatabase, openDatabase } from "../db/database.ts";
+import { backupDatabase, closeStore, openStore, sqliteHandle } from "../db/database.ts";
 import { HttpError } from "../lib/errors.ts";
 import { AdminService } from "../modules/admin/service.ts";
 
@@ -47,14 +47,14 @@ function validate<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 async function withAdmins<T>(dataDir: string, fn: (admins: AdminService) => Promise<T>): Promise<T> {
-  const db = openDatabase(dataDir);
+  const store = await openStore({ dataDir });
   try {
-    return await fn(new AdminService(db));
+    return await fn(new AdminService(sqliteHandle(store)));
   } catch (error) {
     if (error instanceof HttpError) throw new CommandError(error.message);
     throw error;
   } finally {
-    closeDatabase(db);
+    await closeStore(store);
   }
 }
 
@@ -89,13 +89,13 @@ export async function backupCommand(argv: string[], env: Record<string, string |
   const target = resolve(rest[0]!);
   if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
   const dataDir = dataDirOf(flags, env);
-  const db = openDatabase(dataDir);
+  const store = await openStore({ dataDir });
   try {
-    backupDatabase(db, target);
+    backupDatabase(sqliteHandle(store), target);
   } catch (error) {
     throw new CommandError(`backup failed: ${(error as Error).message}`);
   } finally {
-    db.close();
+    await closeStore(store);
   }
   return `backup written to ${target}`;
 }

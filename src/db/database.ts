@@ -2,50 +2,82 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations, type Migration } from "./migrations.ts";
+import { PostgresStore, SqliteStore, type Store } from "./store.ts";
 
 export const DATABASE_FILE = "dreadcast.db";
+
+/** Two instances starting together take this (a PostgreSQL advisory lock) so that one of them migrates. */
+const MIGRATION_LOCK = 7_310_144_311;
 
 export function databasePath(dataDir: string): string {
   return join(dataDir, DATABASE_FILE);
 }
 
-/** Opens (creating if needed) the database in dataDir with the pragmas every connection needs, then migrates. */
-export function openDatabase(dataDir: string): Database {
+export interface StoreOptions {
+  /** The SQLite file's folder (the default engine). */
+  dataDir: string;
+  /** A `postgres://` URL selects PostgreSQL instead. */
+  databaseUrl?: string | null;
+}
+
+/** Opens the SQLite file in dataDir with the pragmas every connection needs. */
+export function openSqlite(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(databasePath(dataDir), { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
-  migrate(db, migrations);
   return db;
 }
 
-export function migrate(db: Database, list: Migration[]): number[] {
-  db.run("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
-  const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+/** Opens (creating if needed) the event's database — the SQLite file, or PostgreSQL given a URL — and migrates it. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl ? PostgresStore.connect(options.databaseUrl) : new SqliteStore(openSqlite(options.dataDir));
+  try {
+    await migrate(store, migrations);
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
+/** Runs the migrations not yet applied, each in its own transaction, in order; returns their versions. */
+export async function migrate(store: Store, list: Migration[]): Promise<number[]> {
+  const lock = async () => {
+    if (store.engine === "postgres") await store.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+  };
+  await store.tx(async () => {
+    await lock();
+    await store.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+  });
   const ran: number[] = [];
   for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(migration.version, migration.name, Date.now());
-    }).immediate();
-    ran.push(migration.version);
+    await store.tx(async () => {
+      await lock();
+      if (await store.get("SELECT version FROM schema_migrations WHERE version = ?", migration.version)) return;
+      await store.exec(store.engine === "sqlite" ? migration.sqlite : migration.postgres);
+      await migration.seed?.(store);
+      await store.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", migration.version, migration.name, Date.now());
+      ran.push(migration.version);
+    });
   }
   return ran;
 }
 
-/** Flushes the WAL into the main file and closes; used on shutdown. */
-export function closeDatabase(db: Database): void {
-  try {
-    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
-  } finally {
-    db.close();
-  }
+/** The bun:sqlite handle under a SQLite store (for what only SQLite has: its file, its online backup). */
+export function sqliteHandle(store: Store): Database {
+  if (!(store instanceof SqliteStore)) throw new Error("this needs the embedded SQLite database");
+  return store.db;
 }
 
-/** A consistent online copy of the live database (safe while the server writes). */
+/** Flushes SQLite's WAL into the main file and closes, or closes the PostgreSQL pool; used on shutdown. */
+export async function closeStore(store: Store): Promise<void> {
+  await store.close();
+}
+
+/** A consistent online copy of the live SQLite database (safe while the server writes). */
 export function backupDatabase(db: Database, targetFile: string): void {
   db.query("VACUUM INTO ?").run(targetFile);
 }

@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
-import { closeDatabase, openDatabase } from "../../src/db/database.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { BUN, LiveSocket, ROOT, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
 
@@ -21,11 +21,11 @@ afterAll(async () => {
 });
 
 test("a backup taken under live chat load is sound and holds every message acknowledged before it began", async () => {
-  const setupDb = openDatabase(dataDir);
+  const setupDb = await openStore({ dataDir });
   const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
   const people = Array.from({ length: 20 }, (_, i) => viewerSession(setupCtx, `keeper${i}`, "SKP").cookie);
   await disposeContext(setupCtx);
-  closeDatabase(setupDb);
+  await closeStore(setupDb);
 
   server = await startServer(dataDir, ["--trust-proxy", "127.0.0.1"]);
   const url = server.url;

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
-import { closeDatabase, openDatabase } from "../../src/db/database.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
 
@@ -37,11 +37,11 @@ afterAll(async () => {
 
 test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: no crash, no leak, exact viewer count`, async () => {
   const rng = prng(SEED);
-  const setupDb = openDatabase(dataDir);
+  const setupDb = await openStore({ dataDir });
   const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
   const people = Array.from({ length: PEOPLE }, (_, i) => viewerSession(setupCtx, `ghoul${i}`, "SKP").cookie);
   await disposeContext(setupCtx);
-  closeDatabase(setupDb);
+  await closeStore(setupDb);
 
   server = await startServer(dataDir, ["--trust-proxy", "127.0.0.1"]);
   const url = server.url;

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
-import { closeDatabase, databasePath, openDatabase } from "../../src/db/database.ts";
+import { closeStore, databasePath, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
@@ -44,12 +44,12 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   cleanup.push(() => stripe.close(), () => smtp.close(), () => rmSync(dataDir, { recursive: true, force: true }));
 
   // Viewers who will chat and donate, let in before the event (straight in the database).
-  const setupDb = openDatabase(dataDir);
+  const setupDb = await openStore({ dataDir });
   const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
   const viewers = Array.from({ length: 5 }, (_, i) => ({ name: `mourner${i}`, ...viewerSession(setupCtx, `mourner${i}`, "SKP") }));
   const adminCookie = await adminSession(setupCtx);
   await disposeContext(setupCtx);
-  closeDatabase(setupDb);
+  await closeStore(setupDb);
 
   const flags = [
     "--stripe-secret-key", "sk_test_x",

@@ -6,7 +6,7 @@ import type { ServerEvent } from "../../src/contracts/chat.ts";
 import { createApp } from "../../src/app.ts";
 import { defaultConfig, type Config } from "../../src/config.ts";
 import { createContext, disposeContext, type AppContext } from "../../src/context.ts";
-import { closeDatabase, openDatabase } from "../../src/db/database.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger, type Logger } from "../../src/lib/logger.ts";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
@@ -194,8 +194,8 @@ export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<R
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir, trustProxy: ["127.0.0.1"], ...overrides };
   const loggedErrors: string[] = [];
   const log: Logger = { ...silentLogger, error: (message: string, error?: unknown) => loggedErrors.push(`${message}: ${error instanceof Error ? error.stack : String(error ?? "")}`) };
-  const db = openDatabase(dataDir);
-  const ctx = createContext(config, db, log);
+  const store = await openStore({ dataDir });
+  const ctx = createContext(config, store, log);
   // A stand-in page, so page routes answer as they do with the built web app.
   const page = join(dataDir, "index.html");
   writeFileSync(page, "<!doctype html><title>dreadcast</title>");
@@ -209,7 +209,7 @@ export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<R
     async close() {
       await app.stop(true);
       await disposeContext(ctx);
-      closeDatabase(db);
+      await closeStore(store);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, testEngines, type TestDatabase } from "../../tests/support/postgres.ts";
+import { closeStore, migrate, openStore } from "./database.ts";
+import { migrations } from "./migrations.ts";
+import { PostgresStore, toPostgres, type Store } from "./store.ts";
+
+test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
+  expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");
+  expect(toPostgres("UPDATE chat_messages SET deleted = 1 WHERE username = ? COLLATE NOCASE AND deleted = 0")).toBe(
+    "UPDATE chat_messages SET deleted = 1 WHERE username = $1 AND deleted = 0",
+  );
+});
+
+test("an unreachable PostgreSQL is told apart from a wrong query", async () => {
+  const store = PostgresStore.connect("postgres://postgres@127.0.0.1:1/nothing", { connectionTimeout: 2 });
+  const error = await store.get("SELECT 1").catch((e: unknown) => e);
+  expect(store.isUnavailable(error)).toBe(true);
+  await store.close();
+});
+
+for (const engine of await testEngines()) {
+  describe(`storage on ${engine}`, () => {
+    let store: Store;
+    let dataDir: string;
+    let pg: TestDatabase | null = null;
+
+    beforeAll(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), "dreadcast-store-"));
+      if (engine === "postgres") pg = await createTestDatabase();
+      store = await openStore({ dataDir, databaseUrl: pg?.url });
+    });
+    afterAll(async () => {
+      await closeStore(store);
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    test("every migration is applied once, and again is a no-op", async () => {
+      const rows = await store.all<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+      expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));
+      expect(await migrate(store, migrations)).toEqual([]);
+      const settings = await store.get<{ id: number; start_date: number }>("SELECT id, start_date FROM livestream_settings");
+      expect(settings?.id).toBe(1);
+      expect(typeof settings?.start_date).toBe("number");
+    });
+
+    test("INSERT … RETURNING gives plain numbers, and a broken unique constraint is recognised", async () => {
+      const now = Date.now();
+      const code = await store.get<{ id: number; created_at: number; used: number }>(
+        "INSERT INTO access_codes (code, kind, created_at) VALUES (?, ?, ?) RETURNING *",
+        "SKP-STORE-0001",
+        "SKP",
+        now,
+      );
+      expect(code).toMatchObject({ created_at: now, used: 0 });
+      expect(typeof code!.id).toBe("number");
+      const error = await store.run("INSERT INTO access_codes (code, kind, created_at) VALUES (?, ?, ?)", "SKP-STORE-0001", "SKP", now).catch((e: unknown) => e);
+      expect(store.isUniqueViolation(error)).toBe(true);
+      expect(store.isUnavailable(error)).toBe(false);
+    });
+
+    test("chat names are unique without regard to case, and found without it", async () => {
+      await store.run("INSERT INTO users (username, created_at) VALUES (?, ?)", "Wraith", Date.now());
+      const error = await store.run("INSERT INTO users (username, created_at) VALUES (?, ?)", "wRAITH", Date.now()).catch((e: unknown) => e);
+      expect(store.isUniqueViolation(error)).toBe(true);
+      expect(await store.get<{ username: string }>("SELECT username FROM users WHERE username = ?", "WRAITH")).toEqual({ username: "Wraith" });
+    });
+
+    test("a transaction commits together or not at all; one inside another joins it", async () => {
+      await store.tx(async () => {
+        await store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "kept", 1);
+        await store.tx(() => store.run("UPDATE event_counters SET value = value + 1 WHERE name = ?", "kept"));
+      });
+      const failed = await store
+        .tx(async () => {
+          await store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "lost", 1);
+          await store.run("UPDATE event_counters SET value = 100 WHERE name = ?", "kept");
+          throw new Error("rolled back");
+        })
+        .catch((e: Error) => e.message);
+      expect(failed).toBe("rolled back");
+      expect(await store.all("SELECT name, value FROM event_counters ORDER BY name")).toEqual([{ name: "kept", value: 2 }]);
+    });
+
+    test("work outside a transaction is neither part of it nor lost when it rolls back", async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const inside = store
+        .tx(async () => {
+          await store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "inside", 1);
+          await gate;
+          throw new Error("undo");
+        })
+        .catch(() => {});
+      const outside = store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "outside", 1);
+      release();
+      await Promise.all([inside, outside]);
+      expect(await store.all("SELECT name FROM event_counters WHERE name IN ('inside', 'outside')")).toEqual([{ name: "outside" }]);
+    });
+
+    test("sums come back as numbers, and writes move the write stamp", async () => {
+      const before = store.writes;
+      await store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "big", 2 ** 40);
+      expect(store.writes).toBeGreaterThan(before);
+      const row = await store.get<{ total: number }>("SELECT CAST(COALESCE(SUM(value), 0) AS BIGINT) AS total FROM event_counters WHERE name = ?", "big");
+      expect(row).toEqual({ total: 2 ** 40 });
+      const stamp = store.writes;
+      await store.get("SELECT 1 AS one");
+      expect(store.writes).toBe(stamp);
+    });
+  });
+}
+
+if ((await testEngines()).includes("postgres")) {
+  test("two instances starting together on one PostgreSQL database migrate it once", async () => {
+    const pg = await createTestDatabase();
+    try {
+      const stores = await Promise.all([0, 1, 2].map(() => openStore({ dataDir: "/nonexistent", databaseUrl: pg.url })));
+      const rows = await stores[0]!.all<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+      expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));
+      expect(await stores[0]!.get("SELECT COUNT(*) AS n FROM livestream_settings")).toEqual({ n: 1 });
+      await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await pg.drop();
+    }
+  });
+}

@@ -1,0 +1,265 @@
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** The two engines the storage layer speaks: embedded SQLite (the default) and PostgreSQL (a cluster). */
+export type Engine = "sqlite" | "postgres";
+
+export type Param = string | number | boolean | null | Uint8Array;
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+/**
+ * The queries every service makes, the same on both engines: `?` placeholders, integers for booleans and
+ * epoch-millisecond times, `RETURNING`, `ON CONFLICT … DO …`. Case-insensitive columns (chat names, admin
+ * names) compare without case on both (SQLite `COLLATE NOCASE`, PostgreSQL `citext`), so a query need not say so.
+ */
+export interface Queries {
+  all<T>(sql: string, ...params: Param[]): Promise<T[]>;
+  get<T>(sql: string, ...params: Param[]): Promise<T | null>;
+  run(sql: string, ...params: Param[]): Promise<RunResult>;
+}
+
+export interface Store extends Queries {
+  readonly engine: Engine;
+  /**
+   * Runs `fn` in one transaction: every query made inside it through this store — at any depth, by any
+   * service — is part of it; it commits when `fn` resolves and rolls back when it throws. A transaction
+   * inside another joins it. On SQLite the write lock is taken at the start (no upgrade deadlocks).
+   */
+  tx<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs statements with no parameters (schema changes); several may be separated by semicolons. */
+  exec(sql: string): Promise<void>;
+  /** Grows whenever this process writes: a cache stamped with it is stale once it differs. */
+  readonly writes: number;
+  /** True when the error is a broken unique (or primary key) constraint. */
+  isUniqueViolation(error: unknown): boolean;
+  /** True when the database could not be reached or answered too slowly (a 503, not a 500). */
+  isUnavailable(error: unknown): boolean;
+  close(): Promise<void>;
+}
+
+const writeStatements = new Map<string, boolean>();
+/** INSERT, UPDATE, DELETE, REPLACE (and anything else but a plain read). */
+function isWrite(sql: string): boolean {
+  let known = writeStatements.get(sql);
+  if (known === undefined) {
+    known = !/^\s*(SELECT|WITH\s+(?![\s\S]*\b(INSERT|UPDATE|DELETE)\b))/i.test(sql);
+    if (writeStatements.size < 2000) writeStatements.set(sql, known);
+  }
+  return known;
+}
+
+/**
+ * Embedded SQLite through bun:sqlite: one connection, each query run at once (the store's promises are
+ * already settled). While a transaction is open, queries from outside it wait for it to end, so nothing
+ * that is not part of it is committed or rolled back with it.
+ */
+export class SqliteStore implements Store {
+  readonly engine = "sqlite" as const;
+  writes = 0;
+  private open: symbol | null = null;
+  private ended: Promise<void> = Promise.resolve();
+  private readonly scope = new AsyncLocalStorage<symbol>();
+
+  constructor(readonly db: Database) {}
+
+  private blocked(): boolean {
+    return this.open !== null && this.scope.getStore() !== this.open;
+  }
+
+  private async afterTransaction(): Promise<void> {
+    while (this.blocked()) await this.ended;
+  }
+
+  all<T>(sql: string, ...params: Param[]): Promise<T[]> {
+    if (this.blocked()) return this.afterTransaction().then(() => this.all<T>(sql, ...params));
+    try {
+      const rows = this.db.query(sql).all(...(params as never[])) as T[];
+      if (isWrite(sql)) this.writes++;
+      return Promise.resolve(rows);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  get<T>(sql: string, ...params: Param[]): Promise<T | null> {
+    if (this.blocked()) return this.afterTransaction().then(() => this.get<T>(sql, ...params));
+    try {
+      const row = (this.db.query(sql).get(...(params as never[])) as T | undefined) ?? null;
+      if (isWrite(sql)) this.writes++;
+      return Promise.resolve(row);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  run(sql: string, ...params: Param[]): Promise<RunResult> {
+    if (this.blocked()) return this.afterTransaction().then(() => this.run(sql, ...params));
+    try {
+      const { changes } = this.db.query(sql).run(...(params as never[]));
+      this.writes++;
+      return Promise.resolve({ changes });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.afterTransaction();
+    this.db.run(sql);
+    this.writes++;
+  }
+
+  async tx<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.open !== null && this.scope.getStore() === this.open) return fn();
+    await this.afterTransaction();
+    const token = Symbol("transaction");
+    let release!: () => void;
+    this.open = token;
+    this.ended = new Promise((resolve) => (release = resolve));
+    try {
+      this.db.run("BEGIN IMMEDIATE");
+    } catch (error) {
+      this.open = null;
+      release();
+      throw error;
+    }
+    try {
+      const result = await this.scope.run(token, fn);
+      this.db.run("COMMIT");
+      this.writes++;
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.run("ROLLBACK");
+      throw error;
+    } finally {
+      this.open = null;
+      release();
+    }
+  }
+
+  isUniqueViolation(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  }
+
+  isUnavailable(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+  }
+
+  async close(): Promise<void> {
+    await this.afterTransaction();
+    try {
+      this.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    } finally {
+      this.db.close();
+    }
+  }
+}
+
+const placeholders = new Map<string, string>();
+/**
+ * A query in PostgreSQL's words: `?` → `$1`, `$2`, … outside quoted strings and identifiers, and SQLite's
+ * `COLLATE NOCASE` dropped (the columns compared that way are `citext` there).
+ */
+export function toPostgres(sql: string): string {
+  let out = placeholders.get(sql);
+  if (out !== undefined) return out;
+  let n = 0;
+  let quote: string | null = null;
+  out = "";
+  for (const ch of sql.replace(/\s+COLLATE\s+NOCASE\b/gi, "")) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === "?") out += `$${++n}`;
+    else out += ch;
+  }
+  if (placeholders.size < 2000) placeholders.set(sql, out);
+  return out;
+}
+
+type Row = Record<string, unknown>;
+
+/** int8 arrives as a BigInt (never a string); every number this app stores fits a double. */
+function plainNumbers<T>(rows: Row[]): T[] {
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (typeof value === "bigint") row[key] = Number(value);
+    }
+  }
+  return rows as T[];
+}
+
+const PG_UNAVAILABLE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ConnectionRefused|ConnectionClosed)/;
+/** Server-side codes that mean "not now" rather than "wrong": shutting down, too many connections, serialization. */
+const PG_TRANSIENT_STATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08003", "08006", "08001", "08004"]);
+
+/** PostgreSQL through Bun.SQL: a pool of connections; a transaction holds one of them until it ends. */
+export class PostgresStore implements Store {
+  readonly engine = "postgres" as const;
+  writes = 0;
+  private readonly scope = new AsyncLocalStorage<SQL>();
+
+  constructor(readonly sql: SQL) {}
+
+  static connect(url: string, options: { max?: number; connectionTimeout?: number } = {}): PostgresStore {
+    return new PostgresStore(new SQL({ url, bigint: true, max: options.max ?? 10, connectionTimeout: options.connectionTimeout ?? 5, idleTimeout: 30 }));
+  }
+
+  private client(): SQL {
+    return this.scope.getStore() ?? this.sql;
+  }
+
+  async all<T>(sql: string, ...params: Param[]): Promise<T[]> {
+    const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
+    if (isWrite(sql)) this.writes++;
+    return plainNumbers<T>([...rows]);
+  }
+
+  async get<T>(sql: string, ...params: Param[]): Promise<T | null> {
+    const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
+    if (isWrite(sql)) this.writes++;
+    return rows.length === 0 ? null : plainNumbers<T>([rows[0]!])[0]!;
+  }
+
+  async run(sql: string, ...params: Param[]): Promise<RunResult> {
+    const result = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as unknown as { count: number | null; affectedRows?: number | null };
+    this.writes++;
+    return { changes: Number(result.affectedRows ?? result.count ?? 0) };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.client().unsafe(sql).simple();
+    this.writes++;
+  }
+
+  async tx<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.scope.getStore() !== undefined) return fn();
+    const result = await this.sql.begin((tx) => this.scope.run(tx as unknown as SQL, fn));
+    this.writes++;
+    return result as T;
+  }
+
+  isUniqueViolation(error: unknown): boolean {
+    return (error as { errno?: unknown } | null)?.errno === "23505";
+  }
+
+  isUnavailable(error: unknown): boolean {
+    const e = error as { code?: unknown; errno?: unknown } | null;
+    return (typeof e?.code === "string" && PG_UNAVAILABLE.test(e.code)) || (typeof e?.errno === "string" && PG_TRANSIENT_STATES.has(e.errno));
+  }
+
+  async close(): Promise<void> {
+    await this.sql.close({ timeout: 5 });
+  }
+}
