@@ -35,8 +35,8 @@ function firstIssueMessage(error: unknown): string {
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const uploads = new UploadService(ctx.config.dataDir);
-  const web = await webAppPlugin(assets ?? (await loadWebAssets()), () => ({
-    "content-security-policy": contentSecurityPolicy(ctx.stream.provider().csp()),
+  const web = await webAppPlugin(assets ?? (await loadWebAssets()), async () => ({
+    "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()),
   }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());

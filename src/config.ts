@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** A postgres:// URL: the event's database on PostgreSQL instead of the SQLite file in dataDir. */
+  databaseUrl: string | null;
   publicUrl: string | null;
   stripeSecretKey: string | null;
   stripePublishableKey: string | null;
@@ -23,7 +25,7 @@ export class ConfigError extends Error {}
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "database-url";
 
 interface FlagSpec {
   key: keyof Config;
@@ -37,6 +39,12 @@ export const FLAGS: Record<string, FlagSpec> = {
   port: { key: "port", kind: "port", value: "N", help: "TCP port to listen on (default 3000; 0 picks a free one)" },
   host: { key: "host", kind: "string", value: "ADDR", help: "address to bind (default 0.0.0.0)" },
   "data-dir": { key: "dataDir", kind: "string", value: "DIR", help: "where the database and uploads live (default ./data)" },
+  "database-url": {
+    key: "databaseUrl",
+    kind: "database-url",
+    value: "URL",
+    help: "PostgreSQL for the event's data, e.g. postgres://user:pass@db.example.com/dreadcast (default: SQLite in DATA_DIR)",
+  },
   "public-url": { key: "publicUrl", kind: "url", value: "URL", help: "the address viewers use, e.g. https://live.example.com" },
   "stripe-secret-key": { key: "stripeSecretKey", kind: "string", value: "KEY", help: "Stripe secret key (sk_...); without it payments run in demo mode" },
   "stripe-publishable-key": { key: "stripePublishableKey", kind: "string", value: "KEY", help: "Stripe publishable key (pk_...)" },
@@ -54,6 +62,7 @@ export function defaultConfig(): Config {
     port: 3000,
     host: "0.0.0.0",
     dataDir: resolve("data"),
+    databaseUrl: null,
     publicUrl: null,
     stripeSecretKey: null,
     stripePublishableKey: null,
@@ -94,6 +103,19 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS) throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
       return Number(raw);
     }
+    case "database-url": {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`--${name} must be a postgres:// URL, got '${redactPassword(raw)}'`);
+      }
+      if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+        throw new ConfigError(`--${name} must be a postgres:// URL (without it the database is SQLite in --data-dir), got '${url.protocol}'`);
+      }
+      if (!url.hostname && !url.searchParams.get("host")) throw new ConfigError(`--${name} names no host`);
+      return raw;
+    }
     case "list":
       return raw.split(",").map((s) => s.trim()).filter(Boolean);
     case "string": {
@@ -101,6 +123,11 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       return name === "data-dir" ? resolve(raw) : raw;
     }
   }
+}
+
+/** A URL as it may be shown: its password replaced. */
+export function redactPassword(raw: string): string {
+  return raw.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@");
 }
 
 function envName(flag: string): string {

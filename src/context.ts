@@ -1,5 +1,3 @@
-import type { Database } from "bun:sqlite";
-import { sqliteHandle } from "./db/database.ts";
 import type { Store } from "./db/store.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
@@ -23,8 +21,6 @@ export interface AppContext {
   config: Config;
   /** The event's database: embedded SQLite or PostgreSQL, the same queries on both. */
   store: Store;
-  /** The SQLite handle under `store`, for the services not yet moved onto it. */
-  db: Database;
   log: Logger;
   admins: AdminService;
   settings: SettingsService;
@@ -43,31 +39,31 @@ export interface AppContext {
   disposers: (() => void | Promise<void>)[];
 }
 
-export function createContext(config: Config, store: Store, log: Logger): AppContext {
-  const db = sqliteHandle(store);
-  const settings = new SettingsService(db);
-  const mail = new MailService(db, createMailTransport(config, log), log);
-  const viewerSessions = new ViewerSessionService(db, config);
-  const access = new AccessService(db, config, viewerSessions, mail);
+export async function createContext(config: Config, store: Store, log: Logger): Promise<AppContext> {
+  const settings = new SettingsService(store);
+  const mail = new MailService(store, createMailTransport(config, log), log);
+  const viewerSessions = new ViewerSessionService(store, config);
+  const access = new AccessService(store, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
-  const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(db);
-  const ledger = new PaymentLedger(db, access, mail, log);
-  const payments = new PaymentService(db, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
-  const refunds = new RefundService(db, provider, ledger, access);
-  const chat = new ChatHub(db, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
+  const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(store);
+  const ledger = new PaymentLedger(store, access, mail, log);
+  const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
+  const refunds = new RefundService(store, provider, ledger, access);
+  const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
   settings.setViewerCountProvider(() => chat.viewerCount());
-  payments.onDonation((donation) => chat.announceDonation(donation));
-  const stream = new StreamSourceService(db, settings);
+  await chat.load();
+  payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
+  const stream = new StreamSourceService(store, settings);
+  await stream.load();
   ledger.onEffects((effects) => {
     for (const codeId of effects.revokedCodeIds ?? []) chat.closeCode(codeId);
-    if (effects.donationTotalChanged) chat.broadcastDonationTotal();
+    if (effects.donationTotalChanged) chat.broadcastDonationTotal().catch((error: unknown) => log.error("could not announce the donation total", error));
   });
   return {
     config,
     store,
-    db,
     log,
-    admins: new AdminService(db),
+    admins: new AdminService(store),
     settings,
     mail,
     viewerSessions,

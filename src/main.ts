@@ -4,7 +4,7 @@ import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
-import { closeStore, openStore } from "./db/database.ts";
+import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
 function displayUrl(config: Config, port: number): string {
@@ -14,9 +14,10 @@ function displayUrl(config: Config, port: number): string {
 }
 
 async function serve(config: Config): Promise<void> {
-  const hold = holdDataDir(config.dataDir);
-  const store = await openStore({ dataDir: config.dataDir });
-  const ctx = createContext(config, store, consoleLogger);
+  // One process per SQLite file; on PostgreSQL several instances share the database.
+  const hold = config.databaseUrl ? null : holdDataDir(config.dataDir);
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const ctx = await createContext(config, store, consoleLogger);
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
   const url = displayUrl(config, port);
@@ -29,7 +30,7 @@ async function serve(config: Config): Promise<void> {
     await app.stop(true);
     await disposeContext(ctx);
     await closeStore(store);
-    hold.release();
+    hold?.release();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
@@ -41,8 +42,8 @@ async function serve(config: Config): Promise<void> {
       : "payments: live Stripe payments",
   );
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
-  console.log(`data: ${config.dataDir}`);
-  if (ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
+  console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)} (uploads in ${config.dataDir})` : `data: ${config.dataDir}`);
+  if ((await ctx.admins.needsFirstAdmin())) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`dreadcast: ${error.message}`);
       return 2;
     }
-    if (error instanceof CommandError || error instanceof DataDirHeldError) {
+    if (error instanceof CommandError || error instanceof DataDirHeldError || error instanceof DatabaseUnavailableError) {
       console.error(`dreadcast: ${error.message}`);
       return 1;
     }

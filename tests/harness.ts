@@ -78,7 +78,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
   const store = await openStore({ dataDir });
-  const ctx = createContext(config, store, silentLogger);
+  const ctx = await createContext(config, store, silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {
@@ -98,7 +98,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
 
 /** Creates an admin and returns a client logged in as them. */
 export async function loginAsAdmin(app: TestApp, username = "warden", password = "s3cret-pass"): Promise<TestClient> {
-  if (app.ctx.admins.needsFirstAdmin()) await app.ctx.admins.create(username, `${username}@example.com`, password);
+  if ((await app.ctx.admins.needsFirstAdmin())) await app.ctx.admins.create(username, `${username}@example.com`, password);
   const client = app.client();
   const res = await client.post("/api/admin/login", { username, password });
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);

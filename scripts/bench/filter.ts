@@ -65,7 +65,7 @@ async function noRulesCost(lines: string[], batches: number): Promise<number> {
   const store = new SqliteStore(new Database(":memory:", { strict: true }));
   await migrate(store, migrations);
   const db = store.db;
-  const moderation = new ChatModeration(db);
+  const moderation = new ChatModeration(store);
   const sender: Sender = { key: "viewer:1", userId: 1, username: "Bencher", accessCodeId: 1, isModerator: false };
   const cost = bestPerLine(lines, batches, (text) => {
     moderation.holdBack(sender);

@@ -49,7 +49,7 @@ function validate<T>(schema: z.ZodType<T>, value: unknown): T {
 async function withAdmins<T>(dataDir: string, fn: (admins: AdminService) => Promise<T>): Promise<T> {
   const store = await openStore({ dataDir });
   try {
-    return await fn(new AdminService(sqliteHandle(store)));
+    return await fn(new AdminService(store));
   } catch (error) {
     if (error instanceof HttpError) throw new CommandError(error.message);
     throw error;

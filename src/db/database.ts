@@ -31,6 +31,19 @@ export function openSqlite(dataDir: string): Database {
   return db;
 }
 
+/** The database named at start could not be used: said in one line, without the password. */
+export class DatabaseUnavailableError extends Error {}
+
+/** Where a PostgreSQL URL points, for messages: host, port and database, never the password. */
+export function describePostgres(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || u.searchParams.get("host") || "localhost"}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return "the database";
+  }
+}
+
 /** Opens (creating if needed) the event's database — the SQLite file, or PostgreSQL given a URL — and migrates it. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const store = options.databaseUrl ? PostgresStore.connect(options.databaseUrl) : new SqliteStore(openSqlite(options.dataDir));
@@ -38,6 +51,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await migrate(store, migrations);
   } catch (error) {
     await store.close().catch(() => {});
+    if (options.databaseUrl) {
+      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      throw new DatabaseUnavailableError(`cannot use PostgreSQL at ${describePostgres(options.databaseUrl)}: ${reason}`);
+    }
     throw error;
   }
   return store;

@@ -9,6 +9,7 @@ import { PostgresStore, toPostgres, type Store } from "./store.ts";
 
 test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
   expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");
+  expect(toPostgres("SELECT 1 WHERE lower(a) = lower(?1) OR lower(b) = lower(?1)")).toBe("SELECT 1 WHERE lower(a) = lower($1) OR lower(b) = lower($1)");
   expect(toPostgres("UPDATE chat_messages SET deleted = 1 WHERE username = ? COLLATE NOCASE AND deleted = 0")).toBe(
     "UPDATE chat_messages SET deleted = 1 WHERE username = $1 AND deleted = 0",
   );

@@ -31,6 +31,13 @@ export interface Store extends Queries {
    * inside another joins it. On SQLite the write lock is taken at the start (no upgrade deadlocks).
    */
   tx<T>(fn: () => Promise<T>): Promise<T>;
+  /** True inside `tx` (what is read there may still roll back, so it is not cached). */
+  inTransaction(): boolean;
+  /**
+   * Inside `tx`: waits until no other transaction holds `key`, and holds it until this one ends (a
+   * PostgreSQL advisory lock; on SQLite every write transaction already runs alone).
+   */
+  lock(key: string): Promise<void>;
   /** Runs statements with no parameters (schema changes); several may be separated by semicolons. */
   exec(sql: string): Promise<void>;
   /** Grows whenever this process writes: a cache stamped with it is stale once it differs. */
@@ -60,12 +67,20 @@ function isWrite(sql: string): boolean {
  */
 export class SqliteStore implements Store {
   readonly engine = "sqlite" as const;
-  writes = 0;
   private open: symbol | null = null;
   private ended: Promise<void> = Promise.resolve();
   private readonly scope = new AsyncLocalStorage<symbol>();
 
-  constructor(readonly db: Database) {}
+  private readonly changes: ReturnType<Database["query"]>;
+
+  constructor(readonly db: Database) {
+    this.changes = db.query("SELECT total_changes() AS n");
+  }
+
+  /** SQLite's own count of rows this connection has written: under 1 µs, and it misses no writer. */
+  get writes(): number {
+    return (this.changes.get() as { n: number }).n;
+  }
 
   private blocked(): boolean {
     return this.open !== null && this.scope.getStore() !== this.open;
@@ -79,7 +94,6 @@ export class SqliteStore implements Store {
     if (this.blocked()) return this.afterTransaction().then(() => this.all<T>(sql, ...params));
     try {
       const rows = this.db.query(sql).all(...(params as never[])) as T[];
-      if (isWrite(sql)) this.writes++;
       return Promise.resolve(rows);
     } catch (error) {
       return Promise.reject(error);
@@ -90,7 +104,6 @@ export class SqliteStore implements Store {
     if (this.blocked()) return this.afterTransaction().then(() => this.get<T>(sql, ...params));
     try {
       const row = (this.db.query(sql).get(...(params as never[])) as T | undefined) ?? null;
-      if (isWrite(sql)) this.writes++;
       return Promise.resolve(row);
     } catch (error) {
       return Promise.reject(error);
@@ -101,7 +114,6 @@ export class SqliteStore implements Store {
     if (this.blocked()) return this.afterTransaction().then(() => this.run(sql, ...params));
     try {
       const { changes } = this.db.query(sql).run(...(params as never[]));
-      this.writes++;
       return Promise.resolve({ changes });
     } catch (error) {
       return Promise.reject(error);
@@ -111,11 +123,16 @@ export class SqliteStore implements Store {
   async exec(sql: string): Promise<void> {
     await this.afterTransaction();
     this.db.run(sql);
-    this.writes++;
   }
 
+  inTransaction(): boolean {
+    return this.open !== null && this.scope.getStore() === this.open;
+  }
+
+  async lock(_key: string): Promise<void> {}
+
   async tx<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.open !== null && this.scope.getStore() === this.open) return fn();
+    if (this.inTransaction()) return fn();
     await this.afterTransaction();
     const token = Symbol("transaction");
     let release!: () => void;
@@ -131,7 +148,6 @@ export class SqliteStore implements Store {
     try {
       const result = await this.scope.run(token, fn);
       this.db.run("COMMIT");
-      this.writes++;
       return result;
     } catch (error) {
       if (this.db.inTransaction) this.db.run("ROLLBACK");
@@ -170,18 +186,22 @@ const placeholders = new Map<string, string>();
 export function toPostgres(sql: string): string {
   let out = placeholders.get(sql);
   if (out !== undefined) return out;
+  const text = sql.replace(/\s+COLLATE\s+NOCASE\b/gi, "");
   let n = 0;
   let quote: string | null = null;
   out = "";
-  for (const ch of sql.replace(/\s+COLLATE\s+NOCASE\b/gi, "")) {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (quote !== null) {
       if (ch === quote) quote = null;
       out += ch;
     } else if (ch === "'" || ch === '"') {
       quote = ch;
       out += ch;
-    } else if (ch === "?") out += `$${++n}`;
-    else out += ch;
+    } else if (ch === "?") {
+      // `?3` names the third parameter (SQLite's numbered form), `?` the next one.
+      out += /[0-9]/.test(text[i + 1] ?? "") ? "$" : `$${++n}`;
+    } else out += ch;
   }
   if (placeholders.size < 2000) placeholders.set(sql, out);
   return out;
@@ -189,12 +209,16 @@ export function toPostgres(sql: string): string {
 
 type Row = Record<string, unknown>;
 
-/** int8 arrives as a BigInt (never a string); every number this app stores fits a double. */
+/**
+ * Rows as SQLite gives them: int8 arrives as a BigInt (every number this app stores fits a double), and a
+ * boolean expression (`EXISTS …`, a comparison) as 1 or 0, as the app stores its flags.
+ */
 function plainNumbers<T>(rows: Row[]): T[] {
   for (const row of rows) {
     for (const key in row) {
       const value = row[key];
       if (typeof value === "bigint") row[key] = Number(value);
+      else if (typeof value === "boolean") row[key] = value ? 1 : 0;
     }
   }
   return rows as T[];
@@ -243,8 +267,17 @@ export class PostgresStore implements Store {
     this.writes++;
   }
 
+  inTransaction(): boolean {
+    return this.scope.getStore() !== undefined;
+  }
+
+  async lock(key: string): Promise<void> {
+    if (!this.inTransaction()) throw new Error("lock() is for use inside a transaction");
+    await this.client().unsafe("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
+  }
+
   async tx<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.scope.getStore() !== undefined) return fn();
+    if (this.inTransaction()) return fn();
     const result = await this.sql.begin((tx) => this.scope.run(tx as unknown as SQL, fn));
     this.writes++;
     return result as T;

@@ -76,12 +76,12 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
  * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, a plain 404 for a
  * missing file (anything whose last segment has an extension) and JSON 404 for unknown /api paths.
  */
-export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Record<string, string>) {
+export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promise<Record<string, string>>) {
   const byPath = new Map<string, LoadedAsset>();
   await Promise.all(assets.map(async (a) => byPath.set(a.path, await load(a))));
   const index = byPath.get("/index.html");
 
-  const handler = ({ request, path, set }: { request: Request; path: string; set: { status?: number | string } }) => {
+  const handler = async ({ request, path, set }: { request: Request; path: string; set: { status?: number | string } }) => {
     if (path === "/api" || path.startsWith("/api/")) {
       set.status = 404;
       return { error: "Not found" };
@@ -95,7 +95,7 @@ export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Record
     if (!index) {
       return new Response("The web app is not built. Run `npm run build:web`.", { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
-    return respond(index, request, pageHeaders());
+    return respond(index, request, await pageHeaders());
   };
 
   return new Elysia({ name: "web-app" }).get("/*", handler).head("/*", handler);

@@ -60,7 +60,7 @@ describe("letting a buyer in", () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toContain("Secure");
     expect((await client.get("/api/user-data")).body).toEqual({ username: "Nightshade" });
-    expect(app.ctx.access.findCode(code)!.used).toBe(true);
+    expect((await app.ctx.access.findCode(code))!.used).toBe(true);
   });
 
   test("the same code, device and username come back in", async () => {
@@ -133,7 +133,7 @@ describe("special codes", () => {
   });
 
   test("a MOD- code skips the device lock and makes its holder a moderator", async () => {
-    const mod = app.ctx.access.issueAccessCode("MOD");
+    const mod = await app.ctx.access.issueAccessCode("MOD");
     const phone = app.client();
     expect((await enter(phone, mod.code, "Gatekeeper")).body.valid).toBe(true);
     const laptop = app.client();
@@ -149,7 +149,7 @@ describe("special codes", () => {
 
   test("an admin's name cannot be taken by a viewer", async () => {
     await loginAsAdmin(app);
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     expect((await enter(app.client(), code.code, "WARDEN")).body).toEqual({ valid: false, message: "That username is reserved. Please choose another." });
   });
 
@@ -163,15 +163,15 @@ describe("bans and revocation", () => {
   test("a banned username is refused with any code, and a banned code with any username", async () => {
     const byName = (await buyDemoCode(app.client())).accessCode;
     const byCode = (await buyDemoCode(app.client())).accessCode;
-    const codeId = app.ctx.access.findCode(byCode)!.id;
-    app.ctx.db.query("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Poltergeist', NULL, 0), ('Shade', ?, 0)").run(codeId);
+    const codeId = (await app.ctx.access.findCode(byCode))!.id;
+    await app.ctx.store.run("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Poltergeist', NULL, 0), ('Shade', ?, 0)", codeId);
     expect((await enter(app.client(), byName, "poltergeist")).body).toEqual({ valid: false, message: "You have been banned from this event." });
     expect((await enter(app.client(), byCode, "FreshName")).body).toEqual({ valid: false, message: "You have been banned from this event." });
   });
 
   test("a revoked code is an invalid code", async () => {
     const code = (await buyDemoCode(app.client())).accessCode;
-    app.ctx.db.query("UPDATE access_codes SET revoked = 1 WHERE code = ?").run(code);
+    await app.ctx.store.run("UPDATE access_codes SET revoked = 1 WHERE code = ?", code);
     expect((await enter(app.client(), code, "Revenant")).body).toEqual({ valid: false, message: INVALID });
   });
 });
@@ -188,7 +188,7 @@ describe("with live payment keys and no --enable-test-codes", () => {
   });
 
   test("test codes made earlier and the forced-access code are unknown", async () => {
-    const scp = live.ctx.access.issueAccessCode("SCP");
+    const scp = await live.ctx.access.issueAccessCode("SCP");
     expect((await enter(live.client(), scp.code, "Tester")).body).toEqual({ valid: false, message: INVALID });
     expect((await enter(live.client(), FORCED_ACCESS_CODE, "SCP-Admin-1")).body).toEqual({ valid: false, message: INVALID });
   });
@@ -206,7 +206,7 @@ describe("with live payment keys and no --enable-test-codes", () => {
 test("the viewer cookie is Secure under an https public URL", async () => {
   const secure = await startTestApp({ publicUrl: "https://live.example.com" });
   try {
-    const code = secure.ctx.access.issueAccessCode("SKP");
+    const code = await secure.ctx.access.issueAccessCode("SKP");
     const res = await enter(secure.client(), code.code, "Banshee");
     expect(res.headers.get("set-cookie")).toContain("Secure");
   } finally {
@@ -240,7 +240,7 @@ describe("guessing codes is rate-limited per address", () => {
   });
 
   test("more than 60 checks a minute from one address get 429", async () => {
-    const code = limited.ctx.access.issueAccessCode("SKP");
+    const code = await limited.ctx.access.issueAccessCode("SKP");
     const client = limited.client();
     const statuses: number[] = [];
     for (let i = 0; i < 62; i++) statuses.push((await client.post("/api/verify-access", { accessCode: code.code, username: "Counter" }, from("198.51.100.1"))).status);

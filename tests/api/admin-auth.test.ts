@@ -40,7 +40,7 @@ describe("first admin setup", () => {
       expect(r.status).toBe(409);
       expect(r.body.error).toBe("An admin account already exists");
     }
-    expect(app.ctx.admins.count()).toBe(1);
+    expect((await app.ctx.admins.count())).toBe(1);
     expect((await app.client().get("/api/admin/check-first-admin")).body).toEqual({ needsFirstAdmin: false });
   });
 

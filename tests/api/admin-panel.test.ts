@@ -147,7 +147,7 @@ describe("access codes", () => {
     expect(none.status).toBe(400);
     const sent = await admin.post(`/api/admin/access-codes/${code.id}/send`, { email: "buyer@example.com" });
     expect(sent.status).toBe(200);
-    const queued = app.ctx.db.query("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ? AND text_body LIKE ?").get("buyer@example.com", `%${code.code}%`) as { n: number };
+    const queued = (await app.ctx.store.get("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ? AND text_body LIKE ?", "buyer@example.com", `%${code.code}%`)) as { n: number };
     expect(queued.n).toBe(1);
     const listed = ((await admin.get("/api/admin/access-codes")).body as { id: number; email: string }[]).find((c) => c.id === code.id)!;
     expect(listed.email).toBe("buyer@example.com");
@@ -155,7 +155,7 @@ describe("access codes", () => {
 
   test("revoke and reset-device change the record; unknown ids are 404", async () => {
     const code = (await admin.post("/api/admin/generate-access-code", {})).body;
-    app.ctx.db.query("UPDATE access_codes SET device_fingerprint = '{}' WHERE id = ?").run(code.id);
+    await app.ctx.store.run("UPDATE access_codes SET device_fingerprint = '{}' WHERE id = ?", code.id);
     const reset = await admin.post(`/api/admin/access-codes/${code.id}/reset-device`);
     expect(reset.body.deviceBound).toBe(false);
     const revoked = await admin.post(`/api/admin/access-codes/${code.id}/revoke`);
@@ -167,9 +167,9 @@ describe("access codes", () => {
 
 describe("users and bans", () => {
   test("users list and CSV agree", async () => {
-    const codeId = (app.ctx.db.query("SELECT id FROM access_codes LIMIT 1").get() as { id: number }).id;
-    app.ctx.db.query("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)").run("Nightcrawler", "nc@example.com", codeId, Date.now());
-    app.ctx.db.query("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)").run("=cmd|calc", null, null, Date.now() + 1);
+    const codeId = ((await app.ctx.store.get("SELECT id FROM access_codes LIMIT 1")) as { id: number }).id;
+    await app.ctx.store.run("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)", "Nightcrawler", "nc@example.com", codeId, Date.now());
+    await app.ctx.store.run("INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?)", "=cmd|calc", null, null, Date.now() + 1);
     const users = (await admin.get("/api/admin/users")).body as { username: string; email: string | null }[];
     expect(users.map((u) => u.username)).toContain("Nightcrawler");
     const csv = (await admin.get("/api/admin/users.csv")).text.trim().split("\r\n");
@@ -179,7 +179,7 @@ describe("users and bans", () => {
   });
 
   test("banned users are listed and can be unbanned once", async () => {
-    app.ctx.db.query("INSERT INTO banned_users (username, banned_by, created_at) VALUES (?, ?, ?)").run("Nightcrawler", "warden", Date.now());
+    await app.ctx.store.run("INSERT INTO banned_users (username, banned_by, created_at) VALUES (?, ?, ?)", "Nightcrawler", "warden", Date.now());
     const list = await admin.get("/api/admin/banned-users");
     expect(list.body.bannedUsers.map((b: { username: string }) => b.username)).toEqual(["Nightcrawler"]);
     expect((await admin.post("/api/admin/unban-user", { username: "Nightcrawler" })).status).toBe(200);

@@ -31,7 +31,7 @@ describe("with an SMTP server", () => {
   });
 
   test("an address given when entering a code without one gets the code once", async () => {
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(app.client(), code.code, "Latecomer", undefined, "late@example.com");
     await enter(app.client(), code.code, "Latecomer", undefined, "late@example.com");
     await smtp.waitFor((m) => m.text.includes(code.code));
@@ -96,16 +96,16 @@ test("a code e-mail is not lost while SMTP is down and goes out once it is back"
   try {
     const { accessCode } = await buyDemoCode(app.client(), "patient@example.com");
     expect(accessCode).toMatch(/^SKP-/);
-    const row = () =>
-      app.ctx.db.query<{ status: string; attempts: number; last_error: string | null }, []>("SELECT status, attempts, last_error FROM email_queue WHERE to_address = 'patient@example.com'").get()!;
-    await eventually(() => row().attempts >= 1);
-    expect(row().status).toBe("pending");
-    expect(row().last_error).toBeTruthy();
+    const row = async () =>
+      (await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>("SELECT status, attempts, last_error FROM email_queue WHERE to_address = 'patient@example.com'"))!;
+    await eventually(async () => (await row()).attempts >= 1);
+    expect((await row()).status).toBe("pending");
+    expect((await row()).last_error).toBeTruthy();
 
     smtp = await startSmtpServer(port);
     const mail = await smtp.waitFor((m) => m.text.includes(accessCode), 10_000);
     expect(mail.to).toEqual(["patient@example.com"]);
-    await eventually(() => row().status === "sent");
+    await eventually(async () => (await row()).status === "sent");
     await Bun.sleep(1500);
     expect(smtp.messages.filter((m) => m.text.includes(accessCode))).toHaveLength(1);
   } finally {
@@ -130,7 +130,7 @@ test("without SMTP the e-mail lands in the outbox folder as an .eml file", async
     expect(eml).toContain("To: offline@example.com");
     expect(eml).toContain("Subject: Your DREADCAST access code");
     expect(eml).toContain(accessCode);
-    expect(app.ctx.mail.counts()).toEqual({ pending: 0, sent: 1, failed: 0 });
+    expect((await app.ctx.mail.counts())).toEqual({ pending: 0, sent: 1, failed: 0 });
   } finally {
     await app.close();
   }

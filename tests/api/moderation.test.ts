@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const userId = (username: string) => app.ctx.db.query<{ id: number }, [string]>("SELECT id FROM users WHERE username = ?").get(username)!.id;
+const userId = async (username: string) => (await app.ctx.store.get<{ id: number }>("SELECT id FROM users WHERE username = ?", username))!.id;
 
 describe("the moderation log", () => {
   test("records every action with who, whom, when and the message; filters by action and search; exports CSV", async () => {
@@ -124,7 +124,7 @@ describe("moderators made in the panel", () => {
     const line = await say(other, "delete me, deputy");
     expect(await ws.expectError({ type: "delete_message", messageId: line.id })).toBe("Only moderators can do that.");
 
-    const id = userId("Deputy");
+    const id = await userId("Deputy");
     expect((await admin.post(`/api/admin/users/${id}/moderator`, { isModerator: true })).body).toEqual({ id, username: "Deputy", isModerator: true });
     expect(await ws.next("auth_ok", (e) => e.isModerator)).toEqual({ type: "auth_ok", username: "Deputy", isModerator: true });
     ws.send({ type: "delete_message", messageId: line.id });
@@ -142,19 +142,19 @@ describe("moderators made in the panel", () => {
     const again = await say(other, "not any more");
     expect(await ws.expectError({ type: "delete", messageId: again.id })).toBe("Only moderators can do that.");
     expect((await promoted.get("/api/check-moderator-status")).body).toEqual({ isModerator: false });
-    const log = app.ctx.chat.moderation.log.list({ q: "Deputy" }).map((e) => e.action);
+    const log = (await app.ctx.chat.moderation.log.list({ q: "Deputy" })).map((e) => e.action);
     expect(log).toEqual(["moderator_removed", "delete", "moderator_added"]);
     for (const c of [ws, other, second]) c.close();
   });
 
   test("a MOD- code's moderator stays one; unknown users and bad bodies are refused", async () => {
     await joinAs(app, "CodeMod", "MOD");
-    const res = await admin.post(`/api/admin/users/${userId("CodeMod")}/moderator`, { isModerator: false });
+    const res = await admin.post(`/api/admin/users/${(await userId("CodeMod"))}/moderator`, { isModerator: false });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("This viewer is a moderator by their MOD- code; revoke the code to take it back.");
     expect((await admin.post("/api/admin/users/999999/moderator", { isModerator: true })).status).toBe(404);
     expect((await admin.post("/api/admin/users/abc/moderator", { isModerator: true })).status).toBe(400);
-    expect((await admin.post(`/api/admin/users/${userId("CodeMod")}/moderator`, { isModerator: "yes" })).body.error).toBe("isModerator must be true or false");
+    expect((await admin.post(`/api/admin/users/${(await userId("CodeMod"))}/moderator`, { isModerator: "yes" })).body.error).toBe("isModerator must be true or false");
   });
 });
 
@@ -169,7 +169,7 @@ describe("the chat export", () => {
     const json = await admin.get("/api/admin/chat-export.json");
     expect(json.headers.get("content-disposition")).toMatch(/^attachment; filename="chat-\d{4}-\d{2}-\d{2}\.json"$/);
     const messages = json.body.messages as { id: string; text: string; deleted: boolean }[];
-    expect(messages.length).toBe(app.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM chat_messages").get()!.n);
+    expect(messages.length).toBe((await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM chat_messages"))!.n);
     expect(messages.find((m) => m.id === kept.id)).toMatchObject({ username: "Archivist", type: "user", deleted: false, pinned: false, donation: null });
     expect(messages.find((m) => m.id === gone.id)!.deleted).toBe(true);
 

@@ -30,7 +30,7 @@ describe("demo purchase", () => {
     expect(intent.ok).toBe(true);
     expect(intent.paymentIntentId).toMatch(/^pi_demo_/);
     expect(intent.clientSecret.startsWith(`${intent.paymentIntentId}_secret_`)).toBe(true);
-    const stored = app.ctx.db.query<{ amount: number }, [string]>("SELECT amount FROM demo_payment_intents WHERE id = ?").get(intent.paymentIntentId);
+    const stored = (await app.ctx.store.get<{ amount: number }>("SELECT amount FROM demo_payment_intents WHERE id = ?", intent.paymentIntentId));
     expect(stored!.amount).toBe(100);
     expect((await intentState(intent.clientSecret)).body).toEqual({ id: intent.paymentIntentId, status: "requires_payment_method" });
   });
@@ -75,7 +75,7 @@ describe("demo purchase", () => {
     expect(first.body.accessCode).toMatch(/^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
     const again = await Promise.all(Array.from({ length: 8 }, () => generate(intent.paymentIntentId)));
     expect(new Set(again.map((r) => r.body.accessCode))).toEqual(new Set([first.body.accessCode]));
-    const count = app.ctx.db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?").get(intent.paymentIntentId)!.n;
+    const count = (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intent.paymentIntentId))!.n;
     expect(count).toBe(1);
   });
 
@@ -84,7 +84,7 @@ describe("demo purchase", () => {
     const res = await app.client().post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: "4242424242424242", email: "buyer@example.com" });
     expect(res.status).toBe(200);
     const code = (await generate(intent.paymentIntentId)).body.accessCode as string;
-    const row = app.ctx.db.query<{ email: string | null }, [string]>("SELECT email FROM access_codes WHERE code = ?").get(code);
+    const row = (await app.ctx.store.get<{ email: string | null }>("SELECT email FROM access_codes WHERE code = ?", code));
     expect(row!.email).toBe("buyer@example.com");
   });
 
@@ -104,7 +104,7 @@ describe("demo donation", () => {
   let viewer: TestClient;
   beforeAll(async () => {
     viewer = app.client();
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(viewer, code.code, "Patron");
   });
 
@@ -123,10 +123,10 @@ describe("demo donation", () => {
   });
 
   test("a banned viewer cannot start a donation", async () => {
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     const banned = app.client();
     await enter(banned, code.code, "Heckler");
-    app.ctx.db.query("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Heckler', ?, 0)").run(code.id);
+    await app.ctx.store.run("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Heckler', ?, 0)", code.id);
     expect((await banned.post("/api/create-donation-intent", { amount: 500 })).status).toBe(403);
   });
 });

@@ -56,7 +56,7 @@ describe("refunds from Stripe's webhook", () => {
     expect((await verify(buyer, code, "Refunded")).body.valid).toBe(false);
     expect((await enter(app.client(), code, "Refunded")).body.valid).toBe(false);
     expect(await ledgerOf(intentId)).toMatchObject({ kind: "access", amount: 100, currency: "gbp", status: "refunded", refundedAmount: 100, code, username: "Refunded", email: "refunded@example.com" });
-    const mails = app.ctx.db.query<{ to_address: string; subject: string; text_body: string }, []>("SELECT to_address, subject, text_body FROM email_queue WHERE dedupe_key LIKE 'pass-refunded:%'").all();
+    const mails = (await app.ctx.store.all<{ to_address: string; subject: string; text_body: string }>("SELECT to_address, subject, text_body FROM email_queue WHERE dedupe_key LIKE 'pass-refunded:%'"));
     expect(mails).toEqual([expect.objectContaining({ to_address: "refunded@example.com", subject: "Your DREADCAST access pass has been refunded" })]);
     expect(mails[0]!.text_body).toContain(code);
     expect(mails[0]!.text_body).toContain("£1.00");
@@ -139,7 +139,7 @@ describe("refunds from Stripe's webhook", () => {
     const bad = await stripe.deliverEvent(app.url, "charge.refunded", { id: "ch_x", amount: "lots" }, { eventId: "evt_malformed" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Malformed charge.refunded event" });
-    expect(app.ctx.db.query("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'").get()).toBeNull();
+    expect((await app.ctx.store.get("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'"))).toBeNull();
     for (const [type, object] of [["charge.dispute.created", { id: "dp_x", amount: 100 }], ["payment_intent.succeeded", null], ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }]] as const) {
       const res = await stripe.deliverEvent(app.url, type, object);
       expect(res.status).toBe(400);

@@ -26,10 +26,10 @@ async function createAccessIntent(client: TestClient = app.client(), body: Recor
 }
 
 const generate = (paymentIntentId: string, client: TestClient = app.client()) => client.post("/api/generate-access-code", { paymentIntentId, deviceFingerprint: {} });
-const paymentRow = (intentId: string) =>
-  app.ctx.db.query<{ status: string; fulfilled: number; amount: number }, [string]>("SELECT status, fulfilled, amount FROM payments WHERE intent_id = ?").get(intentId);
-const codesFor = (intentId: string) =>
-  app.ctx.db.query<{ code: string }, [string]>("SELECT c.code FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?").all(intentId);
+const paymentRow = async (intentId: string) =>
+  await app.ctx.store.get<{ status: string; fulfilled: number; amount: number }>("SELECT status, fulfilled, amount FROM payments WHERE intent_id = ?", intentId);
+const codesFor = async (intentId: string) =>
+  await app.ctx.store.all<{ code: string }>("SELECT c.code FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intentId);
 
 describe("access purchase through Stripe", () => {
   test("payment-config names Stripe and the publishable key", async () => {
@@ -44,7 +44,7 @@ describe("access purchase through Stripe", () => {
     expect(created.params.amount).toBe("100");
     expect(created.params.currency).toBe("gbp");
     expect(created.params.metadata).toMatchObject({ kind: "access", app: "dreadcast" });
-    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ amount: 100, status: "requires_payment_method", fulfilled: 0 });
+    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ amount: 100, status: "requires_payment_method", fulfilled: 0 });
   });
 
   test("an unknown product is refused", async () => {
@@ -61,7 +61,7 @@ describe("access purchase through Stripe", () => {
       expect(res.status).toBe(402);
       expect(res.body.error).toBe("Payment has not been completed.");
     }
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
   });
 
   test("a succeeded intent gets one code, the same on every ask, also concurrently", async () => {
@@ -73,8 +73,8 @@ describe("access purchase through Stripe", () => {
     expect(codes.size).toBe(1);
     expect([...codes][0]).toMatch(/^SKP-/);
     expect((await generate(intent.paymentIntentId)).body.accessCode).toBe([...codes][0]);
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
-    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
+    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ status: "succeeded", fulfilled: 1 });
   });
 
   test("unknown intents, other products' intents and malformed ids are 404", async () => {
@@ -89,7 +89,7 @@ describe("access purchase through Stripe", () => {
     const cheap = stripe.addIntent({ amount: 1, status: "succeeded", metadata: { app: "dreadcast", kind: "access" } });
     const res = await generate(cheap.id);
     expect(res.status).toBe(409);
-    expect(codesFor(cheap.id)).toHaveLength(0);
+    expect((await codesFor(cheap.id))).toHaveLength(0);
   });
 
   test("the demo endpoints do not exist with live keys", async () => {
@@ -105,9 +105,9 @@ describe("the Stripe webhook", () => {
     const res = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, duplicate: false });
-    const [issued] = codesFor(intent.paymentIntentId);
+    const [issued] = await codesFor(intent.paymentIntentId);
     expect(issued!.code).toMatch(/^SKP-/);
-    const queued = app.ctx.db.query<{ to_address: string; text_body: string }, []>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'").all();
+    const queued = (await app.ctx.store.all<{ to_address: string; text_body: string }>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'"));
     expect(queued.filter((m) => m.text_body.includes(issued!.code))).toEqual([expect.objectContaining({ to_address: "buyer@example.com" })]);
     expect((await generate(intent.paymentIntentId)).body.accessCode).toBe(issued!.code);
   });
@@ -120,7 +120,7 @@ describe("the Stripe webhook", () => {
     expect(await first.json()).toEqual({ received: true, duplicate: false });
     expect(second.status).toBe(200);
     expect(await second.json()).toEqual({ received: true, duplicate: true });
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
   });
 
   test("late 'processing' and 'payment_failed' events do not undo a success", async () => {
@@ -131,19 +131,19 @@ describe("the Stripe webhook", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.processing", intent.paymentIntentId);
     stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
     await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
-    expect(paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ status: "succeeded", fulfilled: 1 });
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
   });
 
   test("a failure followed by a success fulfils once", async () => {
     const intent = await createAccessIntent();
     stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
     await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
     stripe.setStatus(intent.paymentIntentId, "succeeded");
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(1);
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
   });
 
   test("a bad signature is refused with 400 and changes nothing", async () => {
@@ -155,7 +155,7 @@ describe("the Stripe webhook", () => {
     const unsigned = await fetch(`${app.url}/api/stripe/webhook`, { method: "POST", body: JSON.stringify({ id: "evt_x", type: "payment_intent.succeeded" }) });
     expect(unsigned.status).toBe(400);
     expect((await fetch(`${app.url}/api/stripe/webhook`, { method: "POST" })).status).toBe(400);
-    expect(codesFor(intent.paymentIntentId)).toHaveLength(0);
+    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
   });
 
   test("a payload altered after signing is refused", async () => {
@@ -173,7 +173,7 @@ describe("the Stripe webhook", () => {
     const foreign = stripe.addIntent({ amount: 5000, status: "succeeded" });
     const res = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", foreign.id);
     expect(res.status).toBe(200);
-    expect(paymentRow(foreign.id)).toBeNull();
+    expect((await paymentRow(foreign.id))).toBeNull();
   });
 });
 
@@ -181,7 +181,7 @@ describe("donations through Stripe", () => {
   let viewer: TestClient;
   beforeAll(async () => {
     viewer = app.client();
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     expect((await enter(viewer, code.code, "Benefactor")).body.valid).toBe(true);
   });
 

@@ -59,7 +59,7 @@ describe("the event's price and currency", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
 
     const viewer = app.client();
-    expect((await enter(viewer, app.ctx.access.issueAccessCode("SKP").code, "EuroDonor")).body.valid).toBe(true);
+    expect((await enter(viewer, (await app.ctx.access.issueAccessCode("SKP")).code, "EuroDonor")).body.valid).toBe(true);
     const tooSmall = await viewer.post("/api/create-donation-intent", { amount: 99 });
     expect(tooSmall.body.error).toBe("The smallest donation is €1.00");
     const donation = (await viewer.post("/api/create-donation-intent", { amount: 500 })).body;
@@ -68,7 +68,7 @@ describe("the event's price and currency", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", donation.paymentIntentId);
     expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(500);
     expect((await admin.get("/api/admin/stats")).body).toMatchObject({ donationTotal: 500, currency: "eur" });
-    const line = app.ctx.db.query<{ text: string }, []>("SELECT text FROM chat_messages WHERE type = 'donation' ORDER BY seq DESC LIMIT 1").get();
+    const line = (await app.ctx.store.get<{ text: string }>("SELECT text FROM chat_messages WHERE type = 'donation' ORDER BY seq DESC LIMIT 1"));
     expect(line!.text).toBe("donated €5.00");
   });
 
@@ -94,7 +94,7 @@ test("demo mode charges the event's price in its currency too", async () => {
     const { fakeViewersEnabled, fakeViewersTarget, hasSales, ...body } = current;
     expect((await demoAdmin.put("/api/admin/livestream-settings", { ...body, accessPrice: 450, currency: "eur" })).status).toBe(200);
     const { paymentIntentId } = await buyDemoCode(demo.client());
-    expect(demo.ctx.db.query("SELECT amount, currency FROM demo_payment_intents WHERE id = ?").get(paymentIntentId)).toEqual({ amount: 450, currency: "eur" });
+    expect((await demo.ctx.store.get("SELECT amount, currency FROM demo_payment_intents WHERE id = ?", paymentIntentId))).toEqual({ amount: 450, currency: "eur" });
     expect(((await demoAdmin.get("/api/admin/payments")).body as unknown[])[0]).toMatchObject({ paymentIntentId, amount: 450, currency: "eur", status: "succeeded" });
     const refund = await demoAdmin.post("/api/admin/payments/refund", { paymentIntentId });
     expect(refund.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 450 }, revokedCode: expect.stringMatching(/^SKP-/) });

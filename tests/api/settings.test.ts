@@ -7,8 +7,8 @@ const EMBED = "https://player.example.com/embed/night";
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-  const current = app.ctx.settings.get();
-  app.ctx.settings.update({ ...current, embedUrl: EMBED });
+  const current = await app.ctx.settings.get();
+  await app.ctx.settings.update({ ...current, embedUrl: EMBED });
 });
 afterAll(() => app.close());
 
@@ -41,16 +41,16 @@ describe("public livestream settings", () => {
 
   test("a viewer let in with a code gets the stream link", async () => {
     const viewer = app.client();
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(viewer, code.code, "Watcher");
     expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe(EMBED);
   });
 
   test("a banned viewer loses the stream link", async () => {
     const viewer = app.client();
-    const code = app.ctx.access.issueAccessCode("SKP");
+    const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(viewer, code.code, "Troll");
-    app.ctx.db.query("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Troll', ?, 0)").run(code.id);
+    await app.ctx.store.run("INSERT INTO banned_users (username, access_code_id, created_at) VALUES ('Troll', ?, 0)", code.id);
     expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe("");
   });
 
@@ -61,10 +61,8 @@ describe("public livestream settings", () => {
 
   test("the viewer count comes from the provider the chat sets, the total from counted donations", async () => {
     app.ctx.settings.setViewerCountProvider(() => 42);
-    const payment = app.ctx.db
-      .query<{ id: number }, [number, number]>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_seed', 'donation', 1234, 'succeeded', ?, ?) RETURNING id")
-      .get(Date.now(), Date.now())!;
-    app.ctx.db.query("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Seed', 1234, 0)").run(payment.id);
+    const payment = (await app.ctx.store.get<{ id: number }>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_seed', 'donation', 1234, 'succeeded', ?, ?) RETURNING id", Date.now(), Date.now()))!;
+    await app.ctx.store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Seed', 1234, 0)", payment.id);
     const body = (await app.client().get("/api/livestream-settings")).body;
     expect(body.viewerCount).toBe(42);
     expect(body.currentDonation).toBe(1234);
@@ -79,20 +77,18 @@ describe("public livestream settings", () => {
     viewers = 8;
     for (const body of await read()) expect(body.viewerCount).toBe(8);
     const before = (await read())[0].currentDonation;
-    const payment = app.ctx.db
-      .query<{ id: number }, [number, number]>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_kept', 'donation', 500, 'succeeded', ?, ?) RETURNING id")
-      .get(Date.now(), Date.now())!;
-    app.ctx.db.query("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Kept', 500, 0)").run(payment.id);
+    const payment = (await app.ctx.store.get<{ id: number }>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_kept', 'donation', 500, 'succeeded', ?, ?) RETURNING id", Date.now(), Date.now()))!;
+    await app.ctx.store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Kept', 500, 0)", payment.id);
     for (const body of await read()) expect(body.currentDonation).toBe(before + 500);
-    app.ctx.settings.update({ ...app.ctx.settings.get(), eventTitle: "The Second Night" });
+    await app.ctx.settings.update({ ...(await app.ctx.settings.get()), eventTitle: "The Second Night" });
     const [pub, adm] = await read();
     expect([pub.eventTitle, adm.eventTitle]).toEqual(["The Second Night", "The Second Night"]);
     expect([pub.embedUrl, adm.embedUrl]).toEqual(["", EMBED]);
-    app.ctx.settings.update({ ...app.ctx.settings.get(), eventTitle: "DREADCAST: The Night It Streams" });
+    await app.ctx.settings.update({ ...(await app.ctx.settings.get()), eventTitle: "DREADCAST: The Night It Streams" });
   });
 
   test("a set thumbnail is what the banner displays", async () => {
-    app.ctx.settings.update({ ...app.ctx.settings.get(), thumbnailUrl: "/uploads/thumb.png" });
+    await app.ctx.settings.update({ ...(await app.ctx.settings.get()), thumbnailUrl: "/uploads/thumb.png" });
     const body = (await app.client().get("/api/livestream-settings")).body;
     expect(body.thumbnailUrl).toBe("/uploads/thumb.png");
     expect(body.displayThumbnail).toBe("/uploads/thumb.png");

@@ -29,7 +29,7 @@ async function relayFrom(options?: Parameters<typeof startHlsOrigin>[0]): Promis
 
 async function newViewer(name: string): Promise<{ client: TestClient; codeId: number }> {
   const client = app.client();
-  const code = app.ctx.access.issueAccessCode("SKP");
+  const code = await app.ctx.access.issueAccessCode("SKP");
   expect((await enter(client, code.code, name)).status).toBe(200);
   return { client, codeId: code.id };
 }
@@ -77,8 +77,8 @@ describe("the HLS relay", () => {
     const kicked = await newViewer("Kicked2");
     const revoked = await newViewer("Revoked2");
     for (const path of paths) expect((await getRaw(banned.client, path)).status).toBe(200);
-    app.ctx.db.query("INSERT INTO banned_users (username, created_at) VALUES ('Banned2', 0)").run();
-    app.ctx.chat.kick("Kicked2");
+    await app.ctx.store.run("INSERT INTO banned_users (username, created_at) VALUES ('Banned2', 0)");
+    await app.ctx.chat.kick("Kicked2");
     expect((await admin.post(`/api/admin/access-codes/${revoked.codeId}/revoke`)).status).toBe(200);
     for (const path of paths) {
       expect((await fetch(app.url + path)).status).toBe(401);

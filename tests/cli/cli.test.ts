@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json";
+import { SqliteStore } from "../../src/db/store.ts";
 import { AdminService } from "../../src/modules/admin/service.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
@@ -70,9 +71,9 @@ describe("admin subcommands", () => {
     const created = await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("admin 'warden' created");
-    const db = new Database(join(dir, "dreadcast.db"));
-    expect(await new AdminService(db).verifyCredentials("warden", "s3cret!")).not.toBeNull();
-    db.close();
+    const store = new SqliteStore(new Database(join(dir, "dreadcast.db")));
+    expect(await new AdminService(store).verifyCredentials("warden", "s3cret!")).not.toBeNull();
+    await store.close();
     const again = await run(["admin", "create", "--username", "WARDEN", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already exists");
@@ -83,11 +84,11 @@ describe("admin subcommands", () => {
     await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
     const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);
     expect(reset.code).toBe(0);
-    const db = new Database(join(dir, "dreadcast.db"));
-    const admins = new AdminService(db);
+    const store = new SqliteStore(new Database(join(dir, "dreadcast.db")));
+    const admins = new AdminService(store);
     expect(await admins.verifyCredentials("warden", "old-pass")).toBeNull();
     expect(await admins.verifyCredentials("warden", "new-pass")).not.toBeNull();
-    db.close();
+    await store.close();
     const missing = await run(["admin", "reset-password", "--username", "ghost", "--password", "new-pass", "--data-dir", dir]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no admin named 'ghost'");
@@ -149,7 +150,7 @@ describe("serving", () => {
   test("a port already in use is a clear error, not a stack trace", async () => {
     const blocker = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("x") });
     const { code, stderr } = await run(["--port", String(blocker.port), "--host", "127.0.0.1", "--data-dir", tempDir()]);
-    blocker.stop(true);
+    void blocker.stop(true);
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toContain("already in use");
@@ -220,5 +221,5 @@ describe("serving", () => {
       server.proc.kill("SIGTERM");
       await server.proc.exited;
     }
-  });
+  }, 20_000);
 });

@@ -14,7 +14,7 @@ describe("every /api/admin/* route", () => {
   beforeAll(async () => {
     app = await startRoutedApp();
     await app.ctx.admins.create("warden", "w@example.com", "s3cret-pass");
-    app.ctx.access.issueAccessCode("SKP");
+    await app.ctx.access.issueAccessCode("SKP");
   });
   afterAll(() => app.close());
 
@@ -38,16 +38,16 @@ describe("every /api/admin/* route", () => {
   }, 30_000);
 
   test("answers 401 to a viewer's and a moderator's session, and to a forged admin cookie", async () => {
-    for (const cookie of [viewerSession(app.ctx, "peeker", "SKP").cookie, viewerSession(app.ctx, "sneaky-mod", "MOD").cookie, `dreadcast_admin=${"a".repeat(64)}`]) {
+    for (const cookie of [(await viewerSession(app.ctx, "peeker", "SKP")).cookie, (await viewerSession(app.ctx, "sneaky-mod", "MOD")).cookie, `dreadcast_admin=${"a".repeat(64)}`]) {
       for (const line of await callAll(cookie)) expect(line).toEndWith("401 Not logged in");
     }
     // Nothing changed behind the refusals.
-    expect(app.ctx.settings.get().fakeViewersEnabled).toBe(false);
-    expect(app.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM access_codes WHERE kind = 'MOD'").get()!.n).toBe(1);
+    expect((await app.ctx.settings.get()).fakeViewersEnabled).toBe(false);
+    expect((await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM access_codes WHERE kind = 'MOD'"))!.n).toBe(1);
   }, 30_000);
 
   test("refuses every state-changing call from another site, even with a real admin session", async () => {
-    const cookie = `dreadcast_admin=${app.ctx.admins.createSession(1)}`;
+    const cookie = `dreadcast_admin=${(await app.ctx.admins.createSession(1))}`;
     for (const r of app.routes.filter((r) => ["POST", "PUT"].includes(r.method))) {
       const res = await fetch(app.url + r.path.replace(":id", "1"), { method: r.method, headers: { origin: "https://evil.example", cookie, "content-type": "application/json" }, body: "{}" });
       expect(`${r.path} ${res.status}`).toBe(`${r.path} 403`);
@@ -81,8 +81,8 @@ describe("moderation, bans and revocation", () => {
     ]) {
       expect(await rogueWs.expectError(frame)).toBe("Only moderators can do that.");
     }
-    expect(app.ctx.chat.messages.find(id)?.isPinned).toBe(false);
-    expect(app.ctx.chat.listBans()).toEqual([]);
+    expect((await app.ctx.chat.messages.find(id))?.isPinned).toBe(false);
+    expect((await app.ctx.chat.listBans())).toEqual([]);
     expect(victimWs.socket.readyState).toBe(WebSocket.OPEN);
     victimWs.close();
     rogueWs.close();
@@ -91,7 +91,7 @@ describe("moderation, bans and revocation", () => {
   test("a banned viewer is refused on a new socket, under a new username and in a second browser", async () => {
     const fingerprint = makeFingerprint();
     const client = app.client();
-    const code = app.ctx.access.issueAccessCode("SKP").code;
+    const code = (await app.ctx.access.issueAccessCode("SKP")).code;
     expect((await enter(client, code, "wretch", fingerprint)).body.valid).toBe(true);
     const ws = await WsClient.connect(app, client);
     const admin = await adminOf(app);
@@ -112,7 +112,7 @@ describe("moderation, bans and revocation", () => {
       expect(fresh.body.message).toBe("You have been banned from this event.");
     }
     // Another code under the banned name.
-    const other = await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "WRETCH", makeFingerprint());
+    const other = await enter(app.client(), (await app.ctx.access.issueAccessCode("SKP")).code, "WRETCH", makeFingerprint());
     expect(other.body.valid).toBe(false);
     adminWs.close();
   }, 30_000);
@@ -121,7 +121,7 @@ describe("moderation, bans and revocation", () => {
     const viewer = await joinAs(app, "doomed", "SKP");
     const ws = await WsClient.connect(app, viewer);
     const admin = await adminOf(app);
-    const id = app.ctx.db.query<{ id: number }, [string]>("SELECT id FROM access_codes WHERE code = ?").get(viewer.accessCode)!.id;
+    const id = (await app.ctx.store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", viewer.accessCode))!.id;
     expect((await admin.post(`/api/admin/access-codes/${id}/revoke`)).status).toBe(200);
     expect((await ws.closed).code).toBeOneOf([4001, 4003]);
     expect((await viewer.get("/api/user-data")).status).toBe(401);
@@ -152,8 +152,7 @@ describe("test codes when test codes are off", () => {
     // Made while test codes were on, then the server restarted with live payments.
     const demo = await startTestApp();
     const dataDir = demo.config.dataDir;
-    earlier = viewerSession(demo.ctx, "old-tester", "SCP");
-    await demo.ctx.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    earlier = await viewerSession(demo.ctx, "old-tester", "SCP");
     app = await startTestApp({ dataDir, ...stripe.appConfig });
     // The demo app's data dir is removed by its close, so it stays open until the end.
     (app as { demo?: TestApp }).demo = demo;

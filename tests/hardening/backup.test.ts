@@ -22,14 +22,14 @@ afterAll(async () => {
 
 test("a backup taken under live chat load is sound and holds every message acknowledged before it began", async () => {
   const setupDb = await openStore({ dataDir });
-  const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
-  const people = Array.from({ length: 20 }, (_, i) => viewerSession(setupCtx, `keeper${i}`, "SKP").cookie);
+  const setupCtx = await createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
+  const people = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await viewerSession(setupCtx, `keeper${i}`, "SKP")).cookie));
   await disposeContext(setupCtx);
   await closeStore(setupDb);
 
   server = await startServer(dataDir, ["--trust-proxy", "127.0.0.1"]);
   const url = server.url;
-  const sockets = await Promise.all(people.map((cookie, i) => LiveSocket.open(url, cookie, { "x-forwarded-for": `10.50.0.${i}` })));
+  const sockets = await Promise.all(people.map(async (cookie, i) => LiveSocket.open(url, (await cookie), { "x-forwarded-for": `10.50.0.${i}` })));
   const acked = new Map<string, number>();
   let load = true;
   let sent = 0;

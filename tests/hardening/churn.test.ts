@@ -38,8 +38,8 @@ afterAll(async () => {
 test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: no crash, no leak, exact viewer count`, async () => {
   const rng = prng(SEED);
   const setupDb = await openStore({ dataDir });
-  const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
-  const people = Array.from({ length: PEOPLE }, (_, i) => viewerSession(setupCtx, `ghoul${i}`, "SKP").cookie);
+  const setupCtx = await createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
+  const people = await Promise.all(Array.from({ length: PEOPLE }, async (_, i) => (await viewerSession(setupCtx, `ghoul${i}`, "SKP")).cookie));
   await disposeContext(setupCtx);
   await closeStore(setupDb);
 
@@ -47,8 +47,8 @@ test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: n
   const url = server.url;
   let address = 0;
   // Each slot is one device on its own address (through the trusted proxy), reconnecting about once a second.
-  const open = (person: number, slotAddress = ++address) =>
-    LiveSocket.open(url, people[person]!, { "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` }, 10_000);
+  const open = async (person: number, slotAddress = ++address) =>
+    LiveSocket.open(url, (await people[person])!, { "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` }, 10_000);
   const viewerCount = async () => (await (await fetch(url + "/api/livestream-settings")).json()).viewerCount as number;
 
   // Chat keeps running: 10 people with a socket each say something every second.

@@ -45,8 +45,8 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
 
   // Viewers who will chat and donate, let in before the event (straight in the database).
   const setupDb = await openStore({ dataDir });
-  const setupCtx = createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
-  const viewers = Array.from({ length: 5 }, (_, i) => ({ name: `mourner${i}`, ...viewerSession(setupCtx, `mourner${i}`, "SKP") }));
+  const setupCtx = await createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
+  const viewers = await Promise.all(Array.from({ length: 5 }, async (_, i) => ({ name: `mourner${i}`, ...(await viewerSession(setupCtx, `mourner${i}`, "SKP")) })));
   const adminCookie = await adminSession(setupCtx);
   await disposeContext(setupCtx);
   await closeStore(setupDb);
@@ -166,7 +166,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
     for (let n = 0; !stopping; n++) {
       let socket = sockets.get(v.name);
       if (!socket?.open && url) {
-        socket = await LiveSocket.open(url, v.cookie, { "x-forwarded-for": `10.30.0.${viewers.indexOf(v)}` }, 2000).catch(() => undefined);
+        socket = await LiveSocket.open(url, (await v).cookie, { "x-forwarded-for": `10.30.0.${viewers.indexOf(v)}` }, 2000).catch(() => undefined);
         if (socket) sockets.set(v.name, socket);
       }
       if (socket?.open) {
@@ -182,7 +182,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
 
   const donor = async () => {
     while (!stopping) {
-      const v = rng.pick(viewers);
+      const v = await rng.pick(viewers);
       const res = await call("/api/create-donation-intent", { body: { amount: rng.int(1, 50) * 100 }, cookie: v.cookie }).catch(() => null);
       if (res?.status === 200) {
         const id = res.body.paymentIntentId as string;

@@ -30,7 +30,7 @@ describe("headers and cookies", () => {
   beforeAll(async () => {
     app = await startRoutedApp();
     https = await startRoutedApp({ publicUrl: "https://live.example.com" });
-    app.ctx.settings.update({ ...app.ctx.settings.get(), embedUrl: "https://player.example.net/embed/42" });
+    await app.ctx.settings.update({ ...(await app.ctx.settings.get()), embedUrl: "https://player.example.net/embed/42" });
   });
   afterAll(async () => {
     await app.close();
@@ -84,7 +84,7 @@ describe("headers and cookies", () => {
 
   test("session cookies are HttpOnly and SameSite=Lax, and Secure under https", async () => {
     for (const [target, secure] of [[app, false], [https, true]] as const) {
-      const code = target.ctx.access.issueAccessCode("SKP").code;
+      const code = (await target.ctx.access.issueAccessCode("SKP")).code;
       const res = await fetch(target.url + "/api/validate-access", {
         method: "POST",
         headers: { origin: target.url, "content-type": "application/json" },
@@ -175,14 +175,14 @@ describe("WebSocket limits per address", () => {
 
   test(`one address may hold ${MAX_SOCKETS_PER_IP} sockets; the next is refused 429, another address is not`, async () => {
     const sockets: WsClient[] = [];
-    const people = Array.from({ length: Math.ceil(MAX_SOCKETS_PER_IP / 5) }, (_, i) => viewerSession(app.ctx, `crowd${i}`, "SKP").cookie);
+    const people = await Promise.all(Array.from({ length: Math.ceil(MAX_SOCKETS_PER_IP / 5) }, async (_, i) => (await viewerSession(app.ctx, `crowd${i}`, "SKP")).cookie));
     for (let i = 0; i < MAX_SOCKETS_PER_IP; i++) {
-      const [name, value] = people[Math.floor(i / 5)]!.split("=");
+      const [name, value] = (await people[Math.floor(i / 5)])!.split("=");
       const client = app.client();
       client.cookies.set(name!, value!);
       sockets.push(await WsClient.connect(app, client, { "x-forwarded-for": "198.51.100.7" }));
     }
-    const extra = viewerSession(app.ctx, "one-too-many", "SKP").cookie;
+    const extra = (await viewerSession(app.ctx, "one-too-many", "SKP")).cookie;
     expect(await upgradeStatus(app, { origin: app.origin, cookie: extra, "x-forwarded-for": "198.51.100.7" })).toBe(429);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: extra, "x-forwarded-for": "198.51.100.8" })).toBe(101);
     // Without the trusted proxy in front, X-Forwarded-For is not believed.
@@ -193,7 +193,7 @@ describe("WebSocket limits per address", () => {
   }, 30_000);
 
   test(`more than ${UPGRADES_PER_IP_PER_MINUTE} upgrade attempts a minute from one address are refused 429`, async () => {
-    const cookie = viewerSession(app.ctx, "reconnector", "SKP").cookie;
+    const cookie = (await viewerSession(app.ctx, "reconnector", "SKP")).cookie;
     const statuses: number[] = [];
     for (let i = 0; i <= UPGRADES_PER_IP_PER_MINUTE; i++) statuses.push(await upgradeStatus(app, { origin: app.origin, cookie, "x-forwarded-for": "203.0.113.9" }));
     expect(statuses.slice(0, UPGRADES_PER_IP_PER_MINUTE).every((s) => s === 101)).toBe(true);
@@ -269,11 +269,11 @@ describe("normalised names and text", () => {
 
   test("control characters and invisible-only names are refused; two spellings of one name are one name", async () => {
     for (const name of ["ab\u0000c", "\u200b\u200b\u200b", "\u2800\u2800\u2800", "a\u202eb", "\u3164\u3164\u3164", "ａｄｍｉｎ", "   "]) {
-      const res = await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, name, makeFingerprint());
+      const res = await enter(app.client(), (await app.ctx.access.issueAccessCode("SKP")).code, name, makeFingerprint());
       expect(`${JSON.stringify(name)} ${res.status}`).toBe(`${JSON.stringify(name)} 400`);
     }
-    expect((await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "Zoe\u0301", makeFingerprint())).body.valid).toBe(true);
-    const twin = await enter(app.client(), app.ctx.access.issueAccessCode("SKP").code, "Zo\u00e9", makeFingerprint());
+    expect((await enter(app.client(), (await app.ctx.access.issueAccessCode("SKP")).code, "Zoe\u0301", makeFingerprint())).body.valid).toBe(true);
+    const twin = await enter(app.client(), (await app.ctx.access.issueAccessCode("SKP")).code, "Zo\u00e9", makeFingerprint());
     expect(twin.body.message).toBe("That username is already taken. Please choose another.");
   }, 30_000);
 
@@ -297,7 +297,7 @@ describe("graceful degradation", () => {
       expect(res.body.error).toBe("The payment provider could not be reached. Please try again.");
       const code = await app.client().post("/api/generate-access-code", { paymentIntentId: "pi_123456" });
       expect(code.status).toBe(502);
-      expect(app.ctx.db.query<{ n: number }, []>("SELECT (SELECT COUNT(*) FROM payments) + (SELECT COUNT(*) FROM access_codes) + (SELECT COUNT(*) FROM email_queue) AS n").get()!.n).toBe(0);
+      expect((await app.ctx.store.get<{ n: number }>("SELECT (SELECT COUNT(*) FROM payments) + (SELECT COUNT(*) FROM access_codes) + (SELECT COUNT(*) FROM email_queue) AS n"))!.n).toBe(0);
     } finally {
       await app.close();
     }
@@ -310,7 +310,7 @@ describe("graceful degradation", () => {
       expect(accessCode).toStartWith("SKP-");
       const row = await (async () => {
         for (let i = 0; i < 100; i++) {
-          const r = app.ctx.db.query<{ status: string; attempts: number; last_error: string | null }, []>("SELECT status, attempts, last_error FROM email_queue").get();
+          const r = (await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>("SELECT status, attempts, last_error FROM email_queue"));
           if (r && r.attempts > 0) return r;
           await Bun.sleep(50);
         }

@@ -305,7 +305,7 @@ beforeAll(async () => {
   hlsOrigin = await startHlsOrigin();
   demo = await startRoutedApp();
   stripeApp = await startRoutedApp(fakeStripe.appConfig);
-  for (const app of [demo, stripeApp]) app.ctx.stream.save({ kind: "hls", originUrl: hlsOrigin.playlistUrl });
+  for (const app of [demo, stripeApp]) await app.ctx.stream.save({ kind: "hls", originUrl: hlsOrigin.playlistUrl });
 });
 
 afterAll(async () => {
@@ -326,15 +326,15 @@ async function fuzz(app: RoutedApp, cases: number, seed: number, label: string):
   const state: State = { codes: ["SCP-FORCED-ENTRY"], intents: [], secrets: [], codeIds: [] };
   const sessions = { viewer: [] as string[], admin: [] as string[] };
   const refresh = async (round: number) => {
-    sessions.viewer = [viewerSession(app.ctx, `viewer${seed % 1000}x${round}`, "SKP").cookie, viewerSession(app.ctx, `mod${seed % 1000}x${round}`, "MOD").cookie];
-    const scp = viewerSession(app.ctx, `tester${seed % 1000}x${round}`, "SCP");
+    sessions.viewer = [(await viewerSession(app.ctx, `viewer${seed % 1000}x${round}`, "SKP")).cookie, (await viewerSession(app.ctx, `mod${seed % 1000}x${round}`, "MOD")).cookie];
+    const scp = await viewerSession(app.ctx, `tester${seed % 1000}x${round}`, "SCP");
     if (app.config.stripeSecretKey === null) sessions.viewer.push(scp.cookie);
     sessions.admin = [await adminSession(app.ctx)];
-    state.codes.push(scp.code, app.ctx.access.issueAccessCode("SKP").code);
-    state.codeIds = app.ctx.db.query<{ id: number }, []>("SELECT id FROM access_codes ORDER BY id DESC LIMIT 20").all().map((r) => r.id);
-    const pays = app.ctx.db.query<{ intent_id: string }, []>("SELECT intent_id FROM payments ORDER BY id DESC LIMIT 10").all();
+    state.codes.push(scp.code, (await app.ctx.access.issueAccessCode("SKP")).code);
+    state.codeIds = (await app.ctx.store.all<{ id: number }>("SELECT id FROM access_codes ORDER BY id DESC LIMIT 20")).map((r) => r.id);
+    const pays = (await app.ctx.store.all<{ intent_id: string }>("SELECT intent_id FROM payments ORDER BY id DESC LIMIT 10"));
     state.intents = pays.map((p) => p.intent_id);
-    state.secrets = app.ctx.db.query<{ client_secret: string }, []>("SELECT client_secret FROM demo_payment_intents ORDER BY created_at DESC LIMIT 10").all().map((r) => r.client_secret);
+    state.secrets = (await app.ctx.store.all<{ client_secret: string }>("SELECT client_secret FROM demo_payment_intents ORDER BY created_at DESC LIMIT 10")).map((r) => r.client_secret);
   };
   const weights = ROUTES.map((r) => r.weight ?? 1);
   const total = weights.reduce((a, b) => a + b, 0);
@@ -364,7 +364,7 @@ async function fuzz(app: RoutedApp, cases: number, seed: number, label: string):
   expect(app.loggedErrors.slice(0, 5)).toEqual([]);
   // Still up, and the database is sound.
   expect((await fetch(app.url + "/healthz")).status).toBe(200);
-  expect(app.ctx.db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
+  expect((await app.ctx.store.get<{ integrity_check: string }>("PRAGMA integrity_check"))?.integrity_check).toBe("ok");
   return { ran, statuses };
 }
 

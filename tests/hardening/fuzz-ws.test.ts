@@ -40,7 +40,7 @@ async function connect(role: Role): Promise<Peer> {
   const cookie =
     role === "admin"
       ? await adminSession(app.ctx)
-      : viewerSession(app.ctx, name, role === "viewer" ? "SKP" : role === "tester" ? "SCP" : "MOD").cookie;
+      : (await viewerSession(app.ctx, name, role === "viewer" ? "SKP" : role === "tester" ? "SCP" : "MOD")).cookie;
   const socket = await LiveSocket.open(app.url, cookie, { "x-forwarded-for": `10.9.${serial >> 8}.${serial & 255}` });
   return { role, name: role === "admin" ? "warden" : name, socket };
 }
@@ -131,5 +131,5 @@ test(`${FRAMES} generated frames of every message type from every kind of user: 
   expect(unexpectedCloses).toEqual([]);
   expect(app.loggedErrors.slice(0, 5)).toEqual([]);
   expect((await fetch(app.url + "/healthz")).status).toBe(200);
-  expect(app.ctx.db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
+  expect((await app.ctx.store.get<{ integrity_check: string }>("PRAGMA integrity_check"))?.integrity_check).toBe("ok");
 }, 180_000);

@@ -195,7 +195,7 @@ export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<R
   const loggedErrors: string[] = [];
   const log: Logger = { ...silentLogger, error: (message: string, error?: unknown) => loggedErrors.push(`${message}: ${error instanceof Error ? error.stack : String(error ?? "")}`) };
   const store = await openStore({ dataDir });
-  const ctx = createContext(config, store, log);
+  const ctx = await createContext(config, store, log);
   // A stand-in page, so page routes answer as they do with the built web app.
   const page = join(dataDir, "index.html");
   writeFileSync(page, "<!doctype html><title>dreadcast</title>");
@@ -216,18 +216,16 @@ export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<R
 }
 
 /** A viewer let in straight through the database: a fresh code of `kind`, a user and a session cookie. */
-export function viewerSession(ctx: AppContext, username: string, kind: "SKP" | "MOD" | "SCP" = "SKP"): { cookie: string; code: string; userId: number } {
-  const code = ctx.access.issueAccessCode(kind);
-  const userId = ctx.db
-    .query<{ id: number }, [string, number, number]>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id")
-    .get(username, code.id, Date.now())!.id;
-  ctx.db.query("UPDATE access_codes SET used = 1 WHERE id = ?").run(code.id);
-  return { cookie: `${VIEWER_COOKIE}=${ctx.viewerSessions.open(undefined, userId, code.id)}`, code: code.code, userId };
+export async function viewerSession(ctx: AppContext, username: string, kind: "SKP" | "MOD" | "SCP" = "SKP"): Promise<{ cookie: string; code: string; userId: number }> {
+  const code = await ctx.access.issueAccessCode(kind);
+  const userId = (await ctx.store.get<{ id: number }>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id", username, code.id, Date.now()))!.id;
+  await ctx.store.run("UPDATE access_codes SET used = 1 WHERE id = ?", code.id);
+  return { cookie: `${VIEWER_COOKIE}=${(await ctx.viewerSessions.open(undefined, userId, code.id))}`, code: code.code, userId };
 }
 
 /** A fresh admin session cookie (creating the admin on first use). */
 export async function adminSession(ctx: AppContext, username = "warden"): Promise<string> {
-  let admin = ctx.db.query<{ id: number }, [string]>("SELECT id FROM admins WHERE username = ?").get(username);
+  let admin = (await ctx.store.get<{ id: number }>("SELECT id FROM admins WHERE username = ?", username));
   if (!admin) admin = { id: (await ctx.admins.create(username, `${username}@example.com`, "s3cret-pass")).id };
-  return `${ADMIN_COOKIE}=${ctx.admins.createSession(admin.id)}`;
+  return `${ADMIN_COOKIE}=${(await ctx.admins.createSession(admin.id))}`;
 }

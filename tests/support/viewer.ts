@@ -26,10 +26,10 @@ export function enter(client: TestClient, accessCode: string, username: string, 
 }
 
 /** Polls until `check` returns a value (or throws after timeoutMs). */
-export async function eventually<T>(check: () => T | null | undefined | false, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(check: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await Bun.sleep(25);

@@ -38,7 +38,7 @@ describe("blocked words", () => {
     expect(await outcome(sender!, watcher!, "I hate this")).toEqual({ shown: "I hate this" });
     expect((await admin.put("/api/admin/chat-rules", RULES)).status).toBe(200);
     expect(await outcome(sender!, watcher!, "I hate this")).toEqual({ notice: BLOCKED_WORD_NOTICE });
-    const refused = app.ctx.chat.moderation.log.list({ action: "filtered" })[0]!;
+    const refused = (await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0]!;
     expect(refused).toMatchObject({ action: "filtered", moderator: null, detail: "blocked term: hate" });
     expect(refused.target).toStartWith("FilSCP");
     expect(refused.messageText).toStartWith("I hate this");
@@ -75,7 +75,7 @@ describe("links", () => {
     expect(await outcome(b!, watcher!, "https://example.com/x")).toEqual({ notice: BLOCKED_LINK_NOTICE });
     expect(await outcome(c!, watcher!, "e.g. this is fine")).toEqual({ shown: "e.g. this is fine" });
     expect(await outcome(mod!, watcher!, "rules: https://example.com/rules")).toEqual({ shown: "rules: https://example.com/rules" });
-    expect(app.ctx.chat.moderation.log.list({ action: "filtered" })[0]!.detail).toBe("link");
+    expect((await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0]!.detail).toBe("link");
     expect((await admin.put("/api/admin/chat-rules", { ...RULES, blockLinks: false })).status).toBe(200);
     expect(await outcome(a!, watcher!, "scam.gg/now")).toEqual({ shown: "scam.gg/now" });
     for (const ws of [a, b, c, watcher, mod]) ws!.close();
@@ -88,7 +88,7 @@ describe("the chat-rules API", () => {
     expect(saved.status).toBe(200);
     expect(saved.body).toEqual({ slowModeSeconds: 10, blockedTerms: ["hate", "Gore"], filterAction: "mask", blockLinks: true });
     expect((await admin.get("/api/admin/chat-rules")).body).toEqual(saved.body);
-    const change = app.ctx.chat.moderation.log.list({ action: "chat_rules" })[0]!;
+    const change = (await app.ctx.chat.moderation.log.list({ action: "chat_rules" }))[0]!;
     expect(change.moderator).toBe("warden");
     expect(change.detail).toContain("added 1 term (Gore)");
     expect((await admin.put("/api/admin/chat-rules", RULES)).status).toBe(200);

@@ -57,7 +57,7 @@ describe("chat between viewers", () => {
   test("history holds the last 100 messages, oldest first", async () => {
     const fresh = await startTestApp();
     try {
-      for (let i = 1; i <= 120; i++) fresh.ctx.chat.messages.add({ userId: null, username: "Ghoul", text: `line ${i}`, type: "user" });
+      for (let i = 1; i <= 120; i++) await fresh.ctx.chat.messages.add({ userId: null, username: "Ghoul", text: `line ${i}`, type: "user" });
       const ws = await WsClient.connect(fresh, await joinAs(fresh, "Hollow"));
       const history = ws.of("chatHistory")[0]!.messages;
       expect(history).toHaveLength(100);

@@ -53,8 +53,8 @@ describe("hearts", () => {
     const ws = await WsClient.connect(own, await joinAs(own, "Keeper"));
     for (let i = 0; i < 3; i++) ws.send({ type: "send_heart" });
     await ws.next("hearts", (e) => e.count === 3);
-    own.ctx.chat.stop();
-    expect(own.ctx.db.query<{ value: number }, []>("SELECT value FROM event_counters WHERE name = 'hearts'").get()!.value).toBe(3);
+    await own.ctx.chat.stop();
+    expect((await own.ctx.store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))!.value).toBe(3);
     await own.close();
   });
 });

@@ -15,7 +15,7 @@ async function donationIntent(viewer: TestClient, pence: number): Promise<{ clie
   return res.body;
 }
 
-const donationCount = () => app.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM donations").get()!.n;
+const donationCount = async () => (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM donations"))!.n;
 
 test("a paid donation counts once however often it is reported, and everyone sees it", async () => {
   const donor = await joinAs(app, "Patron");
@@ -24,7 +24,7 @@ test("a paid donation counts once however often it is reported, and everyone see
   const intent = await donationIntent(donor, 2000);
 
   expect(await ws.expectError({ type: "donation", paymentIntentId: intent.paymentIntentId, amount: 20, username: "Patron" })).toBe("That payment has not succeeded.");
-  expect(donationCount()).toBe(0);
+  expect((await donationCount())).toBe(0);
 
   const paid = await donor.post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: DEMO_CARD_SUCCESS });
   expect(paid.body.paymentIntent.status).toBe("succeeded");
@@ -35,7 +35,7 @@ test("a paid donation counts once however often it is reported, and everyone see
   expect(await watcher.next("donation_update", (e) => e.current === 2000)).toEqual({ type: "donation_update", current: 2000, goal: 5000 });
 
   await Bun.sleep(300);
-  expect(donationCount()).toBe(1);
+  expect((await donationCount())).toBe(1);
   expect(watcher.of("chat").filter((e) => e.message.type === "donation")).toHaveLength(1);
   expect(ws.of("error")).toHaveLength(1);
   // The donation line is part of the history a newcomer gets.
@@ -49,10 +49,10 @@ test("a declined donation is never counted", async () => {
   const ws = await WsClient.connect(app, donor);
   const intent = await donationIntent(donor, 500);
   await donor.post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: DEMO_CARD_DECLINED });
-  const before = donationCount();
+  const before = await donationCount();
   expect(await ws.expectError({ type: "donation", paymentIntentId: intent.paymentIntentId, amount: 5 })).toBe("That payment has not succeeded.");
   await Bun.sleep(100);
-  expect(donationCount()).toBe(before);
+  expect((await donationCount())).toBe(before);
   expect(ws.of("chat").some((e) => e.message.type === "donation")).toBe(false);
   ws.close();
 });
@@ -98,7 +98,7 @@ test("with Stripe and no webhook, a donation the viewer reports is counted once 
     ws.send({ type: "donation", paymentIntentId: id });
     expect((await ws.next("donation_update", (e) => e.current === 5000)).current).toBe(5000);
     await Bun.sleep(200);
-    expect(live.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM donations").get()!.n).toBe(1);
+    expect((await live.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM donations"))!.n).toBe(1);
     ws.close();
   } finally {
     await live.close();

@@ -136,7 +136,7 @@ export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD"
 
 const admins = new WeakMap<TestApp, Promise<TestClient>>();
 /** One logged-in admin browser per app. */
-export function adminOf(app: TestApp): Promise<TestClient> {
+export async function adminOf(app: TestApp): Promise<TestClient> {
   let admin = admins.get(app);
   if (!admin) admins.set(app, (admin = loginAsAdmin(app)));
   return admin;
@@ -146,14 +146,12 @@ export function adminOf(app: TestApp): Promise<TestClient> {
  * A second user on an existing code, made straight in the database: the API would refuse it, so this
  * stands for a session that was opened before the code was banned.
  */
-export function sessionOnCode(app: TestApp, username: string, accessCode: string): TestClient {
-  const db = app.ctx.db;
-  const codeId = db.query<{ id: number }, [string]>("SELECT id FROM access_codes WHERE code = ?").get(accessCode)!.id;
-  const userId = db
-    .query<{ id: number }, [string, number, number]>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id")
-    .get(username, codeId, Date.now())!.id;
+export async function sessionOnCode(app: TestApp, username: string, accessCode: string): Promise<TestClient> {
+  const store = app.ctx.store;
+  const codeId = (await store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", accessCode))!.id;
+  const userId = (await store.get<{ id: number }>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id", username, codeId, Date.now()))!.id;
   const client = app.client();
-  client.cookies.set(VIEWER_COOKIE, app.ctx.viewerSessions.open(undefined, userId, codeId));
+  client.cookies.set(VIEWER_COOKIE, (await app.ctx.viewerSessions.open(undefined, userId, codeId)));
   return client;
 }
 

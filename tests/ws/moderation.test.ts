@@ -35,8 +35,8 @@ describe("a viewer who is not a moderator", () => {
 
     await Bun.sleep(300);
     for (const t of ["message_deleted", "message_updated", "user_kicked", "user_banned"] as const) expect(victim.of(t)).toHaveLength(0);
-    expect(app.ctx.chat.listBans()).toHaveLength(0);
-    expect(app.ctx.chat.messages.find(line.id)).toMatchObject({ isPinned: false });
+    expect((await app.ctx.chat.listBans())).toHaveLength(0);
+    expect((await app.ctx.chat.messages.find(line.id))).toMatchObject({ isPinned: false });
     expect(victim.socket.readyState).toBe(WebSocket.OPEN);
     victim.close();
     troll.close();
@@ -79,7 +79,7 @@ describe("a moderator (MOD- code)", () => {
 
     mod.send({ type: "pin", messageId: second.id });
     await viewer.next("message_updated", (e) => e.message.id === second.id && !e.message.isPinned);
-    expect(app.ctx.chat.messages.find(second.id)!.isPinned).toBe(false);
+    expect((await app.ctx.chat.messages.find(second.id))!.isPinned).toBe(false);
     mod.close();
     viewer.close();
   });
@@ -97,10 +97,10 @@ describe("a moderator (MOD- code)", () => {
       expect((await tab.closed).code).toBe(WS_CLOSE_KICKED);
       expect(tab.of("system_message").at(-1)!.message).toBe("You have been removed from the chat by a moderator.");
     }
-    expect(app.ctx.chat.messages.find(line.id)).toBeNull();
+    expect((await app.ctx.chat.messages.find(line.id))).toBeNull();
     // A kick is not a ban: they are kept out for a while, then may come back.
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(target) })).toBe(403);
-    expect(app.ctx.chat.listBans()).toHaveLength(0);
+    expect((await app.ctx.chat.listBans())).toHaveLength(0);
     mod.close();
   });
 
@@ -119,7 +119,7 @@ describe("a moderator (MOD- code)", () => {
     const target = await joinAs(app, "Shade");
     const ws = await WsClient.connect(app, target);
     // A second person already inside on the same code under another name.
-    const sameCode = sessionOnCode(app, "ShadeTwo", target.accessCode);
+    const sameCode = await sessionOnCode(app, "ShadeTwo", target.accessCode);
     const ws2 = await WsClient.connect(app, sameCode);
     const line = await say(ws, "ban me");
 
@@ -128,16 +128,16 @@ describe("a moderator (MOD- code)", () => {
     expect((await ws.closed).code).toBe(WS_CLOSE_BANNED);
     expect((await ws2.closed).code).toBe(WS_CLOSE_BANNED);
     expect(ws.of("system_message").at(-1)!.message).toBe("You have been banned from this event.");
-    expect(app.ctx.chat.messages.find(line.id)).toBeNull();
+    expect((await app.ctx.chat.messages.find(line.id))).toBeNull();
 
-    const codeId = app.ctx.db.query<{ id: number }, [string]>("SELECT id FROM access_codes WHERE code = ?").get(target.accessCode)!.id;
-    const row = app.ctx.db.query<{ access_code_id: number; banned_by: string }, []>("SELECT access_code_id, banned_by FROM banned_users WHERE username = 'Shade'").get();
+    const codeId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", target.accessCode))!.id;
+    const row = (await app.ctx.store.get<{ access_code_id: number; banned_by: string }>("SELECT access_code_id, banned_by FROM banned_users WHERE username = 'Shade'"));
     expect(row).toEqual({ access_code_id: codeId, banned_by: "Warden6" });
-    expect(app.ctx.chat.listBans().map((b) => b.username)).toContain("Shade");
+    expect((await app.ctx.chat.listBans()).map((b) => b.username)).toContain("Shade");
 
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(target) })).not.toBe(101);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(sameCode) })).not.toBe(101);
-    const third = sessionOnCode(app, "ShadeThree", target.accessCode);
+    const third = await sessionOnCode(app, "ShadeThree", target.accessCode);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(third) })).toBe(403);
     const again = await enter(app.client(), target.accessCode, "NewName", makeFingerprint());
     expect(again.body.valid).toBe(false);

@@ -125,7 +125,7 @@ describe("a timeout", () => {
     mod.send({ type: "timeout_user", username: "Banshee", seconds: 600 });
     await donorWs.next("chat_cooldown");
 
-    const before = app.ctx.settings.donationTotal();
+    const before = await app.ctx.settings.donationTotal();
     const intent = await donor.post("/api/create-donation-intent", { amount: 700 });
     expect(intent.status).toBe(200);
     const paid = await donor.post("/api/demo/confirm-payment", { clientSecret: intent.body.clientSecret, cardNumber: "4242 4242 4242 4242" });
@@ -206,7 +206,7 @@ describe("slow mode", () => {
     expect(await refused(ws, "two")).toMatch(/^Slow mode is on\. You can send another message in (30|29) seconds\.$/);
     expect((await admin.put("/api/admin/chat-rules", { ...rules, slowModeSeconds: 0 })).status).toBe(200);
     await ws.next("slow_mode", (e) => e.seconds === 0);
-    await eventually(() => app.ctx.chat.moderation.log.list({ action: "slow_mode" }).length >= 2);
+    await eventually(async () => (await app.ctx.chat.moderation.log.list({ action: "slow_mode" })).length >= 2);
     ws.close();
   });
 });

@@ -47,12 +47,12 @@ export function accessRoutes(ctx: AppContext) {
   /** The shared path of validate-access, verify-existing-access, verify-stream-access and verify-special-access. */
   const admitRoute =
     <S extends z.ZodType<Omit<AdmitRequest, "siteUrl" | "currentSessionId" | "onlyKinds">>>(schema: S, onlyKinds?: AdmitRequest["onlyKinds"]) =>
-    ({ body, set, clientIp, request }: { body: unknown; set: Set; clientIp: string; request: Request }) => {
+    async ({ body, set, clientIp, request }: { body: unknown; set: Set; clientIp: string; request: Request }) => {
       const wait = throttle(clientIp);
       if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
       const parsed = schema.safeParse(body);
       if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
-      const outcome = ctx.access.admit({
+      const outcome = await ctx.access.admit({
         ...parsed.data,
         onlyKinds,
         currentSessionId: readCookie(request, VIEWER_COOKIE),
@@ -75,12 +75,12 @@ export function accessRoutes(ctx: AppContext) {
     .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
     .post("/verify-stream-access", admitRoute(verifyStreamAccessBody))
     .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
-    .post("/verify-access", ({ body, set, clientIp }) => {
+    .post("/verify-access", async ({ body, set, clientIp }) => {
       const wait = throttle(clientIp);
       if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
       const parsed = verifyAccessBody.safeParse(body);
       if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
-      const result = ctx.access.check(parsed.data.accessCode, parsed.data.username);
+      const result = await ctx.access.check(parsed.data.accessCode, parsed.data.username);
       if (!result.valid) {
         if (result.reason === "invalid-code") failuresPerIp.fail(clientIp);
         return refusal(set, 403, result.message);
@@ -97,28 +97,28 @@ export function accessRoutes(ctx: AppContext) {
       },
       { body: generateAccessCodeBody },
     )
-    .get("/test/generate-access-code", ({ clientIp }) => {
+    .get("/test/generate-access-code", async ({ clientIp }) => {
       const wait = checksPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
-      return { accessCode: ctx.access.issueTestCode().code };
+      return { accessCode: (await ctx.access.issueTestCode()).code };
     })
-    .get("/user-data", ({ request }) => {
-      const session = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
+    .get("/user-data", async ({ request }) => {
+      const session = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
       if (!session) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
       return { username: session.username };
     })
-    .get("/check-moderator-status", ({ request }) => {
-      const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
-      if (viewer?.isModerator && !ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return { isModerator: true };
-      return { isModerator: ctx.admins.findSession(readCookie(request, ADMIN_COOKIE)) !== null };
+    .get("/check-moderator-status", async ({ request }) => {
+      const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
+      if (viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId))) return { isModerator: true };
+      return { isModerator: (await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE))) !== null };
     })
-    .post("/lost-code", ({ body, clientIp, request }) => {
+    .post("/lost-code", async ({ body, clientIp, request }) => {
       const parsed = lostCodeBody.safeParse(body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
       const wait = lostCodePerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
       // Over the per-address limit the answer is the same; only the e-mail is skipped.
-      if (lostCodePerEmail.hit(parsed.data.email.toLowerCase()) === 0) ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
+      if (lostCodePerEmail.hit(parsed.data.email.toLowerCase()) === 0) await ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
       return { ok: true, message: LOST_CODE_MESSAGE };
     });
 }

@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
 import { testCodesEnabled, type Config } from "../../config.ts";
+import type { Store } from "../../db/store.ts";
 import { randomToken } from "../../lib/tokens.ts";
 import type { CodeKind } from "./codes.ts";
 
@@ -28,43 +28,53 @@ interface SessionRow {
 }
 
 /**
- * Viewer sessions: a random id in an HttpOnly cookie, the session in SQLite. The chat WebSocket,
+ * Viewer sessions: a random id in an HttpOnly cookie, the session in the database. The chat WebSocket,
  * donations and the stream link all go through `findSession`.
  */
 export class ViewerSessionService {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly config: Config,
   ) {}
 
   /** Keeps the caller's session when it is this user's on this code (extending it); otherwise starts a new one. */
-  open(currentSessionId: string | undefined, userId: number, accessCodeId: number): string {
+  async open(currentSessionId: string | undefined, userId: number, accessCodeId: number): Promise<string> {
     const now = Date.now();
     if (currentSessionId) {
-      const extended = this.db
-        .query("UPDATE viewer_sessions SET expires_at = ? WHERE id = ? AND user_id = ? AND access_code_id = ? AND expires_at > ?")
-        .run(now + VIEWER_SESSION_TTL_MS, currentSessionId, userId, accessCodeId, now);
+      const extended = await this.store.run(
+        "UPDATE viewer_sessions SET expires_at = ? WHERE id = ? AND user_id = ? AND access_code_id = ? AND expires_at > ?",
+        now + VIEWER_SESSION_TTL_MS,
+        currentSessionId,
+        userId,
+        accessCodeId,
+        now,
+      );
       if (extended.changes > 0) return currentSessionId;
     }
     const id = randomToken();
-    this.db.query("DELETE FROM viewer_sessions WHERE expires_at <= ?").run(now);
-    this.db
-      .query("INSERT INTO viewer_sessions (id, user_id, access_code_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-      .run(id, userId, accessCodeId, now, now + VIEWER_SESSION_TTL_MS);
+    await this.store.run("DELETE FROM viewer_sessions WHERE expires_at <= ?", now);
+    await this.store.run(
+      "INSERT INTO viewer_sessions (id, user_id, access_code_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      id,
+      userId,
+      accessCodeId,
+      now,
+      now + VIEWER_SESSION_TTL_MS,
+    );
     return id;
   }
 
   /** The live session behind a cookie value, or null (unknown, expired, revoked code, or test codes switched off). */
-  findSession(cookieValue: string | undefined | null): ViewerSession | null {
+  async findSession(cookieValue: string | undefined | null): Promise<ViewerSession | null> {
     if (!cookieValue || cookieValue.length !== 64) return null;
-    const row = this.db
-      .query<SessionRow, [string, number]>(
-        `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind,
-           EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = s.user_id) AS promoted
-         FROM viewer_sessions s JOIN users u ON u.id = s.user_id JOIN access_codes c ON c.id = s.access_code_id
-         WHERE s.id = ? AND s.expires_at > ? AND c.revoked = 0`,
-      )
-      .get(cookieValue, Date.now());
+    const row = await this.store.get<SessionRow>(
+      `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind,
+         EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = s.user_id) AS promoted
+       FROM viewer_sessions s JOIN users u ON u.id = s.user_id JOIN access_codes c ON c.id = s.access_code_id
+       WHERE s.id = ? AND s.expires_at > ? AND c.revoked = 0`,
+      cookieValue,
+      Date.now(),
+    );
     if (!row) return null;
     if (row.kind === "SCP" && !testCodesEnabled(this.config)) return null;
     return {
@@ -80,20 +90,17 @@ export class ViewerSessionService {
   }
 
   /** Banned by name (any code) or by code (any name). */
-  isBanned(username: string, accessCodeId: number | null): boolean {
-    return (
-      this.db
-        .query<{ n: number }, [string, number]>("SELECT COUNT(*) AS n FROM banned_users WHERE username = ? OR access_code_id = ?")
-        .get(username, accessCodeId ?? -1)!.n > 0
-    );
+  async isBanned(username: string, accessCodeId: number | null): Promise<boolean> {
+    const row = await this.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM banned_users WHERE username = ? OR access_code_id = ?", username, accessCodeId ?? -1);
+    return row!.n > 0;
   }
 
-  end(sessionId: string | undefined): void {
-    if (sessionId) this.db.query("DELETE FROM viewer_sessions WHERE id = ?").run(sessionId);
+  async end(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.store.run("DELETE FROM viewer_sessions WHERE id = ?", sessionId);
   }
 
   /** Ends every session of a code (after a ban or revocation). */
-  endAllForCode(accessCodeId: number): void {
-    this.db.query("DELETE FROM viewer_sessions WHERE access_code_id = ?").run(accessCodeId);
+  async endAllForCode(accessCodeId: number): Promise<void> {
+    await this.store.run("DELETE FROM viewer_sessions WHERE access_code_id = ?", accessCodeId);
   }
 }

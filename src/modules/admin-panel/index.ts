@@ -21,11 +21,11 @@ import { AdminPanelService } from "./service.ts";
 const SAMPLE_EVERY_MS = 60_000;
 
 /** Tells every open page the saved settings; the embed link only while it is the stream source (others go per viewer). */
-export function announceSettings(ctx: AppContext): void {
-  const saved = ctx.settings.get();
-  ctx.chat.broadcastSettings({
+export async function announceSettings(ctx: AppContext): Promise<void> {
+  const saved = await ctx.settings.get();
+  await ctx.chat.broadcastSettings({
     eventTitle: saved.eventTitle,
-    embedUrl: ctx.stream.provider().kind === "embed" ? saved.embedUrl : "",
+    embedUrl: (await ctx.stream.provider()).kind === "embed" ? saved.embedUrl : "",
     thumbnailUrl: saved.thumbnailUrl,
     donationGoal: saved.donationGoal,
     isActive: saved.isActive,
@@ -36,19 +36,25 @@ export function announceSettings(ctx: AppContext): void {
 /** Every /api/admin/* call behind the login: stats, codes, users, payments, bans, settings, thumbnail, fake viewers. */
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
-  const panel = new AdminPanelService(ctx.db, ctx.access);
+  const panel = new AdminPanelService(ctx.store, ctx.access);
   const siteUrl = (request: Request) => ctx.config.publicUrl ?? new URL(request.url).origin;
 
-  const sample = () => panel.recordSample(hub.viewerCount(), settings.donationTotal());
-  sample();
+  const sample = async () => {
+    try {
+      await panel.recordSample(hub.viewerCount(), await settings.donationTotal());
+    } catch (error) {
+      ctx.log.warn(`stats sample not taken: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  void sample();
   const sampler = setInterval(sample, SAMPLE_EVERY_MS);
   ctx.disposers.push(() => clearInterval(sampler));
 
-  const stats = (): AdminStats => {
-    const s = settings.get();
-    const total = settings.donationTotal();
+  const stats = async (): Promise<AdminStats> => {
+    const s = await settings.get();
+    const total = await settings.donationTotal();
     return {
-      ...panel.counts(),
+      ...(await panel.counts()),
       donationTotal: total,
       viewerCount: hub.viewerCount(),
       currentDonation: total,
@@ -65,31 +71,31 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   return new Elysia({ name: "admin-panel", prefix: "/api/admin" })
     .use(adminAuth(ctx))
     // Without a session the answer is 401 before the input is even looked at (validation runs before `isAdmin`).
-    .onTransform(({ request }) => {
-      ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
+    .onTransform(async ({ request }) => {
+      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
     })
     .guard({ isAdmin: true }, (app) =>
       app
         .get("/stats", () => stats())
-        .get("/stats/history", () => ({ samples: panel.history() }))
+        .get("/stats/history", async () => ({ samples: await panel.history() }))
         .post(
           "/fake-viewers",
-          ({ body }) => {
-            const current = settings.get();
+          async ({ body }) => {
+            const current = await settings.get();
             const target = body.targetViewers ?? current.fakeViewersTarget;
-            settings.setFakeViewers(body.enabled, target);
+            await settings.setFakeViewers(body.enabled, target);
             hub.applyFakeViewerSettings(body.enabled, target);
             return stats();
           },
           { body: fakeViewersBody },
         )
         .get("/access-codes", () => panel.listAccessCodes())
-        .get("/access-codes.csv", () => csvResponse("access-codes", panel.accessCodesCsv()))
+        .get("/access-codes.csv", async () => csvResponse("access-codes", (await panel.accessCodesCsv())))
         .post(
           "/generate-access-code",
-          ({ body, request, set }) => {
-            const record = panel.createAccessCode(body.kind ?? "SKP", body.email);
-            if (body.email) mail.queueAccessCode(record.id, record.code, body.email, siteUrl(request));
+          async ({ body, request, set }) => {
+            const record = await panel.createAccessCode(body.kind ?? "SKP", body.email);
+            if (body.email) await mail.queueAccessCode(record.id, record.code, body.email, siteUrl(request));
             set.status = 201;
             return record;
           },
@@ -97,38 +103,38 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         )
         .post(
           "/access-codes/:id/send",
-          ({ params, body, request }) => {
-            const record = panel.findAccessCode(params.id);
+          async ({ params, body, request }) => {
+            const record = await panel.findAccessCode(params.id);
             const to = body.email ?? record.email;
             if (!to) throw badRequest("Enter an e-mail address to send this code to");
             if (record.revoked) throw badRequest("This access code has been revoked");
-            if (body.email) panel.setEmail(record.id, body.email);
-            mail.queueAccessCode(record.id, record.code, to, siteUrl(request), `access-code:${record.id}:sent:${Date.now()}`);
+            if (body.email) await panel.setEmail(record.id, body.email);
+            await mail.queueAccessCode(record.id, record.code, to, siteUrl(request), `access-code:${record.id}:sent:${Date.now()}`);
             return { ok: true, email: to };
           },
           { params: idParam, body: sendAccessCodeBody },
         )
         .post(
           "/access-codes/:id/revoke",
-          ({ params }) => {
-            for (const username of panel.revoke(params.id)) hub.kick(username);
+          async ({ params }) => {
+            for (const username of (await panel.revoke(params.id))) await hub.kick(username);
             return panel.findAccessCode(params.id);
           },
           { params: idParam },
         )
         .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
         .get("/users", () => panel.listUsers())
-        .get("/users.csv", () => csvResponse("users", panel.usersCsv()))
+        .get("/users.csv", async () => csvResponse("users", (await panel.usersCsv())))
         .get("/payments", () => ctx.ledger.list())
-        .get("/payments.csv", () => csvResponse("payments", ctx.ledger.csv()))
+        .get("/payments.csv", async () => csvResponse("payments", (await ctx.ledger.csv())))
         .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request)), {
           body: refundPaymentBody,
         })
-        .get("/banned-users", () => ({ bannedUsers: hub.listBans() }))
+        .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))
         .post(
           "/unban-user",
-          ({ body, admin }) => {
-            if (!hub.unban(body.username, admin.username)) throw notFound(`'${body.username}' is not banned`);
+          async ({ body, admin }) => {
+            if (!(await hub.unban(body.username, admin.username))) throw notFound(`'${body.username}' is not banned`);
             return { ok: true, username: body.username };
           },
           { body: unbanUserBody },
@@ -136,9 +142,9 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .get("/livestream-settings", () => settings.get())
         .put(
           "/livestream-settings",
-          ({ body }) => {
-            const saved = settings.update(body);
-            announceSettings(ctx);
+          async ({ body }) => {
+            const saved = await settings.update(body);
+            await announceSettings(ctx);
             return saved;
           },
           { body: livestreamSettingsBody },

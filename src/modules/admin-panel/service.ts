@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
@@ -34,75 +34,59 @@ const CHART_POINTS = 240;
 /** The rules behind the admin panel's lists: access codes, users and the stats history. */
 export class AdminPanelService {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly access: AccessService,
   ) {}
 
-  counts(): { userCount: number; accessCodeCount: number } {
-    return this.db
-      .query<{ userCount: number; accessCodeCount: number }, []>(
-        "SELECT (SELECT COUNT(*) FROM users) AS userCount, (SELECT COUNT(*) FROM access_codes) AS accessCodeCount",
-      )
-      .get()!;
+  async counts(): Promise<{ userCount: number; accessCodeCount: number }> {
+    return (await this.store.get<{ userCount: number; accessCodeCount: number }>('SELECT (SELECT COUNT(*) FROM users) AS "userCount", (SELECT COUNT(*) FROM access_codes) AS "accessCodeCount"'))!;
   }
 
-  listAccessCodes(): AccessCodeRecord[] {
-    return this.db
-      .query<CodeRow, []>(
-        `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+  async listAccessCodes(): Promise<AccessCodeRecord[]> {
+    return (await this.store.all<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
            (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c ORDER BY c.created_at DESC, c.id DESC`,
-      )
-      .all()
+         FROM access_codes c ORDER BY c.created_at DESC, c.id DESC`))
       .map(toCodeRecord);
   }
 
-  findAccessCode(id: number): AccessCodeRecord {
-    const row = this.db
-      .query<CodeRow, [number]>(
-        `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+  async findAccessCode(id: number): Promise<AccessCodeRecord> {
+    const row = (await this.store.get<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
            (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c WHERE c.id = ?`,
-      )
-      .get(id);
+         FROM access_codes c WHERE c.id = ?`, id));
     if (!row) throw notFound("Unknown access code");
     return toCodeRecord(row);
   }
 
   /** A new regular or moderator code, made by an admin (no payment behind it). */
-  createAccessCode(kind: "SKP" | "MOD", email: string | undefined): AccessCodeRecord {
-    return this.findAccessCode(this.access.issueAccessCode(kind, { email }).id);
+  async createAccessCode(kind: "SKP" | "MOD", email: string | undefined): Promise<AccessCodeRecord> {
+    return this.findAccessCode((await this.access.issueAccessCode(kind, { email })).id);
   }
 
   /** Remembers the address a code was sent to, so the list shows it. */
-  setEmail(id: number, email: string): void {
-    this.db.query("UPDATE access_codes SET email = ? WHERE id = ?").run(email, id);
+  async setEmail(id: number, email: string): Promise<void> {
+    await this.store.run("UPDATE access_codes SET email = ? WHERE id = ?", email, id);
   }
 
   /** Revokes a code and ends every viewer session made with it; returns the usernames that held it. */
-  revoke(id: number): string[] {
-    this.findAccessCode(id);
-    return this.db.transaction(() => this.access.revoke(id)).immediate();
+  async revoke(id: number): Promise<string[]> {
+    await this.findAccessCode(id);
+    return await this.store.tx(() => this.access.revoke(id));
   }
 
   /** Forgets the device a regular code is bound to (a buyer who changed phone); the next device binds. */
-  resetDevice(id: number): AccessCodeRecord {
-    const code = this.findAccessCode(id);
+  async resetDevice(id: number): Promise<AccessCodeRecord> {
+    const code = await this.findAccessCode(id);
     if (code.revoked) throw badRequest("This access code has been revoked");
-    this.db.query("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?").run(id);
+    await this.store.run("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?", id);
     return this.findAccessCode(id);
   }
 
-  listUsers(): UserRecord[] {
-    return this.db
-      .query<UserRow, []>(
-        `SELECT u.id, u.username, u.email, u.access_code_id, c.code, c.kind, u.created_at,
+  async listUsers(): Promise<UserRecord[]> {
+    return (await this.store.all<UserRow>(`SELECT u.id, u.username, u.email, u.access_code_id, c.code, c.kind, u.created_at,
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted,
            EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username
                    OR (b.access_code_id IS NOT NULL AND b.access_code_id = u.access_code_id)) AS banned
-         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`,
-      )
-      .all()
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`))
       .map((r) => ({
         id: r.id,
         username: r.username,
@@ -115,34 +99,28 @@ export class AdminPanelService {
       }));
   }
 
-  accessCodesCsv(): string {
+  async accessCodesCsv(): Promise<string> {
     return toCsv(
       ["code", "kind", "used", "revoked", "device_bound", "email", "username", "created_at"],
-      this.listAccessCodes().map((c) => [c.code, c.kind, c.used, c.revoked, c.deviceBound, c.email, c.username, c.createdAt]),
+      (await this.listAccessCodes()).map((c) => [c.code, c.kind, c.used, c.revoked, c.deviceBound, c.email, c.username, c.createdAt]),
     );
   }
 
-  usersCsv(): string {
+  async usersCsv(): Promise<string> {
     return toCsv(
       ["username", "email", "access_code", "banned", "moderator", "created_at"],
-      this.listUsers().map((u) => [u.username, u.email, u.accessCode, u.banned, u.moderator !== null, u.createdAt]),
+      (await this.listUsers()).map((u) => [u.username, u.email, u.accessCode, u.banned, u.moderator !== null, u.createdAt]),
     );
   }
 
-  recordSample(viewerCount: number, donationTotal: number, at = Date.now()): void {
-    this.db
-      .query("INSERT OR REPLACE INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)")
-      .run(at, viewerCount, donationTotal);
-    this.db.query("DELETE FROM stats_samples WHERE sampled_at < ?").run(at - SAMPLE_KEEP_MS);
+  async recordSample(viewerCount: number, donationTotal: number, at = Date.now()): Promise<void> {
+    await this.store.run("INSERT OR REPLACE INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)", at, viewerCount, donationTotal);
+    await this.store.run("DELETE FROM stats_samples WHERE sampled_at < ?", at - SAMPLE_KEEP_MS);
   }
 
   /** The samples of the last `windowMs`, thinned to at most CHART_POINTS (keeping each bucket's peak viewers). */
-  history(windowMs = 24 * 60 * 60 * 1000, now = Date.now()): StatsSample[] {
-    const rows = this.db
-      .query<{ sampled_at: number; viewer_count: number; donation_total: number }, [number]>(
-        "SELECT sampled_at, viewer_count, donation_total FROM stats_samples WHERE sampled_at >= ? ORDER BY sampled_at",
-      )
-      .all(now - windowMs);
+  async history(windowMs = 24 * 60 * 60 * 1000, now = Date.now()): Promise<StatsSample[]> {
+    const rows = (await this.store.all<{ sampled_at: number; viewer_count: number; donation_total: number }>("SELECT sampled_at, viewer_count, donation_total FROM stats_samples WHERE sampled_at >= ? ORDER BY sampled_at", now - windowMs));
     const step = Math.ceil(rows.length / CHART_POINTS);
     const out: StatsSample[] = [];
     for (let i = 0; i < rows.length; i += step) {

@@ -8,8 +8,8 @@ export const ADMIN_COOKIE = "dreadcast_admin";
 export function adminAuth(ctx: AppContext) {
   return new Elysia({ name: "admin-auth" }).macro({
     isAdmin: {
-      resolve({ request }) {
-        return { admin: ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE)) };
+      async resolve({ request }) {
+        return { admin: await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE)) };
       },
     },
   });

@@ -17,7 +17,7 @@ export function adminAuthRoutes(ctx: AppContext) {
   return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
     .use(clientIpPlugin(ctx.config))
     .use(adminAuth(ctx))
-    .get("/check-first-admin", () => ({ needsFirstAdmin: ctx.admins.needsFirstAdmin() }))
+    .get("/check-first-admin", async () => ({ needsFirstAdmin: await ctx.admins.needsFirstAdmin() }))
     .post(
       "/create-first",
       async ({ body, set }) => {
@@ -40,13 +40,13 @@ export function adminAuthRoutes(ctx: AppContext) {
           throw unauthorized("Invalid username or password");
         }
         for (const k of keys) failures.succeed(k);
-        setSessionCookie(set, ADMIN_COOKIE, ctx.admins.createSession(admin.id), { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+        setSessionCookie(set, ADMIN_COOKIE, (await ctx.admins.createSession(admin.id)), { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
         return { username: admin.username };
       },
       { body: loginBody },
     )
-    .post("/logout", ({ request, set }) => {
-      ctx.admins.endSession(readCookie(request, ADMIN_COOKIE));
+    .post("/logout", async ({ request, set }) => {
+      await ctx.admins.endSession(readCookie(request, ADMIN_COOKIE));
       setSessionCookie(set, ADMIN_COOKIE, "", { secure, maxAge: 0 });
       return { ok: true };
     })

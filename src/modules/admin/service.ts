@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { conflict, unauthorized } from "../../lib/errors.ts";
 import { randomToken } from "../../lib/tokens.ts";
 
@@ -12,98 +12,103 @@ export interface Admin {
 
 /** Admin accounts and their cookie sessions. Passwords are argon2id through Bun.password. */
 export class AdminService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
-  count(): number {
-    return this.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM admins").get()!.n;
+  async count(): Promise<number> {
+    return (await this.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM admins"))!.n;
   }
 
-  needsFirstAdmin(): boolean {
-    return this.count() === 0;
+  async needsFirstAdmin(): Promise<boolean> {
+    return (await this.count()) === 0;
   }
 
-  /** Creates the first admin; refuses once any admin exists, also when two requests race. */
+  /** Creates the first admin; refuses once any admin exists, also when two requests (or two instances) race. */
   async createFirst(username: string, email: string, password: string): Promise<Admin> {
-    if (!this.needsFirstAdmin()) throw conflict("An admin account already exists");
+    if (!(await this.needsFirstAdmin())) throw conflict("An admin account already exists");
     const hash = await Bun.password.hash(password);
-    return this.db.transaction(() => {
-      if (!this.needsFirstAdmin()) throw conflict("An admin account already exists");
+    return this.store.tx(async () => {
+      await this.store.lock("admins");
+      if (!(await this.needsFirstAdmin())) throw conflict("An admin account already exists");
       return this.insert(username, email, hash);
-    }).immediate();
+    });
   }
 
   /** Creates an admin regardless of how many exist (the CLI's `admin create`). */
   async create(username: string, email: string, password: string): Promise<Admin> {
     const hash = await Bun.password.hash(password);
-    return this.db.transaction(() => {
-      if (this.findByUsername(username)) throw conflict(`An admin named '${username}' already exists`);
-      return this.insert(username, email, hash);
-    }).immediate();
+    try {
+      return await this.store.tx(async () => {
+        await this.store.lock("admins");
+        if (await this.findByUsername(username)) throw conflict(`An admin named '${username}' already exists`);
+        return this.insert(username, email, hash);
+      });
+    } catch (error) {
+      if (this.store.isUniqueViolation(error)) throw conflict(`An admin named '${username}' already exists`);
+      throw error;
+    }
   }
 
   /** Sets a new password and ends every session of that admin. */
   async resetPassword(username: string, password: string): Promise<Admin | null> {
-    const admin = this.findByUsername(username);
+    const admin = await this.findByUsername(username);
     if (!admin) return null;
     const hash = await Bun.password.hash(password);
-    this.db.transaction(() => {
-      this.db.query("UPDATE admins SET password_hash = ? WHERE id = ?").run(hash, admin.id);
-      this.db.query("DELETE FROM admin_sessions WHERE admin_id = ?").run(admin.id);
-    }).immediate();
+    await this.store.tx(async () => {
+      await this.store.run("UPDATE admins SET password_hash = ? WHERE id = ?", hash, admin.id);
+      await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ?", admin.id);
+    });
     return admin;
   }
 
   /** Checks the password; returns the admin or null. Always spends a hash verification to not leak names. */
   async verifyCredentials(username: string, password: string): Promise<Admin | null> {
-    const row = this.db
-      .query<Admin & { password_hash: string }, [string]>("SELECT id, username, email, password_hash FROM admins WHERE username = ?")
-      .get(username);
+    const row = await this.store.get<Admin & { password_hash: string }>("SELECT id, username, email, password_hash FROM admins WHERE username = ?", username);
     const ok = await Bun.password.verify(password, row?.password_hash ?? (await dummyPasswordHash()));
     if (!row || !ok) return null;
     return { id: row.id, username: row.username, email: row.email };
   }
 
-  createSession(adminId: number): string {
+  async createSession(adminId: number): Promise<string> {
     const id = randomToken();
     const now = Date.now();
-    this.db.query("DELETE FROM admin_sessions WHERE expires_at <= ?").run(now);
-    this.db.query("INSERT INTO admin_sessions (id, admin_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(id, adminId, now, now + ADMIN_SESSION_TTL_MS);
+    await this.store.run("DELETE FROM admin_sessions WHERE expires_at <= ?", now);
+    await this.store.run("INSERT INTO admin_sessions (id, admin_id, created_at, expires_at) VALUES (?, ?, ?, ?)", id, adminId, now, now + ADMIN_SESSION_TTL_MS);
     return id;
   }
 
-  findSession(sessionId: string | undefined): Admin | null {
+  async findSession(sessionId: string | undefined): Promise<Admin | null> {
     if (!sessionId || sessionId.length !== 64) return null;
-    return (
-      this.db
-        .query<Admin, [string, number]>(
-          `SELECT a.id, a.username, a.email FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
-           WHERE s.id = ? AND s.expires_at > ?`,
-        )
-        .get(sessionId, Date.now()) ?? null
+    return this.store.get<Admin>(
+      `SELECT a.id, a.username, a.email FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
+       WHERE s.id = ? AND s.expires_at > ?`,
+      sessionId,
+      Date.now(),
     );
   }
 
-  requireSession(sessionId: string | undefined): Admin {
-    const admin = this.findSession(sessionId);
+  async requireSession(sessionId: string | undefined): Promise<Admin> {
+    const admin = await this.findSession(sessionId);
     if (!admin) throw unauthorized();
     return admin;
   }
 
-  endSession(sessionId: string | undefined): void {
-    if (sessionId) this.db.query("DELETE FROM admin_sessions WHERE id = ?").run(sessionId);
+  async endSession(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.store.run("DELETE FROM admin_sessions WHERE id = ?", sessionId);
   }
 
-  private findByUsername(username: string): Admin | null {
-    return this.db.query<Admin, [string]>("SELECT id, username, email FROM admins WHERE username = ?").get(username) ?? null;
+  private findByUsername(username: string): Promise<Admin | null> {
+    return this.store.get<Admin>("SELECT id, username, email FROM admins WHERE username = ?", username);
   }
 
-  private insert(username: string, email: string, hash: string): Admin {
-    const row = this.db
-      .query<{ id: number }, [string, string, string, number]>(
-        "INSERT INTO admins (username, email, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-      )
-      .get(username, email, hash, Date.now())!;
-    return { id: row.id, username, email };
+  private async insert(username: string, email: string, hash: string): Promise<Admin> {
+    const row = await this.store.get<{ id: number }>(
+      "INSERT INTO admins (username, email, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      username,
+      email,
+      hash,
+      Date.now(),
+    );
+    return { id: row!.id, username, email };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 
 export interface BannedUser {
   username: string;
@@ -23,46 +23,34 @@ export interface KnownViewer {
  * with the same code under a new one. The admin panel lists and lifts them.
  */
 export class BanList {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
-  ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): void {
-    this.db
-      .query(
-        `INSERT INTO banned_users (username, access_code_id, banned_by, reason, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (username) DO UPDATE SET access_code_id = COALESCE(excluded.access_code_id, access_code_id),
-           reason = COALESCE(excluded.reason, reason)`,
-      )
-      .run(username, accessCodeId, bannedBy, reason, Date.now());
+  async ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
+    await this.store.run(`INSERT INTO banned_users (username, access_code_id, banned_by, reason, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (username) DO UPDATE SET access_code_id = COALESCE(excluded.access_code_id, banned_users.access_code_id),
+           reason = COALESCE(excluded.reason, banned_users.reason)`, username, accessCodeId, bannedBy, reason, Date.now());
   }
 
   /** Lifts the ban on that name (and with it the ban on its code); false when there was none. */
-  unban(username: string): boolean {
-    return this.db.query("DELETE FROM banned_users WHERE username = ?").run(username.trim()).changes > 0;
+  async unban(username: string): Promise<boolean> {
+    return (await this.store.run("DELETE FROM banned_users WHERE username = ?", username.trim())).changes > 0;
   }
 
-  list(): BannedUser[] {
-    return this.db
-      .query<{ username: string; banned_by: string | null; reason: string | null; created_at: number }, []>(
-        "SELECT username, banned_by, reason, created_at FROM banned_users ORDER BY created_at DESC, id DESC",
-      )
-      .all()
+  async list(): Promise<BannedUser[]> {
+    return (await this.store.all<{ username: string; banned_by: string | null; reason: string | null; created_at: number }>("SELECT username, banned_by, reason, created_at FROM banned_users ORDER BY created_at DESC, id DESC"))
       .map((r) => ({ username: r.username, bannedBy: r.banned_by, reason: r.reason, bannedAt: new Date(r.created_at).toISOString() }));
   }
 
-  findViewer(username: string): KnownViewer | null {
-    const row = this.db
-      .query<Omit<KnownViewer, "isModerator"> & { promoted: number }, [string]>(
-        `SELECT u.id AS userId, u.username, u.access_code_id AS accessCodeId, c.kind AS codeKind,
+  async findViewer(username: string): Promise<KnownViewer | null> {
+    const row = (await this.store.get<Omit<KnownViewer, "isModerator"> & { promoted: number }>(`SELECT u.id AS "userId", u.username, u.access_code_id AS "accessCodeId", c.kind AS "codeKind",
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted
-         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.username = ?`,
-      )
-      .get(username.trim());
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.username = ?`, username.trim()));
     if (!row) return null;
     const { promoted, ...viewer } = row;
     return { ...viewer, isModerator: viewer.codeKind === "MOD" || promoted === 1 };
   }
 
-  isAdminName(username: string): boolean {
-    return this.db.query("SELECT 1 FROM admins WHERE username = ?").get(username.trim()) !== null;
+  async isAdminName(username: string): Promise<boolean> {
+    return (await this.store.get("SELECT 1 AS one FROM admins WHERE username = ?", username.trim())) !== null;
   }
 }

@@ -1,24 +1,24 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { ServerEvent } from "../../contracts/chat.ts";
 
 export const FAKE_VIEWERS_STEP = 100;
 export const MAX_FAKE_VIEWERS = 5000;
 
 /**
- * The event's heart total (kept in SQLite across restarts) and the fake viewers, which move toward the
+ * The event's heart total (kept in the database across restarts) and the fake viewers, which move toward the
  * admin's target a step at a time. Reports what changed since it last reported, so that a burst of
  * clicks becomes one frame per tick.
  */
 export class LiveCounters {
-  private hearts: number;
+  private hearts = 0;
   private readonly fake = { enabled: false, target: 0, current: 0 };
-  private announced: { hearts: number; viewers: number };
+  private announced = { hearts: 0, viewers: 0 };
 
-  constructor(
-    private readonly db: Database,
-    fakeViewers: { enabled: boolean; target: number },
-  ) {
-    this.hearts = this.db.query<{ value: number }, []>("SELECT value FROM event_counters WHERE name = 'hearts'").get()?.value ?? 0;
+  constructor(private readonly store: Store) {}
+
+  /** Reads the kept heart total and takes the fake viewer setting, at start. */
+  async load(fakeViewers: { enabled: boolean; target: number }): Promise<void> {
+    this.hearts = (await this.store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value ?? 0;
     this.applyFakeViewerSettings(fakeViewers.enabled, fakeViewers.target);
     // After a restart the audience is already there: no ramp from zero.
     this.fake.current = this.fake.enabled ? this.fake.target : 0;
@@ -69,7 +69,8 @@ export class LiveCounters {
     this.announced = { hearts, viewers };
     const events: ServerEvent[] = [];
     if (heartsChanged) {
-      this.save();
+      // Kept in the background; a failed save is retried with the next change and at shutdown.
+      this.save().catch(() => {});
       events.push({ type: "hearts", count: hearts });
     }
     if (viewersChanged) events.push({ type: "viewer_count", count: viewers });
@@ -77,9 +78,7 @@ export class LiveCounters {
     return events;
   }
 
-  save(): void {
-    this.db
-      .query("INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
-      .run(this.hearts);
+  async save(): Promise<void> {
+    await this.store.run("INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", this.hearts);
   }
 }

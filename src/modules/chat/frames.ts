@@ -95,7 +95,7 @@ export class ChatFrameRouter {
         return this.timeout(c, frame);
       case "lift_timeout":
         this.requireModerator(c);
-        if (!this.actions.liftTimeout(findTarget(this.hub, { targetUsername: frame.username }), c.identity.username)) {
+        if (!(await this.actions.liftTimeout(await findTarget(this.hub, { targetUsername: frame.username }), c.identity.username))) {
           throw new FrameRefused(`${frame.username.slice(0, 40)} is not timed out.`);
         }
         return;
@@ -109,16 +109,16 @@ export class ChatFrameRouter {
     this.hub.sendTo(c.socket, { type: "error", message });
   }
 
-  private authenticate(c: Connection): void {
+  private async authenticate(c: Connection): Promise<void> {
     const { identity } = c;
-    if (!identity.isAdmin && this.hub.isBanned(identity.username, identity.accessCodeId)) {
+    if (!identity.isAdmin && (await this.hub.isBanned(identity.username, identity.accessCodeId))) {
       this.hub.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
       return;
     }
     this.hub.sendTo(c.socket, { type: "auth_ok", username: identity.username, isModerator: identity.isModerator });
   }
 
-  private chat(c: Connection, rawText: string): void {
+  private async chat(c: Connection, rawText: string): Promise<void> {
     const text = chatTextSchema.safeParse(rawText);
     if (!text.success) throw new FrameRefused(text.error.issues[0]?.message ?? "Invalid message");
     const held = this.hub.moderation.holdBack(c.identity);
@@ -135,7 +135,7 @@ export class ChatFrameRouter {
     }
     const screened = this.hub.moderation.screen(c.identity, text.data);
     if (!screened.accepted) return this.refuseLine(c, screened);
-    const line = this.hub.messages.add({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
+    const line = await this.hub.messages.add({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
     this.hub.broadcast({ type: "chat", message: line });
     const cooldown = this.hub.moderation.accepted(c.identity);
     if (cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...cooldown });
@@ -170,43 +170,43 @@ export class ChatFrameRouter {
     if (!c.identity.isModerator) throw new FrameRefused("Only moderators can do that.");
   }
 
-  private deleteMessage(c: Connection, messageId: string): void {
+  private async deleteMessage(c: Connection, messageId: string): Promise<void> {
     this.requireModerator(c);
-    const message = this.hub.messages.find(messageId);
-    if (!message || !this.hub.messages.delete(messageId)) throw new FrameRefused("That message no longer exists.");
-    this.hub.moderation.log.record({ action: "delete", moderator: c.identity.username, target: message.username, messageText: message.text });
+    const message = await this.hub.messages.find(messageId);
+    if (!message || !(await this.hub.messages.delete(messageId))) throw new FrameRefused("That message no longer exists.");
+    await this.hub.moderation.log.record({ action: "delete", moderator: c.identity.username, target: message.username, messageText: message.text });
     this.hub.broadcast({ type: "message_deleted", messageId });
   }
 
-  private togglePin(c: Connection, messageId: string): void {
+  private async togglePin(c: Connection, messageId: string): Promise<void> {
     this.requireModerator(c);
-    const changed = this.hub.messages.togglePin(messageId);
+    const changed = await this.hub.messages.togglePin(messageId);
     if (!changed) throw new FrameRefused("That message no longer exists.");
     const target = changed.at(-1)!;
-    this.hub.moderation.log.record({ action: target.isPinned ? "pin" : "unpin", moderator: c.identity.username, target: target.username, messageText: target.text });
+    await this.hub.moderation.log.record({ action: target.isPinned ? "pin" : "unpin", moderator: c.identity.username, target: target.username, messageText: target.text });
     for (const message of changed) this.hub.broadcast({ type: "message_updated", message });
   }
 
-  private removeUser(c: Connection, frame: TargetFrame): void {
+  private async removeUser(c: Connection, frame: TargetFrame): Promise<void> {
     this.requireModerator(c);
     const banning = frame.type === "ban" || frame.type === "ban_user";
-    const target = findTarget(this.hub, frame);
+    const target = await findTarget(this.hub, frame);
     checkMayActOn(c.identity, target, banning ? "ban" : "kick");
-    const messageText = this.textOf(frame.messageId);
+    const messageText = await this.textOf(frame.messageId);
     const reason = banning ? frame.reason?.trim() || null : null;
-    if (banning) this.hub.ban(target.username, target.accessCodeId, c.identity.username, reason);
-    else this.hub.kick(target.username);
-    this.hub.moderation.log.record({ action: banning ? "ban" : "kick", moderator: c.identity.username, target: target.username, messageText, detail: reason });
+    if (banning) await this.hub.ban(target.username, target.accessCodeId, c.identity.username, reason);
+    else await this.hub.kick(target.username);
+    await this.hub.moderation.log.record({ action: banning ? "ban" : "kick", moderator: c.identity.username, target: target.username, messageText, detail: reason });
   }
 
-  private timeout(c: Connection, frame: TimeoutFrame): void {
+  private async timeout(c: Connection, frame: TimeoutFrame): Promise<void> {
     this.requireModerator(c);
-    const target = findTarget(this.hub, { targetUsername: frame.username });
+    const target = await findTarget(this.hub, { targetUsername: frame.username });
     checkMayActOn(c.identity, target, "time out");
-    this.actions.timeout(target, frame.seconds, c.identity.username);
+    await this.actions.timeout(target, frame.seconds, c.identity.username);
   }
 
-  private textOf(messageId: string | undefined): string | null {
-    return messageId ? (this.hub.messages.find(messageId)?.text ?? null) : null;
+  private async textOf(messageId: string | undefined): Promise<string | null> {
+    return messageId ? ((await this.hub.messages.find(messageId))?.text ?? null) : null;
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
 import { formatMoney } from "../../contracts/money.ts";
@@ -35,14 +35,14 @@ export interface CountedDonation {
 
 /** The settings the hub reads: goal and donation total (pence) and the fake viewer setting. */
 export interface HubSettingsSource {
-  get(): { donationGoal: number; fakeViewersEnabled: boolean; fakeViewersTarget: number };
-  donationTotal(): number;
+  get(): Promise<{ donationGoal: number; fakeViewersEnabled: boolean; fakeViewersTarget: number }>;
+  donationTotal(): Promise<number>;
 }
 
 /** The viewer-session side: ban checks by name or code, and ending a banned code's sessions. */
 export interface ViewerSessionBans {
-  isBanned(username: string, accessCodeId: number | null): boolean;
-  endAllForCode(accessCodeId: number): void;
+  isBanned(username: string, accessCodeId: number | null): Promise<boolean>;
+  endAllForCode(accessCodeId: number): Promise<void>;
 }
 
 /** Anything that can fan a frame out to a topic's subscribers (Bun's server). */
@@ -107,10 +107,12 @@ export class ChatHub {
   private readonly fanout: ChatFanout;
   /** The `chatHistory` frame, serialised once per change of the log (and of the lines held) rather than once per joining socket. */
   private history = { key: "", frame: "" };
+  /** The donation meter as every viewer last saw it; a joining socket gets it without a query. */
+  private donation = { current: 0, goal: 0 };
   private stopped = false;
 
   constructor(
-    db: Database,
+    store: Store,
     private readonly settings: HubSettingsSource,
     private readonly sessions: ViewerSessionBans,
     private readonly log: Logger,
@@ -119,11 +121,20 @@ export class ChatHub {
     this.fanout = new ChatFanout((frame) => {
       if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
     }, batching);
-    this.messages = new ChatMessageStore(db);
-    this.bans = new BanList(db);
-    this.moderation = new ChatModeration(db);
-    const { fakeViewersEnabled, fakeViewersTarget } = settings.get();
-    this.counters = new LiveCounters(db, { enabled: fakeViewersEnabled, target: fakeViewersTarget });
+    this.messages = new ChatMessageStore(store);
+    this.bans = new BanList(store);
+    this.moderation = new ChatModeration(store);
+    this.counters = new LiveCounters(store);
+  }
+
+  /** Reads what the live event keeps in memory (history, rules, timeouts, hearts, the meter) and starts the ticks. */
+  async load(): Promise<void> {
+    const settings = await this.settings.get();
+    await this.messages.load();
+    await this.moderation.load();
+    await this.counters.load({ enabled: settings.fakeViewersEnabled, target: settings.fakeViewersTarget });
+    this.donation = { current: await this.settings.donationTotal(), goal: settings.donationGoal };
+    if (this.stopped || this.timers.length > 0) return;
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
     this.timers.push(setInterval(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS));
   }
@@ -131,9 +142,9 @@ export class ChatHub {
   // --- connections ----------------------------------------------------------------------------------
 
   /** Refuses an upgrade the person may not make: banned, just kicked, or too many sockets open (for them or their address). */
-  admit(identity: ChatIdentity, ip = ""): void {
+  async admit(identity: ChatIdentity, ip = ""): Promise<void> {
     if (this.stopped) throw forbidden("The server is shutting down");
-    if (!identity.isAdmin && this.isBanned(identity.username, identity.accessCodeId)) throw forbidden(BANNED_MESSAGE);
+    if (!identity.isAdmin && (await this.isBanned(identity.username, identity.accessCodeId))) throw forbidden(BANNED_MESSAGE);
     const until = this.kickedUntil.get(identity.username.toLowerCase()) ?? 0;
     if (until > Date.now()) {
       const seconds = Math.ceil((until - Date.now()) / 1000);
@@ -161,7 +172,7 @@ export class ChatHub {
     socket.cork(() => {
       socket.send(this.historyFrame());
       for (const event of this.counters.snapshot(this.realViewerCount())) this.sendTo(socket, event);
-      this.sendTo(socket, { type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal });
+      this.sendTo(socket, { type: "donation_update", current: this.donation.current, goal: this.donation.goal });
       this.sendTo(socket, { type: "slow_mode", seconds: this.moderation.slowModeSeconds() });
       const timedOut = this.moderation.timeouts.secondsLeft(identity);
       if (timedOut > 0) this.sendTo(socket, { type: "chat_cooldown", reason: "timeout", seconds: timedOut });
@@ -247,19 +258,19 @@ export class ChatHub {
   }
 
   /** Tells everyone the user was kicked, hides their messages and closes their sockets for a minute. */
-  kick(username: string): void {
+  async kick(username: string): Promise<void> {
     this.kickedUntil.set(username.toLowerCase(), Date.now() + KICK_COOLDOWN_MS);
     this.pruneKicks();
-    this.messages.deleteAllBy(username);
+    await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
     for (const c of this.socketsOf(username)) this.disconnect(c, WS_CLOSE_KICKED, "Kicked", KICKED_MESSAGE);
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
-  ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): void {
-    this.bans.ban(username, accessCodeId, bannedBy, reason);
-    if (accessCodeId !== null) this.sessions.endAllForCode(accessCodeId);
-    this.messages.deleteAllBy(username);
+  async ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
+    await this.bans.ban(username, accessCodeId, bannedBy, reason);
+    if (accessCodeId !== null) await this.sessions.endAllForCode(accessCodeId);
+    await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_banned", username });
     // Every socket under that name, and any opened with the same code under another name.
     const sameCode = accessCodeId === null ? [] : [...this.connections.values()].filter((c) => !c.identity.isAdmin && c.identity.accessCodeId === accessCodeId);
@@ -274,18 +285,18 @@ export class ChatHub {
   }
 
   /** For the admin panel: lifts a ban (logged). False when that name was not banned. */
-  unban(username: string, by: string): boolean {
-    const lifted = this.bans.unban(username);
-    if (lifted) this.moderation.log.record({ action: "unban", moderator: by, target: username.trim() });
+  async unban(username: string, by: string): Promise<boolean> {
+    const lifted = await this.bans.unban(username);
+    if (lifted) await this.moderation.log.record({ action: "unban", moderator: by, target: username.trim() });
     return lifted;
   }
 
   /** For the admin panel: every ban, newest first. */
-  listBans(): BannedUser[] {
+  listBans(): Promise<BannedUser[]> {
     return this.bans.list();
   }
 
-  isBanned(username: string, accessCodeId: number | null): boolean {
+  isBanned(username: string, accessCodeId: number | null): Promise<boolean> {
     return this.sessions.isBanned(username, accessCodeId);
   }
 
@@ -305,13 +316,14 @@ export class ChatHub {
   // --- chat lines ---------------------------------------------------------------------------------------
 
   /** Called by the payments side once per counted donation: a donation line and the new progress. */
-  announceDonation(donation: CountedDonation): void {
+  async announceDonation(donation: CountedDonation): Promise<void> {
+    this.donation = { current: donation.total, goal: donation.goal };
     // A timed-out donor's money counts, but no donation line goes to the chat.
     if (this.moderation.timeouts.secondsLeft({ userId: donation.userId, username: donation.username, accessCodeId: null }) > 0) {
       this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
       return;
     }
-    const line = this.messages.add({
+    const line = await this.messages.add({
       userId: donation.userId,
       username: donation.username,
       text: `donated ${formatMoney(donation.amount, donation.currency)}`,
@@ -323,14 +335,17 @@ export class ChatHub {
   }
 
   /** After a refund or dispute changed the donation total: every viewer's meter moves. */
-  broadcastDonationTotal(): void {
-    this.broadcast({ type: "donation_update", current: this.settings.donationTotal(), goal: this.settings.get().donationGoal });
+  async broadcastDonationTotal(): Promise<void> {
+    this.donation = { current: await this.settings.donationTotal(), goal: (await this.settings.get()).donationGoal };
+    this.broadcast({ type: "donation_update", ...this.donation });
   }
 
   /** For the settings side after the admin saves: title, embed, goal… to everyone watching. */
-  broadcastSettings(settings: StreamSettingsUpdate): void {
+  async broadcastSettings(settings: StreamSettingsUpdate): Promise<void> {
+    const current = await this.settings.donationTotal();
+    this.donation = { current, goal: settings.donationGoal };
     this.broadcast({ type: "settings_update", settings });
-    this.broadcast({ type: "donation_update", current: this.settings.donationTotal(), goal: settings.donationGoal });
+    this.broadcast({ type: "donation_update", current, goal: settings.donationGoal });
   }
 
   // --- counters ---------------------------------------------------------------------------------------
@@ -370,13 +385,13 @@ export class ChatHub {
   // --- shutdown ---------------------------------------------------------------------------------------
 
   /** Stops the timers, keeps the heart count and closes every socket with 1001 going away. */
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     this.fanout.flush();
     try {
-      this.counters.save();
+      await this.counters.save();
     } catch (error) {
       this.log.error("could not save the heart count", error);
     }

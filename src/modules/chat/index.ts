@@ -20,8 +20,8 @@ function isSameOriginUpgrade(request: Request, config: Config): boolean {
 }
 
 /** The admin (a moderator under the admin's name) or the viewer behind the session cookies, or null. */
-function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie: string | undefined): ChatIdentity | null {
-  const admin = ctx.admins.findSession(adminCookie);
+async function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie: string | undefined): Promise<ChatIdentity | null> {
+  const admin = await ctx.admins.findSession(adminCookie);
   if (admin) {
     return {
       key: `admin:${admin.id}`,
@@ -33,7 +33,7 @@ function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie
       isAdmin: true,
     };
   }
-  const viewer = ctx.viewerSessions.findSession(viewerCookie);
+  const viewer = await ctx.viewerSessions.findSession(viewerCookie);
   if (!viewer) return null;
   return {
     key: `viewer:${viewer.userId}`,
@@ -66,13 +66,13 @@ export function chatRoutes(ctx: AppContext) {
       publisher = app.server;
     })
     .use(clientIpPlugin(ctx.config))
-    .derive(({ request, clientIp }) => {
+    .derive(async ({ request, clientIp }) => {
       const wait = upgradesPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
-      const identity = identify(ctx, readCookie(request, ADMIN_COOKIE), readCookie(request, VIEWER_COOKIE));
+      const identity = await identify(ctx, readCookie(request, ADMIN_COOKIE), readCookie(request, VIEWER_COOKIE));
       if (!identity) throw unauthorized("Please enter your access code to continue.");
-      hub.admit(identity, clientIp);
+      await hub.admit(identity, clientIp);
       return { chatIdentity: identity, chatIp: clientIp };
     })
     .ws("/ws", {

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { CHAT_HISTORY_LIMIT, type ChatMessage } from "../../contracts/chat.ts";
 import { randomToken } from "../../lib/tokens.ts";
 
@@ -35,70 +35,89 @@ export interface NewMessage {
   donationPence?: number;
 }
 
-/** The chat log in SQLite: written before anything is broadcast, so a restart keeps the history. */
+/**
+ * The chat log in the database: written before anything is broadcast, so a restart keeps the history.
+ * The last 100 visible lines are also kept in memory, so a joining socket gets them without a query.
+ */
 export class ChatMessageStore {
-  /** Goes up on every write, so a reader can tell whether its copy of the history is stale. */
+  /** Goes up on every change, so a reader can tell whether its copy of the history is stale. */
   revision = 0;
+  private recent: ChatMessage[] = [];
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
-  add(message: NewMessage): ChatMessage {
+  /** Reads the recent history into memory (at start, and after a change that may reach back into it). */
+  async load(): Promise<void> {
+    const rows = await this.store.all<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE deleted = 0 ORDER BY seq DESC LIMIT ?`, CHAT_HISTORY_LIMIT);
+    this.recent = rows.reverse().map(toMessage);
     this.revision++;
-    const row = this.db
-      .query<MessageRow, [string, number | null, string, string, string, number | null, number]>(
+  }
+
+  /** Stores a line under the next sequence number (one writer at a time takes it) and returns it. */
+  async add(message: NewMessage): Promise<ChatMessage> {
+    const row = await this.store.tx(async () => {
+      await this.store.lock("chat_messages");
+      return this.store.get<MessageRow>(
         `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at)
          VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages), ?, ?, ?, ?, ?, ?)
          RETURNING ${COLUMNS}`,
-      )
-      .get(randomToken(8), message.userId, message.username, message.text, message.type, message.donationPence ?? null, Date.now())!;
-    return toMessage(row);
+        randomToken(8),
+        message.userId,
+        message.username,
+        message.text,
+        message.type,
+        message.donationPence ?? null,
+        Date.now(),
+      );
+    });
+    const line = toMessage(row!);
+    this.recent.push(line);
+    if (this.recent.length > CHAT_HISTORY_LIMIT) this.recent.splice(0, this.recent.length - CHAT_HISTORY_LIMIT);
+    this.revision++;
+    return line;
   }
 
-  /** The last `limit` visible messages, oldest first. */
+  /** The last `limit` visible messages, oldest first (from memory). */
   history(limit = CHAT_HISTORY_LIMIT): ChatMessage[] {
-    return this.db
-      .query<MessageRow, [number]>(`SELECT ${COLUMNS} FROM chat_messages WHERE deleted = 0 ORDER BY seq DESC LIMIT ?`)
-      .all(limit)
-      .reverse()
-      .map(toMessage);
+    return this.recent.slice(-limit);
   }
 
-  find(id: string): ChatMessage | null {
-    const row = this.db.query<MessageRow, [string]>(`SELECT ${COLUMNS} FROM chat_messages WHERE id = ? AND deleted = 0`).get(id);
+  async find(id: string): Promise<ChatMessage | null> {
+    const row = await this.store.get<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE id = ? AND deleted = 0`, id);
     return row ? toMessage(row) : null;
   }
 
   /** Hides one message from everyone; false when it was not there (or already gone). */
-  delete(id: string): boolean {
-    this.revision++;
-    return this.db.query("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE id = ? AND deleted = 0").run(id).changes > 0;
+  async delete(id: string): Promise<boolean> {
+    const deleted = (await this.store.run("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE id = ? AND deleted = 0", id)).changes > 0;
+    if (deleted) await this.load();
+    return deleted;
   }
 
   /** Hides every message of a kicked or banned user, as the clients do. */
-  deleteAllBy(username: string): void {
-    this.revision++;
-    this.db.query("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0").run(username);
+  async deleteAllBy(username: string): Promise<void> {
+    await this.store.run("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0", username);
+    await this.load();
   }
 
   /**
    * Pins an unpinned message (one pin at a time: any other pinned message is unpinned) or unpins a pinned
    * one. Returns every message whose state changed, or null when the message is not there.
    */
-  togglePin(id: string): ChatMessage[] | null {
-    this.revision++;
-    return this.db.transaction(() => {
-      const target = this.find(id);
+  async togglePin(id: string): Promise<ChatMessage[] | null> {
+    const changed = await this.store.tx(async () => {
+      await this.store.lock("chat_pins");
+      const target = await this.find(id);
       if (!target) return null;
       if (target.isPinned) {
-        this.db.query("UPDATE chat_messages SET is_pinned = 0 WHERE id = ?").run(id);
+        await this.store.run("UPDATE chat_messages SET is_pinned = 0 WHERE id = ?", id);
         return [{ ...target, isPinned: false }];
       }
-      const unpinned = this.db
-        .query<MessageRow, [string]>(`UPDATE chat_messages SET is_pinned = 0 WHERE is_pinned = 1 AND id != ? RETURNING ${COLUMNS}`)
-        .all(id)
-        .map(toMessage);
-      this.db.query("UPDATE chat_messages SET is_pinned = 1 WHERE id = ?").run(id);
-      return [...unpinned, { ...target, isPinned: true }];
-    }).immediate();
+      const unpinned = await this.store.all<MessageRow>(`UPDATE chat_messages SET is_pinned = 0 WHERE is_pinned = 1 AND id != ? RETURNING ${COLUMNS}`, id);
+      await this.store.run("UPDATE chat_messages SET is_pinned = 1 WHERE id = ?", id);
+      return [...unpinned.map(toMessage), { ...target, isPinned: true }];
+    });
+    if (changed) await this.load();
+    return changed;
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { ModerationAction, ModerationLogEntry } from "../../contracts/moderation.ts";
 
 export interface NewLogEntry {
@@ -23,16 +23,14 @@ const DEFAULT_LIMIT = 1000;
 
 /** Who did what to whom, and when: every moderator action and every message the filter refused. */
 export class ModerationLog {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
-  record(entry: NewLogEntry): void {
-    this.db
-      .query("INSERT INTO moderation_log (action, moderator, target, message_text, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(entry.action, entry.moderator, entry.target ?? null, entry.messageText ?? null, entry.detail ?? null, Date.now());
+  async record(entry: NewLogEntry): Promise<void> {
+    await this.store.run("INSERT INTO moderation_log (action, moderator, target, message_text, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)", entry.action, entry.moderator, entry.target ?? null, entry.messageText ?? null, entry.detail ?? null, Date.now());
   }
 
   /** Newest first; optionally one action and a case-insensitive search on names, text and detail. */
-  list(filter: { action?: ModerationAction; q?: string; limit?: number } = {}): ModerationLogEntry[] {
+  async list(filter: { action?: ModerationAction; q?: string; limit?: number } = {}): Promise<ModerationLogEntry[]> {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (filter.action) {
@@ -41,16 +39,12 @@ export class ModerationLog {
     }
     const q = filter.q?.trim();
     if (q) {
-      where.push("(instr(lower(coalesce(moderator, '') || ' ' || coalesce(target, '') || ' ' || coalesce(message_text, '') || ' ' || coalesce(detail, '')), lower(?)) > 0)");
-      args.push(q);
+      where.push("lower(coalesce(moderator, '') || ' ' || coalesce(target, '') || ' ' || coalesce(message_text, '') || ' ' || coalesce(detail, '')) LIKE ? ESCAPE '!'");
+      args.push(`%${q.toLowerCase().replace(/[!%_]/g, "!$&")}%`);
     }
     args.push(filter.limit ?? DEFAULT_LIMIT);
-    return this.db
-      .query<LogRow, (string | number)[]>(
-        `SELECT id, action, moderator, target, message_text, detail, created_at FROM moderation_log
-         ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`,
-      )
-      .all(...args)
+    return (await this.store.all<LogRow>(`SELECT id, action, moderator, target, message_text, detail, created_at FROM moderation_log
+         ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`, ...args))
       .map((r) => ({
         id: r.id,
         action: r.action,

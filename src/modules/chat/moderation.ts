@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE, describeDuration, SLOW_MODE_CHOICES } from "../../contracts/chat-limits.ts";
 import type { ChatRules } from "../../contracts/moderation.ts";
 import { compileChatFilter, type ChatFilter } from "./filters.ts";
@@ -36,11 +36,18 @@ export class ChatModeration {
   /** When each person last had a line accepted, for slow mode. */
   private readonly lastLineAt = new Map<string, number>();
 
-  constructor(private readonly db: Database) {
-    this.log = new ModerationLog(db);
-    this.timeouts = new TimeoutList(db);
-    this.rules = this.load();
+  constructor(private readonly store: Store) {
+    this.log = new ModerationLog(store);
+    this.timeouts = new TimeoutList(store);
+    this.rules = { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false };
     this.filter = compileChatFilter(this.rules);
+  }
+
+  /** Reads the rules and the running timeouts (at start, and when another instance changed them). */
+  async load(): Promise<void> {
+    this.rules = await this.readRules();
+    this.filter = compileChatFilter(this.rules);
+    await this.timeouts.reload();
   }
 
   getRules(): ChatRules {
@@ -52,21 +59,19 @@ export class ChatModeration {
   }
 
   /** Saves and applies new rules at once, logging what changed. Returns the rules as saved. */
-  saveRules(next: ChatRules, by: string): ChatRules {
+  async saveRules(next: ChatRules, by: string): Promise<ChatRules> {
     const before = this.rules;
-    this.db
-      .query("UPDATE chat_rules SET slow_mode_seconds = ?, blocked_terms = ?, filter_action = ?, block_links = ?, updated_at = ? WHERE id = 1")
-      .run(next.slowModeSeconds, JSON.stringify(next.blockedTerms), next.filterAction, next.blockLinks ? 1 : 0, Date.now());
+    await this.store.run("UPDATE chat_rules SET slow_mode_seconds = ?, blocked_terms = ?, filter_action = ?, block_links = ?, updated_at = ? WHERE id = 1", next.slowModeSeconds, JSON.stringify(next.blockedTerms), next.filterAction, next.blockLinks ? 1 : 0, Date.now());
     this.rules = { ...next, blockedTerms: [...next.blockedTerms] };
     this.filter = compileChatFilter(this.rules);
-    if (before.slowModeSeconds !== next.slowModeSeconds) this.log.record({ action: "slow_mode", moderator: by, detail: slowModeDetail(next.slowModeSeconds) });
+    if (before.slowModeSeconds !== next.slowModeSeconds) await this.log.record({ action: "slow_mode", moderator: by, detail: slowModeDetail(next.slowModeSeconds) });
     const changes = describeRuleChanges(before, next);
-    if (changes) this.log.record({ action: "chat_rules", moderator: by, detail: changes });
+    if (changes) await this.log.record({ action: "chat_rules", moderator: by, detail: changes });
     return this.rules;
   }
 
-  setSlowMode(seconds: number, by: string): void {
-    this.saveRules({ ...this.rules, slowModeSeconds: seconds }, by);
+  async setSlowMode(seconds: number, by: string): Promise<void> {
+    await this.saveRules({ ...this.rules, slowModeSeconds: seconds }, by);
   }
 
   /** Timed out, or too soon under slow mode: the refusal; null when the sender may send a line now. */
@@ -85,13 +90,15 @@ export class ChatModeration {
     return null;
   }
 
-  /** The word and link filters: the text to send (masked if need be) or the refusal, which is logged. */
+  /** The word and link filters: the text to send (masked if need be) or the refusal, which is logged (in the background). */
   screen(sender: Sender, text: string): ChatVerdict {
     if (!this.filter.active) return { accepted: true, text };
     const result = this.filter.screen(text, sender.isModerator);
     if (result.kind === "ok") return { accepted: true, text: result.text };
     const link = result.kind === "link";
-    this.log.record({ action: "filtered", moderator: null, target: sender.username, messageText: text, detail: link ? "link" : `blocked term: ${result.term}` });
+    void this.log
+      .record({ action: "filtered", moderator: null, target: sender.username, messageText: text, detail: link ? "link" : `blocked term: ${result.term}` })
+      .catch(() => {});
     return { accepted: false, notice: link ? BLOCKED_LINK_NOTICE : BLOCKED_WORD_NOTICE };
   }
 
@@ -109,8 +116,8 @@ export class ChatModeration {
     for (const [key, at] of this.lastLineAt) if (now - at > longest) this.lastLineAt.delete(key);
   }
 
-  private load(): ChatRules {
-    const row = this.db.query<RulesRow, []>("SELECT slow_mode_seconds, blocked_terms, filter_action, block_links FROM chat_rules WHERE id = 1").get();
+  private async readRules(): Promise<ChatRules> {
+    const row = (await this.store.get<RulesRow>("SELECT slow_mode_seconds, blocked_terms, filter_action, block_links FROM chat_rules WHERE id = 1"));
     if (!row) return { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false };
     return {
       slowModeSeconds: row.slow_mode_seconds,

@@ -13,10 +13,10 @@ export class ModeratorActions {
   constructor(private readonly hub: ChatHub) {}
 
   /** Mutes the target for `seconds` (they keep watching), by name, user and code. */
-  timeout(target: TimeoutTarget, seconds: number, by: string, messageText: string | null = null): void {
+  async timeout(target: TimeoutTarget, seconds: number, by: string, messageText: string | null = null): Promise<void> {
     const { moderation } = this.hub;
-    moderation.timeouts.add(target, seconds, by);
-    moderation.log.record({ action: "timeout", moderator: by, target: target.username, messageText, detail: describeDuration(seconds) });
+    await moderation.timeouts.add(target, seconds, by);
+    await moderation.log.record({ action: "timeout", moderator: by, target: target.username, messageText, detail: describeDuration(seconds) });
     this.hub.broadcast({ type: "system_message", message: `${target.username} has been timed out for ${describeDuration(seconds)}.` });
     for (const c of this.socketsOf(target)) {
       this.hub.sendTo(c.socket, { type: "chat_cooldown", reason: "timeout", seconds });
@@ -25,23 +25,23 @@ export class ModeratorActions {
   }
 
   /** Ends a timeout early; false when none was running. */
-  liftTimeout(target: TimeoutTarget, by: string): boolean {
+  async liftTimeout(target: TimeoutTarget, by: string): Promise<boolean> {
     const { moderation } = this.hub;
-    if (!moderation.timeouts.lift(target)) return false;
-    moderation.log.record({ action: "lift_timeout", moderator: by, target: target.username });
+    if (!(await moderation.timeouts.lift(target))) return false;
+    await moderation.log.record({ action: "lift_timeout", moderator: by, target: target.username });
     this.hub.broadcast({ type: "system_message", message: `${target.username} can chat again.` });
     for (const c of this.socketsOf(target)) this.hub.sendTo(c.socket, { type: "chat_cooldown", reason: "timeout", seconds: 0 });
     return true;
   }
 
-  setSlowMode(seconds: number, by: string): void {
-    this.saveRules({ ...this.hub.moderation.getRules(), slowModeSeconds: seconds }, by);
+  async setSlowMode(seconds: number, by: string): Promise<void> {
+    await this.saveRules({ ...this.hub.moderation.getRules(), slowModeSeconds: seconds }, by);
   }
 
   /** Saves the chat rules; they apply to the next line. A slow-mode change is announced to everyone. */
-  saveRules(rules: ChatRules, by: string): ChatRules {
+  async saveRules(rules: ChatRules, by: string): Promise<ChatRules> {
     const before = this.hub.moderation.slowModeSeconds();
-    const saved = this.hub.moderation.saveRules(rules, by);
+    const saved = await this.hub.moderation.saveRules(rules, by);
     if (saved.slowModeSeconds !== before) {
       this.hub.broadcast({ type: "slow_mode", seconds: saved.slowModeSeconds });
       const detail = slowModeDetail(saved.slowModeSeconds);

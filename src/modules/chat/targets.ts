@@ -20,10 +20,10 @@ export interface TargetNaming {
 }
 
 /** Finds the user a moderator frame names, preferring an open socket's identity; refuses an unknown name. */
-export function findTarget(hub: ChatHub, naming: TargetNaming): ChatTarget {
+export async function findTarget(hub: ChatHub, naming: TargetNaming): Promise<ChatTarget> {
   let name = naming.targetUsername?.trim();
   if (!name && naming.messageId) {
-    const message = hub.messages.find(naming.messageId);
+    const message = await hub.messages.find(naming.messageId);
     if (!message) throw new FrameRefused("That message no longer exists.");
     name = message.username;
   }
@@ -32,9 +32,9 @@ export function findTarget(hub: ChatHub, naming: TargetNaming): ChatTarget {
 
   const online = hub.socketsOf(name)[0]?.identity;
   if (online) return { userId: online.userId, username: online.username, accessCodeId: online.accessCodeId, isModerator: online.isModerator, isAdmin: false };
-  const known = hub.bans.findViewer(name);
+  const known = await hub.bans.findViewer(name);
   if (known) return { userId: known.userId, username: known.username, accessCodeId: known.accessCodeId, isModerator: known.isModerator, isAdmin: false };
-  if (hub.socketsOf(name, true).length > 0 || hub.bans.isAdminName(name)) {
+  if (hub.socketsOf(name, true).length > 0 || (await hub.bans.isAdminName(name))) {
     return { userId: null, username: name, accessCodeId: null, isModerator: true, isAdmin: true };
   }
   throw new FrameRefused(`There is no user named '${name.slice(0, 40)}'.`);

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { ActiveTimeout } from "../../contracts/moderation.ts";
 
 /** Who a timeout is for: the name, and when known the user and the access code behind it. */
@@ -18,7 +18,7 @@ interface TimeoutRow {
 }
 
 /**
- * Timeouts in SQLite (so a restart keeps them) and in memory (so each chat line checks three maps, not
+ * Timeouts in the database (so a restart keeps them) and in memory (so each chat line checks three maps, not
  * the database). A timeout holds by user, by name and by code: reconnecting, a new socket or a new chat
  * name on the same code does not end it.
  */
@@ -28,31 +28,27 @@ export class TimeoutList {
   private readonly byCode = new Map<number, number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly now: () => number = Date.now,
-  ) {
-    this.reload();
-  }
+  ) {}
 
   /** Starts (or replaces) a timeout; returns when it ends, epoch ms. */
-  add(target: TimeoutTarget, seconds: number, by: string): number {
+  async add(target: TimeoutTarget, seconds: number, by: string): Promise<number> {
     const now = this.now();
     const until = now + seconds * 1000;
-    this.db.transaction(() => {
-      this.deleteFor(target);
-      this.db
-        .query("INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-        .run(target.userId, target.username, target.accessCodeId, until, by, now);
-    }).immediate();
-    this.reload();
+    await this.store.tx(async () => {
+      await this.deleteFor(target);
+      await this.store.run("INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (?, ?, ?, ?, ?, ?)", target.userId, target.username, target.accessCodeId, until, by, now);
+    });
+    await this.reload();
     return until;
   }
 
   /** Ends a timeout early; false when there was none running. */
-  lift(target: TimeoutTarget): boolean {
+  async lift(target: TimeoutTarget): Promise<boolean> {
     const running = this.secondsLeft(target) > 0;
-    this.deleteFor(target);
-    this.reload();
+    await this.deleteFor(target);
+    await this.reload();
     return running;
   }
 
@@ -69,28 +65,26 @@ export class TimeoutList {
   }
 
   /** The timeouts still running, the soonest to end first. */
-  list(): ActiveTimeout[] {
-    return this.activeRows().map((r) => ({ username: r.username, until: new Date(r.until).toISOString(), timedOutBy: r.timed_out_by }));
+  async list(): Promise<ActiveTimeout[]> {
+    return (await this.activeRows()).map((r) => ({ username: r.username, until: new Date(r.until).toISOString(), timedOutBy: r.timed_out_by }));
   }
 
-  private deleteFor(target: TimeoutTarget): void {
-    this.db
-      .query("DELETE FROM chat_timeouts WHERE username = ? OR user_id = ? OR access_code_id = ?")
-      .run(target.username, target.userId ?? -1, target.accessCodeId ?? -1);
+  private async deleteFor(target: TimeoutTarget): Promise<void> {
+    await this.store.run("DELETE FROM chat_timeouts WHERE username = ? OR user_id = ? OR access_code_id = ?", target.username, target.userId ?? -1, target.accessCodeId ?? -1);
   }
 
-  private activeRows(): TimeoutRow[] {
-    return this.db
-      .query<TimeoutRow, [number]>("SELECT user_id, username, access_code_id, until, timed_out_by FROM chat_timeouts WHERE until > ? ORDER BY until")
-      .all(this.now());
+  private async activeRows(): Promise<TimeoutRow[]> {
+    return (await this.store.all<TimeoutRow>("SELECT user_id, username, access_code_id, until, timed_out_by FROM chat_timeouts WHERE until > ? ORDER BY until", this.now()));
   }
 
-  private reload(): void {
-    this.db.query("DELETE FROM chat_timeouts WHERE until <= ?").run(this.now());
+  /** Reads the running timeouts into memory (after a change, here or on another instance). */
+  async reload(): Promise<void> {
+    await this.store.run("DELETE FROM chat_timeouts WHERE until <= ?", this.now());
+    const rows = await this.activeRows();
     this.byUser.clear();
     this.byName.clear();
     this.byCode.clear();
-    for (const row of this.activeRows()) {
+    for (const row of rows) {
       this.byName.set(row.username.toLowerCase(), row.until);
       if (row.user_id !== null) this.byUser.set(row.user_id, row.until);
       if (row.access_code_id !== null) this.byCode.set(row.access_code_id, row.until);

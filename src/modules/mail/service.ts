@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { accessCodeMail, lostCodeMail, passRefundedMail } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
@@ -27,6 +27,9 @@ export function mailMessageKey(id: number, createdAt: number): string {
 
 const DEFAULTS: MailQueueOptions = { pollMs: 1000, retryBaseMs: 1000, retryMaxMs: 10 * 60_000, maxAttempts: 30, batchSize: 50 };
 
+/** How long a worker holds the messages it took before another may take them (it died mid-send): past the transport's timeouts. */
+const CLAIM_MS = 60_000;
+
 interface QueueRow {
   id: number;
   created_at: number;
@@ -38,8 +41,11 @@ interface QueueRow {
 }
 
 /**
- * Outgoing mail goes through a queue in SQLite; a worker sends what is due and retries failures with
+ * Outgoing mail goes through a queue in the database; a worker sends what is due and retries failures with
  * exponential backoff, so a purchase never fails (or loses its e-mail) because the mail server is down.
+ * A worker first takes the messages it will send (`claimed_until`, with `FOR UPDATE SKIP LOCKED` on
+ * PostgreSQL), so several instances on one database never send the same message twice; a message held by
+ * a worker that died is taken again when the claim runs out.
  */
 export class MailService {
   private readonly options: MailQueueOptions;
@@ -48,7 +54,7 @@ export class MailService {
   private rerun = false;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly transport: MailTransport,
     private readonly log: Logger,
     options: Partial<MailQueueOptions> = {},
@@ -60,35 +66,45 @@ export class MailService {
     return this.transport.description;
   }
 
-  /** Synchronous, so it can sit inside a caller's transaction; the worker is nudged once that code returns. */
-  enqueue(mail: QueuedMail): boolean {
+  /** Part of the caller's transaction when there is one; the worker is nudged on the next turn, after it. */
+  async enqueue(mail: QueuedMail): Promise<boolean> {
     const now = Date.now();
-    const result = this.db
-      .query(
-        `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
-      )
-      .run(mail.dedupeKey ?? null, mail.to, mail.subject, mail.text, mail.html ?? null, now, now);
+    const result = await this.store.run(
+      `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      mail.dedupeKey ?? null,
+      mail.to,
+      mail.subject,
+      mail.text,
+      mail.html ?? null,
+      now,
+      now,
+    );
     if (result.changes > 0) this.kick();
     return result.changes > 0;
   }
 
   /** The code e-mail; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
-  queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): boolean {
+  queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): Promise<boolean> {
     return this.enqueue({ to, ...accessCodeMail(code, siteUrl), dedupeKey });
   }
 
-  queueLostCodes(codes: string[], to: string, siteUrl: string): boolean {
+  queueLostCodes(codes: string[], to: string, siteUrl: string): Promise<boolean> {
     return this.enqueue({ to, ...lostCodeMail(codes, siteUrl) });
   }
 
   /** Tells the buyer their pass was refunded and no longer works; once per payment. */
-  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string): boolean {
+  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string): Promise<boolean> {
     return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl), dedupeKey: `pass-refunded:${paymentId}` });
   }
 
-  start(): void {
+  /**
+   * Starts the worker. `soleWorker`: no other process sends from this queue (the SQLite file is held by
+   * this process), so claims left by an earlier run that was killed are released at once.
+   */
+  start(soleWorker = this.store.engine === "sqlite"): void {
     if (this.timer) return;
+    if (soleWorker) void this.store.run("UPDATE email_queue SET claimed_until = 0 WHERE claimed_until > 0").catch(() => {});
     this.timer = setInterval(() => this.kick(), this.options.pollMs);
     this.kick();
   }
@@ -126,20 +142,43 @@ export class MailService {
     return this.running;
   }
 
-  counts(): { pending: number; sent: number; failed: number } {
-    const rows = this.db.query<{ status: string; n: number }, []>("SELECT status, COUNT(*) AS n FROM email_queue GROUP BY status").all();
+  async counts(): Promise<{ pending: number; sent: number; failed: number }> {
+    const rows = await this.store.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM email_queue GROUP BY status");
     const counts = { pending: 0, sent: 0, failed: 0 };
     for (const row of rows) counts[row.status as keyof typeof counts] = row.n;
     return counts;
   }
 
+  /** Takes the messages due now for this worker: another worker skips them until the claim runs out. */
+  private async claimDue(): Promise<QueueRow[]> {
+    const now = Date.now();
+    const lock = this.store.engine === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
+    const rows = await this.store.all<QueueRow>(
+      `UPDATE email_queue SET claimed_until = ?
+       WHERE id IN (SELECT id FROM email_queue WHERE status = 'pending' AND next_attempt_at <= ? AND claimed_until <= ?
+                    ORDER BY next_attempt_at, id LIMIT ? ${lock})
+       RETURNING id, created_at, to_address, subject, text_body, html_body, attempts`,
+      now + CLAIM_MS,
+      now,
+      now,
+      this.options.batchSize,
+    );
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Gives back what was taken but not tried (the mail server went away). */
+  private async release(rows: QueueRow[]): Promise<void> {
+    for (const row of rows) await this.store.run("UPDATE email_queue SET claimed_until = 0 WHERE id = ?", row.id);
+  }
+
   private async sendDue(): Promise<number> {
-    const due = this.db
-      .query<QueueRow, [number, number]>(
-        `SELECT id, created_at, to_address, subject, text_body, html_body, attempts FROM email_queue
-         WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
-      )
-      .all(Date.now(), this.options.batchSize);
+    let due: QueueRow[];
+    try {
+      due = await this.claimDue();
+    } catch (error) {
+      this.log.warn(`e-mail queue not read: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    }
     let sent = 0;
     for (const row of due) {
       try {
@@ -151,25 +190,31 @@ export class MailService {
           text: row.text_body,
           html: row.html_body,
         });
-        this.db.query("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?").run(Date.now(), row.id);
+        await this.store.run("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, claimed_until = 0 WHERE id = ?", Date.now(), row.id);
         sent++;
       } catch (error) {
-        this.recordFailure(row, error);
+        await this.recordFailure(row, error).catch(() => {});
         // The server is likely down: leave the rest for the next tick instead of failing each in turn.
+        await this.release(due.slice(due.indexOf(row) + 1)).catch(() => {});
         break;
       }
     }
     return sent;
   }
 
-  private recordFailure(row: QueueRow, error: unknown): void {
+  private async recordFailure(row: QueueRow, error: unknown): Promise<void> {
     const attempts = row.attempts + 1;
     const message = error instanceof Error ? error.message : String(error);
     const giveUp = attempts >= this.options.maxAttempts;
     const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** (attempts - 1));
-    this.db
-      .query("UPDATE email_queue SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ? WHERE id = ?")
-      .run(attempts, message.slice(0, 500), Date.now() + delay, giveUp ? "failed" : "pending", row.id);
+    await this.store.run(
+      "UPDATE email_queue SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ?, claimed_until = 0 WHERE id = ?",
+      attempts,
+      message.slice(0, 500),
+      Date.now() + delay,
+      giveUp ? "failed" : "pending",
+      row.id,
+    );
     if (giveUp) this.log.error(`gave up sending e-mail ${row.id} to ${row.to_address} after ${attempts} attempts`, error);
     else this.log.warn(`e-mail ${row.id} to ${row.to_address} not sent (attempt ${attempts}), retrying in ${Math.round(delay / 1000)} s: ${message}`);
   }

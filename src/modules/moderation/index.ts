@@ -13,48 +13,50 @@ import { ModerationAdminService } from "./service.ts";
 export function moderationRoutes(ctx: AppContext) {
   const hub = ctx.chat;
   const actions = new ModeratorActions(hub);
-  const service = new ModerationAdminService(ctx.db, hub.moderation.log);
+  const service = new ModerationAdminService(ctx.store, hub.moderation.log);
 
   return new Elysia({ name: "moderation", prefix: "/api/admin" })
     .use(adminAuth(ctx))
     // Without a session the answer is 401 before the input is even looked at.
-    .onTransform(({ request }) => {
-      ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
+    .onTransform(async ({ request }) => {
+      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
     })
     .guard({ isAdmin: true }, (app) =>
       app
         .get("/chat-rules", () => hub.moderation.getRules())
         .put("/chat-rules", ({ body, admin }) => actions.saveRules(body, admin.username), { body: chatRulesBody })
-        .get("/moderation-log", ({ query }) => ({ entries: hub.moderation.log.list(query) }), { query: moderationLogQuery })
-        .get("/moderation-log.csv", ({ query }) => csvResponse("moderation-log", service.logCsv(hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 }))), {
+        .get("/moderation-log", async ({ query }) => ({ entries: await hub.moderation.log.list(query) }), { query: moderationLogQuery })
+        .get("/moderation-log.csv", async ({ query }) => csvResponse("moderation-log", service.logCsv((await hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 })))), {
           query: moderationLogQuery,
         })
-        .get("/timeouts", () => ({ timeouts: hub.moderation.timeouts.list() }))
+        .get("/timeouts", async () => ({ timeouts: await hub.moderation.timeouts.list() }))
         .post(
           "/lift-timeout",
-          ({ body, admin }) => {
+          async ({ body, admin }) => {
             let target;
             try {
-              target = findTarget(hub, { targetUsername: body.username });
+              target = await findTarget(hub, { targetUsername: body.username });
             } catch (error) {
               if (error instanceof FrameRefused) throw notFound(error.message);
               throw error;
             }
-            if (!actions.liftTimeout(target, admin.username)) throw notFound(`'${target.username}' is not timed out`);
+            if (!(await actions.liftTimeout(target, admin.username))) throw notFound(`'${target.username}' is not timed out`);
             return { ok: true, username: target.username };
           },
           { body: liftTimeoutBody },
         )
         .post(
           "/users/:id/moderator",
-          ({ params, body, admin }) => {
-            const { username } = service.setModerator(params.id, body.isModerator, admin.username);
+          async ({ params, body, admin }) => {
+            const { username } = await service.setModerator(params.id, body.isModerator, admin.username);
             actions.moderatorChanged(params.id, body.isModerator);
             return { id: params.id, username, isModerator: body.isModerator };
           },
           { params: userIdParam, body: moderatorBody },
         )
-        .get("/chat-export.json", () => downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: service.chatExport() }, null, 2)))
-        .get("/chat-export.csv", () => csvResponse("chat", service.chatExportCsv(service.chatExport()))),
+        .get("/chat-export.json", async () =>
+          downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),
+        )
+        .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv((await service.chatExport())))),
     );
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type { ChatExportMessage, ModerationLogEntry } from "../../contracts/moderation.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { toCsv } from "../admin-panel/csv.ts";
@@ -18,7 +18,7 @@ interface ExportRow {
 /** The admin side of moderation: moderators made in the panel, the log as CSV and the whole chat exported. */
 export class ModerationAdminService {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly log: ModerationLog,
   ) {}
 
@@ -26,18 +26,14 @@ export class ModerationAdminService {
    * Makes a viewer a moderator or takes it back; returns the user's name. A MOD- code's moderator stays
    * one (revoke the code instead). Logged when it changes anything.
    */
-  setModerator(userId: number, isModerator: boolean, by: string): { username: string; changed: boolean } {
-    const user = this.db
-      .query<{ username: string; kind: string | null }, [number]>(
-        "SELECT u.username, c.kind FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.id = ?",
-      )
-      .get(userId);
+  async setModerator(userId: number, isModerator: boolean, by: string): Promise<{ username: string; changed: boolean }> {
+    const user = (await this.store.get<{ username: string; kind: string | null }>("SELECT u.username, c.kind FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.id = ?", userId));
     if (!user) throw notFound("Unknown user");
     if (user.kind === "MOD" && !isModerator) throw conflict("This viewer is a moderator by their MOD- code; revoke the code to take it back.");
     const changes = isModerator
-      ? this.db.query("INSERT OR IGNORE INTO chat_moderators (user_id, granted_by, created_at) VALUES (?, ?, ?)").run(userId, by, Date.now()).changes
-      : this.db.query("DELETE FROM chat_moderators WHERE user_id = ?").run(userId).changes;
-    if (changes > 0) this.log.record({ action: isModerator ? "moderator_added" : "moderator_removed", moderator: by, target: user.username });
+      ? (await this.store.run("INSERT OR IGNORE INTO chat_moderators (user_id, granted_by, created_at) VALUES (?, ?, ?)", userId, by, Date.now())).changes
+      : (await this.store.run("DELETE FROM chat_moderators WHERE user_id = ?", userId)).changes;
+    if (changes > 0) await this.log.record({ action: isModerator ? "moderator_added" : "moderator_removed", moderator: by, target: user.username });
     return { username: user.username, changed: changes > 0 };
   }
 
@@ -49,10 +45,8 @@ export class ModerationAdminService {
   }
 
   /** Every chat line ever sent, oldest first, deleted ones included and marked. */
-  chatExport(): ChatExportMessage[] {
-    return this.db
-      .query<ExportRow, []>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, created_at FROM chat_messages ORDER BY seq")
-      .all()
+  async chatExport(): Promise<ChatExportMessage[]> {
+    return (await this.store.all<ExportRow>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, created_at FROM chat_messages ORDER BY seq"))
       .map((r) => ({
         id: r.id,
         username: r.username,

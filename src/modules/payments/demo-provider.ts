@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { createHash } from "node:crypto";
 import { CARD_DECLINED_MESSAGE, DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../contracts/payments.ts";
 import { HttpError, badRequest, notFound } from "../../lib/errors.ts";
@@ -23,23 +23,19 @@ function toIntent(row: DemoIntentRow): ProviderIntent {
 export class DemoPaymentProvider implements PaymentProvider {
   readonly mode = "demo" as const;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
   async createIntent(request: CreateIntentRequest): Promise<{ id: string; clientSecret: string }> {
     const id = `pi_demo_${randomToken(12)}`;
     const clientSecret = `${id}_secret_${randomToken(12)}`;
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, ?, ?)`,
-      )
-      .run(id, clientSecret, request.amount, request.currency, JSON.stringify(request.metadata), request.email ?? null, now, now);
+    await this.store.run(`INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, ?, ?)`, id, clientSecret, request.amount, request.currency, JSON.stringify(request.metadata), request.email ?? null, now, now);
     return { id, clientSecret };
   }
 
   async retrieveIntent(id: string): Promise<ProviderIntent | null> {
-    const row = this.db.query<DemoIntentRow, [string]>("SELECT * FROM demo_payment_intents WHERE id = ?").get(id);
+    const row = (await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE id = ?", id));
     return row ? toIntent(row) : null;
   }
 
@@ -48,31 +44,31 @@ export class DemoPaymentProvider implements PaymentProvider {
     return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount };
   }
 
-  findByClientSecret(clientSecret: string): ProviderIntent {
-    const row = this.db.query<DemoIntentRow, [string]>("SELECT * FROM demo_payment_intents WHERE client_secret = ?").get(clientSecret);
+  async findByClientSecret(clientSecret: string): Promise<ProviderIntent> {
+    const row = (await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE client_secret = ?", clientSecret));
     if (!row) throw notFound("Payment not found");
     return toIntent(row);
   }
 
   /** Pays with a test card: 4242… succeeds, 4000 0000 0000 0002 is declined, anything else is refused. */
-  confirm(clientSecret: string, cardNumber: string, email?: string): ProviderIntent {
-    const intent = this.findByClientSecret(clientSecret);
+  async confirm(clientSecret: string, cardNumber: string, email?: string): Promise<ProviderIntent> {
+    const intent = await this.findByClientSecret(clientSecret);
     if (intent.status === "succeeded") return intent;
     const digits = cardNumber.replace(/[\s-]/g, "");
     if (digits === DEMO_CARD_SUCCESS) {
       // Like Stripe's receipt_email at confirmation: the buyer's address, unless one was given at creation.
-      if (email && !intent.email) this.db.query("UPDATE demo_payment_intents SET email = ? WHERE id = ?").run(email, intent.id);
-      return this.setStatus({ ...intent, email: intent.email ?? email ?? null }, "succeeded");
+      if (email && !intent.email) (await this.store.run("UPDATE demo_payment_intents SET email = ? WHERE id = ?", email, intent.id));
+      return this.setStatus((await { ...intent, email: intent.email ?? email ?? null }), "succeeded");
     }
     if (digits === DEMO_CARD_DECLINED) {
-      this.setStatus(intent, "requires_payment_method");
+      await this.setStatus(intent, "requires_payment_method");
       throw new HttpError(402, CARD_DECLINED_MESSAGE);
     }
     throw badRequest("Demo mode takes only the test card 4242 4242 4242 4242.");
   }
 
-  private setStatus(intent: ProviderIntent, status: string): ProviderIntent {
-    this.db.query("UPDATE demo_payment_intents SET status = ?, updated_at = ? WHERE id = ?").run(status, Date.now(), intent.id);
+  private async setStatus(intent: ProviderIntent, status: string): Promise<ProviderIntent> {
+    await this.store.run("UPDATE demo_payment_intents SET status = ?, updated_at = ? WHERE id = ?", status, Date.now(), intent.id);
     return { ...intent, status };
   }
 }

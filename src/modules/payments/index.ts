@@ -32,8 +32,8 @@ export function paymentRoutes(ctx: AppContext) {
     )
     .post(
       "/create-donation-intent",
-      ({ body, clientIp, request }) => {
-        const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
+      async ({ body, clientIp, request }) => {
+        const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
         if (!viewer) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
         limit(intentsPerIp, clientIp);
         return ctx.payments.createDonationIntent(body.amount, viewer, siteUrlFor(ctx.config, request));
@@ -42,9 +42,9 @@ export function paymentRoutes(ctx: AppContext) {
     )
     .post(
       "/demo/confirm-payment",
-      ({ body, clientIp, request }) => {
+      async ({ body, clientIp, request }) => {
         limit(demoConfirmsPerIp, clientIp);
-        return { ok: true, paymentIntent: ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request), body.email) };
+        return { ok: true, paymentIntent: await ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request), body.email) };
       },
       { body: demoConfirmPaymentBody },
     )

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { netAmount, type PaymentRecord, type PaymentStatus } from "../../contracts/payments-ledger.ts";
 import type { AccessService } from "../access/service.ts";
@@ -58,7 +58,7 @@ export class PaymentLedger {
   private readonly listeners = new Set<(effects: LedgerEffects) => void>();
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly access: AccessService,
     private readonly mail: MailService,
     private readonly log: Logger,
@@ -83,43 +83,35 @@ export class PaymentLedger {
   }
 
   /** A refund or dispute event from Stripe: recorded (even for an intent not known yet, which may succeed later) and settled. */
-  applyEvent(event: LedgerEvent, siteUrl: string): LedgerEffects {
+  async applyEvent(event: LedgerEvent, siteUrl: string): Promise<LedgerEffects> {
     if (!event.intentId) return { unknownIntent: "a charge without a payment intent" };
-    if (event.kind === "refund") this.recordChargeRefunded(event.intentId, event.amountRefunded);
-    else this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
+    await this.store.lock(`payment:${event.intentId}`);
+    if (event.kind === "refund") await this.recordChargeRefunded(event.intentId, event.amountRefunded);
+    else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
     return this.settle(event.intentId, siteUrl, true);
   }
 
-  find(intentId: string): LedgerRow | null {
-    return this.db.query<LedgerRow, [string]>("SELECT * FROM payment_ledger WHERE intent_id = ?").get(intentId) ?? null;
+  async find(intentId: string): Promise<LedgerRow | null> {
+    return (await this.store.get<LedgerRow>("SELECT * FROM payment_ledger WHERE intent_id = ?", intentId)) ?? null;
   }
 
   /** A refund known by its id (one the admin made, say); counted once however often it is seen. */
-  recordRefund(refundId: string, intentId: string, amount: number): void {
-    this.db
-      .query("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
-      .run(refundId, intentId, amount, Date.now());
+  async recordRefund(refundId: string, intentId: string, amount: number): Promise<void> {
+    await this.store.run("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", refundId, intentId, amount, Date.now());
   }
 
   /** `charge.refunded`: the charge's cumulative refunded amount, which only grows. */
-  recordChargeRefunded(intentId: string, amountRefunded: number): void {
-    this.db
-      .query(
-        `INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT (intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, ?2), updated_at = ?3`,
-      )
-      .run(intentId, amountRefunded, Date.now());
+  async recordChargeRefunded(intentId: string, amountRefunded: number): Promise<void> {
+    await this.store.run(`INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (intent_id) DO UPDATE SET updated_at = excluded.updated_at,
+           amount_refunded = CASE WHEN charge_refunds.amount_refunded > excluded.amount_refunded THEN charge_refunds.amount_refunded ELSE excluded.amount_refunded END`, intentId, amountRefunded, Date.now());
   }
 
   /** `charge.dispute.*`: a closed dispute keeps its outcome whatever arrives after it. */
-  recordDispute(disputeId: string, intentId: string, amount: number, status: string): void {
+  async recordDispute(disputeId: string, intentId: string, amount: number, status: string): Promise<void> {
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
-         ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6 WHERE disputes.closed = 0`,
-      )
-      .run(disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now);
+    await this.store.run(`INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+         ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6 WHERE disputes.closed = 0`, disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now);
   }
 
   /**
@@ -127,32 +119,28 @@ export class PaymentLedger {
    * dispute is revoked (and its buyer told of a refund); a donation's change moves the total.
    * `changed`: a refund or dispute was just recorded (otherwise a fulfilment asks).
    */
-  settle(intentId: string, siteUrl: string, changed = false): LedgerEffects {
-    const row = this.find(intentId);
+  async settle(intentId: string, siteUrl: string, changed = false): Promise<LedgerEffects> {
+    const row = await this.find(intentId);
     if (!row) return { unknownIntent: intentId };
     if (row.fulfilled !== 1) return {};
     if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
     const refunded = row.refunded_amount >= row.amount;
     if (!refunded && row.disputed_amount === 0) return {};
-    const code = this.access.codeForPayment(row.id);
+    const code = await this.access.codeForPayment(row.id);
     if (!code || code.revoked) return {};
-    this.access.revoke(code.id);
+    await this.access.revoke(code.id);
     const email = row.email ?? code.email;
-    if (refunded && email) this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl);
+    if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl);
     return { revokedCodeIds: [code.id] };
   }
 
   /** Every fulfilled purchase and donation (or the one of `intentId`), newest first. */
-  list(intentId: string | null = null): PaymentRecord[] {
-    return this.db
-      .query<LedgerRow & { code: string | null; chat_name: string | null; user_email: string | null }, [string | null]>(
-        `SELECT l.*, c.code,
+  async list(intentId: string | null = null): Promise<PaymentRecord[]> {
+    return (await this.store.all<LedgerRow & { code: string | null; chat_name: string | null; user_email: string | null }>(`SELECT l.*, c.code,
            COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
            (SELECT u.email FROM users u WHERE u.id = l.user_id) AS user_email
          FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
-         WHERE l.fulfilled = 1 AND (?1 IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`,
-      )
-      .all(intentId)
+         WHERE l.fulfilled = 1 AND (?1 IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`, intentId))
       .map((r) => ({
         paymentIntentId: r.intent_id,
         kind: r.kind,
@@ -168,11 +156,11 @@ export class PaymentLedger {
       }));
   }
 
-  csv(): string {
+  async csv(): Promise<string> {
     const units = (minor: number) => (minor / 100).toFixed(2);
     return toCsv(
       ["payment_intent", "kind", "amount", "currency", "status", "refunded", "disputed", "net", "email", "username", "code", "created_at"],
-      this.list().map((p) => [
+      (await this.list()).map((p) => [
         p.paymentIntentId,
         p.kind,
         units(p.amount),

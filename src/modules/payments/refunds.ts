@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { refundableAmount, type RefundOutcome } from "../../contracts/payments-ledger.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { conflict, badRequest, notFound } from "../../lib/errors.ts";
@@ -9,7 +9,7 @@ import type { PaymentProvider } from "./provider.ts";
 /** An admin's refund: through the provider's Refunds API (at once in demo mode), then into the ledger. */
 export class RefundService {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly provider: PaymentProvider,
     private readonly ledger: PaymentLedger,
     private readonly access: AccessService,
@@ -20,7 +20,7 @@ export class RefundService {
    * payment and what was refunded before, so a double click (or a retry) refunds once.
    */
   async refund(intentId: string, amount: number | undefined, siteUrl: string): Promise<RefundOutcome> {
-    const before = this.ledger.find(intentId);
+    const before = await this.ledger.find(intentId);
     if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
     const left = refundableAmount({
       amount: before.amount,
@@ -35,15 +35,14 @@ export class RefundService {
 
     const key = `dreadcast-refund-${intentId}-${before.refunded_amount}-${wanted}`;
     const refund = await this.provider.refund(intentId, wanted, key);
-    const effects = this.db
-      .transaction(() => {
-        this.ledger.recordRefund(refund.id, intentId, refund.amount);
-        return this.ledger.settle(intentId, siteUrl, true);
-      })
-      .immediate();
+    const effects = await this.store.tx(async () => {
+      await this.store.lock(`payment:${intentId}`);
+      await this.ledger.recordRefund(refund.id, intentId, refund.amount);
+      return this.ledger.settle(intentId, siteUrl, true);
+    });
     this.ledger.announce(effects);
-    const [payment] = this.ledger.list(intentId);
-    const revokedCode = effects.revokedCodeIds?.length ? (this.access.codeForPayment(before.id)?.code ?? null) : null;
+    const [payment] = await this.ledger.list(intentId);
+    const revokedCode = effects.revokedCodeIds?.length ? ((await this.access.codeForPayment(before.id))?.code ?? null) : null;
     return { payment: payment!, revokedCode };
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import type Stripe from "stripe";
 import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
@@ -73,7 +73,7 @@ export class PaymentService {
   private readonly donationListeners = new Set<(donation: CountedDonation) => void>();
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly config: Config,
     readonly provider: PaymentProvider,
     private readonly stripe: Stripe | null,
@@ -85,8 +85,8 @@ export class PaymentService {
     private readonly log: Logger,
   ) {}
 
-  paymentConfig(): PaymentConfig {
-    const { accessPrice, currency } = this.settings.get();
+  async paymentConfig(): Promise<PaymentConfig> {
+    const { accessPrice, currency } = await this.settings.get();
     return {
       mode: this.provider.mode,
       publishableKey: this.provider.mode === "stripe" ? this.config.stripePublishableKey : null,
@@ -103,7 +103,7 @@ export class PaymentService {
 
   /** An access pass at the event's price and currency, whatever amount the client sent. */
   async createAccessIntent(email: string | undefined, siteUrl: string): Promise<PaymentIntentSetup> {
-    const { accessPrice, currency } = this.settings.get();
+    const { accessPrice, currency } = await this.settings.get();
     const intent = await this.provider.createIntent({
       amount: accessPrice,
       currency,
@@ -112,13 +112,13 @@ export class PaymentService {
       metadata: { app: INTENT_APP_TAG, kind: "access", product: ACCESS_PRODUCT },
       email,
     });
-    this.insertPayment(intent.id, "access", accessPrice, currency, { email: email ?? null, siteUrl });
+    await this.insertPayment(intent.id, "access", accessPrice, currency, { email: email ?? null, siteUrl });
     return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id };
   }
 
   async createDonationIntent(amount: number, viewer: ViewerSession, siteUrl: string): Promise<DonationIntentSetup> {
-    if (this.sessions.isBanned(viewer.username, viewer.accessCodeId)) throw forbidden("You have been banned from this event.");
-    const { currency } = this.settings.get();
+    if ((await this.sessions.isBanned(viewer.username, viewer.accessCodeId))) throw forbidden("You have been banned from this event.");
+    const { currency } = await this.settings.get();
     const problem = donationAmountProblem(amount, currency);
     if (problem) throw badRequest(problem);
     const intent = await this.provider.createIntent({
@@ -135,7 +135,7 @@ export class PaymentService {
         viewerSession: createHash("sha256").update(viewer.sessionId).digest("hex").slice(0, 24),
       },
     });
-    this.insertPayment(intent.id, "donation", amount, currency, {
+    await this.insertPayment(intent.id, "donation", amount, currency, {
       viewerSessionId: viewer.sessionId,
       userId: viewer.userId,
       username: viewer.username,
@@ -150,15 +150,15 @@ export class PaymentService {
    */
   async fulfilAccessPurchase(intentId: string, siteUrl: string): Promise<AccessCodeRecord> {
     if (!INTENT_ID.test(intentId)) throw notFound("Payment not found");
-    const row = this.findPayment(intentId);
+    const row = await this.findPayment(intentId);
     if (row && row.kind !== "access") throw badRequest("This payment is not an access purchase");
-    const existing = row ? this.access.codeForPayment(row.id) : null;
+    const existing = row ? await this.access.codeForPayment(row.id) : null;
     if (existing) return existing;
 
     const intent = await this.provider.retrieveIntent(intentId);
     if (!intent || (!row && intent.metadata.app !== INTENT_APP_TAG)) throw notFound("Payment not found");
     if (!row && intent.metadata.kind !== "access") throw badRequest("This payment is not an access purchase");
-    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
+    const applied = await this.store.tx(() => this.applyIntent(intent, siteUrl));
     if (applied.code) return applied.code;
     if (intent.status === "succeeded") throw new HttpError(409, "This payment could not be matched to an access pass. Please contact support.");
     throw new HttpError(402, "Payment has not been completed.");
@@ -170,26 +170,26 @@ export class PaymentService {
    * payment is not a donation by this user.
    */
   async confirmDonation(intentId: string, userId: number, siteUrl: string): Promise<string | null> {
-    const row = INTENT_ID.test(intentId) ? this.findPayment(intentId) : null;
+    const row = INTENT_ID.test(intentId) ? await this.findPayment(intentId) : null;
     if (!row || row.kind !== "donation" || row.user_id !== userId) return null;
     if (row.status === "succeeded") return "succeeded";
     const intent = await this.provider.retrieveIntent(intentId);
     if (!intent) return null;
-    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
+    const applied = await this.store.tx(() => this.applyIntent(intent, siteUrl));
     this.announce(applied);
     return intent.status;
   }
 
   /** The demo card form: pays the intent behind a client secret and fulfils it like a webhook would. */
-  confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string, email?: string): PaymentIntentState {
-    const intent = this.demoProvider().confirm(clientSecret, cardNumber, email);
-    const applied = this.db.transaction(() => this.applyIntent(intent, siteUrl)).immediate();
+  async confirmDemoPayment(clientSecret: string, cardNumber: string, siteUrl: string, email?: string): Promise<PaymentIntentState> {
+    const intent = await this.demoProvider().confirm(clientSecret, cardNumber, email);
+    const applied = await this.store.tx(() => this.applyIntent(intent, siteUrl));
     this.announce(applied);
     return { id: intent.id, status: intent.status };
   }
 
-  demoIntentState(clientSecret: string): PaymentIntentState {
-    const intent = this.demoProvider().findByClientSecret(clientSecret);
+  async demoIntentState(clientSecret: string): Promise<PaymentIntentState> {
+    const intent = await this.demoProvider().findByClientSecret(clientSecret);
     return { id: intent.id, status: intent.status };
   }
 
@@ -207,16 +207,12 @@ export class PaymentService {
     }
     const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
     const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object) : null;
-    const outcome = this.db
-      .transaction((): Applied & { duplicate: boolean } => {
-        const fresh = this.db
-          .query("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
-          .run(event.id, event.type, Date.now()).changes;
+    const outcome = await this.store.tx(async (): Promise<Applied & { duplicate: boolean }> => {
+        const fresh = (await this.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING", event.id, event.type, Date.now())).changes;
         if (fresh === 0) return { duplicate: true };
-        if (ledgerEvent) return { duplicate: false, effects: this.ledger.applyEvent(ledgerEvent, siteUrl) };
-        return { duplicate: false, ...(intent ? this.applyIntent(intent, siteUrl) : {}) };
-      })
-      .immediate();
+        if (ledgerEvent) return { duplicate: false, effects: await this.ledger.applyEvent(ledgerEvent, siteUrl) };
+        return { duplicate: false, ...(intent ? await this.applyIntent(intent, siteUrl) : {}) };
+      });
     this.announce(outcome);
     return { received: true, duplicate: outcome.duplicate };
   }
@@ -238,25 +234,20 @@ export class PaymentService {
     }
   }
 
-  private findPayment(intentId: string): PaymentRow | null {
-    return this.db.query<PaymentRow, [string]>("SELECT * FROM payments WHERE intent_id = ?").get(intentId) ?? null;
+  private async findPayment(intentId: string): Promise<PaymentRow | null> {
+    return (await this.store.get<PaymentRow>("SELECT * FROM payments WHERE intent_id = ?", intentId)) ?? null;
   }
 
-  private insertPayment(
+  private async insertPayment(
     intentId: string,
     kind: PaymentKind,
     amount: number,
     currency: string,
     extra: { email?: string | null; viewerSessionId?: string; userId?: number | null; username?: string | null; siteUrl?: string | null; status?: string },
-  ): void {
+  ): Promise<void> {
     const now = Date.now();
-    this.db
-      .query(
-        `INSERT INTO payments (intent_id, kind, amount, currency, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`,
-      )
-      .run(
-        intentId,
+    await this.store.run(`INSERT INTO payments (intent_id, kind, amount, currency, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`, intentId,
         kind,
         amount,
         currency,
@@ -267,63 +258,62 @@ export class PaymentService {
         extra.username ?? null,
         extra.siteUrl ?? null,
         now,
-        now,
-      );
+        now);
   }
 
-  /** Records what the provider says about an intent and fulfils it once it succeeded. Synchronous: call inside a transaction. */
-  private applyIntent(intent: ProviderIntent, siteUrl: string): Applied {
-    let row = this.findPayment(intent.id);
+  /**
+   * Records what the provider says about an intent and fulfils it once it succeeded. Call inside a
+   * transaction: it holds the intent's lock, so two paths applying one intent at once take turns.
+   */
+  private async applyIntent(intent: ProviderIntent, siteUrl: string): Promise<Applied> {
+    await this.store.lock(`payment:${intent.id}`);
+    let row = await this.findPayment(intent.id);
     if (!row) {
       const kind = intent.metadata.kind;
       if (intent.metadata.app !== INTENT_APP_TAG || (kind !== "access" && kind !== "donation")) return {};
       const userId = Number(intent.metadata.userId);
-      const knownUser = Number.isInteger(userId) && this.db.query("SELECT 1 FROM users WHERE id = ?").get(userId) !== null;
+      const knownUser = Number.isInteger(userId) && (await this.store.get("SELECT 1 AS one FROM users WHERE id = ?", userId)) !== null;
       // An access pass is owed at the event's price whatever the intent says; a donation is what was given.
-      const { accessPrice, currency } = this.settings.get();
+      const { accessPrice, currency } = await this.settings.get();
       const owed = kind === "access" ? { amount: accessPrice, currency } : { amount: intent.amount, currency: intent.currency };
-      this.insertPayment(intent.id, kind, owed.amount, owed.currency, {
+      await this.insertPayment(intent.id, kind, owed.amount, owed.currency, {
         email: intent.email,
         userId: knownUser ? userId : null,
         username: intent.metadata.username ?? null,
         siteUrl,
       });
-      row = this.findPayment(intent.id)!;
+      row = (await this.findPayment(intent.id))!;
     }
     const status = row.status === "succeeded" ? "succeeded" : intent.status;
-    this.db
-      .query("UPDATE payments SET status = ?, email = COALESCE(email, ?), updated_at = ? WHERE id = ?")
-      .run(status, intent.email, Date.now(), row.id);
+    await this.store.run("UPDATE payments SET status = ?, email = COALESCE(email, ?), updated_at = ? WHERE id = ?", status, intent.email, Date.now(), row.id);
     if (status !== "succeeded") return {};
     if (intent.currency !== row.currency || intent.amount < row.amount) {
       this.log.error(`payment ${intent.id} paid ${intent.amount} ${intent.currency}, expected ${row.amount} ${row.currency}; not fulfilled`);
       return {};
     }
-    this.db.query("UPDATE payments SET fulfilled = 1 WHERE id = ?").run(row.id);
+    await this.store.run("UPDATE payments SET fulfilled = 1 WHERE id = ?", row.id);
     const site = this.config.publicUrl ?? row.site_url ?? siteUrl;
-    const applied: Applied = row.kind === "access" ? { code: this.fulfilAccess(row, intent, site) } : { donation: this.countDonation(row, intent) };
+    const applied: Applied = row.kind === "access" ? { code: await this.fulfilAccess(row, intent, site) } : { donation: await this.countDonation(row, intent) };
     // A refund or dispute may have come before the success: it takes effect now.
-    const effects = this.ledger.settle(intent.id, site);
+    const effects = await this.ledger.settle(intent.id, site);
     if (effects.revokedCodeIds && applied.code) applied.code = { ...applied.code, revoked: true };
     return { ...applied, effects };
   }
 
-  private fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): AccessCodeRecord {
+  private async fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): Promise<AccessCodeRecord> {
     const email = row.email ?? intent.email;
-    let code = this.access.codeForPayment(row.id) ?? this.access.issueAccessCode("SKP", { email, paymentId: row.id });
+    let code = (await this.access.codeForPayment(row.id)) ?? await this.access.issueAccessCode("SKP", { email, paymentId: row.id });
     if (email && !code.email) {
-      this.db.query("UPDATE access_codes SET email = ? WHERE id = ? AND email IS NULL").run(email, code.id);
+      await this.store.run("UPDATE access_codes SET email = ? WHERE id = ? AND email IS NULL", email, code.id);
       code = { ...code, email };
     }
-    if (code.email) this.mail.queueAccessCode(code.id, code.code, code.email, siteUrl);
+    if (code.email) await this.mail.queueAccessCode(code.id, code.code, code.email, siteUrl);
     return code;
   }
 
-  private countDonation(row: PaymentRow, intent: ProviderIntent): CountedDonation | undefined {
+  private async countDonation(row: PaymentRow, intent: ProviderIntent): Promise<CountedDonation | undefined> {
     const username = row.username ?? intent.metadata.username ?? "Anonymous";
-    const inserted = this.db
-      .query("INSERT INTO donations (payment_id, user_id, username, amount, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (payment_id) DO NOTHING")
-      .run(row.id, row.user_id, username, intent.amount, Date.now()).changes;
+    const inserted = (await this.store.run("INSERT INTO donations (payment_id, user_id, username, amount, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (payment_id) DO NOTHING", row.id, row.user_id, username, intent.amount, Date.now())).changes;
     if (inserted === 0) return undefined;
     return {
       paymentIntentId: intent.id,
@@ -331,8 +321,8 @@ export class PaymentService {
       currency: row.currency,
       username,
       userId: row.user_id,
-      total: this.settings.donationTotal(),
-      goal: this.settings.get().donationGoal,
+      total: await this.settings.donationTotal(),
+      goal: (await this.settings.get()).donationGoal,
     };
   }
 }

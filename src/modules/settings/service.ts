@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { accessPriceProblem, isCurrency, type Currency } from "../../contracts/money.ts";
 import { type LivestreamSettings, type LivestreamSettingsBody, type PublicLivestreamSettings } from "../../contracts/settings.ts";
 import { badRequest, conflict } from "../../lib/errors.ts";
@@ -33,35 +33,34 @@ const emptyCache = (changes: number): Cache => ({ changes, settings: null, donat
  * The single livestream settings row, the donation total and the viewer count shown to the public.
  *
  * Both are read on every public settings request and every socket that joins, so they are kept in
- * memory until the database changes: a read that touches a table costs ~10 µs in WAL mode (a read
- * transaction and its locks), while `total_changes()` — this connection's count of rows written, and
- * the server is the only writer of these tables — costs well under 1 µs. Inside a transaction, which
- * may still roll back, they are read afresh and not kept.
+ * memory until the database changes: a read that touches a table costs ~10 µs on SQLite in WAL mode (a
+ * read transaction and its locks) and a round trip on PostgreSQL, while the store's write stamp costs
+ * well under 1 µs. Inside a transaction, which may still roll back, they are read afresh and not kept.
  */
 export class SettingsService {
   private viewerCountProvider: () => number = () => 0;
   private cache: Cache = emptyCache(-1);
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
   /** The cache, emptied first if anything has been written since it was filled. */
   private current() {
-    const changes = this.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+    const changes = this.store.writes;
     if (changes !== this.cache.changes) this.cache = emptyCache(changes);
     return this.cache;
   }
 
-  get(): LivestreamSettings {
-    if (this.db.inTransaction) return this.read();
+  async get(): Promise<LivestreamSettings> {
+    if (this.store.inTransaction()) return this.read();
     const cache = this.current();
-    cache.settings ??= this.read();
+    cache.settings ??= await this.read();
     return { ...cache.settings };
   }
 
-  private read(): LivestreamSettings {
-    const row = this.db
-      .query<SettingsRow, []>("SELECT *, EXISTS (SELECT 1 FROM payments WHERE fulfilled = 1) AS has_sales FROM livestream_settings WHERE id = 1")
-      .get()!;
+  private async read(): Promise<LivestreamSettings> {
+    const row = (await this.store.get<SettingsRow>(
+      "SELECT *, CASE WHEN EXISTS (SELECT 1 FROM payments WHERE fulfilled = 1) THEN 1 ELSE 0 END AS has_sales FROM livestream_settings WHERE id = 1",
+    ))!;
     return {
       eventTitle: row.event_title,
       thumbnailUrl: row.thumbnail_url,
@@ -81,8 +80,8 @@ export class SettingsService {
    * Saves the admin's settings. A price must be at least the currency's Stripe minimum; a new currency
    * after the first sale must be confirmed (amounts already paid keep the currency they were paid in).
    */
-  update(settings: LivestreamSettingsBody): LivestreamSettings {
-    const current = this.read();
+  async update(settings: LivestreamSettingsBody): Promise<LivestreamSettings> {
+    const current = await this.read();
     const currency: Currency = settings.currency ?? current.currency;
     const accessPrice = settings.accessPrice ?? current.accessPrice;
     const problem = accessPriceProblem(accessPrice, currency);
@@ -90,13 +89,10 @@ export class SettingsService {
     if (currency !== current.currency && current.hasSales && settings.confirmCurrencyChange !== true) {
       throw conflict(`Payments have already been taken in ${current.currency.toUpperCase()}. Confirm the change of currency to ${currency.toUpperCase()}.`);
     }
-    this.db
-      .query(
-        `UPDATE livestream_settings SET event_title = ?, thumbnail_url = ?, embed_url = ?, donation_goal = ?, is_active = ?,
-         start_date = ?, access_price = ?, currency = ?, updated_at = ? WHERE id = 1`,
-      )
-      .run(
-        settings.eventTitle,
+    await this.store.run(
+      `UPDATE livestream_settings SET event_title = ?, thumbnail_url = ?, embed_url = ?, donation_goal = ?, is_active = ?,
+       start_date = ?, access_price = ?, currency = ?, updated_at = ? WHERE id = 1`,
+      settings.eventTitle,
         settings.thumbnailUrl,
         settings.embedUrl,
         settings.donationGoal,
@@ -104,20 +100,23 @@ export class SettingsService {
         Date.parse(settings.startDate),
         accessPrice,
         currency,
-        Date.now(),
-      );
+      Date.now(),
+    );
     return this.get();
   }
 
   /** The embed address alone: the stream source card saves it as the `embed` kind. */
-  setEmbedUrl(embedUrl: string): void {
-    this.db.query("UPDATE livestream_settings SET embed_url = ?, updated_at = ? WHERE id = 1").run(embedUrl, Date.now());
+  async setEmbedUrl(embedUrl: string): Promise<void> {
+    await this.store.run("UPDATE livestream_settings SET embed_url = ?, updated_at = ? WHERE id = 1", embedUrl, Date.now());
   }
 
-  setFakeViewers(enabled: boolean, target: number): LivestreamSettings {
-    this.db
-      .query("UPDATE livestream_settings SET fake_viewers_enabled = ?, fake_viewers_target = ?, updated_at = ? WHERE id = 1")
-      .run(enabled ? 1 : 0, target, Date.now());
+  async setFakeViewers(enabled: boolean, target: number): Promise<LivestreamSettings> {
+    await this.store.run(
+      "UPDATE livestream_settings SET fake_viewers_enabled = ?, fake_viewers_target = ?, updated_at = ? WHERE id = 1",
+      enabled ? 1 : 0,
+      target,
+      Date.now(),
+    );
     return this.get();
   }
 
@@ -131,20 +130,22 @@ export class SettingsService {
   }
 
   /** Counted donations in the event's currency, less what was refunded or is held by a dispute (minor units). */
-  donationTotal(): number {
-    if (this.db.inTransaction) return this.readDonationTotal();
+  async donationTotal(): Promise<number> {
+    if (this.store.inTransaction()) return this.readDonationTotal();
     const cache = this.current();
-    cache.donationTotal ??= this.readDonationTotal();
+    cache.donationTotal ??= await this.readDonationTotal();
     return cache.donationTotal;
   }
 
-  private readDonationTotal(): number {
-    return this.db
-      .query<{ total: number }, [string]>(
-        `SELECT COALESCE(SUM(d.amount - MIN(d.amount, l.refunded_amount + l.disputed_amount)), 0) AS total
-         FROM donations d JOIN payment_ledger l ON l.id = d.payment_id WHERE l.currency = ?`,
-      )
-      .get(this.get().currency)!.total;
+  private async readDonationTotal(): Promise<number> {
+    const { currency } = await this.get();
+    const row = await this.store.get<{ total: number }>(
+      `SELECT CAST(COALESCE(SUM(d.amount - CASE WHEN d.amount < l.refunded_amount + l.disputed_amount THEN d.amount
+         ELSE l.refunded_amount + l.disputed_amount END), 0) AS BIGINT) AS total
+       FROM donations d JOIN payment_ledger l ON l.id = d.payment_id WHERE l.currency = ?`,
+      currency,
+    );
+    return row!.total;
   }
 
   /**
@@ -152,20 +153,20 @@ export class SettingsService {
    * while nothing is written and the viewer count stays the same, so most requests skip building and
    * serialising the object.
    */
-  publicViewJson(canWatch: boolean): string {
-    if (this.db.inTransaction) return JSON.stringify(this.publicView(canWatch));
+  async publicViewJson(canWatch: boolean): Promise<string> {
+    if (this.store.inTransaction()) return JSON.stringify(await this.publicView(canWatch));
     const cache = this.current();
     const viewers = this.viewerCount();
     const slot = cache.publicJson[canWatch ? 1 : 0];
     if (slot?.viewers === viewers) return slot.json;
-    const json = JSON.stringify(this.publicView(canWatch, viewers));
+    const json = JSON.stringify(await this.publicView(canWatch, viewers));
     cache.publicJson[canWatch ? 1 : 0] = { viewers, json };
     return json;
   }
 
   /** What anyone may read; the stream link only for callers who have paid (or administer). */
-  publicView(canWatch: boolean, viewerCount = this.viewerCount()): PublicLivestreamSettings {
-    const s = this.get();
+  async publicView(canWatch: boolean, viewerCount = this.viewerCount()): Promise<PublicLivestreamSettings> {
+    const s = await this.get();
     return {
       eventTitle: s.eventTitle,
       startDate: s.startDate,
@@ -174,7 +175,7 @@ export class SettingsService {
       thumbnailData: null,
       embedUrl: canWatch ? s.embedUrl : "",
       viewerCount,
-      currentDonation: this.donationTotal(),
+      currentDonation: await this.donationTotal(),
       donationGoal: s.donationGoal,
       isActive: s.isActive,
       accessPrice: s.accessPrice,

@@ -21,20 +21,20 @@ export function streamAdminRoutes(ctx: AppContext) {
   return new Elysia({ name: "stream-admin-routes", prefix: "/api/admin" })
     .use(adminAuth(ctx))
     // 401 before the input is looked at, as for every admin call.
-    .onTransform(({ request }) => {
-      ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
+    .onTransform(async ({ request }) => {
+      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
     })
     .guard({ isAdmin: true }, (app) =>
-      app.get("/stream-source", () => ctx.stream.view()).put("/stream-source", ({ body }) => {
+      app.get("/stream-source", () => ctx.stream.view()).put("/stream-source", async ({ body }) => {
         const parsed = streamSourceBody.safeParse(body);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? "kind");
           throw fieldError(field, field === "kind" ? KIND_MESSAGE : issue.message);
         }
-        const saved = ctx.stream.save(parsed.data);
+        const saved = await ctx.stream.save(parsed.data);
         // Open pages fetch their playback again when the settings change.
-        announceSettings(ctx);
+        await announceSettings(ctx);
         return saved;
       }),
     );
@@ -48,21 +48,21 @@ export function streamRoutes(ctx: AppContext) {
   const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? request.url).hostname;
 
   return new Elysia({ name: "stream-routes" })
-    .get("/api/stream/playback", ({ request, set }) => {
-      const watcher = requireWatcher(ctx, request);
+    .get("/api/stream/playback", async ({ request, set }) => {
+      const watcher = await requireWatcher(ctx, request);
       const provider = ctx.stream.provider();
-      const { url, expiresAt } = provider.playback(Date.now(), publicHost(request));
+      const { url, expiresAt } = await provider.playback(Date.now(), publicHost(request));
       set.headers["cache-control"] = "private, no-store";
       const playback: StreamPlayback = {
         kind: provider.kind,
         url,
         expiresAt: new Date(expiresAt).toISOString(),
-        watermark: ctx.stream.watermark() ? watermarkText(watcher) : null,
+        watermark: (await ctx.stream.watermark()) ? watermarkText(watcher) : null,
       };
       return playback;
     })
     .get(`${RELAY_PREFIX}*`, async ({ request, set }) => {
-      relayWatchers.require(request);
+      await relayWatchers.require(request);
       const { body, headers } = await relay.serve(request.url);
       Object.assign(set.headers, headers);
       return body;

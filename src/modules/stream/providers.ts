@@ -18,8 +18,8 @@ export interface CspSources {
 export interface PlaybackProvider {
   readonly kind: StreamKind;
   /** An address for one viewer, valid until `expiresAt` (epoch ms); "" while nothing is set up. */
-  playback(now: number, publicHost: string): { url: string; expiresAt: number };
-  csp(): CspSources;
+  playback(now: number, publicHost: string): Promise<{ url: string; expiresAt: number }>;
+  csp(): Promise<CspSources>;
 }
 
 const NO_SOURCES: CspSources = { frame: [], media: [], worker: [] };
@@ -31,11 +31,11 @@ const TWITCH_PLAYERS = new Set(["player.twitch.tv", "embed.twitch.tv", "clips.tw
 /** A plain embed (YouTube, Twitch, Vimeo, an Owncast page): anyone with the address can watch. */
 export class EmbedProvider implements PlaybackProvider {
   readonly kind = "embed";
-  constructor(private readonly embedUrl: () => string) {}
+  constructor(private readonly embedUrl: () => Promise<string>) {}
 
-  playback(now: number, publicHost: string) {
+  async playback(now: number, publicHost: string) {
     const expiresAt = now + PLAYBACK_TTL_MS;
-    const raw = this.embedUrl();
+    const raw = await this.embedUrl();
     if (!raw) return { url: "", expiresAt };
     const url = new URL(raw);
     // Twitch refuses to play unless the embedding site's host is one of the `parent`s.
@@ -43,8 +43,8 @@ export class EmbedProvider implements PlaybackProvider {
     return { url: url.href, expiresAt };
   }
 
-  csp(): CspSources {
-    const raw = this.embedUrl();
+  async csp(): Promise<CspSources> {
+    const raw = await this.embedUrl();
     return raw && URL.canParse(raw) ? frameOnly(new URL(raw).origin) : NO_SOURCES;
   }
 }
@@ -54,14 +54,14 @@ export class MuxProvider implements PlaybackProvider {
   readonly kind = "mux";
   constructor(private readonly f: { playbackId: string; signingKeyId: string; key: KeyObject }) {}
 
-  playback(now: number) {
+  async playback(now: number) {
     const expiresAt = now + PLAYBACK_TTL_MS;
     const token = (aud: string) => signRs256(this.f.signingKeyId, { sub: this.f.playbackId, aud, exp: seconds(expiresAt) }, this.f.key);
     const url = `https://player.mux.com/${this.f.playbackId}?playback-token=${token("v")}&thumbnail-token=${token("t")}`;
     return { url, expiresAt };
   }
 
-  csp() {
+  async csp(): Promise<CspSources> {
     return frameOnly("https://player.mux.com");
   }
 }
@@ -71,7 +71,7 @@ export class CloudflareProvider implements PlaybackProvider {
   readonly kind = "cloudflare";
   constructor(private readonly f: { customerCode: string; videoUid: string; keyId: string; key: KeyObject }) {}
 
-  playback(now: number) {
+  async playback(now: number) {
     const expiresAt = now + PLAYBACK_TTL_MS;
     // A minute of slack on `nbf` for a viewer whose clock is a little behind Cloudflare's.
     const claims = { sub: this.f.videoUid, kid: this.f.keyId, exp: seconds(expiresAt), nbf: seconds(now) - 60 };
@@ -83,7 +83,7 @@ export class CloudflareProvider implements PlaybackProvider {
     return `https://customer-${this.f.customerCode}.cloudflarestream.com`;
   }
 
-  csp() {
+  async csp(): Promise<CspSources> {
     return frameOnly(this.origin());
   }
 }
@@ -93,14 +93,14 @@ export class BunnyProvider implements PlaybackProvider {
   readonly kind = "bunny";
   constructor(private readonly f: { libraryId: string; videoId: string; tokenKey: string }) {}
 
-  playback(now: number) {
+  async playback(now: number) {
     const expiresAt = now + PLAYBACK_TTL_MS;
     const expires = seconds(expiresAt);
     const token = new Bun.CryptoHasher("sha256").update(`${this.f.tokenKey}${this.f.videoId}${expires}`).digest("hex");
     return { url: `https://iframe.mediadelivery.net/embed/${this.f.libraryId}/${this.f.videoId}?token=${token}&expires=${expires}`, expiresAt };
   }
 
-  csp() {
+  async csp(): Promise<CspSources> {
     return frameOnly("https://iframe.mediadelivery.net");
   }
 }
@@ -110,12 +110,12 @@ export class HlsRelayProvider implements PlaybackProvider {
   readonly kind = "hls";
   constructor(private readonly originUrl: string) {}
 
-  playback(now: number) {
+  async playback(now: number) {
     const name = new URL(this.originUrl).pathname.split("/").pop()!;
     return { url: `${RELAY_PREFIX}${name}`, expiresAt: now + PLAYBACK_TTL_MS };
   }
 
-  csp(): CspSources {
+  async csp(): Promise<CspSources> {
     // hls.js feeds the video through a MediaSource (a blob: address) and transmuxes in a worker it makes from a blob.
     return { frame: [], media: ["'self'", "blob:"], worker: ["'self'", "blob:"] };
   }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../../db/store.ts";
 import { SECRET_FIELDS, type StreamKind, type StreamSourceBody, type StreamSourceView } from "../../contracts/stream.ts";
 import { fieldError } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -28,15 +28,19 @@ export class StreamSourceService {
   private cached: { source: StoredSource; provider: PlaybackProvider } | null = null;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly settings: SettingsService,
   ) {}
 
-  private current() {
-    if (this.cached) return this.cached;
-    const row = this.db.query<SourceRow, []>("SELECT kind, fields, watermark FROM stream_source WHERE id = 1").get()!;
+  /** Reads the saved source and builds its provider (at start, and after a save here or elsewhere). */
+  async load(): Promise<void> {
+    const row = (await this.store.get<SourceRow>("SELECT kind, fields, watermark FROM stream_source WHERE id = 1"))!;
     const source: StoredSource = { kind: row.kind, fields: JSON.parse(row.fields) as Record<string, string>, watermark: row.watermark === 1 };
     this.cached = { source, provider: this.providerFor(source) };
+  }
+
+  private current() {
+    if (!this.cached) throw new Error("the stream source is not loaded yet");
     return this.cached;
   }
 
@@ -44,7 +48,7 @@ export class StreamSourceService {
     const key = (text: string | undefined) => loadRsaPrivateKey(text ?? "")!;
     switch (kind) {
       case "embed":
-        return new EmbedProvider(() => this.settings.get().embedUrl);
+        return new EmbedProvider(async () => (await this.settings.get()).embedUrl);
       case "mux":
         return new MuxProvider({ playbackId: f.playbackId!, signingKeyId: f.signingKeyId!, key: key(f.signingKey) });
       case "cloudflare":
@@ -71,9 +75,9 @@ export class StreamSourceService {
   }
 
   /** The saved source with its secrets masked. */
-  view(): StreamSourceView {
+  async view(): Promise<StreamSourceView> {
     const { kind, fields, watermark } = this.current().source;
-    if (kind === "embed") return { kind, embedUrl: this.settings.get().embedUrl, watermark };
+    if (kind === "embed") return { kind, embedUrl: (await this.settings.get()).embedUrl, watermark };
     const shown: Record<string, string | boolean> = { ...fields };
     for (const name of SECRET_FIELDS[kind]) {
       delete shown[name];
@@ -86,7 +90,7 @@ export class StreamSourceService {
    * Saves a validated body in one transaction. A secret left empty keeps the one saved for the same kind;
    * a key that no RSA parser accepts is refused with its field named, before anything is written.
    */
-  save(body: StreamSourceBody): StreamSourceView {
+  async save(body: StreamSourceBody): Promise<StreamSourceView> {
     const { kind, watermark, ...given } = body;
     const previous = this.current().source;
     const fields: Record<string, string> = {};
@@ -102,13 +106,11 @@ export class StreamSourceService {
     }
     const embedUrl = kind === "embed" ? (fields.embedUrl ?? "") : null;
     delete fields.embedUrl;
-    this.db.transaction(() => {
-      if (embedUrl !== null) this.settings.setEmbedUrl(embedUrl);
-      this.db
-        .query("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1")
-        .run(kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
-    })();
-    this.cached = null;
+    await this.store.tx(async () => {
+      if (embedUrl !== null) await this.settings.setEmbedUrl(embedUrl);
+      await this.store.run("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1", kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
+    });
+    await this.load();
     return this.view();
   }
 }

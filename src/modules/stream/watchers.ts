@@ -16,20 +16,20 @@ export type Refusal = "not let in" | "banned" | "kicked out";
  * or ended), not banned and not just kicked out — or an admin session. Otherwise why not (no error is
  * built here: the public settings ask this on every page view).
  */
-export function findWatcher(ctx: AppContext, request: Request): Watcher | Refusal {
-  const viewer = ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
+export async function findWatcher(ctx: AppContext, request: Request): Promise<Watcher | Refusal> {
+  const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
   if (viewer) {
-    if (ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
+    if ((await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId))) return "banned";
     if (ctx.chat.isKickedOut(viewer.username)) return "kicked out";
     return { role: "viewer", username: viewer.username, code: viewer.code };
   }
-  const admin = ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
+  const admin = await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
   return admin ? { role: "admin", username: admin.username } : "not let in";
 }
 
 /** The caller's right to watch, or 401 (no session) or 403 (banned, kicked out). */
-export function requireWatcher(ctx: AppContext, request: Request): Watcher {
-  const watcher = findWatcher(ctx, request);
+export async function requireWatcher(ctx: AppContext, request: Request): Promise<Watcher> {
+  const watcher = await findWatcher(ctx, request);
   if (watcher === "not let in") throw unauthorized("Enter your access code to watch the stream.");
   if (watcher === "banned") throw forbidden(BANNED_MESSAGE);
   if (watcher === "kicked out") throw forbidden(KICKED_MESSAGE);
@@ -52,9 +52,9 @@ export class WatcherCheck {
 
   constructor(private readonly ctx: AppContext) {}
 
-  require(request: Request): Watcher {
+  async require(request: Request): Promise<Watcher> {
     const session = readCookie(request, VIEWER_COOKIE) ?? "";
-    const stamp = this.ctx.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+    const stamp = (await this.ctx.store.get<{ n: number }>("SELECT total_changes() AS n"))!.n;
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       this.verdicts.clear();
@@ -65,7 +65,7 @@ export class WatcherCheck {
       if (this.ctx.chat.isKickedOut(cached.watcher.username)) throw forbidden(KICKED_MESSAGE);
       return cached.watcher;
     }
-    const watcher = requireWatcher(this.ctx, request);
+    const watcher = await requireWatcher(this.ctx, request);
     if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, at: now });
     return watcher;
   }
