@@ -6,6 +6,7 @@ import { defaultConfig, type Config } from "../src/config.ts";
 import { createContext, disposeContext, type AppContext } from "../src/context.ts";
 import { closeStore, openStore } from "../src/db/database.ts";
 import { silentLogger } from "../src/lib/logger.ts";
+import { TEST_ENGINE, databaseForDataDir, dropTestDatabase } from "./support/postgres.ts";
 import type { WebAsset } from "../src/http/web-app.ts";
 
 export interface TestApp {
@@ -77,7 +78,9 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
-  const store = await openStore({ dataDir });
+  const databaseUrl = overrides.databaseUrl ?? (TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null);
+  config.databaseUrl = databaseUrl;
+  const store = await openStore({ dataDir, databaseUrl });
   const ctx = await createContext(config, store, silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
@@ -91,6 +94,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
       await app.stop(true);
       await disposeContext(ctx);
       await closeStore(store);
+      if (ownsDataDir && databaseUrl && !overrides.databaseUrl) await dropTestDatabase(databaseUrl);
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

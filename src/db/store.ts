@@ -33,6 +33,8 @@ export interface Store extends Queries {
   tx<T>(fn: () => Promise<T>): Promise<T>;
   /** True inside `tx` (what is read there may still roll back, so it is not cached). */
   inTransaction(): boolean;
+  /** Runs `fn` outside any transaction: for work that is merely started there (a timer, a worker's nudge). */
+  outside<T>(fn: () => T): T;
   /**
    * Inside `tx`: waits until no other transaction holds `key`, and holds it until this one ends (a
    * PostgreSQL advisory lock; on SQLite every write transaction already runs alone).
@@ -127,6 +129,10 @@ export class SqliteStore implements Store {
 
   inTransaction(): boolean {
     return this.open !== null && this.scope.getStore() === this.open;
+  }
+
+  outside<T>(fn: () => T): T {
+    return this.scope.exit(fn);
   }
 
   async lock(_key: string): Promise<void> {}
@@ -232,7 +238,11 @@ const PG_TRANSIENT_STATES = new Set(["57P01", "57P02", "57P03", "53300", "08000"
 export class PostgresStore implements Store {
   readonly engine = "postgres" as const;
   writes = 0;
-  private readonly scope = new AsyncLocalStorage<SQL>();
+  /**
+   * The transaction a call runs in. Work started inside one (a timer, a promise chain) keeps this
+   * context after the transaction ended, so it is marked closed and such work then uses the pool.
+   */
+  private readonly scope = new AsyncLocalStorage<{ sql: SQL; open: boolean }>();
 
   constructor(readonly sql: SQL) {}
 
@@ -241,7 +251,8 @@ export class PostgresStore implements Store {
   }
 
   private client(): SQL {
-    return this.scope.getStore() ?? this.sql;
+    const tx = this.scope.getStore();
+    return tx?.open ? tx.sql : this.sql;
   }
 
   async all<T>(sql: string, ...params: Param[]): Promise<T[]> {
@@ -268,7 +279,11 @@ export class PostgresStore implements Store {
   }
 
   inTransaction(): boolean {
-    return this.scope.getStore() !== undefined;
+    return this.scope.getStore()?.open === true;
+  }
+
+  outside<T>(fn: () => T): T {
+    return this.scope.exit(fn);
   }
 
   async lock(key: string): Promise<void> {
@@ -278,9 +293,17 @@ export class PostgresStore implements Store {
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction()) return fn();
-    const result = await this.sql.begin((tx) => this.scope.run(tx as unknown as SQL, fn));
-    this.writes++;
-    return result as T;
+    const context = { sql: this.sql, open: true };
+    try {
+      const result = await this.sql.begin((tx) => {
+        context.sql = tx as unknown as SQL;
+        return this.scope.run(context, fn);
+      });
+      this.writes++;
+      return result as T;
+    } finally {
+      context.open = false;
+    }
   }
 
   isUniqueViolation(error: unknown): boolean {

@@ -24,6 +24,34 @@ export function postgresAvailable(): Promise<boolean> {
   return available;
 }
 
+/** The engine the API and WebSocket suites run on: DREADCAST_TEST_ENGINE=postgres, or SQLite. */
+export const TEST_ENGINE: "sqlite" | "postgres" = process.env.DREADCAST_TEST_ENGINE === "postgres" ? "postgres" : "sqlite";
+
+const created = new Map<string, TestDatabase>();
+
+/** Drops every database this test process made (run once at the end by the test preload). */
+export async function dropTestDatabases(): Promise<void> {
+  for (const db of [...created.values()]) await db.drop().catch(() => {});
+}
+
+/** Drops one database made here, by its URL. */
+export async function dropTestDatabase(url: string): Promise<void> {
+  for (const db of created.values()) if (db.url === url) await db.drop();
+}
+
+/**
+ * The PostgreSQL database behind a test's data directory: made on first use and remembered in the
+ * directory, so an app restarted on the same directory finds the same event.
+ */
+export async function databaseForDataDir(dataDir: string): Promise<string> {
+  const marker = `${dataDir}/.test-database-url`;
+  const file = Bun.file(marker);
+  if (await file.exists()) return (await file.text()).trim();
+  const db = await createTestDatabase();
+  await Bun.write(marker, db.url);
+  return db.url;
+}
+
 export interface TestDatabase {
   url: string;
   name: string;
@@ -41,10 +69,11 @@ export async function createTestDatabase(prefix = "dreadcast_test"): Promise<Tes
   }
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
-  return {
+  const db: TestDatabase = {
     url: url.toString(),
     name,
     async drop() {
+      created.delete(name);
       const sql = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
       try {
         await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -53,6 +82,8 @@ export async function createTestDatabase(prefix = "dreadcast_test"): Promise<Tes
       }
     },
   };
+  created.set(name, db);
+  return db;
 }
 
 /** The engines a dual-engine test runs on here, saying once when PostgreSQL is skipped. */

@@ -114,7 +114,8 @@ export class AdminPanelService {
   }
 
   async recordSample(viewerCount: number, donationTotal: number, at = Date.now()): Promise<void> {
-    await this.store.run("INSERT OR REPLACE INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)", at, viewerCount, donationTotal);
+    await this.store.run(`INSERT INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)
+       ON CONFLICT (sampled_at) DO UPDATE SET viewer_count = excluded.viewer_count, donation_total = excluded.donation_total`, at, viewerCount, donationTotal);
     await this.store.run("DELETE FROM stats_samples WHERE sampled_at < ?", at - SAMPLE_KEEP_MS);
   }
 

@@ -123,10 +123,13 @@ export class MailService {
       this.rerun = true;
       return;
     }
-    // Stopped in the meantime (shutdown closes the database right after): nothing to do.
-    setTimeout(() => {
-      if (this.timer) void this.processDue();
-    }, 0);
+    // Stopped in the meantime (shutdown closes the database right after): nothing to do. Not part of
+    // the transaction that queued the message, if one did: the worker reads the queue once it committed.
+    this.store.outside(() =>
+      setTimeout(() => {
+        if (this.timer) void this.processDue();
+      }, 0),
+    );
   }
 
   /** Sends every message that is due; one run at a time. Returns how many went out. */

@@ -31,7 +31,7 @@ export class ModerationAdminService {
     if (!user) throw notFound("Unknown user");
     if (user.kind === "MOD" && !isModerator) throw conflict("This viewer is a moderator by their MOD- code; revoke the code to take it back.");
     const changes = isModerator
-      ? (await this.store.run("INSERT OR IGNORE INTO chat_moderators (user_id, granted_by, created_at) VALUES (?, ?, ?)", userId, by, Date.now())).changes
+      ? (await this.store.run("INSERT INTO chat_moderators (user_id, granted_by, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING", userId, by, Date.now())).changes
       : (await this.store.run("DELETE FROM chat_moderators WHERE user_id = ?", userId)).changes;
     if (changes > 0) await this.log.record({ action: isModerator ? "moderator_added" : "moderator_removed", moderator: by, target: user.username });
     return { username: user.username, changed: changes > 0 };

@@ -140,7 +140,7 @@ export class PaymentLedger {
            COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
            (SELECT u.email FROM users u WHERE u.id = l.user_id) AS user_email
          FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
-         WHERE l.fulfilled = 1 AND (?1 IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`, intentId))
+         WHERE l.fulfilled = 1 AND (CAST(?1 AS TEXT) IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`, intentId))
       .map((r) => ({
         paymentIntentId: r.intent_id,
         kind: r.kind,

@@ -41,10 +41,9 @@ const VERDICT_TTL_MS = 10_000;
 
 /**
  * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
- * reused while this server has written nothing (`total_changes()`, the count of rows this connection has
- * written; viewers, codes, bans and sessions are written by no other process), so a ban, revocation,
- * refund or ended session still counts from the very next request. Kicks live in memory and are checked
- * every time.
+ * reused while this server has written nothing (the store's write stamp; viewers, codes, bans and
+ * sessions are written by no other process), so a ban, revocation, refund or ended session still counts
+ * from the very next request. Kicks live in memory and are checked every time.
  */
 export class WatcherCheck {
   private stamp = -1;
@@ -54,7 +53,7 @@ export class WatcherCheck {
 
   async require(request: Request): Promise<Watcher> {
     const session = readCookie(request, VIEWER_COOKIE) ?? "";
-    const stamp = (await this.ctx.store.get<{ n: number }>("SELECT total_changes() AS n"))!.n;
+    const stamp = this.ctx.store.writes;
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       this.verdicts.clear();
