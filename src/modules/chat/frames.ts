@@ -54,11 +54,26 @@ export class ChatFrameRouter {
     this.actions = new ModeratorActions(hub);
   }
 
-  async receive(connectionId: string, raw: unknown): Promise<void> {
+  /**
+   * One frame from a socket. A socket's frames take effect in the order it sent them (a moderator's
+   * delete then ban, a viewer's lines), each after the one before has finished with the database.
+   */
+  receive(connectionId: string, raw: unknown): Promise<void> {
     const connection = this.hub.connection(connectionId);
-    if (!connection || !this.hub.takeFrame(connection)) return;
+    if (!connection || !this.hub.takeFrame(connection)) return Promise.resolve();
     const parsed = clientFrameSchema.safeParse(raw);
-    if (!parsed.success) return this.refuse(connection, describeInvalidFrame(raw, parsed.error));
+    if (!parsed.success) {
+      this.refuse(connection, describeInvalidFrame(raw, parsed.error));
+      return Promise.resolve();
+    }
+    const done = connection.frames.then(() => this.handle(connection, parsed.data));
+    connection.frames = done;
+    return done;
+  }
+
+  private async handle(connection: Connection, frame: ClientFrame): Promise<void> {
+    if (connection.closing) return;
+    const parsed = { data: frame };
     try {
       await this.route(connection, parsed.data);
     } catch (error) {

@@ -67,6 +67,8 @@ interface Connection {
   windowStartedAt: number;
   /** Kicked or banned: its last frames are ignored until the close completes. */
   closing: boolean;
+  /** The last frame being handled: the next one waits for it (never rejects). */
+  frames: Promise<void>;
 }
 
 export const BROADCAST_TOPIC = "live";
@@ -165,7 +167,7 @@ export class ChatHub {
       return;
     }
     this.publisher ??= publisher;
-    this.connections.set(id, { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false });
+    this.connections.set(id, { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: Promise.resolve() });
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
     socket.subscribe(BROADCAST_TOPIC);
