@@ -99,8 +99,9 @@ export class HlsRelay {
     }
     const base = this.base.url;
     const relative = requestUrl.slice(requestUrl.indexOf(RELAY_PREFIX, requestUrl.indexOf("//") + 2) + RELAY_PREFIX.length);
-    const extension = this.checkPath(relative);
-    const entry = this.entry(relative, base, extension);
+    // A path in the cache passed the check when it was first asked for.
+    let entry = this.cache.get(relative);
+    if (!entry || entry.expires <= Date.now()) entry = this.fetchEntry(relative, base, this.checkPath(relative), entry);
     return entry.value ? answer(entry.value) : entry.result.then(answer);
   }
 
@@ -129,11 +130,9 @@ export class HlsRelay {
     return extension;
   }
 
-  /** The cache entry of a file (by its path below the playlist's directory): fresh, in flight, or a new fetch from the origin. */
-  private entry(key: string, base: URL, extension: string): Entry {
-    const cached = this.cache.get(key);
-    if (cached && cached.expires > Date.now()) return cached;
-    if (cached) this.forget(key, cached);
+  /** A new cache entry for a file (by its path below the playlist's directory), fetched from the origin, in place of an expired one. */
+  private fetchEntry(key: string, base: URL, extension: string, expired: Entry | undefined): Entry {
+    if (expired) this.forget(key, expired);
     const playlist = extension === "m3u8";
     // Shared while in flight; fresh for its time to live from when it arrived.
     const entry: Entry = { expires: Infinity, result: this.fetchOrigin(key, base, extension) };
