@@ -3,7 +3,7 @@
  * playlists: the part asked for as a 206, 416 for a range outside the file, the whole file otherwise.
  * `headers` are the whole file's (its type, caching, the app's security headers).
  */
-export function blobResponse(blob: Blob, headers: Record<string, string>, range: string | null): Response {
+export function blobResponse(blob: Blob, headers: Headers, range: string | null): Response {
   const match = range ? /bytes=(\d*)-(\d*)/.exec(range) : null;
   if (!match) return new Response(blob, { headers });
   const size = blob.size;
@@ -19,11 +19,12 @@ export function blobResponse(blob: Blob, headers: Record<string, string>, range:
   } else {
     start = end = -1;
   }
+  const part = new Headers(headers);
   if (start < 0 || start >= size || start > end) {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
+    part.set("content-range", `bytes */${size}`);
+    return new Response(null, { status: 416, headers: part });
   }
-  return new Response(blob.slice(start, end + 1, blob.type), {
-    status: 206,
-    headers: { ...headers, "content-range": `bytes ${start}-${end}/${size}`, "content-length": String(end - start + 1) },
-  });
+  part.set("content-range", `bytes ${start}-${end}/${size}`);
+  part.set("content-length", String(end - start + 1));
+  return new Response(blob.slice(start, end + 1, blob.type), { status: 206, headers: part });
 }
