@@ -3,6 +3,7 @@ import type { AppContext } from "./context.ts";
 import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
 import { HttpError } from "./lib/errors.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
+import { errorAnswer } from "./http/error-answer.ts";
 import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
@@ -15,7 +16,8 @@ import { healthRoutes } from "./modules/health/index.ts";
 import { moderationRoutes } from "./modules/moderation/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
-import { streamAdminRoutes, streamRoutes } from "./modules/stream/index.ts";
+import { relayRoute, streamAdminRoutes, streamRoutes } from "./modules/stream/index.ts";
+import { RELAY_PREFIX } from "./modules/stream/providers.ts";
 
 /** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
 const WEBSOCKET_SETTINGS = {
@@ -26,6 +28,9 @@ const WEBSOCKET_SETTINGS = {
   sendPings: true,
   perMessageDeflate: false,
 };
+
+/** Whether a request URL's path, dot segments resolved, is below the relay's prefix. */
+const isRelayPath = (url: string) => url.startsWith(RELAY_PREFIX, url.indexOf("/", url.indexOf("//") + 2));
 
 function firstIssueMessage(error: unknown): string {
   const e = error as { valueError?: { message?: string }; all?: { message?: string }[]; message?: string };
@@ -40,43 +45,40 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
+  const relay = relayRoute(ctx);
+  // The relay's requests (several a second per hundred viewers) are matched by the server itself and
+  // answered without the framework's per-request pipeline. The server matches the path as sent: one whose
+  // dot segments lead elsewhere goes to the app like any other request.
+  const routes = {
+    [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isRelayPath(request.url) ? relay(request) : app.fetch(request)) },
+  };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
-  return new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false }, websocket: WEBSOCKET_SETTINGS })
+  const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes }, websocket: WEBSOCKET_SETTINGS })
     .onError({ as: "global" }, ({ code, error, set }) => {
       // A body stream cut off at its limit reaches here wrapped in the parser's error.
       const cause = code === "PARSE" ? (error as { cause?: unknown }).cause : undefined;
       const httpError = error instanceof HttpError ? error : cause instanceof HttpError ? cause : null;
-      if (httpError) {
-        set.status = httpError.status;
-        Object.assign(set.headers, httpError.headers);
-        return httpError.field ? { error: httpError.message, field: httpError.field } : { error: httpError.message };
+      if (!httpError) {
+        switch (code) {
+          case "VALIDATION":
+            set.status = 400;
+            return { error: firstIssueMessage(error) };
+          case "PARSE":
+            set.status = 400;
+            return { error: "Request body is not valid JSON" };
+          case "NOT_FOUND":
+            set.status = 404;
+            return { error: "Not found" };
+          case "INVALID_COOKIE_SIGNATURE":
+          case "INVALID_FILE_TYPE":
+            set.status = 400;
+            return { error: "Invalid request" };
+        }
       }
-      switch (code) {
-        case "VALIDATION":
-          set.status = 400;
-          return { error: firstIssueMessage(error) };
-        case "PARSE":
-          set.status = 400;
-          return { error: "Request body is not valid JSON" };
-        case "NOT_FOUND":
-          set.status = 404;
-          return { error: "Not found" };
-        case "INVALID_COOKIE_SIGNATURE":
-        case "INVALID_FILE_TYPE":
-          set.status = 400;
-          return { error: "Invalid request" };
-        default:
-          // Another writer held the database past busy_timeout (5 s): say so instead of failing blindly.
-          if ((error as { code?: unknown }).code === "SQLITE_BUSY") {
-            ctx.log.warn(`database busy: ${(error as Error).message}`);
-            set.status = 503;
-            set.headers["retry-after"] = "2";
-            return { error: "The server is busy. Please try again in a moment." };
-          }
-          ctx.log.error("unhandled error", error);
-          set.status = 500;
-          return { error: "Internal server error" };
-      }
+      const answer = errorAnswer(httpError ?? error, ctx.log);
+      set.status = answer.status;
+      Object.assign(set.headers, answer.headers);
+      return answer.body;
     })
     .use(securityPlugin(ctx.config))
     .use(healthRoutes(ctx))
@@ -88,9 +90,10 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(paymentRoutes(ctx))
     .use(publicSettingsRoutes(ctx))
     .use(streamAdminRoutes(ctx))
-    .use(streamRoutes(ctx))
+    .use(streamRoutes(ctx, relay))
     .use(chatRoutes(ctx))
     .use(web);
+  return app;
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

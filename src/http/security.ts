@@ -42,6 +42,11 @@ export function baseSecurityHeaders(config: Config): Record<string, string> {
   return headers;
 }
 
+/** The headers of everything that is not one of our pages (API answers, health, errors, the relayed stream). */
+export function apiHeaders(config: Config): Record<string, string> {
+  return { ...baseSecurityHeaders(config), "content-security-policy": API_CONTENT_SECURITY_POLICY, "cache-control": "no-store" };
+}
+
 function bodyTooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body too large (limit ${Math.round(limit / 1024)} KiB)`);
 }
@@ -91,7 +96,7 @@ function limitedRequest(request: Request, limit: number): Request {
  */
 export function securityPlugin(config: Config) {
   return new Elysia({ name: "security" })
-    .headers({ ...baseSecurityHeaders(config), "content-security-policy": API_CONTENT_SECURITY_POLICY, "cache-control": "no-store" })
+    .headers(apiHeaders(config))
     .onRequest((context) => {
       const request = context.request;
       if (request.method === "GET" || request.method === "HEAD") return;

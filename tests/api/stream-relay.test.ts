@@ -89,6 +89,15 @@ describe("the HLS relay", () => {
     }
   });
 
+  test("a session that expires while its viewer watches is refused from that moment, with nothing written meanwhile", async () => {
+    await relayFrom();
+    const { client } = await newViewer("Expiring");
+    await app.ctx.store.run("UPDATE viewer_sessions SET expires_at = ? WHERE id = ?", Date.now() + 400, client.cookies.get("dreadcast_viewer")!);
+    expect((await getRaw(client, "/api/stream/hls/stream.m3u8")).status).toBe(200);
+    await Bun.sleep(500);
+    expect((await getRaw(client, "/api/stream/hls/stream.m3u8")).status).toBe(401);
+  });
+
   test("50 viewers at once cost the origin one request per segment", async () => {
     const origin = await relayFrom({ segmentDelayMs: 50 });
     const viewers = await Promise.all(Array.from({ length: 50 }, (_, i) => newViewer(`Crowd${i}`)));

@@ -79,6 +79,84 @@ app.browserTest("an unreachable origin shows 'Loading Stream' and the player pic
   }
 });
 
+/**
+ * Makes the page's browser one without Media Source Extensions, as Safari on an iPhone before iOS 17.1,
+ * so the page hands the playlist to the browser's own HLS player (which Chromium has too), and records
+ * each time the video starts loading an address.
+ */
+async function nativeHlsOnly(context) {
+  await context.addInitScript(() => {
+    delete window.MediaSource;
+    delete window.ManagedMediaSource;
+    window.videoLoads = [];
+    document.addEventListener("loadstart", (event) => window.videoLoads.push(event.target.getAttribute("src")), true);
+  });
+}
+
+const RELAYED_PLAYLIST = "/api/stream/hls/stream.m3u8";
+const videoLoads = (page) => page.evaluate(() => window.videoLoads);
+
+app.browserTest("without Media Source Extensions the video is given the relayed playlist itself, plays it with sound without hls.js, and keeps it when the address is fetched again", async ({ page, context }) => {
+  const origin = await startHlsOrigin();
+  try {
+    const api = await theAdmin();
+    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await nativeHlsOnly(context);
+    const hlsChunk = recordHlsChunk(page);
+    const relayed = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/stream/hls/")) relayed.push(new URL(request.url()).pathname);
+    });
+    await enterStream(page, "SafariOwl");
+    assert.notEqual(await page.evaluate(() => document.createElement("video").canPlayType("application/vnd.apple.mpegurl")), "", "this Chromium plays HLS itself");
+    const video = page.locator("video.stream-video");
+    const first = await playsPast(page, 0.5);
+    assert.equal(await video.getAttribute("src"), RELAYED_PLAYLIST);
+    assert.equal(await video.evaluate((v) => v.currentSrc), `${app.url}${RELAYED_PLAYLIST}`, "the relay's own address, not a MediaSource blob");
+    assert.equal(hlsChunk.length, 0, "hls.js is not loaded where the browser plays HLS itself");
+    assert.ok(relayed.includes(RELAYED_PLAYLIST) && relayed.some((p) => p.endsWith(".ts")), `the browser fetches the playlist and segments from the relay: ${relayed}`);
+    assert.equal(await video.evaluate((v) => v.muted), false);
+    assert.equal(await page.getByText("Loading Stream").count(), 0);
+
+    // Saving the source makes open pages fetch their playback again: the same address, so the video carries on.
+    const refreshed = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/stream/playback" && response.ok());
+    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await refreshed;
+    await page.waitForTimeout(500);
+    assert.deepEqual(await videoLoads(page), [RELAYED_PLAYLIST], "the video is not loaded again for a fresh copy of the same address");
+    assert.ok((await video.evaluate((v) => v.currentTime)) >= first, "playback did not start over");
+  } finally {
+    await origin.stop();
+  }
+});
+
+app.browserTest("without Media Source Extensions an unreachable origin shows 'Loading Stream', the page asks for a fresh address and loads the playlist again, and the stream plays with sound once the origin is back", async ({ page, context }) => {
+  const down = await startHlsOrigin();
+  await down.stop();
+  const api = await theAdmin();
+  await api.setStreamSource({ kind: "hls", originUrl: down.playlistUrl });
+  await nativeHlsOnly(context);
+  const hlsChunk = recordHlsChunk(page);
+  let playbackRequests = 0;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/stream/playback") playbackRequests++;
+  });
+  await enterStream(page, "SafariPatience");
+  await page.getByText("Loading Stream").waitFor();
+  await page.waitForFunction((playlist) => window.videoLoads.filter((src) => src === playlist).length >= 2, RELAYED_PLAYLIST, { timeout: 15_000 });
+  assert.ok(playbackRequests >= 2, `after the failure the page asks for its playback again (${playbackRequests} requests)`);
+  const origin = await startHlsOrigin();
+  try {
+    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await playsPast(page, 0.5, 30_000);
+    await page.getByText("Loading Stream").waitFor({ state: "detached" });
+    assert.equal(await page.locator("video.stream-video").evaluate((v) => v.muted), false, "a failed load does not mute the stream");
+    assert.equal(hlsChunk.length, 0);
+  } finally {
+    await origin.stop();
+  }
+});
+
 for (const [kind, source, pattern] of [
   ["mux", { kind: "mux", playbackId: "abc123", signingKeyId: "key42", signingKey: MUX_KEY }, /^https:\/\/player\.mux\.com\/abc123\?playback-token=[\w-]+\.[\w-]+\.[\w-]+&thumbnail-token=/],
   ["cloudflare", { kind: "cloudflare", customerCode: "f33zs165nr7gyfy4", videoUid: "0123456789abcdef0123456789abcdef", keyId: "fedcba9876543210fedcba9876543210", privateKey: MUX_KEY }, /^https:\/\/customer-f33zs165nr7gyfy4\.cloudflarestream\.com\/[\w-]+\.[\w-]+\.[\w-]+\/iframe$/],

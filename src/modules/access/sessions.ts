@@ -15,6 +15,8 @@ export interface ViewerSession {
   code: string;
   kind: CodeKind;
   isModerator: boolean;
+  /** Epoch ms. */
+  expiresAt: number;
 }
 
 interface SessionRow {
@@ -25,6 +27,7 @@ interface SessionRow {
   code: string;
   kind: CodeKind;
   promoted: number;
+  expires_at: number;
 }
 
 /**
@@ -68,7 +71,7 @@ export class ViewerSessionService {
   async findSession(cookieValue: string | undefined | null): Promise<ViewerSession | null> {
     if (!cookieValue || cookieValue.length !== 64) return null;
     const row = await this.store.get<SessionRow>(
-      `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind,
+      `SELECT s.id, s.user_id, u.username, s.access_code_id, c.code, c.kind, s.expires_at,
          EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = s.user_id) AS promoted
        FROM viewer_sessions s JOIN users u ON u.id = s.user_id JOIN access_codes c ON c.id = s.access_code_id
        WHERE s.id = ? AND s.expires_at > ? AND c.revoked = 0`,
@@ -86,6 +89,7 @@ export class ViewerSessionService {
       kind: row.kind,
       // A MOD- code, or a viewer an admin made a moderator in the panel.
       isModerator: row.kind === "MOD" || row.promoted === 1,
+      expiresAt: row.expires_at,
     };
   }
 

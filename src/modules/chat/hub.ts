@@ -167,7 +167,8 @@ export class ChatHub {
       return;
     }
     this.publisher ??= publisher;
-    this.connections.set(id, { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: Promise.resolve() });
+    const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: Promise.resolve() };
+    this.connections.set(id, connection);
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
     socket.subscribe(BROADCAST_TOPIC);

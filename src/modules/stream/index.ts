@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
 import { streamSourceBody, type StreamPlayback } from "../../contracts/stream.ts";
 import type { AppContext } from "../../context.ts";
+import { blobResponse } from "../../http/byte-range.ts";
 import { readCookie } from "../../http/cookies.ts";
+import { errorAnswer } from "../../http/error-answer.ts";
+import { apiHeaders } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { announceSettings } from "../admin-panel/index.ts";
 import { RELAY_PREFIX } from "./providers.ts";
-import { HlsRelay } from "./relay.ts";
+import { HlsRelay, type RelayAnswer } from "./relay.ts";
 import { requireWatcher, WatcherCheck, type Watcher } from "./watchers.ts";
 
 const KIND_MESSAGE = "Choose a stream source: embed, mux, cloudflare, bunny or hls";
@@ -40,11 +43,50 @@ export function streamAdminRoutes(ctx: AppContext) {
     );
 }
 
-/** What viewers (and admins) watch: their playback address, and the relayed HLS stream. */
-export function streamRoutes(ctx: AppContext) {
-  const relay = new HlsRelay(() => ctx.stream.relayOrigin(), ctx.log);
-  const relayWatchers = new WatcherCheck(ctx);
+/** Answers one request of the relay. */
+export type RelayRoute = (request: Request) => Response | Promise<Response>;
+
+/**
+ * GET {RELAY_PREFIX}<path>: the relayed HLS stream, for a viewer (or admin) allowed to watch, checked on
+ * every request. It answers with whole Responses, headers and errors included, because the server serves
+ * it from its own route table (app.ts), past the framework's per-request pipeline: every viewer asks for
+ * the playlist and each segment, several requests a second per hundred viewers.
+ */
+export function relayRoute(ctx: AppContext): RelayRoute {
+  const headers = apiHeaders(ctx.config);
+  const relay = new HlsRelay(() => ctx.stream.relayOrigin(), headers, ctx.log);
+  const watchers = new WatcherCheck(ctx);
   ctx.disposers.push(() => relay.clear());
+  const refuse = (error: unknown) => {
+    const answer = errorAnswer(error, ctx.log);
+    return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
+  };
+  const send = ({ body, headers }: RelayAnswer, request: Request) =>
+    typeof body === "string" ? new Response(body, { headers }) : blobResponse(body, headers, request.headers.get("range"));
+  const serve = (request: Request) => {
+    try {
+      const answer = relay.serve(request.url);
+      return answer instanceof Promise ? answer.then((a) => send(a, request), refuse) : send(answer, request);
+    } catch (error) {
+      return refuse(error);
+    }
+  };
+  return (request) => {
+    try {
+      // A verdict kept from an earlier request is at hand; a new one is looked up.
+      const watcher = watchers.require(request);
+      return watcher instanceof Promise ? watcher.then(() => serve(request), refuse) : serve(request);
+    } catch (error) {
+      return refuse(error);
+    }
+  };
+}
+
+/**
+ * What viewers (and admins) watch: their playback address, and the relay for the requests the server's
+ * route table does not match (paths that only lead into the relay once their dot segments are resolved).
+ */
+export function streamRoutes(ctx: AppContext, relay: RelayRoute) {
   const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? request.url).hostname;
 
   return new Elysia({ name: "stream-routes" })
@@ -61,10 +103,5 @@ export function streamRoutes(ctx: AppContext) {
       };
       return playback;
     })
-    .get(`${RELAY_PREFIX}*`, async ({ request, set }) => {
-      await relayWatchers.require(request);
-      const { body, headers } = await relay.serve(request.url);
-      Object.assign(set.headers, headers);
-      return body;
-    });
+    .get(`${RELAY_PREFIX}*`, ({ request }) => relay(request));
 }

@@ -31,6 +31,8 @@ interface Fetched {
   status: 200 | 404 | 503;
   /** A segment as a Blob (sent without being copied into each response); a playlist as text. */
   body: Blob | string;
+  /** Built once per file, with the app's own headers, rather than once per request (a Headers is copied faster than an object is read). */
+  headers: Headers;
   size: number;
 }
 
@@ -41,16 +43,22 @@ interface Entry {
   value?: Fetched;
 }
 
-/** What a viewer is sent: the body and its headers. */
+/** What a viewer is sent: the body and all its headers (a Blob's with the whole file as its range). */
 export interface RelayAnswer {
   body: Blob | string;
-  headers: Record<string, string>;
+  headers: Headers;
 }
 
 /** Names that need no decoding: letters, digits, `-`, `_`, `~` and dots that are not a segment of their own. */
 const PLAIN_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
-const FAILED = (status: 404 | 503): Fetched => ({ status, body: "", size: 0 });
+const FAILED = (status: 404 | 503): Fetched => ({ status, body: "", headers: new Headers(), size: 0 });
+
+function answer(fetched: Fetched): RelayAnswer {
+  if (fetched.status === 404) throw notFound("This part of the stream is not available");
+  if (fetched.status === 503) throw serviceUnavailable("The stream cannot be reached right now. Trying again shortly.", RETRY_AFTER_S);
+  return fetched;
+}
 
 /**
  * The session-gated relay of an HLS origin. Each playlist and segment is fetched from the origin once and
@@ -61,15 +69,25 @@ export class HlsRelay {
   private readonly cache = new Map<string, Entry>();
   private base: { origin: string; url: URL } | null = null;
   private cachedBytes = 0;
+  /** By extension: the app's headers with the file's type and caching. */
+  private readonly headers: Record<string, Record<string, string>>;
 
   constructor(
     private readonly originUrl: () => string | null,
+    appHeaders: Record<string, string>,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.headers = Object.fromEntries(
+      Object.entries(TYPES).map(([extension, type]) => [
+        extension,
+        { ...appHeaders, "content-type": type, "cache-control": extension === "m3u8" ? "private, no-store" : "private, max-age=60" },
+      ]),
+    );
+  }
 
   /**
    * The answer to GET {RELAY_PREFIX}{path}?{query}, for a caller already allowed to watch; at once when the
-   * file is in memory. Not a Response: the framework would copy a Response's body through a stream.
+   * file is in memory. 400, 404 or 503 (with Retry-After) are thrown as errors.
    */
   serve(requestUrl: string): RelayAnswer | Promise<RelayAnswer> {
     const origin = this.originUrl();
@@ -81,15 +99,9 @@ export class HlsRelay {
     }
     const base = this.base.url;
     const relative = requestUrl.slice(requestUrl.indexOf(RELAY_PREFIX, requestUrl.indexOf("//") + 2) + RELAY_PREFIX.length);
-    const extension = this.checkPath(relative);
-    const playlist = extension === "m3u8";
-    const headers = { "content-type": TYPES[extension]!, "cache-control": playlist ? "private, no-store" : "private, max-age=60" };
-    const answer = (fetched: Fetched): RelayAnswer => {
-      if (fetched.status === 404) throw notFound("This part of the stream is not available");
-      if (fetched.status === 503) throw serviceUnavailable("The stream cannot be reached right now. Trying again shortly.", RETRY_AFTER_S);
-      return { body: fetched.body, headers };
-    };
-    const entry = this.entry(relative, base, playlist);
+    // A path in the cache passed the check when it was first asked for.
+    let entry = this.cache.get(relative);
+    if (!entry || entry.expires <= Date.now()) entry = this.fetchEntry(relative, base, this.checkPath(relative), entry);
     return entry.value ? answer(entry.value) : entry.result.then(answer);
   }
 
@@ -118,13 +130,12 @@ export class HlsRelay {
     return extension;
   }
 
-  /** The cache entry of a file (by its path below the playlist's directory): fresh, in flight, or a new fetch from the origin. */
-  private entry(key: string, base: URL, playlist: boolean): Entry {
-    const cached = this.cache.get(key);
-    if (cached && cached.expires > Date.now()) return cached;
-    if (cached) this.forget(key, cached);
+  /** A new cache entry for a file (by its path below the playlist's directory), fetched from the origin, in place of an expired one. */
+  private fetchEntry(key: string, base: URL, extension: string, expired: Entry | undefined): Entry {
+    if (expired) this.forget(key, expired);
+    const playlist = extension === "m3u8";
     // Shared while in flight; fresh for its time to live from when it arrived.
-    const entry: Entry = { expires: Infinity, result: this.fetchOrigin(key, base, playlist) };
+    const entry: Entry = { expires: Infinity, result: this.fetchOrigin(key, base, extension) };
     void entry.result.then((fetched) => {
       entry.expires = Date.now() + (fetched.status !== 200 ? FAILURE_TTL_MS : playlist ? PLAYLIST_TTL_MS : SEGMENT_TTL_MS);
       entry.value = fetched;
@@ -137,7 +148,9 @@ export class HlsRelay {
     return entry;
   }
 
-  private async fetchOrigin(relative: string, base: URL, playlist: boolean): Promise<Fetched> {
+  private async fetchOrigin(relative: string, base: URL, extension: string): Promise<Fetched> {
+    const playlist = extension === "m3u8";
+    const headers = this.headers[extension]!;
     const target = new URL(relative, base);
     // Checked again on the parsed address, whatever the path held.
     if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) return FAILED(404);
@@ -155,10 +168,13 @@ export class HlsRelay {
       }
       if (!playlist) {
         const body = await response.blob();
-        return { status: 200, body, size: body.size };
+        // The whole file as its range, as for any file the app sends; a request for part of it gets a 206.
+        const range: Record<string, string> = { "accept-ranges": "bytes" };
+        if (body.size) range["content-range"] = `bytes 0-${body.size - 1}/${body.size}`;
+        return { status: 200, body, headers: new Headers({ ...headers, ...range }), size: body.size };
       }
       const text = rewritePlaylist(await response.text(), target, base);
-      return { status: 200, body: text, size: text.length };
+      return { status: 200, body: text, headers: new Headers(headers), size: text.length };
     } catch (error) {
       this.log.warn(`stream origin unreachable for ${target.pathname}: ${(error as Error).message}`);
       return FAILED(503);

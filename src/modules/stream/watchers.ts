@@ -5,8 +5,8 @@ import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { BANNED_MESSAGE, KICKED_MESSAGE } from "../chat/hub.ts";
 
-/** Who may watch: a viewer let in with a code (name and code for the watermark), or an admin. */
-export type Watcher = { role: "viewer"; username: string; code: string } | { role: "admin"; username: string };
+/** Who may watch: a viewer let in with a code (name and code for the watermark, until when), or an admin. */
+export type Watcher = { role: "viewer"; username: string; code: string; sessionExpiresAt: number } | { role: "admin"; username: string };
 
 /** Why someone may not watch. */
 export type Refusal = "not let in" | "banned" | "kicked out";
@@ -21,7 +21,7 @@ export async function findWatcher(ctx: AppContext, request: Request): Promise<Wa
   if (viewer) {
     if ((await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId))) return "banned";
     if (ctx.chat.isKickedOut(viewer.username)) return "kicked out";
-    return { role: "viewer", username: viewer.username, code: viewer.code };
+    return { role: "viewer", username: viewer.username, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
   }
   const admin = await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
   return admin ? { role: "admin", username: admin.username } : "not let in";
@@ -36,22 +36,27 @@ export async function requireWatcher(ctx: AppContext, request: Request): Promise
   return watcher;
 }
 
-/** How long a verdict may be reused while nothing is written: bounds how late a session's expiry is noticed. */
-const VERDICT_TTL_MS = 10_000;
+/**
+ * How long a verdict may be reused while nothing is written (never past the session's own expiry): bounds
+ * how late a change made outside this server, such as an edit of the database by hand, is noticed.
+ */
+const VERDICT_TTL_MS = 60_000;
 
 /**
  * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
  * reused while this server has written nothing (the store's write stamp; viewers, codes, bans and
  * sessions are written by no other process), so a ban, revocation, refund or ended session still counts
- * from the very next request. Kicks live in memory and are checked every time.
+ * from the very next request, and an expired session from the moment it expires. Kicks live in memory
+ * and are checked every time.
  */
 export class WatcherCheck {
   private stamp = -1;
-  private readonly verdicts = new Map<string, { watcher: Watcher; at: number }>();
+  private readonly verdicts = new Map<string, { watcher: Watcher; until: number }>();
 
   constructor(private readonly ctx: AppContext) {}
 
-  async require(request: Request): Promise<Watcher> {
+  /** The kept verdict at once when there is one (throwing for a kicked viewer); otherwise a lookup. */
+  require(request: Request): Watcher | Promise<Watcher> {
     const session = readCookie(request, VIEWER_COOKIE) ?? "";
     const stamp = this.ctx.store.writes;
     if (stamp !== this.stamp) {
@@ -60,12 +65,13 @@ export class WatcherCheck {
     }
     const now = Date.now();
     const cached = session ? this.verdicts.get(session) : undefined;
-    if (cached && now - cached.at < VERDICT_TTL_MS) {
+    if (cached && now < cached.until) {
       if (this.ctx.chat.isKickedOut(cached.watcher.username)) throw forbidden(KICKED_MESSAGE);
       return cached.watcher;
     }
-    const watcher = await requireWatcher(this.ctx, request);
-    if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, at: now });
-    return watcher;
+    return requireWatcher(this.ctx, request).then((watcher) => {
+      if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, until: Math.min(now + VERDICT_TTL_MS, watcher.sessionExpiresAt) });
+      return watcher;
+    });
   }
 }

@@ -8,7 +8,9 @@ const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in 
 
 /** Plays, or falls back to muted playback where the browser refuses sound without a click. */
 function start(video: HTMLVideoElement) {
-  void video.play().catch(() => {
+  void video.play().catch((error: unknown) => {
+    // A load that failed or was cut short by a retry rejects too: that is no reason to take the sound away.
+    if ((error as Error).name !== "NotAllowedError") return;
     video.muted = true;
     return video.play().catch(() => {});
   });
