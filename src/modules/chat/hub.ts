@@ -71,6 +71,9 @@ interface Connection {
   frames: Promise<void>;
 }
 
+/** Where a socket's chain of frames starts: one settled promise for all (an idle socket holds none of its own). */
+const SETTLED: Promise<void> = Promise.resolve();
+
 export const BROADCAST_TOPIC = "live";
 export const MAX_SOCKETS_PER_PERSON = 5;
 /** Open sockets one address may hold: generous for a household or a venue behind one NAT, not for a flood. */
@@ -167,7 +170,7 @@ export class ChatHub {
       return;
     }
     this.publisher ??= publisher;
-    const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: Promise.resolve() };
+    const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: SETTLED };
     this.connections.set(id, connection);
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
