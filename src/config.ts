@@ -198,6 +198,8 @@ export function serveHelp(): string {
     "  dreadcast admin reset-password --username U --password P",
     "  dreadcast backup FILE [--data-dir DIR]              consistent copy of the live SQLite database",
     "                                                      (on PostgreSQL: back up with pg_dump)",
+    "  dreadcast migrate-data --to postgres://… [--data-dir DIR]",
+    "                                                      copy the SQLite event into an empty PostgreSQL database",
     "",
     "Flags:",
     ...lines,
