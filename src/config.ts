@@ -111,7 +111,8 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
         throw new ConfigError(`--${name} must be a postgres:// URL, got '${redactPassword(raw)}'`);
       }
       if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-        throw new ConfigError(`--${name} must be a postgres:// URL (without it the database is SQLite in --data-dir), got '${url.protocol}'`);
+        const hint = name === "database-url" ? " (without it the database is SQLite in --data-dir)" : "";
+        throw new ConfigError(`--${name} must be a postgres:// URL${hint}, got '${url.protocol}'`);
       }
       if (!url.hostname && !url.searchParams.get("host")) throw new ConfigError(`--${name} names no host`);
       return raw;
@@ -123,6 +124,11 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       return name === "data-dir" ? resolve(raw) : raw;
     }
   }
+}
+
+/** A `postgres://` URL given to `--name` (a subcommand's flag, say), checked as `--database-url` is. */
+export function parseDatabaseUrl(name: string, raw: string): string {
+  return parseValue(name, FLAGS["database-url"]!, raw) as string;
 }
 
 /** A URL as it may be shown: its password replaced. */
@@ -190,7 +196,10 @@ export function serveHelp(): string {
     "  dreadcast [flags]                                   serve the site",
     "  dreadcast admin create --username U --email E --password P",
     "  dreadcast admin reset-password --username U --password P",
-    "  dreadcast backup FILE [--data-dir DIR]              consistent copy of the live database",
+    "  dreadcast backup FILE [--data-dir DIR]              consistent copy of the live SQLite database",
+    "                                                      (on PostgreSQL: back up with pg_dump)",
+    "  dreadcast migrate-data --to postgres://… [--data-dir DIR]",
+    "                                                      copy the SQLite event into an empty PostgreSQL database",
     "",
     "Flags:",
     ...lines,

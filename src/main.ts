@@ -1,6 +1,7 @@
 import pkg from "../package.json";
 import { createApp } from "./app.ts";
 import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
+import { migrateDataCommand } from "./cli/migrate-data.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
@@ -55,6 +56,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === "backup") {
       console.log(await backupCommand(argv.slice(1), env));
+      return 0;
+    }
+    if (argv[0] === "migrate-data") {
+      console.log(await migrateDataCommand(argv.slice(1), env));
       return 0;
     }
     if (argv.includes("--help") || argv.includes("-h")) {

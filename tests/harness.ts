@@ -78,7 +78,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
-  const databaseUrl = overrides.databaseUrl ?? (TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null);
+  // An explicit `databaseUrl: null` keeps the app on SQLite whatever engine the suite runs on.
+  const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
   config.databaseUrl = databaseUrl;
   const store = await openStore({ dataDir, databaseUrl });
   const ctx = await createContext(config, store, silentLogger);

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { createFirstAdminBody } from "../contracts/admin.ts";
-import { ConfigError, parseServeArgs } from "../config.ts";
-import { backupDatabase, closeStore, openStore, sqliteHandle } from "../db/database.ts";
+import { ConfigError, parseDatabaseUrl, parseServeArgs } from "../config.ts";
+import { backupDatabase, closeStore, describePostgres, openStore, sqliteHandle } from "../db/database.ts";
 import { HttpError } from "../lib/errors.ts";
 import { AdminService } from "../modules/admin/service.ts";
 
@@ -11,7 +11,7 @@ import { AdminService } from "../modules/admin/service.ts";
 export class CommandError extends Error {}
 
 /** Parses `--name value` pairs, allowing only `allowed` (plus --data-dir, which every command takes). */
-function parseCommandFlags(argv: string[], allowed: string[]): { flags: Record<string, string>; rest: string[] } {
+export function parseCommandFlags(argv: string[], allowed: string[]): { flags: Record<string, string>; rest: string[] } {
   const flags: Record<string, string> = {};
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -30,12 +30,12 @@ function parseCommandFlags(argv: string[], allowed: string[]): { flags: Record<s
   return { flags, rest };
 }
 
-function dataDirOf(flags: Record<string, string>, env: Record<string, string | undefined>): string {
+export function dataDirOf(flags: Record<string, string>, env: Record<string, string | undefined>): string {
   const fromFlags = flags["data-dir"] !== undefined ? ["--data-dir", flags["data-dir"]] : [];
   return parseServeArgs(fromFlags, { DREADCAST_DATA_DIR: env.DREADCAST_DATA_DIR }).dataDir;
 }
 
-function require(flags: Record<string, string>, names: string[], usage: string): void {
+export function requireFlags(flags: Record<string, string>, names: string[], usage: string): void {
   const missing = names.filter((n) => flags[n] === undefined);
   if (missing.length) throw new ConfigError(`missing --${missing.join(", --")}; usage: ${usage}`);
 }
@@ -64,7 +64,7 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
     const usage = "dreadcast admin create --username U --email E --password P";
     const { flags, rest } = parseCommandFlags(args, ["username", "email", "password"]);
     if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
-    require(flags, ["username", "email", "password"], usage);
+    requireFlags(flags, ["username", "email", "password"], usage);
     const body = validate(createFirstAdminBody, { username: flags.username, email: flags.email, password: flags.password });
     const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.create(body.username, body.email, body.password));
     return `admin '${admin.username}' created`;
@@ -73,7 +73,7 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
     const usage = "dreadcast admin reset-password --username U --password P";
     const { flags, rest } = parseCommandFlags(args, ["username", "password"]);
     if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
-    require(flags, ["username", "password"], usage);
+    requireFlags(flags, ["username", "password"], usage);
     const password = validate(createFirstAdminBody.shape.password, flags.password);
     const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.resetPassword(flags.username!, password));
     if (!admin) throw new CommandError(`no admin named '${flags.username}'`);
@@ -84,7 +84,9 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
 
 export async function backupCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
   const usage = "dreadcast backup FILE [--data-dir DIR]";
-  const { flags, rest } = parseCommandFlags(argv, []);
+  const { flags, rest } = parseCommandFlags(argv, ["database-url"]);
+  const databaseUrl = databaseUrlOf(flags, env);
+  if (databaseUrl) throw new ConfigError(pgDumpAdvice(databaseUrl, rest.length === 1 ? rest[0]! : "FILE"));
   if (rest.length !== 1) throw new ConfigError(`backup needs exactly one FILE; usage: ${usage}`);
   const target = resolve(rest[0]!);
   if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
@@ -98,4 +100,23 @@ export async function backupCommand(argv: string[], env: Record<string, string |
     await closeStore(store);
   }
   return `backup written to ${target}`;
+}
+
+/** --database-url, else DREADCAST_DATABASE_URL, checked as the server checks it; null for SQLite. */
+function databaseUrlOf(flags: Record<string, string>, env: Record<string, string | undefined>): string | null {
+  if (flags["database-url"] !== undefined) return parseDatabaseUrl("database-url", flags["database-url"]);
+  if (env.DREADCAST_DATABASE_URL !== undefined) return parseDatabaseUrl("database-url", env.DREADCAST_DATABASE_URL);
+  return null;
+}
+
+/** `backup` copies the SQLite file; an event on PostgreSQL is backed up with PostgreSQL's own tool. */
+function pgDumpAdvice(databaseUrl: string, file: string): string {
+  const url = new URL(databaseUrl);
+  const host = url.hostname || url.searchParams.get("host") || "localhost";
+  const user = url.username ? ` -U ${decodeURIComponent(url.username)}` : "";
+  const db = decodeURIComponent(url.pathname.slice(1)) || "postgres";
+  return (
+    `the event's data is in PostgreSQL at ${describePostgres(databaseUrl)}; back it up with pg_dump instead ` +
+    `(e.g. pg_dump -Fc -h ${host} -p ${url.port || 5432}${user} -f ${file} ${db}), and DATA_DIR/uploads with it`
+  );
 }

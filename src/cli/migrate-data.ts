@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, parseDatabaseUrl, redactPassword } from "../config.ts";
+import { CopyError, copyToPostgres, openSnapshot, snapshotSqlite, type CopyReport } from "../db/copy-to-postgres.ts";
+import { DataDirHeldError, holdDataDir } from "../db/data-dir-hold.ts";
+import { DATABASE_FILE, DatabaseUnavailableError, databasePath, describePostgres, openStore } from "../db/database.ts";
+import { CommandError, dataDirOf, parseCommandFlags, requireFlags } from "./commands.ts";
+
+const USAGE = "dreadcast migrate-data --to postgres://… [--data-dir DIR]";
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message.split("\n")[0] : String(error));
+
+/** True when a server holds the data directory (it may write after the snapshot is taken). */
+function snapshotBesideServer(dataDir: string, take: () => void): boolean {
+  let hold: ReturnType<typeof holdDataDir> | null = null;
+  let running = false;
+  try {
+    hold = holdDataDir(dataDir);
+  } catch (error) {
+    // Held by a server: the snapshot is still consistent. Anything else (a read-only folder) only means we cannot tell.
+    running = error instanceof DataDirHeldError;
+  }
+  try {
+    take();
+  } finally {
+    hold?.release();
+  }
+  return running;
+}
+
+/** Uploaded images are files in DATA_DIR/uploads, not rows: how many there are to carry over by hand. */
+function uploadedFiles(dataDir: string): number {
+  try {
+    return readdirSync(join(dataDir, "uploads")).filter((name) => !name.startsWith(".")).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `dreadcast migrate-data --to postgres://…`: copies the SQLite event in the data directory into an empty
+ * PostgreSQL database (migrated first), every table in one transaction with its ids, and checks the counts.
+ */
+export async function migrateDataCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
+  const { flags, rest } = parseCommandFlags(argv, ["to"]);
+  if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${USAGE}`);
+  requireFlags(flags, ["to"], USAGE);
+  const to = parseDatabaseUrl("to", flags.to!);
+  const dataDir = dataDirOf(flags, env);
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new CommandError(`no data directory at ${dataDir}; point --data-dir at the event's`);
+  const file = databasePath(dataDir);
+  if (!existsSync(file)) throw new CommandError(`no event database in ${dataDir} (${DATABASE_FILE} is missing); point --data-dir at the event's data directory`);
+  const where = describePostgres(to);
+
+  const temp = mkdtempSync(join(tmpdir(), "dreadcast-migrate-"));
+  let report: CopyReport;
+  let serverRunning: boolean;
+  try {
+    const snapshot = join(temp, DATABASE_FILE);
+    try {
+      serverRunning = snapshotBesideServer(dataDir, () => snapshotSqlite(file, snapshot));
+    } catch (error) {
+      throw error instanceof CopyError ? new CommandError(error.message) : error;
+    }
+    const source = await openSnapshot(snapshot, file).catch((error: unknown) => {
+      throw error instanceof CopyError ? new CommandError(error.message) : new CommandError(`cannot read ${file}: ${firstLine(error)}`);
+    });
+    try {
+      const pg = await openStore({ dataDir, databaseUrl: to });
+      try {
+        report = await copyToPostgres(source, pg, where);
+      } catch (error) {
+        if (error instanceof CopyError) throw new CommandError(error.message);
+        if (pg.isUnavailable(error)) throw new DatabaseUnavailableError(`lost PostgreSQL at ${where} while copying (${firstLine(error)}); nothing was written`);
+        throw new CommandError(`copying into PostgreSQL at ${where} failed: ${firstLine(error)}; nothing was written`);
+      } finally {
+        await pg.close();
+      }
+    } finally {
+      await source.close();
+    }
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+
+  const width = Math.max(...report.tables.map((t) => t.table.length)) + 2;
+  const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
+  const uploads = uploadedFiles(dataDir);
+  return [
+    `copied ${file} into PostgreSQL at ${where} (schema version ${report.schemaVersion}):`,
+    ...report.tables.map((t) => `  ${t.table.padEnd(width)}${String(t.rows).padStart(8)}`),
+    ...(serverRunning
+      ? [`note: a server is running on ${dataDir}; what it writes from now on is not in the copy — stop it, and start the servers on PostgreSQL`]
+      : []),
+    uploads > 0
+      ? `uploads: ${uploads} uploaded file${uploads === 1 ? "" : "s"} in ${join(dataDir, "uploads")} stay files — copy that folder into the --data-dir of each server on PostgreSQL`
+      : `uploads: none in ${join(dataDir, "uploads")}`,
+    `done: ${report.tables.length} tables, ${total} rows, every count matches; start dreadcast with --database-url ${redactPassword(to)} (${file} is left as it was)`,
+  ].join("\n");
+}

@@ -1,0 +1,346 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DEMO_CARD_SUCCESS } from "../../src/contracts/payments.ts";
+import { holdDataDir } from "../../src/db/data-dir-hold.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
+import { PostgresStore } from "../../src/db/store.ts";
+import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
+import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
+import { joinAs, say, WsClient } from "../ws/helpers.ts";
+
+const MAIN = resolve(import.meta.dir, "../../src/main.ts");
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "dreadcast-migrate-test-"));
+  dirs.push(dir);
+  return dir;
+};
+const databases: TestDatabase[] = [];
+async function freshDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase("dreadcast_migrate");
+  databases.push(db);
+  return db;
+}
+afterAll(async () => {
+  for (const db of databases) await db.drop().catch(() => {});
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A data directory with a migrated, empty event in it. */
+async function emptyEvent(): Promise<string> {
+  const dir = tempDir();
+  await closeStore(await openStore({ dataDir: dir }));
+  return dir;
+}
+
+/** One failing run: a single line on stderr, no stack trace, the expected exit code. */
+function expectOneLine(result: { stderr: string; code: number }, code: number, message: RegExp) {
+  expect(result.code).toBe(code);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).not.toContain("    at ");
+  expect(result.stderr).toMatch(message);
+}
+
+describe("bad input", () => {
+  test("--help lists migrate-data and says backups on PostgreSQL are pg_dump's", async () => {
+    const { stdout, code } = await run(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("dreadcast migrate-data --to postgres://");
+    expect(stdout).toContain("pg_dump");
+  });
+
+  const usage: { name: string; args: string[]; message: RegExp }[] = [
+    { name: "no --to", args: [], message: /missing --to; usage: dreadcast migrate-data --to postgres:\/\// },
+    { name: "a --to that is not PostgreSQL", args: ["--to", "mysql://root:hunter2@db/event"], message: /--to must be a postgres:\/\/ URL, got 'mysql:'/ },
+    { name: "a --to that is not a URL", args: ["--to", "event.db"], message: /--to must be a postgres:\/\/ URL/ },
+    { name: "a --to without its value", args: ["--to"], message: /--to needs a value/ },
+    { name: "an unknown flag", args: ["--to", "postgres://127.0.0.1/x", "--from", "y"], message: /unknown flag '--from'/ },
+    { name: "a stray argument", args: ["postgres://127.0.0.1/x"], message: /unexpected argument 'postgres:\/\/127.0.0.1\/x'/ },
+  ];
+  for (const c of usage) {
+    test(`${c.name} is a usage error: one line, exit 2`, async () => {
+      const result = await run(["migrate-data", ...c.args], { DREADCAST_DATA_DIR: tempDir() });
+      expectOneLine(result, 2, c.message);
+      expect(result.stderr).not.toContain("hunter2");
+    });
+  }
+
+  test("a missing data directory, a missing database and a file that is not one each fail in one line with exit 1", async () => {
+    const to = ["--to", "postgres://postgres@127.0.0.1:1/nowhere"];
+    const missingDir = join(tempDir(), "not-here");
+    expectOneLine(await run(["migrate-data", ...to, "--data-dir", missingDir]), 1, new RegExp(`no data directory at ${missingDir}`));
+    const emptyDir = tempDir();
+    expectOneLine(await run(["migrate-data", ...to, "--data-dir", emptyDir]), 1, /no event database in .*dreadcast\.db is missing/);
+    writeFileSync(join(emptyDir, "dreadcast.db"), "not a database, just some words that fill a page or two ".repeat(100));
+    expectOneLine(await run(["migrate-data", ...to], { DREADCAST_DATA_DIR: emptyDir }), 1, /cannot read .*dreadcast\.db: file is not a database/);
+    const other = tempDir();
+    new Database(join(other, "dreadcast.db"), { create: true }).run("CREATE TABLE t (x)");
+    expectOneLine(await run(["migrate-data", ...to, "--data-dir", other]), 1, /is not a dreadcast database/);
+  });
+
+  test("PostgreSQL that does not answer is one line naming host, port and database, never the password; exit 1", async () => {
+    const dir = await emptyEvent();
+    const result = await run(["migrate-data", "--to", "postgres://dread:hunter2@127.0.0.1:1/event", "--data-dir", dir]);
+    expectOneLine(result, 1, /^dreadcast: cannot use PostgreSQL at 127\.0\.0\.1:1\/event: /);
+    expect(result.stderr + result.stdout).not.toContain("hunter2");
+  });
+
+  test("backup with PostgreSQL configured points to pg_dump and exits 2, by flag or by environment", async () => {
+    const dir = await emptyEvent();
+    const byFlag = await run(["backup", join(dir, "copy.db"), "--database-url", "postgres://dread:hunter2@db.example.com:6543/event", "--data-dir", dir]);
+    expectOneLine(byFlag, 2, /the event's data is in PostgreSQL at db\.example\.com:6543\/event; back it up with pg_dump/);
+    expect(byFlag.stderr).toContain(`pg_dump -Fc -h db.example.com -p 6543 -U dread -f ${join(dir, "copy.db")} event`);
+    expect(byFlag.stderr).not.toContain("hunter2");
+    expect(existsSync(join(dir, "copy.db"))).toBe(false);
+    const byEnv = await run(["backup", "copy.db", "--data-dir", dir], { DREADCAST_DATABASE_URL: "postgres://127.0.0.1/event" });
+    expectOneLine(byEnv, 2, /PostgreSQL at 127\.0\.0\.1:5432\/event; back it up with pg_dump/);
+    expectOneLine(await run(["backup", "copy.db", "--database-url", "sqlite://x", "--data-dir", dir]), 2, /--database-url must be a postgres:\/\/ URL/);
+  });
+});
+
+const hasPostgres = await postgresAvailable();
+if (!hasPostgres) console.warn(`PostgreSQL not reachable at ${new URL(TEST_POSTGRES_URL).host}: SKIPPING the migrate-data copies (set DREADCAST_TEST_DATABASE_URL or start a server)`);
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
+
+/** Every table but the bookkeeping ones, as the migration copies them. */
+async function tablesOf(app: TestApp): Promise<string[]> {
+  const rows = await app.ctx.store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name");
+  return rows.map((r) => r.name);
+}
+
+type Row = Record<string, unknown>;
+/** Rows comparable across engines: numbers for bigints and booleans, in a fixed order. */
+function normalised(rows: Row[]): Row[] {
+  return rows
+    .map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : typeof v === "boolean" ? Number(v) : v])))
+    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+}
+
+/** Starts the real executable on PostgreSQL and waits for its first lines. */
+async function serveOn(dataDir: string, databaseUrl: string) {
+  const proc = Bun.spawn([process.execPath, MAIN, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--database-url", databaseUrl], { stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("data: ")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited: ${out}${await new Response(proc.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+  return { proc, out, url };
+}
+
+interface Event {
+  title: string;
+  thumbnailUrl: string;
+  buyer: { code: string; cookies: Map<string, string> };
+  lines: string[];
+}
+
+/** An event with something in every table, made through the app as its people would. */
+async function holdAnEvent(app: TestApp): Promise<Event> {
+  const admin = await loginAsAdmin(app);
+  const form = new FormData();
+  form.append("thumbnail", new Blob([PNG], { type: "image/png" }), "poster.png");
+  const thumbnailUrl = (await admin.post("/api/admin/upload-thumbnail", form)).body.thumbnailUrl as string;
+  const title = "The Hollow House";
+  const saved = await admin.put("/api/admin/livestream-settings", {
+    eventTitle: title,
+    thumbnailUrl,
+    embedUrl: "https://player.example.com/embed/abc",
+    donationGoal: 12345,
+    isActive: true,
+    startDate: "2030-10-31T20:00:00.000Z",
+  });
+  expect(saved.status).toBe(200);
+  expect((await admin.put("/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: ["curse"], filterAction: "mask", blockLinks: true })).status).toBe(200);
+
+  // A pass bought with the demo card, by e-mail (payments, demo intents, a code, the mail queue).
+  const buyer = app.client();
+  const { accessCode } = await buyDemoCode(buyer, "mara@example.com");
+  expect((await enter(buyer, accessCode, "Mara", makeFingerprint(), "mara@example.com")).body.valid).toBe(true);
+  const mara = await WsClient.connect(app, buyer);
+  const nyx = await joinAs(app, "Nyx");
+  const nyxWs = await WsClient.connect(app, nyx);
+  const mod = await WsClient.connect(app, await joinAs(app, "Overseer", "MOD"));
+  const troll = await joinAs(app, "Troll", "SKP");
+  const trollWs = await WsClient.connect(app, troll);
+
+  const lines = ["hello from the crypt", "is anyone else hearing that?"];
+  const first = await say(mara, lines[0]!);
+  await say(nyxWs, lines[1]!);
+  mod.send({ type: "pin", messageId: first.id });
+  await mara.next("message_updated", (e) => e.message.isPinned);
+  mara.send({ type: "send_heart" });
+  await mara.next("hearts", (e) => e.count >= 1);
+
+  // A donation (a payment, the donation, its chat line).
+  const intent = (await buyer.post("/api/create-donation-intent", { amount: 2000 })).body;
+  await buyer.post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: DEMO_CARD_SUCCESS });
+  mara.send({ type: "donation", paymentIntentId: intent.paymentIntentId });
+  await mara.next("donation_update", (e) => e.current === 2000);
+
+  // Moderation: a timeout, a ban with a reason, a panel-made moderator, the log of it all.
+  mod.send({ type: "timeout_user", username: "Nyx", seconds: 600 });
+  await nyxWs.next("chat_cooldown");
+  mod.send({ type: "ban_user", targetUsername: "Troll", reason: "spoilers" });
+  await trollWs.closed;
+  const nyxId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM users WHERE username = ?", "Nyx"))!.id;
+  expect((await admin.post(`/api/admin/users/${nyxId}/moderator`, { isModerator: true })).status).toBe(200);
+
+  // A refund of the troll's pass from the panel.
+  const trollIntent = (await app.ctx.store.get<{ intent_id: string }>("SELECT p.intent_id FROM payments p JOIN access_codes c ON c.payment_id = p.id WHERE c.code = ?", troll.accessCode))!.intent_id;
+  expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: trollIntent })).status).toBe(200);
+
+  // What only Stripe's webhooks write, and a stream source, straight through the store.
+  const now = Date.now();
+  await app.ctx.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?)", "evt_1", "charge.refunded", now);
+  await app.ctx.store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?, ?, ?)", intent.paymentIntentId, 0, now);
+  await app.ctx.store.run("INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", "dp_1", intent.paymentIntentId, 2000, "won", 1, now, now);
+  await app.ctx.store.run("UPDATE stream_source SET kind = 'hls', fields = ?, watermark = 1, updated_at = ? WHERE id = 1", JSON.stringify({ originUrl: "https://origin.example.com/live.m3u8" }), now);
+
+  for (const ws of [mara, nyxWs, mod]) ws.close();
+  // Everything the sockets set off is stored before the copy is taken.
+  await eventually(async () => (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM moderation_log WHERE action = 'ban'"))!.n === 1);
+  return { title, thumbnailUrl, buyer: { code: accessCode, cookies: new Map(buyer.cookies) }, lines };
+}
+
+describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
+  test("copies every table with its ids; a server on PostgreSQL then serves the same event; a second copy is refused", async () => {
+    const dataDir = tempDir();
+    const target = await freshDatabase();
+    // A server that merely started on the new database (and sampled its stats) leaves it empty for the copy.
+    const idle = await startTestApp({ dataDir: tempDir(), databaseUrl: target.url });
+    await idle.close();
+
+    const app = await startTestApp({ dataDir, databaseUrl: null });
+    let event: Event;
+    const source = new Map<string, Row[]>();
+    let tables: string[];
+    try {
+      event = await holdAnEvent(app);
+      tables = await tablesOf(app);
+      for (const table of tables) source.set(table, normalised(await app.ctx.store.all<Row>(`SELECT * FROM ${table}`)));
+      const empty = tables.filter((t) => source.get(t)!.length === 0);
+      expect(empty).toEqual([]);
+
+      // Copied while the app is still open (its last writes still in the WAL), with the data directory held as a server holds it.
+      const hold = holdDataDir(dataDir);
+      let result: Awaited<ReturnType<typeof run>>;
+      try {
+        result = await run(["migrate-data", "--to", target.url, "--data-dir", dataDir]);
+      } finally {
+        hold.release();
+      }
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      const out = result.stdout.trim().split("\n");
+      for (const table of tables) expect(out).toContain(`  ${table.padEnd(Math.max(...tables.map((t) => t.length)) + 2)}${String(source.get(table)!.length).padStart(8)}`);
+      expect(result.stdout).toContain(`note: a server is running on ${dataDir}`);
+      expect(result.stdout).toContain(`uploads: 1 uploaded file in ${join(dataDir, "uploads")} stay files — copy that folder`);
+      expect(out.at(-1)).toMatch(new RegExp(`^done: ${tables.length} tables, \\d+ rows, every count matches; start dreadcast with --database-url `));
+    } finally {
+      await app.close();
+    }
+
+    // Row for row the same, ids included.
+    const pg = PostgresStore.connect(target.url, { max: 1 });
+    try {
+      for (const table of tables) {
+        const copied = normalised(await pg.all<Row>(`SELECT * FROM ${table}`));
+        expect({ table, rows: copied }).toEqual({ table, rows: source.get(table)! });
+      }
+    } finally {
+      await pg.close();
+    }
+
+    // The real executable on PostgreSQL serves the migrated event.
+    const server = await serveOn(dataDir, target.url);
+    try {
+      expect(server.out).toContain("data: PostgreSQL at ");
+      expect(server.out).not.toContain("create the first one");
+      const admin = new TestClient(server.url);
+      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      const settings = (await admin.get("/api/livestream-settings")).body;
+      expect(settings).toMatchObject({ eventTitle: event.title, thumbnailUrl: event.thumbnailUrl, currentDonation: 2000, donationGoal: 12345 });
+      const poster = await fetch(server.url + event.thumbnailUrl);
+      expect(poster.status).toBe(200);
+      expect(new Uint8Array(await poster.arrayBuffer())).toEqual(PNG);
+      expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toMatchObject([{ username: "Troll", reason: "spoilers" }]);
+
+      // The buyer's session carries over: the chat history is there, pinned line included.
+      const buyer = new TestClient(server.url);
+      for (const [k, v] of event.buyer.cookies) buyer.cookies.set(k, v);
+      const ws = await WsClient.connect({ url: server.url, origin: server.url } as unknown as TestApp, buyer);
+      const history = ws.of("chatHistory")[0]!.messages;
+      expect(history.map((m) => m.text)).toEqual(expect.arrayContaining(event.lines));
+      expect(history.find((m) => m.text === event.lines[0])).toMatchObject({ username: "Mara", isPinned: true });
+      expect(history.some((m) => m.type === "donation" && m.donation === 20)).toBe(true);
+      await say(ws, "still here after the move");
+      ws.close();
+
+      // New rows take ids after the copied ones (the identities were moved on).
+      const newcomer = new TestClient(server.url);
+      const { accessCode } = await buyDemoCode(newcomer);
+      expect((await enter(newcomer, accessCode, "Newcomer")).body.valid).toBe(true);
+      expect((await admin.post("/api/admin/generate-access-code", { kind: "MOD" })).status).toBe(201);
+    } finally {
+      server.proc.kill("SIGTERM");
+      expect(await server.proc.exited).toBe(0);
+    }
+
+    const after = PostgresStore.connect(target.url, { max: 1 });
+    try {
+      const maxId = (table: string) => Math.max(...source.get(table)!.map((r) => r.id as number));
+      expect((await after.get<{ id: number }>("SELECT id FROM users WHERE username = 'Newcomer'"))!.id).toBeGreaterThan(maxId("users"));
+      expect((await after.get<{ n: number }>("SELECT COUNT(*) AS n FROM access_codes WHERE id > ?", maxId("access_codes")))!.n).toBe(2);
+      expect((await after.get<{ n: number }>("SELECT COUNT(*) AS n FROM payments WHERE id > ?", maxId("payments")))!.n).toBe(1);
+    } finally {
+      await after.close();
+    }
+
+    // Into the now non-empty database again: refused, nothing changed.
+    const again = await run(["migrate-data", "--to", target.url, "--data-dir", dataDir]);
+    expectOneLine(again, 1, /PostgreSQL at 127\.0\.0\.1:\d+\/dreadcast_migrate_\w+ already holds an event \(1 row in admins, .*\); migrate-data copies only into an empty database/);
+    expect(again.stdout).toBe("");
+  }, 60_000);
+
+  test("a database whose settings were changed counts as holding an event; nothing is copied into it", async () => {
+    const target = await freshDatabase();
+    const pg = await openStore({ dataDir: tempDir(), databaseUrl: target.url });
+    try {
+      await pg.run("UPDATE livestream_settings SET event_title = ?, updated_at = ? WHERE id = 1", "Someone else's night", Date.now() + 1000);
+    } finally {
+      await pg.close();
+    }
+    const dir = tempDir();
+    const store = await openStore({ dataDir: dir });
+    await store.run("INSERT INTO admins (username, email, password_hash, created_at) VALUES ('warden', 'w@example.com', 'x', 1)");
+    await closeStore(store);
+    expectOneLine(await run(["migrate-data", "--to", target.url, "--data-dir", dir]), 1, /already holds an event \(livestream_settings changed\)/);
+    const check = PostgresStore.connect(target.url, { max: 1 });
+    try {
+      expect(await check.get("SELECT COUNT(*) AS n FROM admins")).toEqual({ n: 0 });
+      expect(await check.get("SELECT event_title FROM livestream_settings")).toEqual({ event_title: "Someone else's night" });
+    } finally {
+      await check.close();
+    }
+  });
+});
