@@ -46,8 +46,9 @@ function validate<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
-async function withAdmins<T>(dataDir: string, fn: (admins: AdminService) => Promise<T>): Promise<T> {
-  const store = await openStore({ dataDir });
+/** The admins of the event's database: PostgreSQL given --database-url (or DREADCAST_DATABASE_URL), else the SQLite file. */
+async function withAdmins<T>(flags: Record<string, string>, env: Record<string, string | undefined>, fn: (admins: AdminService) => Promise<T>): Promise<T> {
+  const store = await openStore({ dataDir: dataDirOf(flags, env), databaseUrl: databaseUrlOf(flags, env) });
   try {
     return await fn(new AdminService(store));
   } catch (error) {
@@ -62,20 +63,20 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
   const [action, ...args] = argv;
   if (action === "create") {
     const usage = "dreadcast admin create --username U --email E --password P";
-    const { flags, rest } = parseCommandFlags(args, ["username", "email", "password"]);
+    const { flags, rest } = parseCommandFlags(args, ["username", "email", "password", "database-url"]);
     if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
     requireFlags(flags, ["username", "email", "password"], usage);
     const body = validate(createFirstAdminBody, { username: flags.username, email: flags.email, password: flags.password });
-    const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.create(body.username, body.email, body.password));
+    const admin = await withAdmins(flags, env, (admins) => admins.create(body.username, body.email, body.password));
     return `admin '${admin.username}' created`;
   }
   if (action === "reset-password") {
     const usage = "dreadcast admin reset-password --username U --password P";
-    const { flags, rest } = parseCommandFlags(args, ["username", "password"]);
+    const { flags, rest } = parseCommandFlags(args, ["username", "password", "database-url"]);
     if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
     requireFlags(flags, ["username", "password"], usage);
     const password = validate(createFirstAdminBody.shape.password, flags.password);
-    const admin = await withAdmins(dataDirOf(flags, env), (admins) => admins.resetPassword(flags.username!, password));
+    const admin = await withAdmins(flags, env, (admins) => admins.resetPassword(flags.username!, password));
     if (!admin) throw new CommandError(`no admin named '${flags.username}'`);
     return `password of admin '${admin.username}' reset; their sessions were ended`;
   }

@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json";
+import { openStore } from "../../src/db/database.ts";
 import { SqliteStore } from "../../src/db/store.ts";
+import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { AdminService } from "../../src/modules/admin/service.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
@@ -66,6 +68,29 @@ describe("flags", () => {
 });
 
 describe("admin subcommands", () => {
+  test("admin create and reset-password act on PostgreSQL given --database-url (or DREADCAST_DATABASE_URL)", async () => {
+    if (!(await postgresAvailable())) return console.warn("PostgreSQL not reachable: skipped the admin commands on PostgreSQL");
+    const db = await createTestDatabase();
+    const dir = tempDir();
+    try {
+      const created = await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--database-url", db.url, "--data-dir", dir]);
+      expect(created.code).toBe(0);
+      const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir], { DREADCAST_DATABASE_URL: db.url });
+      expect(reset.code).toBe(0);
+      const store = await openStore({ dataDir: dir, databaseUrl: db.url });
+      try {
+        const admins = new AdminService(store);
+        expect(await admins.verifyCredentials("warden", "new-pass")).not.toBeNull();
+      } finally {
+        await store.close();
+      }
+      // Nothing went to a SQLite file in the data directory.
+      expect(existsSync(join(dir, "dreadcast.db"))).toBe(false);
+    } finally {
+      await db.drop();
+    }
+  }, 20_000);
+
   test("admin create makes an admin who can log in; a duplicate exits 1", async () => {
     const dir = tempDir();
     const created = await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
