@@ -1,9 +1,9 @@
 import { afterAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
-import { closeStore, databasePath, openStore } from "../../src/db/database.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
+import { createTestDatabase, testEngines } from "../support/postgres.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
@@ -36,16 +36,22 @@ afterAll(async () => {
   for (const fn of cleanup.reverse()) await fn();
 });
 
-test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per payment, mail once, nothing acknowledged lost`, async () => {
+for (const engine of await testEngines()) {
+test(`${engine}: purchases, donations and chat survive ${KILLS} SIGKILLs: one code per payment, mail once, nothing acknowledged lost`, async () => {
   const rng = prng(SEED);
   const stripe: FakeStripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
   const smtp: TestSmtpServer = await startSmtpServer();
   const dataDir = tempDir("crash");
   cleanup.push(() => stripe.close(), () => smtp.close(), () => rmSync(dataDir, { recursive: true, force: true }));
 
+  // On PostgreSQL: a database of its own, dropped afterwards.
+  const pg = engine === "postgres" ? await createTestDatabase("dreadcast_crash") : null;
+  if (pg) cleanup.push(() => pg.drop());
+  const databaseUrl = pg?.url ?? null;
+
   // Viewers who will chat and donate, let in before the event (straight in the database).
-  const setupDb = await openStore({ dataDir });
-  const setupCtx = await createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
+  const setupDb = await openStore({ dataDir, databaseUrl });
+  const setupCtx = await createContext({ ...defaultConfig(), dataDir, databaseUrl }, setupDb, silentLogger);
   const viewers = await Promise.all(Array.from({ length: 5 }, async (_, i) => ({ name: `mourner${i}`, ...(await viewerSession(setupCtx, `mourner${i}`, "SKP")) })));
   const adminCookie = await adminSession(setupCtx);
   await disposeContext(setupCtx);
@@ -58,6 +64,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
     "--stripe-api-url", stripe.url,
     "--smtp-url", smtp.url,
     "--mail-from", "crypt@dreadcast.test",
+    ...(databaseUrl ? ["--database-url", databaseUrl] : []),
     "--trust-proxy", "127.0.0.1",
   ];
   let server: ServerProcess | null = await startServer(dataDir, flags);
@@ -274,9 +281,9 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
 
   // --- Drain: Stripe has delivered everything; the mail queue empties. ---------------------------------
   const liveTotal = (await (await fetch(server.url + "/api/livestream-settings")).json()).currentDonation as number;
-  const reader = new Database(databasePath(dataDir), { readonly: true });
-  cleanup.push(() => reader.close());
-  await eventually(() => reader.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM email_queue WHERE status != 'sent'").get()!.n === 0, 20_000);
+  const db = await openStore({ dataDir, databaseUrl });
+  cleanup.push(() => db.close());
+  await eventually(async () => (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM email_queue WHERE status != 'sent'"))!.n === 0, 20_000);
   const finalChat = await fetch(server.url + "/healthz");
   expect(finalChat.status).toBe(200);
   for (const s of sockets.values()) s.close();
@@ -284,27 +291,27 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   server = null;
 
   // --- Checks -----------------------------------------------------------------------------------------
-  const db = new Database(databasePath(dataDir), { readonly: true });
-  cleanup.push(() => db.close());
-  expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
+  if (engine === "sqlite") expect((await db.get<{ integrity_check: string }>("PRAGMA integrity_check"))!.integrity_check).toBe("ok");
 
   // Every succeeded access payment: exactly one code, the one the buyer was shown.
-  const codeOf = db.query<{ code: string; n: number; email: string | null }, [string]>(
-    `SELECT MIN(c.code) AS code, COUNT(c.id) AS n, MIN(c.email) AS email FROM payments p LEFT JOIN access_codes c ON c.payment_id = p.id WHERE p.intent_id = ?`,
-  );
+  const codeOf = async (intentId: string) =>
+    (await db.get<{ code: string; n: number; email: string | null }>(
+      `SELECT MIN(c.code) AS code, COUNT(c.id) AS n, MIN(c.email) AS email FROM payments p LEFT JOIN access_codes c ON c.payment_id = p.id WHERE p.intent_id = ?`,
+      intentId,
+    ))!;
   const problems: string[] = [];
   for (const id of paidAccess) {
-    const row = codeOf.get(id)!;
+    const row = await codeOf(id);
     if (row.n !== 1) problems.push(`${id}: ${row.n} codes`);
     const shown = buyerCodes.get(id);
     if (shown && (shown.size !== 1 || !shown.has(row.code))) problems.push(`${id}: buyer was shown ${[...shown].join(", ")}, stored ${row.code}`);
   }
-  for (const id of failedIntents) if (codeOf.get(id)!.n !== 0) problems.push(`${id}: a canceled payment has a code`);
+  for (const id of failedIntents) if ((await codeOf(id)).n !== 0) problems.push(`${id}: a canceled payment has a code`);
   expect(problems).toEqual([]);
 
   // Every code e-mail went out: one Message-ID per queued message, carrying that code.
-  const queued = db.query<{ id: number; to_address: string; text_body: string }, []>("SELECT id, to_address, text_body FROM email_queue").all();
-  const codes = db.query<{ code: string; email: string }, []>("SELECT code, email FROM access_codes WHERE payment_id IS NOT NULL AND email IS NOT NULL").all();
+  const queued = (await db.all<{ id: number; to_address: string; text_body: string }>("SELECT id, to_address, text_body FROM email_queue"));
+  const codes = (await db.all<{ code: string; email: string }>("SELECT code, email FROM access_codes WHERE payment_id IS NOT NULL AND email IS NOT NULL"));
   const byMessageId = new Map<string, number>();
   for (const mail of smtp.messages) {
     const id = /^message-id:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim();
@@ -323,9 +330,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   expect(resent).toBeLessThanOrEqual(KILLS);
 
   // Every succeeded donation counted exactly once, and nothing else counted.
-  const donations = db.query<{ intent_id: string; n: number; amount: number }, []>(
-    "SELECT p.intent_id, COUNT(d.id) AS n, SUM(d.amount) AS amount FROM donations d JOIN payments p ON p.id = d.payment_id GROUP BY p.intent_id",
-  ).all();
+  const donations = (await db.all<{ intent_id: string; n: number; amount: number }>("SELECT p.intent_id, COUNT(d.id) AS n, SUM(d.amount) AS amount FROM donations d JOIN payments p ON p.id = d.payment_id GROUP BY p.intent_id"));
   const counted = new Map(donations.map((d) => [d.intent_id, d]));
   const donationProblems: string[] = [];
   for (const [id, amount] of paidDonations) {
@@ -334,15 +339,13 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   }
   for (const d of donations) if (!paidDonations.has(d.intent_id)) donationProblems.push(`${d.intent_id}: counted but never paid`);
   expect(donationProblems).toEqual([]);
-  const lines = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM chat_messages WHERE type = 'donation'").get()!.n;
+  const lines = (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM chat_messages WHERE type = 'donation'"))!.n;
   expect(lines).toBeLessThanOrEqual(paidDonations.size);
 
   // Refunds and disputes: each applied once, whatever order and however often Stripe sent them.
-  const ledger = db.query<{ intent_id: string; kind: string; amount: number; refunded_amount: number; disputed_amount: number; revoked: number | null; refunds: number }, []>(
-    `SELECT l.intent_id, l.kind, l.amount, l.refunded_amount, l.disputed_amount, c.revoked,
+  const ledger = (await db.all<{ intent_id: string; kind: string; amount: number; refunded_amount: number; disputed_amount: number; revoked: number | null; refunds: number }>(`SELECT l.intent_id, l.kind, l.amount, l.refunded_amount, l.disputed_amount, c.revoked,
        (SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.intent_id = l.intent_id) AS refunds
-     FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id WHERE l.fulfilled = 1`,
-  ).all();
+     FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id WHERE l.fulfilled = 1`));
   const held = (intentId: string) =>
     [...disputes.values()].filter((d) => d.intentId === intentId && d.status !== "won").reduce((sum) => sum + stripe.chargeOf(intentId).amount, 0);
   const ledgerProblems: string[] = [];
@@ -366,10 +369,8 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   expect(ledgerProblems).toEqual([]);
   expect(liveTotal).toBe(expectedTotal);
   // A pass refunded in full: its buyer told once.
-  const refundedPasses = db.query<{ code: string; email: string }, []>(
-    `SELECT c.code, COALESCE(l.email, c.email) AS email FROM payment_ledger l JOIN access_codes c ON c.payment_id = l.id
-     WHERE l.kind = 'access' AND l.refunded_amount >= l.amount AND COALESCE(l.email, c.email) IS NOT NULL`,
-  ).all();
+  const refundedPasses = (await db.all<{ code: string; email: string }>(`SELECT c.code, COALESCE(l.email, c.email) AS email FROM payment_ledger l JOIN access_codes c ON c.payment_id = l.id
+     WHERE l.kind = 'access' AND l.refunded_amount >= l.amount AND COALESCE(l.email, c.email) IS NOT NULL`));
   const refundMailProblems = refundedPasses
     .map((p) => [p, smtp.messages.filter((m) => m.to.includes(p.email) && m.subject === "Your DREADCAST access pass has been refunded" && m.text.includes(p.code))] as const)
     .filter(([, mails]) => new Set(mails.map((m) => /^message-id:\s*(.+)$/im.exec(m.raw)?.[1]?.trim())).size !== 1)
@@ -377,7 +378,7 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   expect(refundMailProblems).toEqual([]);
 
   // Every acknowledged chat message is in the history.
-  const stored = new Set(db.query<{ text: string }, []>("SELECT text FROM chat_messages WHERE type = 'user'").all().map((r) => r.text));
+  const stored = new Set((await db.all<{ text: string }>("SELECT text FROM chat_messages WHERE type = 'user'")).map((r) => r.text));
   const lost = [...acked].filter((t) => !stored.has(t));
   expect(lost).toEqual([]);
 
@@ -393,3 +394,4 @@ test(`purchases, donations and chat survive ${KILLS} SIGKILLs: one code per paym
   expect(revokedPasses).toBeGreaterThan(0);
   expect(acked.size).toBeGreaterThan(10);
 }, 180_000);
+}

@@ -99,10 +99,11 @@ export class MailService {
   }
 
   /**
-   * Starts the worker. `soleWorker`: no other process sends from this queue (the SQLite file is held by
-   * this process), so claims left by an earlier run that was killed are released at once.
+   * Starts the worker. `soleWorker`: no other process sends from this queue (one server serves an event,
+   * on SQLite or PostgreSQL), so claims left by an earlier run that was killed are released at once;
+   * where several workers share the queue, a dead worker's claims run out after CLAIM_MS instead.
    */
-  start(soleWorker = this.store.engine === "sqlite"): void {
+  start(soleWorker = true): void {
     if (this.timer) return;
     if (soleWorker) void this.store.run("UPDATE email_queue SET claimed_until = 0 WHERE claimed_until > 0").catch(() => {});
     this.timer = setInterval(() => this.kick(), this.options.pollMs);
