@@ -39,7 +39,7 @@ function firstIssueMessage(error: unknown): string {
 
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
-  const uploads = new UploadService(ctx.config.dataDir);
+  const uploads = new UploadService(ctx.store, ctx.config.dataDir);
   const web = await webAppPlugin(assets ?? (await loadWebAssets()), async () => ({
     "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()),
   }));

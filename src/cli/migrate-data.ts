@@ -5,6 +5,8 @@ import { ConfigError, parseDatabaseUrl, redactPassword } from "../config.ts";
 import { CopyError, copyToPostgres, openSnapshot, snapshotSqlite, type CopyReport } from "../db/copy-to-postgres.ts";
 import { DataDirHeldError, holdDataDir } from "../db/data-dir-hold.ts";
 import { DATABASE_FILE, DatabaseUnavailableError, databasePath, describePostgres, openStore } from "../db/database.ts";
+import type { SqliteStore } from "../db/store.ts";
+import { sniffImage } from "../modules/uploads/service.ts";
 import { CommandError, dataDirOf, parseCommandFlags, requireFlags } from "./commands.ts";
 
 const USAGE = "dreadcast migrate-data --to postgres://… [--data-dir DIR]";
@@ -29,13 +31,34 @@ function snapshotBesideServer(dataDir: string, take: () => void): boolean {
   return running;
 }
 
-/** Uploaded images are files in DATA_DIR/uploads, not rows: how many there are to carry over by hand. */
-function uploadedFiles(dataDir: string): number {
+/**
+ * Images uploaded before they were kept in the database are files in DATA_DIR/uploads: they go into the
+ * snapshot's `uploads` table, and so into PostgreSQL with the rest. Returns how many.
+ */
+async function carryUploadedFiles(source: SqliteStore, dataDir: string): Promise<number> {
+  let names: string[];
   try {
-    return readdirSync(join(dataDir, "uploads")).filter((name) => !name.startsWith(".")).length;
+    names = readdirSync(join(dataDir, "uploads"));
   } catch {
     return 0;
   }
+  let carried = 0;
+  for (const name of names) {
+    const match = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/.exec(name);
+    if (!match) continue;
+    const bytes = new Uint8Array(await Bun.file(join(dataDir, "uploads", name)).arrayBuffer());
+    const kind = sniffImage(bytes);
+    if (!kind) continue;
+    const { changes } = await source.run(
+      "INSERT INTO uploads (name, content_type, bytes, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+      name,
+      kind.type,
+      bytes,
+      Date.now(),
+    );
+    carried += changes;
+  }
+  return carried;
 }
 
 /**
@@ -56,6 +79,7 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
   const temp = mkdtempSync(join(tmpdir(), "dreadcast-migrate-"));
   let report: CopyReport;
   let serverRunning: boolean;
+  let uploads = 0;
   try {
     const snapshot = join(temp, DATABASE_FILE);
     try {
@@ -67,6 +91,7 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
       throw error instanceof CopyError ? new CommandError(error.message) : new CommandError(`cannot read ${file}: ${firstLine(error)}`);
     });
     try {
+      uploads = await carryUploadedFiles(source, dataDir);
       const pg = await openStore({ dataDir, databaseUrl: to });
       try {
         report = await copyToPostgres(source, pg, where);
@@ -86,16 +111,13 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
 
   const width = Math.max(...report.tables.map((t) => t.table.length)) + 2;
   const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
-  const uploads = uploadedFiles(dataDir);
   return [
     `copied ${file} into PostgreSQL at ${where} (schema version ${report.schemaVersion}):`,
     ...report.tables.map((t) => `  ${t.table.padEnd(width)}${String(t.rows).padStart(8)}`),
     ...(serverRunning
       ? [`note: a server is running on ${dataDir}; what it writes from now on is not in the copy — stop it, and start the servers on PostgreSQL`]
       : []),
-    uploads > 0
-      ? `uploads: ${uploads} uploaded file${uploads === 1 ? "" : "s"} in ${join(dataDir, "uploads")} stay files — copy that folder into the --data-dir of each server on PostgreSQL`
-      : `uploads: none in ${join(dataDir, "uploads")}`,
+    `uploads: images are in the database${uploads > 0 ? `, ${uploads} uploaded file${uploads === 1 ? "" : "s"} from ${join(dataDir, "uploads")} among them` : ""}`,
     `done: ${report.tables.length} tables, ${total} rows, every count matches; start dreadcast with --database-url ${redactPassword(to)} (${file} is left as it was)`,
   ].join("\n");
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
 
 let app: TestApp;
@@ -206,6 +208,21 @@ describe("thumbnail upload", () => {
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("cache-control")).toContain("immutable");
+  });
+
+  test("an uploaded image lives in the database: another server on it serves the image, with no file written", async () => {
+    const res = await upload(new Blob([PNG], { type: "image/png" }), "shared.png");
+    expect(res.status).toBe(200);
+    expect(existsSync(join(app.config.dataDir, "uploads"))).toBe(false);
+    // On PostgreSQL a server with a data directory of its own; on SQLite a second server on the same file.
+    const other = await startTestApp(app.config.databaseUrl ? { databaseUrl: app.config.databaseUrl } : { dataDir: app.config.dataDir });
+    try {
+      const served = await fetch(other.url + res.body.thumbnailUrl);
+      expect(served.status).toBe(200);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(new Uint8Array(PNG));
+    } finally {
+      await other.close();
+    }
   });
 
   test("a renamed non-image is refused by its bytes", async () => {

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEMO_CARD_SUCCESS } from "../../src/contracts/payments.ts";
@@ -223,6 +223,30 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
 }
 
 describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
+  test("images uploaded as files before they were kept in the database go into PostgreSQL too", async () => {
+    const dataDir = tempDir();
+    const target = await freshDatabase();
+    const app = await startTestApp({ dataDir, databaseUrl: null });
+    await app.close();
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0, 1, 2, 3, 4]);
+    const name = `${new Bun.CryptoHasher("sha256").update(png).digest("hex").slice(0, 32)}.png`;
+    mkdirSync(join(dataDir, "uploads"), { recursive: true });
+    writeFileSync(join(dataDir, "uploads", name), png);
+    writeFileSync(join(dataDir, "uploads", "notes.txt"), "not an upload");
+    const result = await run(["migrate-data", "--to", target.url, "--data-dir", dataDir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`uploads: images are in the database, 1 uploaded file from ${join(dataDir, "uploads")} among them`);
+    const other = await startTestApp({ dataDir: tempDir(), databaseUrl: target.url });
+    try {
+      const served = await fetch(`${other.url}/uploads/${name}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
   test("copies every table with its ids; a server on PostgreSQL then serves the same event; a second copy is refused", async () => {
     const dataDir = tempDir();
     const target = await freshDatabase();
@@ -254,7 +278,7 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       const out = result.stdout.trim().split("\n");
       for (const table of tables) expect(out).toContain(`  ${table.padEnd(Math.max(...tables.map((t) => t.length)) + 2)}${String(source.get(table)!.length).padStart(8)}`);
       expect(result.stdout).toContain(`note: a server is running on ${dataDir}`);
-      expect(result.stdout).toContain(`uploads: 1 uploaded file in ${join(dataDir, "uploads")} stay files — copy that folder`);
+      expect(result.stdout).toContain("uploads: images are in the database");
       expect(out.at(-1)).toMatch(new RegExp(`^done: ${tables.length} tables, \\d+ rows, every count matches; start dreadcast with --database-url `));
     } finally {
       await app.close();

@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, writeFileSync, existsSync, unlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { badRequest } from "../../lib/errors.ts";
-import { randomToken } from "../../lib/tokens.ts";
+import type { Store } from "../../db/store.ts";
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const UPLOADS_URL_PREFIX = "/uploads/";
@@ -23,18 +23,28 @@ export function sniffImage(bytes: Uint8Array): ImageKind | null {
 const UPLOAD_NAME = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/;
 const TYPES: Record<string, string> = { jpg: "image/jpeg", png: "image/png", gif: "image/gif", webp: "image/webp" };
 
-/** Images the admin uploads, stored under the data dir by a name derived from their content. */
+/** An uploaded image as it is served. */
+export type StoredImage = { type: string } & ({ bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined });
+
+/** Images kept in memory once read: they never change (their names are their content), and they are few. */
+const CACHE_LIMIT = 32;
+
+/**
+ * Images the admin uploads, kept in the database under a name derived from their content, so every
+ * server on the database serves them. Files in DATA_DIR/uploads from before are served too.
+ */
 export class UploadService {
   readonly dir: string;
+  private readonly cache = new Map<string, StoredImage>();
 
-  constructor(dataDir: string) {
+  constructor(
+    private readonly store: Store,
+    dataDir: string,
+  ) {
     this.dir = join(dataDir, "uploads");
   }
 
-  /**
-   * Stores the image and returns its public URL. Written to a temp file and renamed into place, so a
-   * failed upload never leaves a half-written file or touches the image already in use.
-   */
+  /** Stores the image (in one statement: a failed upload leaves nothing) and returns its public URL. */
   async storeImage(file: Blob): Promise<string> {
     if (file.size === 0) throw badRequest("The file is empty");
     if (file.size > MAX_UPLOAD_BYTES) throw badRequest(`The image must be ${MAX_UPLOAD_BYTES / 1024 / 1024} MB or smaller`);
@@ -42,25 +52,31 @@ export class UploadService {
     const kind = sniffImage(bytes);
     if (!kind) throw badRequest("Please upload an image file (JPEG, PNG, GIF, etc.).");
     const name = `${new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32)}.${kind.ext}`;
-    mkdirSync(this.dir, { recursive: true });
-    const target = join(this.dir, name);
-    if (!existsSync(target)) {
-      const temp = join(this.dir, `.${randomToken(8)}.tmp`);
-      try {
-        writeFileSync(temp, bytes);
-        renameSync(temp, target);
-      } finally {
-        if (existsSync(temp)) unlinkSync(temp);
-      }
-    }
+    await this.store.run(
+      "INSERT INTO uploads (name, content_type, bytes, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+      name,
+      kind.type,
+      bytes,
+      Date.now(),
+    );
     return UPLOADS_URL_PREFIX + name;
   }
 
-  /** The stored file for a public name, or null for anything that is not one of ours. */
-  find(name: string): { path: string; type: string } | null {
+  /** The image for a public name, or null for anything that is not one of ours. */
+  async find(name: string): Promise<StoredImage | null> {
     if (!UPLOAD_NAME.test(name)) return null;
-    const path = join(this.dir, name);
-    if (!existsSync(path)) return null;
-    return { path, type: TYPES[name.slice(name.lastIndexOf(".") + 1)]! };
+    const cached = this.cache.get(name);
+    if (cached) return cached;
+    const row = await this.store.get<{ content_type: string; bytes: Uint8Array }>("SELECT content_type, bytes FROM uploads WHERE name = ?", name);
+    let found: StoredImage | null = row ? { type: row.content_type, bytes: new Uint8Array(row.bytes) } : null;
+    if (!found) {
+      const path = join(this.dir, name);
+      if (existsSync(path)) found = { type: TYPES[name.slice(name.lastIndexOf(".") + 1)]!, path };
+    }
+    if (found) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(name, found);
+    }
+    return found;
   }
 }
