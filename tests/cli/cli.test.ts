@@ -8,18 +8,11 @@ import { openStore } from "../../src/db/database.ts";
 import { SqliteStore } from "../../src/db/store.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { AdminService } from "../../src/modules/admin/service.ts";
+import { runCli } from "../support/cli.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
-}
+const run = runCli;
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "dreadcast-cli-"));
 

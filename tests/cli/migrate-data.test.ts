@@ -11,18 +11,11 @@ import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
 import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
 import { joinAs, say, WsClient } from "../ws/helpers.ts";
+import { runCli } from "../support/cli.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
-}
+const run = runCli;
 
 const dirs: string[] = [];
 const tempDir = () => {
