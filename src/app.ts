@@ -3,7 +3,7 @@ import type { AppContext } from "./context.ts";
 import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
 import { HttpError } from "./lib/errors.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
-import { errorAnswer } from "./http/error-answer.ts";
+import { errorAnswerer } from "./http/error-answer.ts";
 import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
@@ -45,7 +45,9 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   }));
   ctx.mail.start();
   ctx.disposers.push(() => ctx.mail.stop());
-  const relay = relayRoute(ctx);
+  // One answerer for the app and the relay, so that a database outage is logged once, not once per path.
+  const errorAnswer = errorAnswerer(ctx.store, ctx.log);
+  const relay = relayRoute(ctx, errorAnswer);
   // The relay's requests (several a second per hundred viewers) are matched by the server itself and
   // answered without the framework's per-request pipeline. The server matches the path as sent: one whose
   // dot segments lead elsewhere goes to the app like any other request.
@@ -75,7 +77,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
             return { error: "Invalid request" };
         }
       }
-      const answer = errorAnswer(httpError ?? error, ctx.log);
+      const answer = errorAnswer(httpError ?? error);
       set.status = answer.status;
       Object.assign(set.headers, answer.headers);
       return answer.body;

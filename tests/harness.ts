@@ -5,7 +5,7 @@ import { createApp } from "../src/app.ts";
 import { defaultConfig, type Config } from "../src/config.ts";
 import { createContext, disposeContext, type AppContext } from "../src/context.ts";
 import { closeStore, openStore } from "../src/db/database.ts";
-import { silentLogger } from "../src/lib/logger.ts";
+import { silentLogger, type Logger } from "../src/lib/logger.ts";
 import { TEST_ENGINE, databaseForDataDir, dropTestDatabase } from "./support/postgres.ts";
 import type { WebAsset } from "../src/http/web-app.ts";
 
@@ -73,8 +73,9 @@ export class TestClient {
 /**
  * The real app on port 0 with a fresh migrated database in a temp dir — or, given `overrides.dataDir`,
  * on that dir, which the caller owns and which is kept on close (to restart on the same database).
+ * `options.log` hears what the app logs (nothing is logged by default).
  */
-export async function startTestApp(overrides: Partial<Config> = {}, assets: WebAsset[] = []): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<Config> = {}, assets: WebAsset[] = [], options: { log?: Logger } = {}): Promise<TestApp> {
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
@@ -82,7 +83,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
   config.databaseUrl = databaseUrl;
   const store = await openStore({ dataDir, databaseUrl });
-  const ctx = await createContext(config, store, silentLogger);
+  const ctx = await createContext(config, store, options.log ?? silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {

@@ -22,6 +22,18 @@ test("an unreachable PostgreSQL is told apart from a wrong query", async () => {
   await store.close();
 });
 
+test("a lost connection, as Bun.SQL reports it, is unavailability; a wrong query is not", () => {
+  const store = new PostgresStore(null as never);
+  const error = (code: string, errno?: string) => Object.assign(new Error(code), { code, errno });
+  for (const code of ["ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_FAILED", "ERR_POSTGRES_CONNECTION_TIMEOUT"]) {
+    expect(store.isUnavailable(error(code))).toBe(true);
+  }
+  expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "57P01"))).toBe(true);
+  expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "42601"))).toBe(false);
+  expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "23505"))).toBe(false);
+  expect(store.isUnavailable(new Error("boom"))).toBe(false);
+});
+
 for (const engine of await testEngines()) {
   describe(`storage on ${engine}`, () => {
     let store: Store;

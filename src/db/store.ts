@@ -230,6 +230,11 @@ function plainNumbers<T>(rows: Row[]): T[] {
   return rows as T[];
 }
 
+/**
+ * The server gone or out of reach, as Bun.SQL says it: ERR_POSTGRES_CONNECTION_CLOSED (a connection dropped,
+ * in use or idle), _REFUSED (nothing listening), _FAILED (dropped before it was ready), _TIMEOUT (no answer
+ * to the startup message). The pool makes new connections by itself once the server answers again.
+ */
 const PG_UNAVAILABLE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ConnectionRefused|ConnectionClosed)/;
 /** Server-side codes that mean "not now" rather than "wrong": shutting down, too many connections, serialization. */
 const PG_TRANSIENT_STATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08003", "08006", "08001", "08004"]);

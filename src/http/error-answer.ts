@@ -1,4 +1,6 @@
-import { HttpError } from "../lib/errors.ts";
+import type { Store } from "../db/store.ts";
+import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, HttpError } from "../lib/errors.ts";
+import { LastingFailure } from "../lib/lasting-failure.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /** What a request that failed is answered: its status, the headers the failure adds, and `{ error }`. */
@@ -8,19 +10,29 @@ export interface ErrorAnswer {
   body: { error: string; field?: string };
 }
 
+/** Answers the errors of one app's requests. */
+export type ErrorAnswerer = (error: unknown) => ErrorAnswer;
+
+/** While the database is away, the 503s it causes are logged once, and again after this long without one. */
+const OUTAGE_QUIET_MS = 30_000;
+
 /**
- * The answer to an error our own code threw: a typed error its status and message; the database held by
- * another writer past busy_timeout (5 s) a 503 saying so; anything else a logged 500. The app's `onError`
- * and the routes served outside the framework both answer through this.
+ * The answer to an error our own code threw: a typed error its status and message; the database out of
+ * reach — PostgreSQL lost or refusing, SQLite held by another writer past busy_timeout — a 503 saying so
+ * with Retry-After (logged once while it lasts); anything else a logged 500. The app's `onError` and the
+ * routes served outside the framework both answer through the one made here.
  */
-export function errorAnswer(error: unknown, log: Logger): ErrorAnswer {
-  if (error instanceof HttpError) {
-    return { status: error.status, headers: error.headers, body: error.field ? { error: error.message, field: error.field } : { error: error.message } };
-  }
-  if ((error as { code?: unknown } | null)?.code === "SQLITE_BUSY") {
-    log.warn(`database busy: ${(error as Error).message}`);
-    return { status: 503, headers: { "retry-after": "2" }, body: { error: "The server is busy. Please try again in a moment." } };
-  }
-  log.error("unhandled error", error);
-  return { status: 500, headers: {}, body: { error: "Internal server error" } };
+export function errorAnswerer(store: Pick<Store, "isUnavailable">, log: Logger): ErrorAnswerer {
+  const outage = new LastingFailure(log, "database unavailable, requests that need it are answered 503", "database answering again", { quietMs: OUTAGE_QUIET_MS });
+  return (error) => {
+    if (error instanceof HttpError) {
+      return { status: error.status, headers: error.headers, body: error.field ? { error: error.message, field: error.field } : { error: error.message } };
+    }
+    if (store.isUnavailable(error)) {
+      outage.failed(error);
+      return { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) }, body: { error: BUSY_MESSAGE } };
+    }
+    log.error("unhandled error", error);
+    return { status: 500, headers: {}, body: { error: "Internal server error" } };
+  };
 }

@@ -21,3 +21,8 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
   new HttpError(503, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/** Said to whoever needed the database while it could not be used: a request's 503, a chat frame's error. */
+export const BUSY_MESSAGE = "The server is busy. Please try again in a moment.";
+/** The 503's Retry-After, in seconds: a busy SQLite frees up, and lost PostgreSQL connections are made again, in about that. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;

@@ -13,6 +13,7 @@ import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import { LastingFailure } from "../../lib/lasting-failure.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
 import { csvResponse } from "./csv.ts";
@@ -39,11 +40,14 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const panel = new AdminPanelService(ctx.store, ctx.access);
   const siteUrl = (request: Request) => ctx.config.publicUrl ?? new URL(request.url).origin;
 
+  // A sample missed while the database is away is said once, not every minute.
+  const sampling = new LastingFailure(ctx.log, "stats samples not taken", "stats samples taken again");
   const sample = async () => {
     try {
       await panel.recordSample(hub.viewerCount(), await settings.donationTotal());
+      sampling.succeeded();
     } catch (error) {
-      ctx.log.warn(`stats sample not taken: ${error instanceof Error ? error.message : String(error)}`);
+      sampling.failed(error);
     }
   };
   void sample();

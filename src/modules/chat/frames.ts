@@ -1,5 +1,8 @@
 import type { z } from "zod";
 import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ClientFrame } from "../../contracts/chat.ts";
+import type { Store } from "../../db/store.ts";
+import { BUSY_MESSAGE } from "../../lib/errors.ts";
+import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
 import { describeDuration } from "../../contracts/chat-limits.ts";
@@ -45,13 +48,17 @@ export class ChatFrameRouter {
   private readonly hearts = new RateLimiter(HEARTS_PER_SECOND, 1000);
   private readonly donationReports = new RateLimiter(DONATION_REPORTS_PER_MINUTE, 60_000);
   private readonly actions: ModeratorActions;
+  /** Frames refused while the database is away: logged once while it lasts, not once per frame. */
+  private readonly outage: LastingFailure;
 
   constructor(
     private readonly hub: ChatHub,
     private readonly log: Logger,
     private readonly donations: DonationReporter,
+    private readonly store: Pick<Store, "isUnavailable">,
   ) {
     this.actions = new ModeratorActions(hub);
+    this.outage = new LastingFailure(log, "database unavailable, chat frames that need it are refused", "chat frames reach the database again", { quietMs: 30_000 });
   }
 
   /**
@@ -78,6 +85,11 @@ export class ChatFrameRouter {
       await this.route(connection, parsed.data);
     } catch (error) {
       if (error instanceof FrameRefused) return this.refuse(connection, error.message);
+      // The database lost or busy: the sender is told to try again, and the socket stays open.
+      if (this.store.isUnavailable(error)) {
+        this.outage.failed(error);
+        return this.refuse(connection, BUSY_MESSAGE);
+      }
       this.log.error(`chat frame '${parsed.data.type}' failed`, error);
       this.refuse(connection, "Something went wrong. Please try again.");
     }

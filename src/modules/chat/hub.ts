@@ -129,7 +129,7 @@ export class ChatHub {
     this.messages = new ChatMessageStore(store);
     this.bans = new BanList(store);
     this.moderation = new ChatModeration(store);
-    this.counters = new LiveCounters(store);
+    this.counters = new LiveCounters(store, log);
   }
 
   /** Reads what the live event keeps in memory (history, rules, timeouts, hearts, the meter) and starts the ticks. */
@@ -383,9 +383,10 @@ export class ChatHub {
     this.counters.applyFakeViewerSettings(enabled, target);
   }
 
-  /** The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change. */
+  /** The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change; a changed heart total is kept. */
   private publishChangedCounts(): void {
     for (const event of this.counters.changes(this.realViewerCount())) this.broadcast(event);
+    this.counters.keep();
   }
 
   // --- shutdown ---------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ async function identify(ctx: AppContext, adminCookie: string | undefined, viewer
  */
 export function chatRoutes(ctx: AppContext) {
   const hub = ctx.chat;
-  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""));
+  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""), ctx.store);
 
   // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
   const upgradesPerIp = new RateLimiter(UPGRADES_PER_IP_PER_MINUTE, 60_000);

@@ -1,4 +1,5 @@
 import type { Store } from "../../db/store.ts";
+import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { accessCodeMail, lostCodeMail, passRefundedMail } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
@@ -52,6 +53,8 @@ export class MailService {
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<number> | null = null;
   private rerun = false;
+  /** The queue out of reach (the database away): said once, not on every tick, and again when it is back. */
+  private readonly queueFailure: LastingFailure;
 
   constructor(
     private readonly store: Store,
@@ -60,6 +63,7 @@ export class MailService {
     options: Partial<MailQueueOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.queueFailure = new LastingFailure(log, "e-mail queue not read", "e-mail queue read again");
   }
 
   get description(): string {
@@ -180,9 +184,10 @@ export class MailService {
     try {
       due = await this.claimDue();
     } catch (error) {
-      this.log.warn(`e-mail queue not read: ${error instanceof Error ? error.message : String(error)}`);
+      this.queueFailure.failed(error);
       return 0;
     }
+    this.queueFailure.succeeded();
     let sent = 0;
     for (const row of due) {
       try {
@@ -194,14 +199,21 @@ export class MailService {
           text: row.text_body,
           html: row.html_body,
         });
-        await this.store.run("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, claimed_until = 0 WHERE id = ?", Date.now(), row.id);
-        sent++;
       } catch (error) {
         await this.recordFailure(row, error).catch(() => {});
         // The server is likely down: leave the rest for the next tick instead of failing each in turn.
         await this.release(due.slice(due.indexOf(row) + 1)).catch(() => {});
         break;
       }
+      try {
+        await this.store.run("UPDATE email_queue SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, claimed_until = 0 WHERE id = ?", Date.now(), row.id);
+      } catch (error) {
+        // Sent, but the database went away before it was marked: not a failure of the mail server. The
+        // rest stay claimed until the claim runs out; this one may then go again, under the same Message-ID.
+        this.queueFailure.failed(error);
+        break;
+      }
+      sent++;
     }
     return sent;
   }

@@ -3,7 +3,7 @@ import { streamSourceBody, type StreamPlayback } from "../../contracts/stream.ts
 import type { AppContext } from "../../context.ts";
 import { blobResponse } from "../../http/byte-range.ts";
 import { readCookie } from "../../http/cookies.ts";
-import { errorAnswer } from "../../http/error-answer.ts";
+import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
@@ -52,13 +52,13 @@ export type RelayRoute = (request: Request) => Response | Promise<Response>;
  * it from its own route table (app.ts), past the framework's per-request pipeline: every viewer asks for
  * the playlist and each segment, several requests a second per hundred viewers.
  */
-export function relayRoute(ctx: AppContext): RelayRoute {
+export function relayRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): RelayRoute {
   const headers = apiHeaders(ctx.config);
   const relay = new HlsRelay(() => ctx.stream.relayOrigin(), headers, ctx.log);
   const watchers = new WatcherCheck(ctx);
   ctx.disposers.push(() => relay.clear());
   const refuse = (error: unknown) => {
-    const answer = errorAnswer(error, ctx.log);
+    const answer = errorAnswer(error);
     return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
   };
   const send = ({ body, headers }: RelayAnswer, request: Request) =>

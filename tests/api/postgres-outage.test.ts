@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
+import type { Logger } from "../../src/lib/logger.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../harness.ts";
+import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
+import { TcpProxy } from "../support/tcp-proxy.ts";
+import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
+import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
+
+/**
+ * PostgreSQL lost while the server runs, and back: a TCP proxy stands between the app and the server,
+ * and is cut (every connection dropped, none accepted) and restored.
+ */
+const server = new URL(TEST_POSTGRES_URL);
+const available = await postgresAvailable();
+if (!available) console.warn(`PostgreSQL not reachable at ${server.host}: SKIPPED the test of PostgreSQL lost while running (set DREADCAST_TEST_DATABASE_URL or start a server)`);
+
+/** What the app logged, as `warn: …`, `info: …`, `error: …` lines. */
+function recordingLogger(lines: string[]): Logger {
+  return {
+    info: (message) => lines.push(`info: ${message}`),
+    warn: (message) => lines.push(`warn: ${message}`),
+    error: (message, error) => lines.push(`error: ${message} ${error instanceof Error ? error.message : String(error ?? "")}`),
+  };
+}
+
+function expectBusy(res: TestResponse, what: string): void {
+  expect({ what, status: res.status, body: res.body }).toEqual({ what, status: 503, body: { error: BUSY_MESSAGE } });
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+}
+
+/** A demo purchase from start to code; resolves with what each step answered (it may stop at any). */
+async function purchase(client: TestClient): Promise<{ statuses: number[]; intentId: string | null; clientSecret: string | null; code: string | null }> {
+  const statuses: number[] = [];
+  const intent = await client.post("/api/create-payment-intent", { amount: 100, product: "livestream-access" });
+  statuses.push(intent.status);
+  if (intent.status !== 200) return { statuses, intentId: null, clientSecret: null, code: null };
+  const { paymentIntentId: intentId, clientSecret } = intent.body;
+  const confirm = await client.post("/api/demo/confirm-payment", { clientSecret, cardNumber: "4242 4242 4242 4242" });
+  statuses.push(confirm.status);
+  if (confirm.status !== 200) return { statuses, intentId, clientSecret, code: null };
+  const code = await client.post("/api/generate-access-code", { paymentIntentId: intentId, deviceFingerprint: makeFingerprint() });
+  statuses.push(code.status);
+  return { statuses, intentId, clientSecret, code: code.status === 200 ? code.body.accessCode : null };
+}
+
+describe.skipIf(!available)("PostgreSQL lost while running", () => {
+  let db: TestDatabase;
+  let proxy: TcpProxy;
+  let app: TestApp;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+    await proxy.listen();
+    const url = new URL(db.url);
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    app = await startTestApp({ databaseUrl: url.toString() }, [], { log: recordingLogger(logged) });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.close();
+    await db?.drop();
+  });
+
+  test("requests answer 503 with Retry-After, the chat keeps its sockets, and everything comes back with the database", async () => {
+    // Before: a viewer and a moderator-less chat of two, an admin, a code bought and not yet entered.
+    const admin = await loginAsAdmin(app);
+    const alice = await joinAs(app, "Alice", "SKP");
+    const bram = await joinAs(app, "Bram");
+    const carol = await joinAs(app, "Carol");
+    const aliceWs = await WsClient.connect(app, alice);
+    const bramWs = await WsClient.connect(app, bram);
+    await say(aliceWs, "the lights are flickering");
+    await bramWs.next("chat", (e) => e.message.text === "the lights are flickering");
+    const visitor = app.client();
+    const bought = await buyDemoCode(visitor);
+    expect((await app.client().get("/healthz")).status).toBe(200);
+
+    // Purchases under way when it goes: each step either happens whole or is answered 503.
+    const buyers = Array.from({ length: 6 }, () => app.client());
+    const inFlight = Promise.all(buyers.map((buyer) => purchase(buyer)));
+    await Bun.sleep(15);
+    await proxy.cut();
+    const outcomes = await inFlight;
+    for (const { statuses } of outcomes) for (const status of statuses) expect([200, 503]).toContain(status);
+
+    // Gone: every request that needs it says so and when to try again — the relay and the upgrade too.
+    expectBusy(await enter(visitor, bought.accessCode, "Dagon"), "validate-access of a fresh visitor");
+    expectBusy(await admin.get("/api/admin/stats"), "admin stats");
+    expectBusy(await carol.get("/api/livestream-settings"), "settings for a viewer");
+    expectBusy(await carol.get("/api/stream/hls/stream.m3u8"), "the relay's fast path");
+    expectBusy(await app.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" }), "a new purchase");
+    const health = await app.client().get("/healthz");
+    expect(health.status).toBe(503);
+    expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(carol) })).toBe(503);
+
+    // The chat: the open sockets stay, a line is refused to its sender alone, hearts still count.
+    expect(await aliceWs.expectError({ type: "chat_message", text: "is anyone there?" })).toBe(BUSY_MESSAGE);
+    const hearts = app.ctx.chat.heartCount() + 3;
+    for (let i = 0; i < 3; i++) aliceWs.send({ type: "send_heart" });
+    await bramWs.next("hearts", (e) => e.count === hearts);
+    await Bun.sleep(1500); // the mail worker's and the counters' ticks keep failing meanwhile
+    expect(aliceWs.socket.readyState).toBe(WebSocket.OPEN);
+    expect(bramWs.socket.readyState).toBe(WebSocket.OPEN);
+    expect(bramWs.of("error")).toEqual([]);
+    expect(bramWs.lines().map((l) => l.text)).not.toContain("is anyone there?");
+
+    // Said once each, not on every request, frame or tick; nothing went to the error log.
+    const said = (start: string) => logged.filter((line) => line.startsWith(start)).length;
+    expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
+    expect(said("warn: database unavailable, requests that need it are answered 503")).toBe(1);
+    expect(said("warn: database unavailable, chat frames that need it are refused")).toBe(1);
+    expect(said("warn: e-mail queue not read")).toBe(1);
+    expect(said("warn: heart count not saved")).toBe(1);
+
+    // Back: within a few seconds, with no restart.
+    await proxy.restore();
+    await eventually(async () => (await app.client().get("/healthz")).status === 200, 5000);
+
+    // The code bought before, entered now; a new one bought and entered; the purchases cut off finish.
+    expect((await enter(visitor, bought.accessCode, "Dagon")).body).toMatchObject({ valid: true });
+    const latecomer = app.client();
+    const fresh = await buyDemoCode(latecomer);
+    expect((await enter(latecomer, fresh.accessCode, "Elspeth")).body).toMatchObject({ valid: true });
+    for (const [i, outcome] of outcomes.entries()) {
+      if (!outcome.intentId || outcome.code) continue;
+      const buyer = buyers[i]!;
+      expect((await buyer.post("/api/demo/confirm-payment", { clientSecret: outcome.clientSecret, cardNumber: "4242 4242 4242 4242" })).status).toBe(200);
+      const code = await buyer.post("/api/generate-access-code", { paymentIntentId: outcome.intentId, deviceFingerprint: makeFingerprint() });
+      expect(code.status).toBe(200);
+    }
+    expect((await admin.get("/api/admin/stats")).status).toBe(200);
+    expect((await carol.get("/api/livestream-settings")).status).toBe(200);
+
+    // The same sockets carry the chat again; new ones open.
+    await say(aliceWs, "the lights are back");
+    await bramWs.next("chat", (e) => e.message.text === "the lights are back");
+    const carolWs = await WsClient.connect(app, carol);
+    await say(carolWs, "what did I miss?");
+    await aliceWs.next("chat", (e) => e.message.text === "what did I miss?");
+
+    // Nothing half-written: every paid pass has its code, the refused line was never stored, the hearts are kept.
+    const store = app.ctx.store;
+    expect(await store.all("SELECT intent_id FROM payments p WHERE (p.fulfilled = 1 OR p.status = 'succeeded') AND NOT EXISTS (SELECT 1 FROM access_codes c WHERE c.payment_id = p.id)")).toEqual([]);
+    expect((await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payments WHERE fulfilled = 1"))!.n).toBe(3 + outcomes.filter((o) => o.intentId).length);
+    expect(await store.all("SELECT id FROM chat_messages WHERE text = ?", "is anyone there?")).toEqual([]);
+    await eventually(async () => (await store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value === hearts, 3000);
+
+    // And said when it was over.
+    await eventually(() => said("info: e-mail queue read again") === 1, 3000);
+    expect(said("info: heart count saved again")).toBe(1);
+    expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
+    for (const ws of [aliceWs, bramWs, carolWs]) ws.close();
+  }, 30_000);
+});
