@@ -123,6 +123,20 @@ describe("refunds from Stripe's webhook", () => {
     expect(await ledgerOf(id)).toMatchObject({ status: "refunded", refundedAmount: 700 });
   });
 
+  test("a dispute opened and won before the success still ends the pass: it is issued revoked", async () => {
+    const buyer = app.client();
+    const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).body;
+    stripe.setStatus(intent.paymentIntentId, "succeeded");
+    const dispute = stripe.openDispute(intent.paymentIntentId);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.created", dispute)).status).toBe(200);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(dispute.id, "won"))).status).toBe(200);
+    await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
+    const code = (await buyer.post("/api/generate-access-code", { paymentIntentId: intent.paymentIntentId, deviceFingerprint: makeFingerprint() })).body.accessCode;
+    expect(code).toMatch(/^SKP-/);
+    expect((await enter(buyer, code, "WonTooEarly")).body.valid).toBe(false);
+    expect(await ledgerOf(intent.paymentIntentId)).toMatchObject({ status: "dispute_won" });
+  });
+
   test("a refund or dispute for an intent this server never sold is acknowledged with 200 and changes nothing", async () => {
     const foreign = stripe.addIntent({ amount: 4000 });
     stripe.setStatus(foreign.id, "succeeded");

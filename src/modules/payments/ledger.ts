@@ -115,8 +115,9 @@ export class PaymentLedger {
   }
 
   /**
-   * Brings a fulfilled payment in line with its refunds and disputes: a pass refunded in full or under
-   * dispute is revoked (and its buyer told of a refund); a donation's change moves the total.
+   * Brings a fulfilled payment in line with its refunds and disputes: a pass refunded in full or ever
+   * disputed is revoked (and its buyer told of a refund) — a dispute won restores the money, not the pass,
+   * also when it was opened and won before the payment was seen to succeed; a donation's change moves the total.
    * `changed`: a refund or dispute was just recorded (otherwise a fulfilment asks).
    */
   async settle(intentId: string, siteUrl: string, changed = false): Promise<LedgerEffects> {
@@ -125,7 +126,8 @@ export class PaymentLedger {
     if (row.fulfilled !== 1) return {};
     if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
     const refunded = row.refunded_amount >= row.amount;
-    if (!refunded && row.disputed_amount === 0) return {};
+    const disputed = row.dispute_status !== null;
+    if (!refunded && !disputed) return {};
     const code = await this.access.codeForPayment(row.id);
     if (!code || code.revoked) return {};
     await this.access.revoke(code.id);
