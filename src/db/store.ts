@@ -51,6 +51,18 @@ export interface Store extends Queries {
   close(): Promise<void>;
 }
 
+/** Text PostgreSQL cannot hold (a NUL character): bad input, refused before it is sent. */
+export class InvalidTextError extends Error {
+  constructor() {
+    super("text with a NUL character");
+  }
+}
+
+/** PostgreSQL's text has no NUL character (SQLite's does): such a value is refused the same way wherever it comes from. */
+function checkText(params: Param[]): void {
+  for (const param of params) if (typeof param === "string" && param.includes("\0")) throw new InvalidTextError();
+}
+
 const writeStatements = new Map<string, boolean>();
 /** INSERT, UPDATE, DELETE, REPLACE (and anything else but a plain read). */
 function isWrite(sql: string): boolean {
@@ -261,18 +273,21 @@ export class PostgresStore implements Store {
   }
 
   async all<T>(sql: string, ...params: Param[]): Promise<T[]> {
+    checkText(params);
     const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
     if (isWrite(sql)) this.writes++;
     return plainNumbers<T>([...rows]);
   }
 
   async get<T>(sql: string, ...params: Param[]): Promise<T | null> {
+    checkText(params);
     const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
     if (isWrite(sql)) this.writes++;
     return rows.length === 0 ? null : plainNumbers<T>([rows[0]!])[0]!;
   }
 
   async run(sql: string, ...params: Param[]): Promise<RunResult> {
+    checkText(params);
     const result = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as unknown as { count: number | null; affectedRows?: number | null };
     this.writes++;
     return { changes: Number(result.affectedRows ?? result.count ?? 0) };

@@ -1,4 +1,4 @@
-import type { Store } from "../db/store.ts";
+import { InvalidTextError, type Store } from "../db/store.ts";
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, HttpError } from "../lib/errors.ts";
 import { LastingFailure } from "../lib/lasting-failure.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -12,6 +12,9 @@ export interface ErrorAnswer {
 
 /** Answers the errors of one app's requests. */
 export type ErrorAnswerer = (error: unknown) => ErrorAnswer;
+
+/** A value the database cannot hold (a NUL character in text): the request was bad, not the server. */
+export const INVALID_TEXT_MESSAGE = "The request contains characters that are not allowed.";
 
 /** While the database is away, the 503s it causes are logged once, and again after this long without one. */
 const OUTAGE_QUIET_MS = 30_000;
@@ -28,6 +31,7 @@ export function errorAnswerer(store: Pick<Store, "isUnavailable">, log: Logger):
     if (error instanceof HttpError) {
       return { status: error.status, headers: error.headers, body: error.field ? { error: error.message, field: error.field } : { error: error.message } };
     }
+    if (error instanceof InvalidTextError) return { status: 400, headers: {}, body: { error: INVALID_TEXT_MESSAGE } };
     if (store.isUnavailable(error)) {
       outage.failed(error);
       return { status: 503, headers: { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) }, body: { error: BUSY_MESSAGE } };

@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
+import { TEST_ENGINE, databaseForDataDir } from "../support/postgres.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
 
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: no crash, no leak, exact viewer count`, async () => {
   const rng = prng(SEED);
-  const setupDb = await openStore({ dataDir });
+  const setupDb = await openStore({ dataDir, databaseUrl: TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null });
   const setupCtx = await createContext({ ...defaultConfig(), dataDir }, setupDb, silentLogger);
   const people = await Promise.all(Array.from({ length: PEOPLE }, async (_, i) => (await viewerSession(setupCtx, `ghoul${i}`, "SKP")).cookie));
   await disposeContext(setupCtx);

@@ -131,5 +131,5 @@ test(`${FRAMES} generated frames of every message type from every kind of user: 
   expect(unexpectedCloses).toEqual([]);
   expect(app.loggedErrors.slice(0, 5)).toEqual([]);
   expect((await fetch(app.url + "/healthz")).status).toBe(200);
-  expect((await app.ctx.store.get<{ integrity_check: string }>("PRAGMA integrity_check"))?.integrity_check).toBe("ok");
+  if (app.ctx.store.engine === "sqlite") expect((await app.ctx.store.get<{ integrity_check: string }>("PRAGMA integrity_check"))?.integrity_check).toBe("ok");
 }, 180_000);

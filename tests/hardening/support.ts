@@ -7,6 +7,7 @@ import { createApp } from "../../src/app.ts";
 import { defaultConfig, type Config } from "../../src/config.ts";
 import { createContext, disposeContext, type AppContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
+import { TEST_ENGINE, databaseForDataDir } from "../support/postgres.ts";
 import { silentLogger, type Logger } from "../../src/lib/logger.ts";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
@@ -55,7 +56,9 @@ export interface ServerProcess {
 }
 
 export async function startServer(dataDir: string, flags: string[] = [], timeoutMs = 20_000): Promise<ServerProcess> {
-  const child = spawn(BUN, ["src/main.ts", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...flags], {
+  // On the PostgreSQL test run, the data directory's own database (the one its setup wrote to).
+  const database = TEST_ENGINE === "postgres" && !flags.includes("--database-url") ? ["--database-url", await databaseForDataDir(dataDir)] : [];
+  const child = spawn(BUN, ["src/main.ts", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...database, ...flags], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -194,7 +197,9 @@ export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<R
   const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir, trustProxy: ["127.0.0.1"], ...overrides };
   const loggedErrors: string[] = [];
   const log: Logger = { ...silentLogger, error: (message: string, error?: unknown) => loggedErrors.push(`${message}: ${error instanceof Error ? error.stack : String(error ?? "")}`) };
-  const store = await openStore({ dataDir });
+  const databaseUrl = TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
+  config.databaseUrl = databaseUrl;
+  const store = await openStore({ dataDir, databaseUrl });
   const ctx = await createContext(config, store, log);
   // A stand-in page, so page routes answer as they do with the built web app.
   const page = join(dataDir, "index.html");

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ClientFrame } from "../../contracts/chat.ts";
-import type { Store } from "../../db/store.ts";
+import { InvalidTextError, type Store } from "../../db/store.ts";
 import { BUSY_MESSAGE } from "../../lib/errors.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -10,6 +10,7 @@ import { BANNED_MESSAGE, type ChatHub, type ChatIdentity } from "./hub.ts";
 import type { ChatRefusal } from "./moderation.ts";
 import { ModeratorActions } from "./moderator-actions.ts";
 import { checkMayActOn, findTarget, FrameRefused } from "./targets.ts";
+import { INVALID_TEXT_MESSAGE } from "../../http/error-answer.ts";
 
 /** Hands a donation the viewer reports over to the payments side, which counts it once if it succeeded. */
 export interface DonationReporter {
@@ -85,6 +86,7 @@ export class ChatFrameRouter {
       await this.route(connection, parsed.data);
     } catch (error) {
       if (error instanceof FrameRefused) return this.refuse(connection, error.message);
+      if (error instanceof InvalidTextError) return this.refuse(connection, INVALID_TEXT_MESSAGE);
       // The database lost or busy: the sender is told to try again, and the socket stays open.
       if (this.store.isUnavailable(error)) {
         this.outage.failed(error);
