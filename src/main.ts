@@ -44,7 +44,7 @@ async function serve(config: Config): Promise<void> {
   );
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
   console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)} (uploads in ${config.dataDir})` : `data: ${config.dataDir}`);
-  if ((await ctx.admins.needsFirstAdmin())) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
+  if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }
 
 async function main(argv: string[]): Promise<number> {

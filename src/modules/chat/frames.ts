@@ -81,9 +81,8 @@ export class ChatFrameRouter {
 
   private async handle(connection: Connection, frame: ClientFrame): Promise<void> {
     if (connection.closing) return;
-    const parsed = { data: frame };
     try {
-      await this.route(connection, parsed.data);
+      await this.route(connection, frame);
     } catch (error) {
       if (error instanceof FrameRefused) return this.refuse(connection, error.message);
       if (error instanceof InvalidTextError) return this.refuse(connection, INVALID_TEXT_MESSAGE);
@@ -92,7 +91,7 @@ export class ChatFrameRouter {
         this.outage.failed(error);
         return this.refuse(connection, BUSY_MESSAGE);
       }
-      this.log.error(`chat frame '${parsed.data.type}' failed`, error);
+      this.log.error(`chat frame '${frame.type}' failed`, error);
       this.refuse(connection, "Something went wrong. Please try again.");
     }
   }

@@ -117,7 +117,7 @@ export class ChatModeration {
   }
 
   private async readRules(): Promise<ChatRules> {
-    const row = (await this.store.get<RulesRow>("SELECT slow_mode_seconds, blocked_terms, filter_action, block_links FROM chat_rules WHERE id = 1"));
+    const row = await this.store.get<RulesRow>("SELECT slow_mode_seconds, blocked_terms, filter_action, block_links FROM chat_rules WHERE id = 1");
     if (!row) return { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false };
     return {
       slowModeSeconds: row.slow_mode_seconds,

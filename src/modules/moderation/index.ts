@@ -26,7 +26,7 @@ export function moderationRoutes(ctx: AppContext) {
         .get("/chat-rules", () => hub.moderation.getRules())
         .put("/chat-rules", ({ body, admin }) => actions.saveRules(body, admin.username), { body: chatRulesBody })
         .get("/moderation-log", async ({ query }) => ({ entries: await hub.moderation.log.list(query) }), { query: moderationLogQuery })
-        .get("/moderation-log.csv", async ({ query }) => csvResponse("moderation-log", service.logCsv((await hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 })))), {
+        .get("/moderation-log.csv", async ({ query }) => csvResponse("moderation-log", service.logCsv(await hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 }))), {
           query: moderationLogQuery,
         })
         .get("/timeouts", async () => ({ timeouts: await hub.moderation.timeouts.list() }))
@@ -57,6 +57,6 @@ export function moderationRoutes(ctx: AppContext) {
         .get("/chat-export.json", async () =>
           downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),
         )
-        .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv((await service.chatExport())))),
+        .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv(await service.chatExport()))),
     );
 }

@@ -35,7 +35,7 @@ export class DemoPaymentProvider implements PaymentProvider {
   }
 
   async retrieveIntent(id: string): Promise<ProviderIntent | null> {
-    const row = (await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE id = ?", id));
+    const row = await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE id = ?", id);
     return row ? toIntent(row) : null;
   }
 
@@ -45,7 +45,7 @@ export class DemoPaymentProvider implements PaymentProvider {
   }
 
   async findByClientSecret(clientSecret: string): Promise<ProviderIntent> {
-    const row = (await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE client_secret = ?", clientSecret));
+    const row = await this.store.get<DemoIntentRow>("SELECT * FROM demo_payment_intents WHERE client_secret = ?", clientSecret);
     if (!row) throw notFound("Payment not found");
     return toIntent(row);
   }
@@ -58,7 +58,7 @@ export class DemoPaymentProvider implements PaymentProvider {
     if (digits === DEMO_CARD_SUCCESS) {
       // Like Stripe's receipt_email at confirmation: the buyer's address, unless one was given at creation.
       if (email && !intent.email) (await this.store.run("UPDATE demo_payment_intents SET email = ? WHERE id = ?", email, intent.id));
-      return this.setStatus((await { ...intent, email: intent.email ?? email ?? null }), "succeeded");
+      return this.setStatus({ ...intent, email: intent.email ?? email ?? null }, "succeeded");
     }
     if (digits === DEMO_CARD_DECLINED) {
       await this.setStatus(intent, "requires_payment_method");

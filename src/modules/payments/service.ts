@@ -117,7 +117,7 @@ export class PaymentService {
   }
 
   async createDonationIntent(amount: number, viewer: ViewerSession, siteUrl: string): Promise<DonationIntentSetup> {
-    if ((await this.sessions.isBanned(viewer.username, viewer.accessCodeId))) throw forbidden("You have been banned from this event.");
+    if (await this.sessions.isBanned(viewer.username, viewer.accessCodeId)) throw forbidden("You have been banned from this event.");
     const { currency } = await this.settings.get();
     const problem = donationAmountProblem(amount, currency);
     if (problem) throw badRequest(problem);

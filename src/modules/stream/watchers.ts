@@ -19,7 +19,7 @@ export type Refusal = "not let in" | "banned" | "kicked out";
 export async function findWatcher(ctx: AppContext, request: Request): Promise<Watcher | Refusal> {
   const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
   if (viewer) {
-    if ((await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId))) return "banned";
+    if (await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
     if (ctx.chat.isKickedOut(viewer.username)) return "kicked out";
     return { role: "viewer", username: viewer.username, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
   }
