@@ -43,7 +43,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const web = await webAppPlugin(assets ?? (await loadWebAssets()), async () => ({
     "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()),
   }));
-  ctx.mail.start();
+  // One instance of a cluster sends the mail; alone, this one does, and earlier runs' claims are released at once.
+  ctx.cluster.single("mail", { start: () => ctx.mail.start(!ctx.cluster.clustered), stop: () => ctx.mail.pause() });
   ctx.disposers.push(() => ctx.mail.stop());
   // One answerer for the app and the relay, so that a database outage is logged once, not once per path.
   const errorAnswer = errorAnswerer(ctx.store, ctx.log);

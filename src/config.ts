@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 
 /** Everything the server needs to know, validated once at boot. */
@@ -18,6 +19,14 @@ export interface Config {
   trustProxy: string[];
   /** The longest a busy chat holds a line to send several in one frame; 0 sends each line at once. */
   chatBatchMs: number;
+  /** A redis:// URL: this instance joins a cluster serving one event (needs PostgreSQL). */
+  redisUrl: string | null;
+  /** This instance's name in logs and metrics (default: host name and process id). */
+  instanceName: string;
+  /** Serve /metrics (Prometheus text format) to anyone who can reach it. */
+  metrics: boolean;
+  /** Serve /metrics to requests bearing this token (Authorization: Bearer …). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -25,7 +34,7 @@ export class ConfigError extends Error {}
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "database-url";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "database-url" | "redis-url" | "name" | "token";
 
 interface FlagSpec {
   key: keyof Config;
@@ -54,6 +63,15 @@ export const FLAGS: Record<string, FlagSpec> = {
   "mail-from": { key: "mailFrom", kind: "string", value: "ADDR", help: "sender address of the e-mails (default dreadcast@localhost)" },
   "enable-test-codes": { key: "enableTestCodes", kind: "boolean", help: "issue SCP- test codes even with live payments" },
   "trust-proxy": { key: "trustProxy", kind: "list", value: "IPS", help: "comma-separated proxy addresses whose X-Forwarded-For is trusted" },
+  "redis-url": {
+    key: "redisUrl",
+    kind: "redis-url",
+    value: "URL",
+    help: "join a cluster of instances serving one event through Redis, e.g. redis://cache.internal:6379 (needs --database-url)",
+  },
+  "instance-name": { key: "instanceName", kind: "name", value: "NAME", help: "this instance's name in logs and metrics (default: host name and process id)" },
+  metrics: { key: "metrics", kind: "boolean", help: "serve /metrics in Prometheus text format (off by default)" },
+  "metrics-token": { key: "metricsToken", kind: "token", value: "TOKEN", help: "serve /metrics to requests with 'Authorization: Bearer TOKEN'" },
   "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
 };
 
@@ -73,6 +91,10 @@ export function defaultConfig(): Config {
     enableTestCodes: false,
     trustProxy: [],
     chatBatchMs: 100,
+    redisUrl: null,
+    instanceName: `${hostname()}-${process.pid}`,
+    metrics: false,
+    metricsToken: null,
   };
 }
 
@@ -115,6 +137,25 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
         throw new ConfigError(`--${name} must be a postgres:// URL${hint}, got '${url.protocol}'`);
       }
       if (!url.hostname && !url.searchParams.get("host")) throw new ConfigError(`--${name} names no host`);
+      return raw;
+    }
+    case "redis-url": {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`--${name} must be a redis:// URL, got '${redactPassword(raw)}'`);
+      }
+      if (!["redis:", "rediss:", "valkey:", "valkeys:"].includes(url.protocol)) throw new ConfigError(`--${name} must be a redis:// or rediss:// URL, got '${url.protocol}'`);
+      if (!url.hostname) throw new ConfigError(`--${name} names no host`);
+      return raw;
+    }
+    case "name": {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(raw)) throw new ConfigError(`--${name} must be 1–63 letters, digits, dots, dashes or underscores, got '${raw.slice(0, 80)}'`);
+      return raw;
+    }
+    case "token": {
+      if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError(`--${name} must be at least 16 characters with no spaces`);
       return raw;
     }
     case "list":
@@ -171,6 +212,9 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
   }
   if (result.stripePublishableKey && !result.stripeSecretKey) {
     throw new ConfigError("--stripe-publishable-key needs --stripe-secret-key too");
+  }
+  if (result.redisUrl && !result.databaseUrl) {
+    throw new ConfigError("--redis-url needs --database-url: the instances of a cluster share the event's PostgreSQL database");
   }
   return result;
 }

@@ -1,3 +1,4 @@
+import { clusterNamespace, RedisCluster, SoloCluster, type Cluster } from "./cluster/cluster.ts";
 import type { Store } from "./db/store.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
@@ -35,11 +36,37 @@ export interface AppContext {
   refunds: RefundService;
   /** The live event's WebSocket hub: connections, counts, bans and broadcasts to everyone watching. */
   chat: ChatHub;
+  /** The other instances serving the event (none by default): messages, shared rate limits, single-owner jobs. */
+  cluster: Cluster;
   /** Stops timers and workers a module started; run in reverse order on shutdown. */
   disposers: (() => void | Promise<void>)[];
 }
 
+/** How long local writes are gathered before the other instances are told to empty their caches. */
+const WROTE_COALESCE_MS = 5;
+
+/** Alone, or a member of the cluster the Redis URL names (connected before anything else starts). */
+function createCluster(config: Config, store: Store, log: Logger): Cluster {
+  if (!config.redisUrl || !config.databaseUrl) return new SoloCluster(config.instanceName);
+  const cluster = new RedisCluster(config.redisUrl, config.instanceName, clusterNamespace(config.databaseUrl), log);
+  // A write another instance may have cached: they are told once it is committed, a few at a time.
+  let telling: ReturnType<typeof setTimeout> | null = null;
+  store.watchWrites(() => {
+    telling ??= setTimeout(() => {
+      telling = null;
+      cluster.send({ k: "wrote" });
+    }, WROTE_COALESCE_MS);
+  });
+  cluster.listen((message) => {
+    if (message.k === "wrote") store.changedElsewhere();
+  });
+  cluster.onResync(() => store.changedElsewhere());
+  return cluster;
+}
+
 export async function createContext(config: Config, store: Store, log: Logger): Promise<AppContext> {
+  const cluster = createCluster(config, store, log);
+  await cluster.start();
   const settings = new SettingsService(store);
   const mail = new MailService(store, createMailTransport(config, log), log);
   const viewerSessions = new ViewerSessionService(store, config);
@@ -49,12 +76,18 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const ledger = new PaymentLedger(store, access, mail, log);
   const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
   const refunds = new RefundService(store, provider, ledger, access);
-  const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs });
+  const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs }, cluster);
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
   payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
   const stream = new StreamSourceService(store, settings);
   await stream.load();
+  const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
+  cluster.listen((message) => {
+    if (message.k === "reload" && message.what === "stream") void reloadStream();
+  });
+  cluster.onResync(() => void reloadStream());
+  stream.onSaved = () => cluster.send({ k: "reload", what: "stream" });
   ledger.onEffects((effects) => {
     for (const codeId of effects.revokedCodeIds ?? []) chat.closeCode(codeId);
     if (effects.donationTotalChanged) chat.broadcastDonationTotal().catch((error: unknown) => log.error("could not announce the donation total", error));
@@ -73,7 +106,9 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     refunds,
     stream,
     chat,
-    disposers: [() => chat.stop()],
+    cluster,
+    // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.
+    disposers: [() => cluster.stop(), () => chat.stop()],
   };
 }
 

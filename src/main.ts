@@ -6,6 +6,7 @@ import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
+import { RedisUnavailableError } from "./cluster/cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
 function displayUrl(config: Config, port: number): string {
@@ -18,7 +19,14 @@ async function serve(config: Config): Promise<void> {
   // One process per SQLite file; on PostgreSQL several instances share the database.
   const hold = config.databaseUrl ? null : holdDataDir(config.dataDir);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const ctx = await createContext(config, store, consoleLogger);
+  let ctx;
+  try {
+    ctx = await createContext(config, store, consoleLogger);
+  } catch (error) {
+    await closeStore(store);
+    hold?.release();
+    throw error;
+  }
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
   const url = displayUrl(config, port);
@@ -43,7 +51,8 @@ async function serve(config: Config): Promise<void> {
       : "payments: live Stripe payments",
   );
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
-  console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)} (uploads in ${config.dataDir})` : `data: ${config.dataDir}`);
+  console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}` : `data: ${config.dataDir}`);
+  if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);
   if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }
 
@@ -77,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`dreadcast: ${error.message}`);
       return 2;
     }
-    if (error instanceof CommandError || error instanceof DataDirHeldError || error instanceof DatabaseUnavailableError) {
+    if (error instanceof CommandError || error instanceof DataDirHeldError || error instanceof DatabaseUnavailableError || error instanceof RedisUnavailableError) {
       console.error(`dreadcast: ${error.message}`);
       return 1;
     }

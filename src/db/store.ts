@@ -42,8 +42,15 @@ export interface Store extends Queries {
   lock(key: string): Promise<void>;
   /** Runs statements with no parameters (schema changes); several may be separated by semicolons. */
   exec(sql: string): Promise<void>;
-  /** Grows whenever this process writes: a cache stamped with it is stale once it differs. */
+  /** Grows whenever this process writes (or hears another instance did): a cache stamped with it is stale once it differs. */
   readonly writes: number;
+  /** Another instance of a cluster wrote something cached: every cache stamped with `writes` is stale. */
+  changedElsewhere(): void;
+  /**
+   * Calls `listener` after each committed write to a table whose rows other instances may have cached
+   * (not the chat log, counters, mail queue or logs, which travel as cluster messages or are not cached).
+   */
+  watchWrites(listener: () => void): void;
   /** True when the error is a broken unique (or primary key) constraint. */
   isUniqueViolation(error: unknown): boolean;
   /** True when the database could not be reached or answered too slowly (a 503, not a 500). */
@@ -61,6 +68,20 @@ export class InvalidTextError extends Error {
 /** PostgreSQL's text has no NUL character (SQLite's does): such a value is refused the same way wherever it comes from. */
 function checkText(params: Param[]): void {
   for (const param of params) if (typeof param === "string" && param.includes("\0")) throw new InvalidTextError();
+}
+
+/** Tables written often whose rows no cache holds (or whose changes travel as cluster messages). */
+const UNCACHED_TABLES = new Set(["chat_messages", "event_counters", "email_queue", "moderation_log", "stats_samples", "webhook_events"]);
+const cachedTableWrites = new Map<string, boolean>();
+/** A write to a table that some instance may hold in a cache. */
+function writesCachedTable(sql: string): boolean {
+  let known = cachedTableWrites.get(sql);
+  if (known === undefined) {
+    const table = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/i.exec(sql)?.[1]?.toLowerCase();
+    known = table === undefined || !UNCACHED_TABLES.has(table);
+    if (cachedTableWrites.size < 2000) cachedTableWrites.set(sql, known);
+  }
+  return known;
 }
 
 const writeStatements = new Map<string, boolean>();
@@ -91,10 +112,19 @@ export class SqliteStore implements Store {
     this.changes = db.query("SELECT total_changes() AS n");
   }
 
+  private elsewhere = 0;
+
   /** SQLite's own count of rows this connection has written: under 1 µs, and it misses no writer. */
   get writes(): number {
-    return (this.changes.get() as { n: number }).n;
+    return (this.changes.get() as { n: number }).n + this.elsewhere;
   }
+
+  /** One SQLite file has one server, so this is only ever a test's doing. */
+  changedElsewhere(): void {
+    this.elsewhere++;
+  }
+
+  watchWrites(): void {}
 
   private blocked(): boolean {
     return this.open !== null && this.scope.getStore() !== this.open;
@@ -259,9 +289,27 @@ export class PostgresStore implements Store {
    * The transaction a call runs in. Work started inside one (a timer, a promise chain) keeps this
    * context after the transaction ended, so it is marked closed and such work then uses the pool.
    */
-  private readonly scope = new AsyncLocalStorage<{ sql: SQL; open: boolean }>();
+  private readonly scope = new AsyncLocalStorage<{ sql: SQL; open: boolean; wrote: boolean }>();
+  private listener: (() => void) | null = null;
 
   constructor(readonly sql: SQL) {}
+
+  changedElsewhere(): void {
+    this.writes++;
+  }
+
+  watchWrites(listener: () => void): void {
+    this.listener = listener;
+  }
+
+  /** A write was made: counted, and told to the listener once it is committed. */
+  private wrote(sql: string): void {
+    this.writes++;
+    if (!this.listener || !writesCachedTable(sql)) return;
+    const tx = this.scope.getStore();
+    if (tx?.open) tx.wrote = true;
+    else this.listener();
+  }
 
   static connect(url: string, options: { max?: number; connectionTimeout?: number } = {}): PostgresStore {
     return new PostgresStore(new SQL({ url, bigint: true, max: options.max ?? 10, connectionTimeout: options.connectionTimeout ?? 5, idleTimeout: 30 }));
@@ -275,27 +323,27 @@ export class PostgresStore implements Store {
   async all<T>(sql: string, ...params: Param[]): Promise<T[]> {
     checkText(params);
     const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
-    if (isWrite(sql)) this.writes++;
+    if (isWrite(sql)) this.wrote(sql);
     return plainNumbers<T>([...rows]);
   }
 
   async get<T>(sql: string, ...params: Param[]): Promise<T | null> {
     checkText(params);
     const rows = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as Row[];
-    if (isWrite(sql)) this.writes++;
+    if (isWrite(sql)) this.wrote(sql);
     return rows.length === 0 ? null : plainNumbers<T>([rows[0]!])[0]!;
   }
 
   async run(sql: string, ...params: Param[]): Promise<RunResult> {
     checkText(params);
     const result = (await this.client().unsafe(toPostgres(sql), params as unknown[])) as unknown as { count: number | null; affectedRows?: number | null };
-    this.writes++;
+    this.wrote(sql);
     return { changes: Number(result.affectedRows ?? result.count ?? 0) };
   }
 
   async exec(sql: string): Promise<void> {
     await this.client().unsafe(sql).simple();
-    this.writes++;
+    this.wrote(sql);
   }
 
   inTransaction(): boolean {
@@ -313,13 +361,14 @@ export class PostgresStore implements Store {
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction()) return fn();
-    const context = { sql: this.sql, open: true };
+    const context = { sql: this.sql, open: true, wrote: false };
     try {
       const result = await this.sql.begin((tx) => {
         context.sql = tx as unknown as SQL;
         return this.scope.run(context, fn);
       });
       this.writes++;
+      if (context.wrote) this.listener?.();
       return result as T;
     } finally {
       context.open = false;

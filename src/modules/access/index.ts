@@ -15,7 +15,7 @@ import type { AppContext } from "../../context.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { FailureBackoff, RateLimiter } from "../../lib/rate-limit.ts";
+import { FailureBackoff } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { siteUrlFor } from "../mail/site-url.ts";
 import type { AdmitRequest } from "./service.ts";
@@ -32,14 +32,14 @@ function refusal(set: Set, status: number, message: string, retryAfterSeconds?: 
 
 /** Buying-to-watching: codes from payments, letting viewers in, who they are, and the lost-code e-mail. */
 export function accessRoutes(ctx: AppContext) {
-  const checksPerIp = new RateLimiter(60, 60_000);
+  const checksPerIp = ctx.cluster.limiter("access-checks", 60, 60_000);
   const failuresPerIp = new FailureBackoff(20, 15 * 60_000, 60 * 60_000);
-  const lostCodePerIp = new RateLimiter(10, 60 * 60_000);
-  const lostCodePerEmail = new RateLimiter(3, 60 * 60_000);
+  const lostCodePerIp = ctx.cluster.limiter("lost-code-ip", 10, 60 * 60_000);
+  const lostCodePerEmail = ctx.cluster.limiter("lost-code-email", 3, 60 * 60_000);
   const secure = cookieIsSecure(ctx.config);
 
   /** Counts a code check; the seconds to wait when the address has checked too often or failed too much. */
-  const throttle = (ip: string): number => Math.max(checksPerIp.hit(ip), failuresPerIp.retryAfter(ip));
+  const throttle = async (ip: string): Promise<number> => Math.max(await checksPerIp.hit(ip), failuresPerIp.retryAfter(ip));
 
   const setViewerCookie = (set: Set, sessionId: string) =>
     setSessionCookie(set, VIEWER_COOKIE, sessionId, { secure, maxAge: VIEWER_SESSION_TTL_MS / 1000 });
@@ -48,7 +48,7 @@ export function accessRoutes(ctx: AppContext) {
   const admitRoute =
     <S extends z.ZodType<Omit<AdmitRequest, "siteUrl" | "currentSessionId" | "onlyKinds">>>(schema: S, onlyKinds?: AdmitRequest["onlyKinds"]) =>
     async ({ body, set, clientIp, request }: { body: unknown; set: Set; clientIp: string; request: Request }) => {
-      const wait = throttle(clientIp);
+      const wait = await throttle(clientIp);
       if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
       const parsed = schema.safeParse(body);
       if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
@@ -76,7 +76,7 @@ export function accessRoutes(ctx: AppContext) {
     .post("/verify-stream-access", admitRoute(verifyStreamAccessBody))
     .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
     .post("/verify-access", async ({ body, set, clientIp }) => {
-      const wait = throttle(clientIp);
+      const wait = await throttle(clientIp);
       if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
       const parsed = verifyAccessBody.safeParse(body);
       if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
@@ -90,7 +90,7 @@ export function accessRoutes(ctx: AppContext) {
     .post(
       "/generate-access-code",
       async ({ body, clientIp, request }) => {
-        const wait = throttle(clientIp);
+        const wait = await throttle(clientIp);
         if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
         const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, siteUrlFor(ctx.config, request));
         return { accessCode: code.code };
@@ -98,7 +98,7 @@ export function accessRoutes(ctx: AppContext) {
       { body: generateAccessCodeBody },
     )
     .get("/test/generate-access-code", async ({ clientIp }) => {
-      const wait = checksPerIp.hit(clientIp);
+      const wait = await checksPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
       return { accessCode: (await ctx.access.issueTestCode()).code };
     })
@@ -115,10 +115,10 @@ export function accessRoutes(ctx: AppContext) {
     .post("/lost-code", async ({ body, clientIp, request }) => {
       const parsed = lostCodeBody.safeParse(body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
-      const wait = lostCodePerIp.hit(clientIp);
+      const wait = await lostCodePerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
       // Over the per-address limit the answer is the same; only the e-mail is skipped.
-      if (lostCodePerEmail.hit(parsed.data.email.toLowerCase()) === 0) await ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
+      if ((await lostCodePerEmail.hit(parsed.data.email.toLowerCase())) === 0) await ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
       return { ok: true, message: LOST_CODE_MESSAGE };
     });
 }

@@ -50,9 +50,18 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
       sampling.failed(error);
     }
   };
-  void sample();
-  const sampler = setInterval(sample, SAMPLE_EVERY_MS);
-  ctx.disposers.push(() => clearInterval(sampler));
+  // One instance of a cluster takes the samples (of the cluster's counts).
+  let sampler: ReturnType<typeof setInterval> | null = null;
+  ctx.cluster.single("stats-sampler", {
+    start: () => {
+      void sample();
+      sampler ??= setInterval(sample, SAMPLE_EVERY_MS);
+    },
+    stop: () => {
+      if (sampler) clearInterval(sampler);
+      sampler = null;
+    },
+  });
 
   const stats = async (): Promise<AdminStats> => {
     const s = await settings.get();

@@ -7,20 +7,22 @@ export const FAKE_VIEWERS_STEP = 100;
 export const MAX_FAKE_VIEWERS = 5000;
 
 /**
- * The event's heart total (kept in the database across restarts) and the fake viewers, which move toward the
- * admin's target a step at a time. Reports what changed since it last reported, so that a burst of
- * clicks becomes one frame per tick.
+ * The event's heart total (kept in the database across restarts, and added to by every instance of a cluster)
+ * and the fake viewers, which move toward the admin's target a step at a time. Reports what changed since it
+ * last reported, so that a burst of clicks becomes one frame per tick.
  */
 export class LiveCounters {
-  private hearts = 0;
+  /** The event's total as last read or written in the database (with every instance's hearts in it). */
+  private total = 0;
+  /** Hearts counted here and not yet added to the database. */
+  private pending = 0;
   private readonly fake = { enabled: false, target: 0, current: 0 };
   private announced = { hearts: 0, viewers: 0 };
-  /** The total as last kept in the database. */
-  private saved = 0;
-  /** The save under way, and which one it is: one at a time, so an older total never lands after a newer one. */
+  /** The save under way: one at a time, so no heart is added twice. */
   private saving: Promise<void> | null = null;
-  private saves = 0;
   private readonly saveFailure: LastingFailure;
+  /** Told the new total after each save (the other instances of a cluster take it from there). */
+  onSaved: (total: number) => void = () => {};
 
   constructor(
     private readonly store: Store,
@@ -31,20 +33,33 @@ export class LiveCounters {
 
   /** Reads the kept heart total and takes the fake viewer setting, at start. */
   async load(fakeViewers: { enabled: boolean; target: number }): Promise<void> {
-    this.hearts = (await this.store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value ?? 0;
-    this.saved = this.hearts;
+    this.total = await this.readTotal();
     this.applyFakeViewerSettings(fakeViewers.enabled, fakeViewers.target);
     // After a restart the audience is already there: no ramp from zero.
     this.fake.current = this.fake.enabled ? this.fake.target : 0;
-    this.announced = { hearts: this.hearts, viewers: this.fake.current };
+    this.announced = { hearts: this.total, viewers: this.fake.current };
+  }
+
+  private async readTotal(): Promise<number> {
+    return (await this.store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value ?? 0;
+  }
+
+  /** Reads the total again (after a gap in what the other instances said). */
+  async reload(): Promise<void> {
+    this.seeTotal(await this.readTotal());
+  }
+
+  /** Another instance added its hearts: the total it read back. Totals only grow, so an older one changes nothing. */
+  seeTotal(total: number): void {
+    if (total > this.total) this.total = total;
   }
 
   addHeart(): void {
-    this.hearts++;
+    this.pending++;
   }
 
   heartCount(): number {
-    return this.hearts;
+    return this.total + this.pending;
   }
 
   currentFakeViewers(): number {
@@ -63,19 +78,25 @@ export class LiveCounters {
     this.fake.current += Math.sign(gap) * Math.min(Math.abs(gap), FAKE_VIEWERS_STEP);
   }
 
+  /** In a cluster, the instance that runs the fake viewers says where they are. */
+  followFakeViewers(current: number): void {
+    this.fake.current = Math.max(0, Math.min(MAX_FAKE_VIEWERS, Math.round(current)));
+  }
+
   /** The current counts, for a socket that has just joined. */
   snapshot(realViewers: number): ServerEvent[] {
     const viewers = realViewers + this.fake.current;
+    const hearts = this.heartCount();
     return [
-      { type: "hearts", count: this.hearts },
+      { type: "hearts", count: hearts },
       { type: "viewer_count", count: viewers },
-      { type: "stats", stats: { heartCount: this.hearts, viewerCount: viewers } },
+      { type: "stats", stats: { heartCount: hearts, viewerCount: viewers } },
     ];
   }
 
   /** What changed since the last call (nothing, or hearts / viewer_count and then stats). */
   changes(realViewers: number): ServerEvent[] {
-    const hearts = this.hearts;
+    const hearts = this.heartCount();
     const viewers = realViewers + this.fake.current;
     const heartsChanged = hearts !== this.announced.hearts;
     const viewersChanged = viewers !== this.announced.viewers;
@@ -89,31 +110,39 @@ export class LiveCounters {
   }
 
   /**
-   * On each tick: keeps the heart total in the background if it changed since it was last kept. A save
+   * On each tick: adds the hearts counted since the last save to the database in the background. A save
    * that fails (the database away) is said once and tried again on the next tick until one succeeds.
    */
   keep(): void {
-    if (this.saving || this.hearts === this.saved) return;
+    if (this.saving || this.pending === 0) return;
     void this.save().then(
       () => this.saveFailure.succeeded(),
       (error: unknown) => this.saveFailure.failed(error),
     );
   }
 
-  /** Keeps the current total now (after any save under way); at shutdown. */
+  /**
+   * Adds the hearts counted here to the event's total now (after any save under way). The database adds
+   * them to what is there, so instances sharing it never overwrite each other's hearts.
+   */
   async save(): Promise<void> {
     while (this.saving) await this.saving.catch(() => {});
-    const value = this.hearts;
-    const turn = ++this.saves;
+    const delta = this.pending;
+    if (delta === 0) return;
     this.saving = this.store
-      .run("INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", value)
-      .then(() => {
-        this.saved = value;
+      .get<{ value: number }>(
+        "INSERT INTO event_counters (name, value) VALUES ('hearts', ?) ON CONFLICT (name) DO UPDATE SET value = event_counters.value + excluded.value RETURNING value",
+        delta,
+      )
+      .then((row) => {
+        this.pending -= delta;
+        this.seeTotal(row!.value);
+        this.onSaved(row!.value);
       });
     try {
       await this.saving;
     } finally {
-      if (this.saves === turn) this.saving = null;
+      this.saving = null;
     }
   }
 }

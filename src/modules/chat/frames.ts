@@ -4,7 +4,7 @@ import { InvalidTextError, type Store } from "../../db/store.ts";
 import { BUSY_MESSAGE } from "../../lib/errors.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { RateLimiter } from "../../lib/rate-limit.ts";
+import { SoloCluster, type Cluster, type Limiter } from "../../cluster/cluster.ts";
 import { describeDuration } from "../../contracts/chat-limits.ts";
 import { BANNED_MESSAGE, type ChatHub, type ChatIdentity } from "./hub.ts";
 import type { ChatRefusal } from "./moderation.ts";
@@ -44,10 +44,11 @@ function describeInvalidFrame(raw: unknown, error: z.ZodError): string {
  * names and codes inside frames are ignored.
  */
 export class ChatFrameRouter {
-  private readonly chatBurst = new RateLimiter(CHAT_LIMIT.burst, CHAT_LIMIT.burstWindowMs);
-  private readonly chatSustained = new RateLimiter(CHAT_LIMIT.sustained, CHAT_LIMIT.sustainedWindowMs);
-  private readonly hearts = new RateLimiter(HEARTS_PER_SECOND, 1000);
-  private readonly donationReports = new RateLimiter(DONATION_REPORTS_PER_MINUTE, 60_000);
+  /** Per person, and in a cluster counted across every instance (a flooder gains nothing by reconnecting elsewhere). */
+  private readonly chatBurst: Limiter;
+  private readonly chatSustained: Limiter;
+  private readonly hearts: Limiter;
+  private readonly donationReports: Limiter;
   private readonly actions: ModeratorActions;
   /** Frames refused while the database is away: logged once while it lasts, not once per frame. */
   private readonly outage: LastingFailure;
@@ -57,7 +58,12 @@ export class ChatFrameRouter {
     private readonly log: Logger,
     private readonly donations: DonationReporter,
     private readonly store: Pick<Store, "isUnavailable">,
+    cluster: Pick<Cluster, "limiter"> = new SoloCluster("solo"),
   ) {
+    this.chatBurst = cluster.limiter("chat-burst", CHAT_LIMIT.burst, CHAT_LIMIT.burstWindowMs);
+    this.chatSustained = cluster.limiter("chat-sustained", CHAT_LIMIT.sustained, CHAT_LIMIT.sustainedWindowMs);
+    this.hearts = cluster.limiter("hearts", HEARTS_PER_SECOND, 1000);
+    this.donationReports = cluster.limiter("donation-reports", DONATION_REPORTS_PER_MINUTE, 60_000);
     this.actions = new ModeratorActions(hub);
     this.outage = new LastingFailure(log, "database unavailable, chat frames that need it are refused", "chat frames reach the database again", { quietMs: 30_000 });
   }
@@ -152,7 +158,7 @@ export class ChatFrameRouter {
     const held = this.hub.moderation.holdBack(c.identity);
     if (held) return this.refuseLine(c, held);
     const key = c.identity.key;
-    const wait = Math.max(this.chatBurst.hit(key), this.chatSustained.hit(key));
+    const wait = Math.max(await this.chatBurst.hit(key), await this.chatSustained.hit(key));
     if (wait > 0) {
       const seconds = Math.ceil(wait);
       this.hub.sendTo(c.socket, {
@@ -175,14 +181,20 @@ export class ChatFrameRouter {
     if (verdict.cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...verdict.cooldown });
   }
 
-  private heart(c: Connection): void {
+  private heart(c: Connection): void | Promise<void> {
     const timedOut = this.hub.moderation.timeouts.secondsLeft(c.identity);
     if (timedOut > 0) throw new FrameRefused(`You are timed out. You can send hearts again in ${describeDuration(timedOut)}.`);
-    if (this.hearts.hit(c.identity.key) === 0) this.hub.addHeart();
+    const wait = this.hearts.hit(c.identity.key);
+    if (wait === 0) this.hub.addHeart();
+    else if (typeof wait !== "number") {
+      return wait.then((seconds) => {
+        if (seconds === 0) this.hub.addHeart();
+      });
+    }
   }
 
   private async donation(c: Connection, paymentIntentId: string): Promise<void> {
-    if (this.donationReports.hit(c.identity.key) > 0) throw new FrameRefused("Too many donation reports. Please wait a minute.");
+    if ((await this.donationReports.hit(c.identity.key)) > 0) throw new FrameRefused("Too many donation reports. Please wait a minute.");
     const refusal = await this.donations.reportDonation(paymentIntentId, c.identity);
     if (refusal) throw new FrameRefused(refusal);
     const timedOut = this.hub.moderation.timeouts.secondsLeft(c.identity);

@@ -1,3 +1,4 @@
+import { SoloCluster, type Cluster, type ClusterMessage, type People } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
 import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
@@ -86,6 +87,8 @@ export const MAX_SOCKETS_PER_IP = 100;
 export const COUNTS_TICK_MS = 600;
 export const FAKE_VIEWERS_TICK_MS = 2000;
 export const KICK_COOLDOWN_MS = 60_000;
+/** In a cluster: an instance not heard from for this long (its presence goes out every tick) no longer counts. */
+export const PEER_TTL_MS = 3000;
 /** Frames a socket may send per second before the excess is dropped unread. */
 const MAX_FRAMES_PER_SECOND = 40;
 
@@ -115,6 +118,14 @@ export class ChatHub {
   /** The donation meter as every viewer last saw it; a joining socket gets it without a query. */
   private donation = { current: 0, goal: 0 };
   private stopped = false;
+  /** In a cluster: what each other instance last said it serves, and when. */
+  private readonly peers = new Map<string, { viewers: number; sockets: number; at: number }>();
+  /** In a cluster: the other instances' events, applied in the order they came. */
+  private peerEvents: Promise<void> = SETTLED;
+  /** What this instance has handled since it started, for the metrics. */
+  private readonly live = { lines: 0, hearts: 0, frames: 0 };
+  /** This instance steps the fake viewers (alone, always; in a cluster, while it holds that job). */
+  private runsFakeViewers = false;
 
   constructor(
     store: Store,
@@ -122,14 +133,21 @@ export class ChatHub {
     private readonly sessions: ViewerSessionBans,
     private readonly log: Logger,
     batching: ChatBatching = DEFAULT_CHAT_BATCHING,
+    private readonly cluster: Cluster = new SoloCluster("solo"),
   ) {
     this.fanout = new ChatFanout((frame) => {
+      this.live.frames++;
       if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
     }, batching);
     this.messages = new ChatMessageStore(store);
     this.bans = new BanList(store);
     this.moderation = new ChatModeration(store);
     this.counters = new LiveCounters(store, log);
+    this.counters.onSaved = (total) => this.cluster.send({ k: "hearts", total });
+    cluster.listen((message, from) => this.fromPeer(message, from));
+    cluster.onResync(() => {
+      this.peerEvents = this.peerEvents.then(() => this.resync()).catch((error: unknown) => this.log.error("could not read the chat again after a gap", error));
+    });
   }
 
   /** Reads what the live event keeps in memory (history, rules, timeouts, hearts, the meter) and starts the ticks. */
@@ -141,7 +159,18 @@ export class ChatHub {
     this.donation = { current: await this.settings.donationTotal(), goal: settings.donationGoal };
     if (this.stopped || this.timers.length > 0) return;
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
-    this.timers.push(setInterval(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS));
+    let stepping: ReturnType<typeof setInterval> | null = null;
+    this.cluster.single("fake-viewers", {
+      start: () => {
+        this.runsFakeViewers = true;
+        stepping ??= setInterval(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS);
+      },
+      stop: () => {
+        this.runsFakeViewers = false;
+        if (stepping) clearInterval(stepping);
+        stepping = null;
+      },
+    });
   }
 
   // --- connections ----------------------------------------------------------------------------------
@@ -246,10 +275,114 @@ export class ChatHub {
 
   // --- sending ----------------------------------------------------------------------------------------
 
-  /** One JSON string for everyone, through the server's pub/sub; chat lines batched while the chat is busy. */
+  /**
+   * One JSON string for everyone, through the server's pub/sub; chat lines batched while the chat is busy.
+   * In a cluster the event goes once to the other instances, which send it to their own viewers.
+   */
   broadcast(event: ServerEvent): void {
+    if (event.type === "chat") this.live.lines++;
+    this.cluster.send({ k: "event", event });
+    this.deliver(event);
+  }
+
+  /** To this instance's viewers. */
+  private deliver(event: ServerEvent): void {
     if (event.type === "chat") this.fanout.line(event.message);
     else this.fanout.event(event);
+  }
+
+  /**
+   * Frames for some people's sockets, or their sockets closed — here and on every other instance. Viewer
+   * sockets only (an admin's never): those under the name, of that user, or opened with that code.
+   */
+  toPeople(who: People, action: Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">): void {
+    this.cluster.send({ k: "people", who, ...action });
+    this.applyToPeople(who, action);
+  }
+
+  private applyToPeople(who: People, action: Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">): void {
+    const name = who.username?.toLowerCase();
+    for (const c of [...this.connections.values()]) {
+      const { identity } = c;
+      if (c.closing || identity.isAdmin) continue;
+      const matches =
+        (name !== undefined && identity.username.toLowerCase() === name) ||
+        (who.userId != null && identity.userId === who.userId) ||
+        (who.accessCodeId != null && identity.accessCodeId === who.accessCodeId);
+      if (!matches) continue;
+      if (action.moderator !== undefined) {
+        identity.isModerator = action.moderator;
+        this.sendTo(c.socket, { type: "auth_ok", username: identity.username, isModerator: action.moderator });
+      }
+      for (const event of action.send ?? []) this.sendTo(c.socket, event);
+      if (action.close) this.disconnect(c, action.close.code, action.close.reason, action.close.notice);
+    }
+  }
+
+  /** Timeouts or chat rules were saved here: the other instances read them again. */
+  moderationChanged(): void {
+    this.cluster.send({ k: "reload", what: "moderation" });
+  }
+
+  // --- the other instances of a cluster ------------------------------------------------------------------
+
+  private fromPeer(message: ClusterMessage, from: string): void {
+    switch (message.k) {
+      case "event": {
+        const { event } = message;
+        this.peerEvents = this.peerEvents.then(() => this.applyPeerEvent(event)).catch((error: unknown) => this.log.error(`could not apply '${event.type}' from ${from}`, error));
+        return;
+      }
+      case "presence":
+        this.peers.set(from, { viewers: message.viewers, sockets: message.sockets, at: Date.now() });
+        if (message.fake !== null && !this.runsFakeViewers) this.counters.followFakeViewers(message.fake);
+        return;
+      case "hearts":
+        this.counters.seeTotal(message.total);
+        return;
+      case "people":
+        this.applyToPeople(message.who, message);
+        return;
+      case "kick":
+        this.kickedUntil.set(message.username.toLowerCase(), message.until);
+        return;
+      case "reload":
+        if (message.what === "moderation") {
+          this.peerEvents = this.peerEvents.then(() => this.moderation.load()).catch((error: unknown) => this.log.error("could not read the chat rules again", error));
+        }
+        return;
+      case "fake":
+        this.counters.applyFakeViewerSettings(message.enabled, message.target);
+        return;
+    }
+  }
+
+  /** Another instance's event: what this instance keeps in memory follows it, then its viewers get it. */
+  private async applyPeerEvent(event: ServerEvent): Promise<void> {
+    switch (event.type) {
+      case "chat":
+        this.messages.remember(event.message);
+        break;
+      case "message_deleted":
+      case "message_updated":
+      case "user_banned":
+      case "user_kicked":
+        // The change may reach anywhere into the history: read again, as the instance that made it did.
+        await this.messages.load();
+        break;
+      case "donation_update":
+        this.donation = { current: event.current, goal: event.goal };
+        break;
+    }
+    this.deliver(event);
+  }
+
+  /** After a gap in the other instances' messages (Redis lost and back): what they changed is read from the database. */
+  private async resync(): Promise<void> {
+    await this.messages.load();
+    await this.moderation.load();
+    await this.counters.reload();
+    await this.broadcastDonationTotal(false);
   }
 
   sendTo(socket: ChatSocket, event: ServerEvent): void {
@@ -265,11 +398,13 @@ export class ChatHub {
 
   /** Tells everyone the user was kicked, hides their messages and closes their sockets for a minute. */
   async kick(username: string): Promise<void> {
-    this.kickedUntil.set(username.toLowerCase(), Date.now() + KICK_COOLDOWN_MS);
+    const until = Date.now() + KICK_COOLDOWN_MS;
+    this.kickedUntil.set(username.toLowerCase(), until);
+    this.cluster.send({ k: "kick", username, until });
     this.pruneKicks();
     await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
-    for (const c of this.socketsOf(username)) this.disconnect(c, WS_CLOSE_KICKED, "Kicked", KICKED_MESSAGE);
+    this.toPeople({ username }, { close: { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE } });
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
@@ -279,15 +414,12 @@ export class ChatHub {
     await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_banned", username });
     // Every socket under that name, and any opened with the same code under another name.
-    const sameCode = accessCodeId === null ? [] : [...this.connections.values()].filter((c) => !c.identity.isAdmin && c.identity.accessCodeId === accessCodeId);
-    for (const c of [...this.socketsOf(username), ...sameCode]) this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
+    this.toPeople({ username, accessCodeId }, { close: { code: WS_CLOSE_BANNED, reason: "Banned", notice: BANNED_MESSAGE } });
   }
 
   /** A code revoked after a refund or dispute: its sockets close with a notice and do not reconnect. */
   closeCode(accessCodeId: number, notice = PASS_ENDED_MESSAGE): void {
-    for (const c of this.connections.values()) {
-      if (!c.identity.isAdmin && c.identity.accessCodeId === accessCodeId) this.disconnect(c, WS_CLOSE_KICKED, "Revoked", notice);
-    }
+    this.toPeople({ accessCodeId }, { close: { code: WS_CLOSE_KICKED, reason: "Revoked", notice } });
   }
 
   /** For the admin panel: lifts a ban (logged). False when that name was not banned. */
@@ -341,9 +473,11 @@ export class ChatHub {
   }
 
   /** After a refund or dispute changed the donation total: every viewer's meter moves. */
-  async broadcastDonationTotal(): Promise<void> {
+  async broadcastDonationTotal(everywhere = true): Promise<void> {
     this.donation = { current: await this.settings.donationTotal(), goal: (await this.settings.get()).donationGoal };
-    this.broadcast({ type: "donation_update", ...this.donation });
+    const event: ServerEvent = { type: "donation_update", ...this.donation };
+    if (everywhere) this.broadcast(event);
+    else this.deliver(event);
   }
 
   /** For the settings side after the admin saves: title, embed, goal… to everyone watching. */
@@ -357,7 +491,13 @@ export class ChatHub {
   // --- counters ---------------------------------------------------------------------------------------
 
   addHeart(): void {
+    this.live.hearts++;
     this.counters.addHeart();
+  }
+
+  /** Chat lines and hearts taken here, and frames fanned out, since the start. */
+  liveStats(): { lines: number; hearts: number; frames: number } {
+    return { ...this.live };
   }
 
   heartCount(): number {
@@ -369,9 +509,35 @@ export class ChatHub {
     return this.realViewerCount() + this.counters.currentFakeViewers();
   }
 
-  /** Distinct people connected, without the fake viewers. */
+  /** Distinct people connected (to every instance of a cluster), without the fake viewers. */
   realViewerCount(): number {
-    return this.socketsPerPerson.size;
+    let viewers = this.socketsPerPerson.size;
+    if (this.peers.size === 0) return viewers;
+    const now = Date.now();
+    for (const peer of this.peers.values()) if (now - peer.at <= PEER_TTL_MS) viewers += peer.viewers;
+    return viewers;
+  }
+
+  /**
+   * Forgets the instances not heard from lately. One that died may have stored a line it never got to
+   * tell the others about, so the history is read again.
+   */
+  private prunePeers(): void {
+    const now = Date.now();
+    let gone = false;
+    for (const [name, peer] of this.peers) {
+      if (now - peer.at <= PEER_TTL_MS) continue;
+      this.peers.delete(name);
+      this.log.info(`[${this.cluster.name}] instance ${name} is no longer heard from; its viewers are no longer counted`);
+      gone = true;
+    }
+    if (gone) this.peerEvents = this.peerEvents.then(() => this.messages.load()).catch((error: unknown) => this.log.error("could not read the chat history again", error));
+  }
+
+  /** In a cluster: the other instances heard from lately, with the people and sockets each serves. */
+  peerStats(): { name: string; viewers: number; sockets: number }[] {
+    const now = Date.now();
+    return [...this.peers].filter(([, p]) => now - p.at <= PEER_TTL_MS).map(([name, p]) => ({ name, viewers: p.viewers, sockets: p.sockets }));
   }
 
   currentFakeViewers(): number {
@@ -381,11 +547,20 @@ export class ChatHub {
   /** For the admin panel after it saves the fake viewer setting (target 0–5000); the count then moves there gradually. */
   applyFakeViewerSettings(enabled: boolean, target: number): void {
     this.counters.applyFakeViewerSettings(enabled, target);
+    this.cluster.send({ k: "fake", enabled, target });
   }
 
-  /** The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change; a changed heart total is kept. */
+  /**
+   * The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change; the
+   * hearts counted here are added to the total. In a cluster each instance says what it serves, and the
+   * counts its viewers see are the cluster's.
+   */
   private publishChangedCounts(): void {
-    for (const event of this.counters.changes(this.realViewerCount())) this.broadcast(event);
+    if (this.cluster.clustered) {
+      this.prunePeers();
+      this.cluster.send({ k: "presence", viewers: this.socketsPerPerson.size, sockets: this.connections.size, fake: this.runsFakeViewers ? this.counters.currentFakeViewers() : null });
+    }
+    for (const event of this.counters.changes(this.realViewerCount())) this.deliver(event);
     this.counters.keep();
   }
 
@@ -396,6 +571,8 @@ export class ChatHub {
     if (this.stopped) return;
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    // The others stop counting this instance's viewers now rather than when its presence runs out.
+    if (this.cluster.clustered) this.cluster.send({ k: "presence", viewers: 0, sockets: 0, fake: null });
     this.fanout.flush();
     try {
       await this.counters.save();

@@ -4,7 +4,6 @@ import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, isCrossSite } from "../../http/security.ts";
 import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { RateLimiter } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { PaymentDonationReporter } from "./donations.ts";
@@ -52,10 +51,10 @@ async function identify(ctx: AppContext, adminCookie: string | undefined, viewer
  */
 export function chatRoutes(ctx: AppContext) {
   const hub = ctx.chat;
-  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""), ctx.store);
+  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""), ctx.store, ctx.cluster);
 
   // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
-  const upgradesPerIp = new RateLimiter(UPGRADES_PER_IP_PER_MINUTE, 60_000);
+  const upgradesPerIp = ctx.cluster.limiter("ws-upgrades", UPGRADES_PER_IP_PER_MINUTE, 60_000);
 
   // The broadcasts go through the server's pub/sub; taken when it starts (asking for `server` in a route's
   // context would put a getter into the context of every route of the app).
@@ -67,7 +66,7 @@ export function chatRoutes(ctx: AppContext) {
     })
     .use(clientIpPlugin(ctx.config))
     .derive(async ({ request, clientIp }) => {
-      const wait = upgradesPerIp.hit(clientIp);
+      const wait = await upgradesPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
       const identity = await identify(ctx, readCookie(request, ADMIN_COOKIE), readCookie(request, VIEWER_COOKIE));

@@ -77,6 +77,14 @@ export class ChatMessageStore {
     return line;
   }
 
+  /** A line another instance stored: kept with the recent ones (once, should a reload have read it already). */
+  remember(line: ChatMessage): void {
+    if (this.recent.some((m) => m.id === line.id)) return;
+    this.recent.push(line);
+    if (this.recent.length > CHAT_HISTORY_LIMIT) this.recent.splice(0, this.recent.length - CHAT_HISTORY_LIMIT);
+    this.revision++;
+  }
+
   /** The last `limit` visible messages, oldest first (from memory). */
   history(limit = CHAT_HISTORY_LIMIT): ChatMessage[] {
     return this.recent.slice(-limit);

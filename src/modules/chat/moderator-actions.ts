@@ -1,4 +1,5 @@
 import { describeDuration } from "../../contracts/chat-limits.ts";
+import type { People } from "../../cluster/cluster.ts";
 import type { ChatRules } from "../../contracts/moderation.ts";
 import type { ChatHub } from "./hub.ts";
 import { slowModeDetail } from "./moderation.ts";
@@ -16,21 +17,25 @@ export class ModeratorActions {
   async timeout(target: TimeoutTarget, seconds: number, by: string, messageText: string | null = null): Promise<void> {
     const { moderation } = this.hub;
     await moderation.timeouts.add(target, seconds, by);
+    this.hub.moderationChanged();
     await moderation.log.record({ action: "timeout", moderator: by, target: target.username, messageText, detail: describeDuration(seconds) });
     this.hub.broadcast({ type: "system_message", message: `${target.username} has been timed out for ${describeDuration(seconds)}.` });
-    for (const c of this.socketsOf(target)) {
-      this.hub.sendTo(c.socket, { type: "chat_cooldown", reason: "timeout", seconds });
-      this.hub.sendTo(c.socket, { type: "system_message", message: `A moderator has timed you out for ${describeDuration(seconds)}. You can still watch.` });
-    }
+    this.hub.toPeople(peopleOf(target), {
+      send: [
+        { type: "chat_cooldown", reason: "timeout", seconds },
+        { type: "system_message", message: `A moderator has timed you out for ${describeDuration(seconds)}. You can still watch.` },
+      ],
+    });
   }
 
   /** Ends a timeout early; false when none was running. */
   async liftTimeout(target: TimeoutTarget, by: string): Promise<boolean> {
     const { moderation } = this.hub;
     if (!(await moderation.timeouts.lift(target))) return false;
+    this.hub.moderationChanged();
     await moderation.log.record({ action: "lift_timeout", moderator: by, target: target.username });
     this.hub.broadcast({ type: "system_message", message: `${target.username} can chat again.` });
-    for (const c of this.socketsOf(target)) this.hub.sendTo(c.socket, { type: "chat_cooldown", reason: "timeout", seconds: 0 });
+    this.hub.toPeople(peopleOf(target), { send: [{ type: "chat_cooldown", reason: "timeout", seconds: 0 }] });
     return true;
   }
 
@@ -42,6 +47,7 @@ export class ModeratorActions {
   async saveRules(rules: ChatRules, by: string): Promise<ChatRules> {
     const before = this.hub.moderation.slowModeSeconds();
     const saved = await this.hub.moderation.saveRules(rules, by);
+    this.hub.moderationChanged();
     if (saved.slowModeSeconds !== before) {
       this.hub.broadcast({ type: "slow_mode", seconds: saved.slowModeSeconds });
       const detail = slowModeDetail(saved.slowModeSeconds);
@@ -52,20 +58,11 @@ export class ModeratorActions {
 
   /** A viewer was made a moderator (or stopped being one) in the panel: their open sockets change at once. */
   moderatorChanged(userId: number, isModerator: boolean): void {
-    for (const c of this.hub.socketsWhere((identity) => identity.userId === userId)) {
-      c.identity.isModerator = isModerator;
-      this.hub.sendTo(c.socket, { type: "auth_ok", username: c.identity.username, isModerator });
-    }
+    this.hub.toPeople({ userId }, { moderator: isModerator });
   }
+}
 
-  private socketsOf(target: TimeoutTarget) {
-    const name = target.username.toLowerCase();
-    return this.hub.socketsWhere(
-      (i) =>
-        !i.isAdmin &&
-        (i.username.toLowerCase() === name ||
-          (target.userId !== null && i.userId === target.userId) ||
-          (target.accessCodeId !== null && i.accessCodeId === target.accessCodeId)),
-    );
-  }
+/** A timeout's target as sockets are matched: by name, by user and by code. */
+function peopleOf(target: TimeoutTarget): People {
+  return { username: target.username, userId: target.userId, accessCodeId: target.accessCodeId };
 }

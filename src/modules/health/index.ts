@@ -1,15 +1,128 @@
 import { Elysia } from "elysia";
+import pkg from "../../../package.json";
 import type { AppContext } from "../../context.ts";
+import { unauthorized } from "../../lib/errors.ts";
 
-/** 200 while the database answers, 503 otherwise. */
-export function healthRoutes(ctx: AppContext) {
-  return new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
+/** How long the database may take to answer a health check before it counts as away. */
+const CHECK_TIMEOUT_MS = 2000;
+
+async function databaseLatency(ctx: AppContext): Promise<number | null> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      ctx.store.get("SELECT 1 AS one"),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return (performance.now() - started) / 1000;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Prometheus text exposition: `# HELP`, `# TYPE`, then the samples, each labelled with the instance. */
+class Exposition {
+  private readonly lines: string[] = [];
+
+  constructor(private readonly instance: string) {}
+
+  add(name: string, type: "gauge" | "counter", help: string, samples: [Record<string, string>, number][] | number): void {
+    this.lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    const list = typeof samples === "number" ? [[{}, samples] as [Record<string, string>, number]] : samples;
+    for (const [labels, value] of list) {
+      const all = { instance: this.instance, ...labels };
+      const text = Object.entries(all)
+        .map(([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
+        .join(",");
+      this.lines.push(`${name}{${text}} ${Number.isFinite(value) ? value : "NaN"}`);
+    }
+  }
+
+  toString(): string {
+    return this.lines.join("\n") + "\n";
+  }
+}
+
+async function metrics(ctx: AppContext): Promise<string> {
+  const out = new Exposition(ctx.cluster.name);
+  const cluster = ctx.cluster.status();
+  const sockets = ctx.chat.socketStats();
+  const live = ctx.chat.liveStats();
+  out.add("dreadcast_info", "gauge", "Always 1; the version and whether the instance is part of a cluster.", [[{ version: pkg.version, clustered: String(cluster.clustered) }, 1]]);
+  out.add("dreadcast_viewers", "gauge", "Distinct people with a chat socket open on this instance.", sockets.people);
+  out.add("dreadcast_sockets", "gauge", "Chat sockets open on this instance.", sockets.sockets);
+  out.add("dreadcast_cluster_viewers", "gauge", "Distinct people connected to the whole cluster, as this instance counts them (without fake viewers).", ctx.chat.realViewerCount());
+  out.add("dreadcast_fake_viewers", "gauge", "Fake viewers added to the count everyone sees.", ctx.chat.currentFakeViewers());
+  out.add("dreadcast_chat_messages_total", "counter", "Chat lines accepted on this instance.", live.lines);
+  out.add("dreadcast_hearts_total", "counter", "Hearts counted on this instance.", live.hearts);
+  out.add("dreadcast_broadcast_frames_total", "counter", "Frames fanned out to this instance's sockets (one per event or chat batch).", live.frames);
+  out.add("dreadcast_heart_total", "gauge", "The event's heart total.", ctx.chat.heartCount());
+  const latency = await databaseLatency(ctx);
+  out.add("dreadcast_database_up", "gauge", "1 when the database answered the scrape's query.", latency === null ? 0 : 1);
+  if (latency !== null) out.add("dreadcast_database_latency_seconds", "gauge", "Round trip of a trivial query to the database.", latency);
+  out.add("dreadcast_redis_up", "gauge", "1 while the connection to Redis is up (absent alone).", cluster.clustered ? (cluster.redis === "up" ? 1 : 0) : NaN);
+  if (cluster.roundTripMs !== null) out.add("dreadcast_redis_round_trip_seconds", "gauge", "Round trip of the last health ping to Redis.", cluster.roundTripMs / 1000);
+  out.add("dreadcast_cluster_messages_published_total", "counter", "Messages this instance published to the others.", cluster.published);
+  out.add("dreadcast_cluster_messages_received_total", "counter", "Messages this instance received from the others.", cluster.received);
+  out.add("dreadcast_cluster_messages_dropped_total", "counter", "Messages not published because Redis was away.", cluster.dropped);
+  out.add("dreadcast_cluster_peers", "gauge", "Other instances heard from in the last seconds.", ctx.chat.peerStats().length);
+  out.add(
+    "dreadcast_job_owner",
+    "gauge",
+    "1 for each periodic job this instance runs (one instance of a cluster runs each).",
+    ["mail", "stats-sampler", "fake-viewers"].map((job) => [{ job }, cluster.owns.includes(job) || cluster.owns.includes("all") ? 1 : 0]),
+  );
+  if (latency !== null) {
     try {
-      await ctx.store.get("SELECT 1 AS one");
-      return { status: "ok" };
+      const queue = await ctx.store.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM email_queue WHERE status != 'sent' GROUP BY status");
+      out.add("dreadcast_email_queue_depth", "gauge", "E-mails waiting to be sent (pending) or given up on (failed).", ["pending", "failed"].map((status) => [{ status }, queue.find((q) => q.status === status)?.n ?? 0]));
+      const payments = await ctx.store.all<{ kind: string; n: number; amount: number }>("SELECT kind, COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount FROM payments WHERE fulfilled = 1 GROUP BY kind");
+      out.add("dreadcast_payments_total", "counter", "Payments that succeeded and were counted, by kind.", ["access", "donation"].map((kind) => [{ kind }, payments.find((p) => p.kind === kind)?.n ?? 0]));
+      out.add("dreadcast_payments_amount_minor_total", "counter", "Their sum in minor units (pence, cents) of the event's currency.", ["access", "donation"].map((kind) => [{ kind }, payments.find((p) => p.kind === kind)?.amount ?? 0]));
     } catch {
+      // The database went away between the two queries: the next scrape has them.
+    }
+  }
+  const usage = process.cpuUsage();
+  out.add("process_cpu_seconds_total", "counter", "CPU time this process used.", (usage.user + usage.system) / 1e6);
+  out.add("process_resident_memory_bytes", "gauge", "Resident memory of this process.", process.memoryUsage.rss());
+  return out.toString();
+}
+
+/**
+ * `/healthz`: alive and the database answers (200, or 503). `/readyz`: ready to take viewers — the
+ * database answers and, in a cluster, Redis is connected — for a load balancer's health checks.
+ * `/metrics`: Prometheus text, when switched on (`--metrics`, or `--metrics-token` and that bearer token).
+ */
+export function healthRoutes(ctx: AppContext) {
+  const { metrics: open, metricsToken } = ctx.config;
+  return new Elysia({ name: "health" })
+    .get("/healthz", async ({ set }) => {
+      if ((await databaseLatency(ctx)) !== null) return { status: "ok" };
       set.status = 503;
       return { status: "unavailable", error: "Database unreachable" };
-    }
-  });
+    })
+    .get("/readyz", async ({ set }) => {
+      const database = (await databaseLatency(ctx)) !== null;
+      const cluster = ctx.cluster.status();
+      const redis = !cluster.clustered || cluster.redis === "up";
+      const body = { status: database && redis ? "ready" : "unavailable", instance: cluster.name, database: database ? "up" : "down", redis: cluster.redis };
+      if (body.status !== "ready") set.status = 503;
+      return body;
+    })
+    .get("/metrics", async ({ request, set }) => {
+      if (!open && !metricsToken) {
+        set.status = 404;
+        return { error: "Not found" };
+      }
+      if (!open && request.headers.get("authorization") !== `Bearer ${metricsToken}`) {
+        set.headers["www-authenticate"] = 'Bearer realm="metrics"';
+        throw unauthorized("This endpoint needs the metrics token");
+      }
+      return new Response(await metrics(ctx), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
+    });
 }

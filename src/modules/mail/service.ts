@@ -114,10 +114,15 @@ export class MailService {
     this.kick();
   }
 
-  async stop(): Promise<void> {
+  /** Stops taking messages from the queue (another instance of the cluster sends them now); `start` resumes. */
+  async pause(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  async stop(): Promise<void> {
+    await this.pause();
     this.transport.close();
   }
 

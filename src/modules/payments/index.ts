@@ -5,17 +5,17 @@ import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { clientIpPlugin } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { RateLimiter } from "../../lib/rate-limit.ts";
+import type { Limiter } from "../../cluster/cluster.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { siteUrlFor } from "../mail/site-url.ts";
 
 /** Payment setup for the dialog, the demo card form and the Stripe webhook. */
 export function paymentRoutes(ctx: AppContext) {
-  const intentsPerIp = new RateLimiter(30, 10 * 60_000);
-  const demoConfirmsPerIp = new RateLimiter(30, 10 * 60_000);
+  const intentsPerIp = ctx.cluster.limiter("payment-intents", 30, 10 * 60_000);
+  const demoConfirmsPerIp = ctx.cluster.limiter("demo-confirms", 30, 10 * 60_000);
 
-  const limit = (limiter: RateLimiter, ip: string) => {
-    const wait = limiter.hit(ip);
+  const limit = async (limiter: Limiter, ip: string) => {
+    const wait = await limiter.hit(ip);
     if (wait > 0) throw tooManyRequests("Too many payment attempts. Please try again later.", wait);
   };
 
@@ -24,8 +24,8 @@ export function paymentRoutes(ctx: AppContext) {
     .get("/payment-config", () => ctx.payments.paymentConfig())
     .post(
       "/create-payment-intent",
-      ({ body, clientIp, request }) => {
-        limit(intentsPerIp, clientIp);
+      async ({ body, clientIp, request }) => {
+        await limit(intentsPerIp, clientIp);
         return ctx.payments.createAccessIntent(body.email, siteUrlFor(ctx.config, request));
       },
       { body: createPaymentIntentBody },
@@ -35,7 +35,7 @@ export function paymentRoutes(ctx: AppContext) {
       async ({ body, clientIp, request }) => {
         const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
         if (!viewer) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
-        limit(intentsPerIp, clientIp);
+        await limit(intentsPerIp, clientIp);
         return ctx.payments.createDonationIntent(body.amount, viewer, siteUrlFor(ctx.config, request));
       },
       { body: createDonationIntentBody },
@@ -43,7 +43,7 @@ export function paymentRoutes(ctx: AppContext) {
     .post(
       "/demo/confirm-payment",
       async ({ body, clientIp, request }) => {
-        limit(demoConfirmsPerIp, clientIp);
+        await limit(demoConfirmsPerIp, clientIp);
         return { ok: true, paymentIntent: await ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request), body.email) };
       },
       { body: demoConfirmPaymentBody },

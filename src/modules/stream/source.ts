@@ -26,6 +26,8 @@ const KEY_FIELDS: Record<string, string> = { signingKey: "Signing key", privateK
  */
 export class StreamSourceService {
   private cached: { source: StoredSource; provider: PlaybackProvider } | null = null;
+  /** Told after the admin saved a new source (the other instances of a cluster read it again). */
+  onSaved: () => void = () => {};
 
   constructor(
     private readonly store: Store,
@@ -111,6 +113,7 @@ export class StreamSourceService {
       await this.store.run("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1", kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
     });
     await this.load();
+    this.onSaved();
     return this.view();
   }
 }

@@ -1,0 +1,375 @@
+import type { RedisClient } from "bun";
+import type { ServerEvent } from "../contracts/chat.ts";
+import { describeError } from "../lib/lasting-failure.ts";
+import type { Logger } from "../lib/logger.ts";
+import { RateLimiter } from "../lib/rate-limit.ts";
+import { RedisLink } from "./redis-link.ts";
+
+/** Which sockets a message is for: every viewer socket (never an admin's) matching any of the fields given. */
+export interface People {
+  username?: string;
+  userId?: number | null;
+  accessCodeId?: number | null;
+}
+
+/** What one instance tells the others. */
+export type ClusterMessage =
+  /** An event for every viewer: each instance sends it to its own sockets. */
+  | { k: "event"; event: ServerEvent }
+  /** Every tick: how many people this instance serves, and the fake viewers if it runs them. */
+  | { k: "presence"; viewers: number; sockets: number; fake: number | null }
+  /** The event's heart total after this instance added its hearts to it. */
+  | { k: "hearts"; total: number }
+  /** Frames for some people's sockets, or their sockets closed (a ban, kick, timeout, revoked pass, new moderator). */
+  | { k: "people"; who: People; send?: ServerEvent[]; close?: { code: number; reason: string; notice: string }; moderator?: boolean }
+  /** A kick's cool-down: the person may not rejoin on any instance until then. */
+  | { k: "kick"; username: string; until: number }
+  /** State kept in memory changed in the database: read it again. */
+  | { k: "reload"; what: "moderation" | "stream" }
+  /** The admin's fake viewer setting. */
+  | { k: "fake"; enabled: boolean; target: number }
+  /** Something cached (settings, sessions, codes, bans) was written: caches are emptied. */
+  | { k: "wrote" };
+
+/** A rate limit: `hit` counts one and answers 0 (allowed) or the seconds until the key may try again. */
+export interface Limiter {
+  hit(key: string): number | Promise<number>;
+  reset(key: string): void;
+}
+
+/** Periodic work that must run on one instance of the cluster at a time. */
+export interface SingleJob {
+  start(): void;
+  stop(): void | Promise<void>;
+}
+
+export interface ClusterStatus {
+  name: string;
+  clustered: boolean;
+  redis: "off" | "up" | "down";
+  /** The last health ping's round trip to Redis, in milliseconds. */
+  roundTripMs: number | null;
+  /** The single-owner jobs this instance runs now. */
+  owns: string[];
+  published: number;
+  received: number;
+  /** Messages that could not be published (Redis away). */
+  dropped: number;
+}
+
+/**
+ * How an instance shares the live event with the others serving it. Alone (the default) nothing is sent
+ * and everything is local; in a cluster, messages go through one Redis channel per event (every instance
+ * publishes each change once and fans it out to its own sockets itself, as Socket.IO's Redis adapter and
+ * Centrifugo's Redis engine do), rate limits are counted in Redis, and single-owner jobs hold a lease there.
+ */
+export interface Cluster {
+  readonly name: string;
+  readonly clustered: boolean;
+  send(message: ClusterMessage): void;
+  listen(handler: (message: ClusterMessage, from: string) => void): void;
+  /** After a gap in the messages (Redis lost and back): whatever may have been missed is read again. */
+  onResync(handler: () => void): void;
+  limiter(name: string, limit: number, windowMs: number): Limiter;
+  single(name: string, job: SingleJob): void;
+  status(): ClusterStatus;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** One instance serving the event alone: nothing to share. */
+export class SoloCluster implements Cluster {
+  readonly clustered = false;
+  private readonly jobs: SingleJob[] = [];
+  private started = false;
+
+  constructor(readonly name: string) {}
+
+  send(): void {}
+  listen(): void {}
+  onResync(): void {}
+
+  limiter(_name: string, limit: number, windowMs: number): Limiter {
+    return new RateLimiter(limit, windowMs);
+  }
+
+  single(_name: string, job: SingleJob): void {
+    this.jobs.push(job);
+    if (this.started) job.start();
+  }
+
+  status(): ClusterStatus {
+    return { name: this.name, clustered: false, redis: "off", roundTripMs: null, owns: this.started ? ["all"] : [], published: 0, received: 0, dropped: 0 };
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    for (const job of this.jobs) job.start();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const job of this.jobs.splice(0).reverse()) await job.stop();
+  }
+}
+
+export class RedisUnavailableError extends Error {}
+
+/** A lease is this long; its owner renews it every LEASE_RENEW_MS, so a dead owner's jobs move within seconds. */
+export const LEASE_MS = 5000;
+export const LEASE_RENEW_MS = 1000;
+/** The health ping: a Redis that does not answer within PING_TIMEOUT_MS twice in a row is given up and reconnected. */
+const PING_EVERY_MS = 2000;
+const PING_TIMEOUT_MS = 1000;
+/** A rate limit asked of Redis waits this long at most, then the instance's own count decides. */
+const LIMIT_TIMEOUT_MS = 250;
+
+/** Counts a hit in a fixed window: the count and the window's time left (ms). */
+const HIT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`;
+
+/** Renews the caller's lease, or takes it when nobody holds it: 1 when the caller holds it now. */
+const LEASE_SCRIPT = `local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if owner then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** Gives the lease up if the caller holds it. */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** A limit counted in Redis for the whole cluster; the instance's own count first (it can only be lower), and alone while Redis is away. */
+class SharedLimiter implements Limiter {
+  private readonly local: RateLimiter;
+
+  constructor(
+    private readonly cluster: RedisCluster,
+    private readonly prefix: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {
+    this.local = new RateLimiter(limit, windowMs);
+  }
+
+  hit(key: string): number | Promise<number> {
+    const wait = this.local.hit(key);
+    if (wait > 0) return wait;
+    const client = this.cluster.command();
+    if (!client) return 0;
+    return within(client.send("EVAL", [HIT_SCRIPT, "1", this.prefix + key, String(this.windowMs)]) as Promise<[number, number]>, LIMIT_TIMEOUT_MS).then(
+      ([count, ttl]) => (count > this.limit ? Math.max(ttl, 1) / 1000 : 0),
+      () => 0,
+    );
+  }
+
+  reset(key: string): void {
+    this.local.reset(key);
+    this.cluster
+      .command()
+      ?.del(this.prefix + key)
+      .catch(() => {});
+  }
+}
+
+interface Lease {
+  name: string;
+  job: SingleJob;
+  owned: boolean;
+}
+
+/** A cluster member: messages, limits and leases through Redis. */
+export class RedisCluster implements Cluster {
+  readonly clustered = true;
+  private readonly channel: string;
+  private readonly commands: RedisLink;
+  private readonly subscriber: RedisLink;
+  private readonly handlers: ((message: ClusterMessage, from: string) => void)[] = [];
+  private readonly resyncs: (() => void)[] = [];
+  private readonly leases: Lease[] = [];
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private started = false;
+  private stopped = false;
+  private roundTripMs: number | null = null;
+  private missedPings = 0;
+  private down = false;
+  private readonly counts = { published: 0, received: 0, dropped: 0 };
+
+  constructor(
+    private readonly url: string,
+    readonly name: string,
+    /** Keys and the channel start with it: one per event, so several events may share a Redis. */
+    private readonly namespace: string,
+    private readonly log: Logger,
+  ) {
+    this.channel = `${namespace}:live`;
+    this.commands = new RedisLink(url, async () => {}, { down: () => {}, up: () => {} });
+    this.subscriber = new RedisLink(url, (client) => client.subscribe(this.channel, (raw) => this.receive(raw)).then(() => {}), {
+      down: (error) => {
+        this.down = true;
+        this.log.warn(`[${this.name}] Redis connection lost (${describeError(error)}); chat from other instances is paused until it is back`);
+      },
+      up: () => {
+        this.down = false;
+        this.log.info(`[${this.name}] Redis connection back; resubscribed, reading what may have been missed`);
+        for (const resync of this.resyncs) resync();
+      },
+    });
+  }
+
+  /** The connection for commands, or null while Redis is away. */
+  command(): RedisClient | null {
+    return this.commands.client;
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.commands.start();
+      await this.subscriber.start();
+    } catch (error) {
+      this.commands.stop();
+      this.subscriber.stop();
+      throw new RedisUnavailableError(`cannot reach Redis at ${new URL(this.url).host} (${describeError(error)})`);
+    }
+    this.started = true;
+    this.timers.push(setInterval(() => void this.ping(), PING_EVERY_MS));
+    this.timers.push(setInterval(() => void this.renewLeases(), LEASE_RENEW_MS));
+    await this.renewLeases();
+  }
+
+  send(message: ClusterMessage): void {
+    const client = this.commands.client;
+    if (!client) {
+      this.counts.dropped++;
+      return;
+    }
+    this.counts.published++;
+    client.publish(this.channel, JSON.stringify({ f: this.name, m: message })).catch(() => {
+      this.counts.dropped++;
+    });
+  }
+
+  listen(handler: (message: ClusterMessage, from: string) => void): void {
+    this.handlers.push(handler);
+  }
+
+  onResync(handler: () => void): void {
+    this.resyncs.push(handler);
+  }
+
+  limiter(name: string, limit: number, windowMs: number): Limiter {
+    return new SharedLimiter(this, `${this.namespace}:rl:${name}:`, limit, windowMs);
+  }
+
+  single(name: string, job: SingleJob): void {
+    this.leases.push({ name, job, owned: false });
+    if (this.started) void this.renewLeases();
+  }
+
+  status(): ClusterStatus {
+    return {
+      name: this.name,
+      clustered: true,
+      redis: this.down || !this.commands.client ? "down" : "up",
+      roundTripMs: this.roundTripMs,
+      owns: this.leases.filter((l) => l.owned).map((l) => l.name),
+      ...this.counts,
+    };
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const lease of this.leases) {
+      if (!lease.owned) continue;
+      lease.owned = false;
+      await lease.job.stop();
+      // Handed over at once rather than when the lease runs out.
+      await this.commands.client?.send("EVAL", [RELEASE_SCRIPT, "1", this.leaseKey(lease), this.name]).catch(() => {});
+    }
+    this.subscriber.stop();
+    this.commands.stop();
+  }
+
+  private receive(raw: string): void {
+    let parsed: { f?: unknown; m?: ClusterMessage };
+    try {
+      parsed = JSON.parse(raw) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (parsed.f === this.name || typeof parsed.f !== "string" || !parsed.m) return;
+    this.counts.received++;
+    for (const handler of this.handlers) {
+      try {
+        handler(parsed.m, parsed.f);
+      } catch (error) {
+        this.log.error(`[${this.name}] cluster message '${parsed.m.k}' failed`, error);
+      }
+    }
+  }
+
+  private leaseKey(lease: Lease): string {
+    return `${this.namespace}:lease:${lease.name}`;
+  }
+
+  /** Keeps the leases this instance holds and takes any nobody holds. While Redis is away, nothing changes hands. */
+  private async renewLeases(): Promise<void> {
+    const client = this.commands.client;
+    if (!client || this.stopped) return;
+    for (const lease of this.leases) {
+      let held: boolean;
+      try {
+        held = (await within(client.send("EVAL", [LEASE_SCRIPT, "1", this.leaseKey(lease), this.name, String(LEASE_MS)]), PING_TIMEOUT_MS)) === 1;
+      } catch {
+        continue;
+      }
+      if (this.stopped) return;
+      if (held && !lease.owned) {
+        lease.owned = true;
+        this.log.info(`[${this.name}] now runs ${lease.name}`);
+        lease.job.start();
+      } else if (!held && lease.owned) {
+        lease.owned = false;
+        this.log.info(`[${this.name}] no longer runs ${lease.name} (another instance took it over)`);
+        await lease.job.stop();
+      }
+    }
+  }
+
+  private async ping(): Promise<void> {
+    const client = this.commands.client;
+    if (!client) return;
+    const started = performance.now();
+    try {
+      await within(client.send("PING", []), PING_TIMEOUT_MS);
+      this.roundTripMs = performance.now() - started;
+      this.missedPings = 0;
+    } catch (error) {
+      if (++this.missedPings >= 2) {
+        this.missedPings = 0;
+        this.commands.reset(error);
+        this.subscriber.reset(error);
+      }
+    }
+  }
+}
+
+/** The Redis keys of one event: named after its database, so two events sharing a Redis never mix. */
+export function clusterNamespace(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const database = url.pathname.replace(/^\//, "") || url.username || "postgres";
+  const place = `${url.hostname || url.searchParams.get("host") || ""}:${url.port || "5432"}/${database}`;
+  return `dreadcast:${Bun.hash(place).toString(36)}`;
+}

@@ -1,0 +1,243 @@
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
+import { startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
+import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { adminOf, joinAs, say, WsClient, type Viewer } from "../ws/helpers.ts";
+
+/**
+ * Two or three real instances in this process, each with its own port, sharing one PostgreSQL database
+ * and a Redis server of the test's own: what a viewer sees does not depend on where the balancer sent them.
+ */
+const redis: TestRedis | null = await startTestRedis();
+const postgres = await postgresAvailable();
+const ready = redis !== null && postgres;
+if (!ready) console.warn(`cluster tests skipped: ${redis ? "" : "no redis-server binary; "}${postgres ? "" : "no PostgreSQL server answers"}`);
+
+interface Cluster {
+  db: TestDatabase;
+  apps: TestApp[];
+  close(): Promise<void>;
+}
+
+const open: Cluster[] = [];
+
+async function startCluster(size = 2, names = ["alpha", "beta", "gamma"]): Promise<Cluster> {
+  const db = await createTestDatabase("dreadcast_cluster");
+  const apps: TestApp[] = [];
+  for (let i = 0; i < size; i++) apps.push(await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: names[i]! }));
+  const cluster: Cluster = {
+    db,
+    apps,
+    async close() {
+      for (const app of apps.splice(0)) await app.close().catch(() => {});
+      await db.drop().catch(() => {});
+    },
+  };
+  open.push(cluster);
+  return cluster;
+}
+
+/** The same browser (its cookies) pointed at another instance. */
+function sameBrowserOn(app: TestApp, viewer: TestClient): TestClient {
+  const client = app.client();
+  for (const [name, value] of viewer.cookies) client.cookies.set(name, value);
+  return client;
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await Bun.sleep(25);
+  }
+}
+
+const lastCount = (ws: WsClient) => ws.of("viewer_count").at(-1)?.count;
+const lastHearts = (ws: WsClient) => ws.of("hearts").at(-1)?.count;
+
+afterAll(async () => {
+  for (const cluster of open.splice(0)) await cluster.close();
+  await redis?.stop();
+});
+
+describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
+  let sockets: WsClient[] = [];
+  const connect = async (app: TestApp, client: TestClient) => {
+    const ws = await WsClient.connect(app, client);
+    sockets.push(ws);
+    return ws;
+  };
+  afterEach(async () => {
+    for (const ws of sockets.splice(0)) ws.close();
+    for (const cluster of open.splice(0)) await cluster.close();
+  });
+
+  test("a chat line sent on one instance reaches the viewers of the other, and both histories hold it", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const ann = await joinAs(alpha, "Ann");
+    const bob = await joinAs(beta, "Bob");
+    const annWs = await connect(alpha, ann);
+    const bobWs = await connect(beta, bob);
+
+    const line = await say(annWs, "anyone hear that?");
+    expect((await bobWs.next("chat", (e) => e.message.text === "anyone hear that?")).message).toEqual(line);
+    await say(bobWs, "it came from the cellar");
+    await annWs.next("chat", (e) => e.message.text === "it came from the cellar");
+
+    // A viewer joining either instance gets both lines in its history, in order.
+    for (const app of [alpha, beta]) {
+      const late = await connect(app, await joinAs(app, `Late${app === alpha ? "A" : "B"}`));
+      const history = late.of("chatHistory")[0]!.messages.map((m) => m.text);
+      expect(history.slice(-2)).toEqual(["anyone hear that?", "it came from the cellar"]);
+    }
+  });
+
+  test("pins, deletes, donations' meter and settings changes reach every instance", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const mod = await joinAs(alpha, "Marrow", "MOD");
+    const modWs = await connect(alpha, mod);
+    const viewer = await joinAs(beta, "Viv");
+    const viewerWs = await connect(beta, viewer);
+
+    const line = await say(modWs, "pin me");
+    await viewerWs.next("chat", (e) => e.message.id === line.id);
+    modWs.send({ type: "pin", messageId: line.id });
+    expect((await viewerWs.next("message_updated", (e) => e.message.id === line.id)).message.isPinned).toBe(true);
+
+    const doomed = await say(modWs, "delete me");
+    await viewerWs.next("chat", (e) => e.message.id === doomed.id);
+    modWs.send({ type: "delete_message", messageId: doomed.id });
+    await viewerWs.next("message_deleted", (e) => e.messageId === doomed.id);
+    // The other instance's memory followed: a joining socket there no longer gets the deleted line.
+    const late = await connect(beta, await joinAs(beta, "Late"));
+    expect(late.of("chatHistory")[0]!.messages.map((m) => m.id)).not.toContain(doomed.id);
+
+    // The admin saves the settings on alpha: beta's viewers are told, and beta's own answers change at once.
+    const admin = await adminOf(alpha);
+    const current = (await admin.get("/api/admin/livestream-settings")).body;
+    const saved = await admin.put("/api/admin/livestream-settings", {
+      eventTitle: "The Night Shift",
+      thumbnailUrl: current.thumbnailUrl,
+      embedUrl: current.embedUrl,
+      donationGoal: 77700,
+      isActive: current.isActive,
+      startDate: current.startDate,
+    });
+    expect(saved.status).toBe(200);
+    expect((await viewerWs.next("settings_update")).settings.eventTitle).toBe("The Night Shift");
+    expect((await viewerWs.next("donation_update", (e) => e.goal === 77700)).goal).toBe(77700);
+    expect((await beta.client().get("/api/livestream-settings")).body.eventTitle).toBe("The Night Shift");
+  });
+
+  test("the viewer and heart counts are the cluster's, and a stopped instance's viewers drop out within seconds", async () => {
+    const { apps } = await startCluster(3);
+    const [alpha, beta, gamma] = apps as [TestApp, TestApp, TestApp];
+    const watchA = await connect(alpha, await joinAs(alpha, "Ava"));
+    await connect(alpha, await joinAs(alpha, "Abe"));
+    const watchB = await connect(beta, await joinAs(beta, "Bea"));
+    await connect(gamma, await joinAs(gamma, "Gus"));
+    await connect(gamma, await joinAs(gamma, "Gia"));
+
+    await eventually(() => lastCount(watchA) === 5 && lastCount(watchB) === 5, 5000, "5 viewers on both");
+    expect(alpha.ctx.chat.viewerCount()).toBe(5);
+    // The public settings' viewer count (asked of any instance) is the cluster's too.
+    expect((await beta.client().get("/api/livestream-settings")).body.viewerCount).toBe(5);
+
+    // Hearts from two instances add up, and the total is kept in the database.
+    for (let i = 0; i < 4; i++) watchA.send({ type: "send_heart" });
+    for (let i = 0; i < 3; i++) watchB.send({ type: "send_heart" });
+    await eventually(() => lastHearts(watchA) === 7 && lastHearts(watchB) === 7, 5000, "7 hearts on both");
+    await eventually(async () => (await alpha.ctx.store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value === 7);
+
+    // gamma goes away (its sockets with it): its two viewers leave the count everywhere.
+    await apps.splice(2, 1)[0]!.close();
+    await eventually(() => lastCount(watchA) === 3 && lastCount(watchB) === 3, 5000, "3 viewers after gamma stopped");
+  }, 20_000);
+
+  test("a ban, kick, timeout or revoked pass on one instance reaches the person's sockets on the other", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const mod = await joinAs(alpha, "Keeper", "MOD");
+    const modWs = await connect(alpha, mod);
+
+    // Ban: the socket on beta closes with the ban code, and beta refuses the upgrade afterwards.
+    const troll = await joinAs(beta, "Troll");
+    const trollWs = await connect(beta, troll);
+    await say(trollWs, "spam spam");
+    modWs.send({ type: "ban_user", targetUsername: "Troll" });
+    expect((await trollWs.closed).code).toBe(WS_CLOSE_BANNED);
+    await expect(WsClient.connect(beta, sameBrowserOn(beta, troll))).rejects.toThrow();
+
+    // Kick: closed on beta, and beta keeps them out for the cool-down too.
+    const pest = await joinAs(beta, "Pest");
+    const pestWs = await connect(beta, pest);
+    modWs.send({ type: "kick_user", targetUsername: "Pest" });
+    expect((await pestWs.closed).code).toBe(WS_CLOSE_KICKED);
+    await eventually(() => beta.ctx.chat.isKickedOut("Pest"), 2000, "kick known on beta");
+    await expect(WsClient.connect(beta, sameBrowserOn(beta, pest))).rejects.toThrow();
+
+    // Timeout: the cool-down reaches the socket on beta, and beta refuses the person's next line.
+    const loud = await joinAs(beta, "Loud");
+    const loudWs = await connect(beta, loud);
+    modWs.send({ type: "timeout_user", username: "Loud", seconds: 60 });
+    expect((await loudWs.next("chat_cooldown", (e) => e.reason === "timeout")).seconds).toBe(60);
+    await eventually(() => beta.ctx.chat.moderation.timeouts.secondsLeft({ userId: null, username: "Loud", accessCodeId: null }) > 0, 2000, "timeout known on beta");
+    loudWs.send({ type: "chat_message", text: "you can't silence me" });
+    await loudWs.next("system_message", (e) => e.message.startsWith("You are timed out"));
+
+    // A revoked pass: its socket on beta closes with the notice.
+    const buyer = await joinAs(beta, "Buyer", "SKP");
+    const buyerWs = await connect(beta, buyer);
+    const codeId = (await alpha.ctx.store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", buyer.accessCode))!.id;
+    alpha.ctx.chat.closeCode(codeId);
+    expect((await buyerWs.closed).code).toBe(WS_CLOSE_KICKED);
+    expect(buyerWs.of("system_message").at(-1)!.message).toContain("refunded or disputed");
+  });
+
+  test("a viewer cannot multiply the chat limits by holding sockets on several instances", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const flooder = await joinAs(alpha, "Flood");
+    const onAlpha = await connect(alpha, flooder);
+    const onBeta = await connect(beta, sameBrowserOn(beta, flooder));
+    // The burst limit is 3 lines a second per person: sent across both instances, the fourth is refused.
+    onAlpha.send({ type: "chat_message", text: "one" });
+    onBeta.send({ type: "chat_message", text: "two" });
+    onAlpha.send({ type: "chat_message", text: "three" });
+    await onAlpha.next("chat", (e) => e.message.text === "three");
+    await onAlpha.next("chat", (e) => e.message.text === "two");
+    onBeta.send({ type: "chat_message", text: "four" });
+    await onBeta.next("system_message", (e) => e.message.startsWith("You are sending messages too fast"));
+
+    // An address's HTTP limits hold across instances too: 10 lost-code requests an hour, wherever they land.
+    for (let i = 0; i < 10; i++) expect((await [alpha, beta][i % 2]!.client().post("/api/lost-code", { email: `x${i}@example.com` })).status).toBe(200);
+    expect((await beta.client().post("/api/lost-code", { email: "late@example.com" })).status).toBe(429);
+    expect((await alpha.client().post("/api/lost-code", { email: "later@example.com" })).status).toBe(429);
+  });
+
+  test("the periodic jobs run on exactly one instance, and move within seconds when it stops", async () => {
+    const { apps } = await startCluster(2);
+    const owners = () => apps.filter((app) => app.ctx.cluster.status().owns.includes("mail"));
+    await eventually(() => owners().length === 1, 3000, "one mail owner");
+    const owner = owners()[0]!;
+    for (const job of ["mail", "stats-sampler", "fake-viewers"]) {
+      expect(apps.filter((app) => app.ctx.cluster.status().owns.includes(job)).length).toBe(1);
+    }
+    // The owner stops: the other takes every job over (its lease is handed over on the way out).
+    await apps.splice(apps.indexOf(owner), 1)[0]!.close();
+    const survivor = apps[0]!;
+    await eventually(() => ["mail", "stats-sampler", "fake-viewers"].every((job) => survivor.ctx.cluster.status().owns.includes(job)), 4000, "jobs taken over");
+  });
+
+  test("fake viewers set on one instance count the same on every instance", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const admin = await adminOf(beta);
+    expect((await admin.post("/api/admin/fake-viewers", { enabled: true, targetViewers: 200 })).status).toBe(200);
+    const watch = await connect(alpha, await joinAs(alpha, "Watcher"));
+    await eventually(() => lastCount(watch) === 201 && beta.ctx.chat.viewerCount() === 201, 8000, "fake viewers counted on both");
+  }, 15_000);
+});
