@@ -46,6 +46,8 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0
 /** Every route of the app, with what a well-formed call looks like. The test fails if the app grows a route missing here. */
 const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/healthz", auth: "none", body: "none" },
+  { method: "GET", path: "/readyz", auth: "none", body: "none" },
+  { method: "GET", path: "/metrics", auth: "none", body: "none" },
   { method: "GET", path: "/api/admin/check-first-admin", auth: "none", body: "none" },
   { method: "POST", path: "/api/admin/create-first", auth: "none", body: "json", valid: () => ({ username: "second", email: "s@example.com", password: "secret-pass" }) },
   { method: "POST", path: "/api/admin/login", auth: "none", body: "json", valid: () => ({ username: "warden", password: "wrong-pass" }), weight: 0.3 },
@@ -280,7 +282,7 @@ async function run(url: string, c: Case): Promise<Outcome> {
   if (status >= 500 && !originDown) return { status, failure: `${status} ${text.slice(0, 300)}` };
   if (status < 200) return { status, failure: `unexpected status ${status}` };
   const pathname = c.path.split("?")[0]!;
-  const isApi = pathname.startsWith("/api/") || pathname === "/api" || pathname === "/healthz" || pathname.startsWith("/uploads/");
+  const isApi = pathname.startsWith("/api/") || pathname === "/api" || ["/healthz", "/readyz", "/metrics"].includes(pathname) || pathname.startsWith("/uploads/");
   if (isApi && status >= 400 && c.method !== "HEAD") {
     let parsed: unknown;
     try {
