@@ -1,6 +1,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { startHlsOrigin } from "../support/hls-origin.mjs";
+import { enter } from "../support/viewer.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { adminOf, joinAs, say, WsClient, type Viewer } from "../ws/helpers.ts";
@@ -117,6 +119,8 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
 
     // The admin saves the settings on alpha: beta's viewers are told, and beta's own answers change at once.
     const admin = await adminOf(alpha);
+    // beta has the settings in its cache before the change.
+    expect((await beta.client().get("/api/livestream-settings")).body.eventTitle).not.toBe("The Night Shift");
     const current = (await admin.get("/api/admin/livestream-settings")).body;
     const saved = await admin.put("/api/admin/livestream-settings", {
       eventTitle: "The Night Shift",
@@ -240,4 +244,28 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     const watch = await connect(alpha, await joinAs(alpha, "Watcher"));
     await eventually(() => lastCount(watch) === 201 && beta.ctx.chat.viewerCount() === 201, 8000, "fake viewers counted on both");
   }, 15_000);
+
+  test("the stream source saved on one instance is relayed by every instance, and a ban there stops the relay here at once", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const origin = await startHlsOrigin();
+    try {
+      const admin = await adminOf(alpha);
+      expect((await admin.put("/api/admin/stream-source", { kind: "hls", originUrl: origin.playlistUrl })).status).toBe(200);
+      const viewer = beta.client();
+      const code = await beta.ctx.access.issueAccessCode("SKP");
+      expect((await enter(viewer, code.code, "Watcher")).status).toBe(200);
+      await eventually(async () => (await viewer.get("/api/stream/playback")).body.url === "/api/stream/hls/stream.m3u8", 3000, "beta relays the new source");
+      const cookie = [...viewer.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+      const segment = () => fetch(beta.url + "/api/stream/hls/segment-0.ts", { headers: { cookie } });
+      // Asked twice: the second answer comes from beta's kept verdict.
+      expect((await segment()).status).toBe(200);
+      expect((await segment()).status).toBe(200);
+      await alpha.ctx.chat.ban("Watcher", code.id, "warden");
+      await eventually(async () => [401, 403].includes((await segment()).status), 1000, "beta refuses the banned viewer");
+      expect((await segment()).status).toBe(401);
+    } finally {
+      await origin.stop();
+    }
+  });
 });

@@ -44,8 +44,8 @@ const VERDICT_TTL_MS = 60_000;
 
 /**
  * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
- * reused while this server has written nothing (the store's write stamp; viewers, codes, bans and
- * sessions are written by no other process), so a ban, revocation, refund or ended session still counts
+ * reused while nothing has been written (the store's write stamp, which in a cluster also moves when
+ * another instance writes), so a ban, revocation, refund or ended session still counts
  * from the very next request, and an expired session from the moment it expires. Kicks live in memory
  * and are checked every time.
  */
@@ -70,7 +70,10 @@ export class WatcherCheck {
       return cached.watcher;
     }
     return requireWatcher(this.ctx, request).then((watcher) => {
-      if (session && watcher.role === "viewer") this.verdicts.set(session, { watcher, until: Math.min(now + VERDICT_TTL_MS, watcher.sessionExpiresAt) });
+      // Kept only if nothing was written while it was looked up (it may predate that write).
+      if (session && watcher.role === "viewer" && this.ctx.store.writes === stamp) {
+        this.verdicts.set(session, { watcher, until: Math.min(now + VERDICT_TTL_MS, watcher.sessionExpiresAt) });
+      }
       return watcher;
     });
   }
