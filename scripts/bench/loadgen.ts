@@ -29,6 +29,12 @@ export interface Job {
   /** http:// origin sent as Origin. */
   origin: string;
   serverPid: number;
+  /** A cluster: socket i opens to urls[i % n] with origins[i % n]; the CPU of every serverPids process counts. */
+  urls?: string[];
+  origins?: string[];
+  serverPids?: number[];
+  /** The broker between them (Redis): its CPU time is reported apart. */
+  brokerPid?: number;
   /** Sockets to open; dreadcast needs as many viewers (cookies) as this. */
   sockets: number;
   viewers?: Viewer[];
@@ -97,17 +103,26 @@ interface Client {
   sendHeart(): void;
 }
 
+const serverPids = job.serverPids ?? [job.serverPid];
+
+/** User and system CPU seconds of the server (every process of a cluster) so far. */
+function serverCpuTimes(): { user: number; system: number } {
+  return serverPids.map(cpuTimes).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }));
+}
+
 function open(index: number): Promise<Client> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
     const viewer = job.viewers?.[index];
+    const url = job.urls ? job.urls[index % job.urls.length]! : job.url;
+    const origin = job.origins ? job.origins[index % job.origins.length]! : job.origin;
     if (job.protocol === "dreadcast") {
       if (!viewer) throw new Error(`no viewer session for socket ${index}`);
-      ws = new WebSocket(job.url, { headers: { cookie: viewer.cookie, origin: job.origin, "x-forwarded-for": viewer.ip } } as unknown as string[]);
+      ws = new WebSocket(url, { headers: { cookie: viewer.cookie, origin, "x-forwarded-for": viewer.ip } } as unknown as string[]);
     } else if (job.protocol === "socketio") {
-      ws = new WebSocket(`${job.url}?EIO=4&transport=websocket`);
+      ws = new WebSocket(`${url}?EIO=4&transport=websocket`);
     } else {
-      ws = new WebSocket(job.url);
+      ws = new WebSocket(url);
     }
     let ready = false;
     const client: Client = {
@@ -219,7 +234,8 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
   const other = extra?.();
   await sleep(job.warmup * 1000);
   const rss = peakRss();
-  const cpu0 = cpuTimes(job.serverPid);
+  const cpu0 = serverCpuTimes();
+  const broker0 = job.brokerPid ? cpuTimes(job.brokerPid) : null;
   const own0 = process.cpuUsage();
   const t0 = now();
   const chatBefore = chat.sent();
@@ -228,8 +244,10 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
   await sleep(job.seconds * 1000);
   measuring = false;
   const elapsed = (now() - t0) / 1000;
-  const cpu1 = cpuTimes(job.serverPid);
+  const cpu1 = serverCpuTimes();
   const serverCpu = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+  const broker1 = job.brokerPid ? cpuTimes(job.brokerPid) : null;
+  const brokerCpu = broker0 && broker1 ? broker1.user + broker1.system - broker0.user - broker0.system : 0;
   const serverSystem = cpu1.system - cpu0.system;
   const own = process.cpuUsage(own0);
   const rssPeak = rss.read();
@@ -255,6 +273,10 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
     serverSystemShare: round(serverSystem / Math.max(serverCpu, 0.01), 2),
     cpuSecondsPer100k: round((serverCpu / Math.max(1, deliveriesInWindow)) * 100_000, 3),
     deliveriesPerCpuSecond: round(deliveriesInWindow / Math.max(serverCpu, 0.01), 0),
+    /** With a broker: its CPU, and the figures counting it with the servers'. */
+    brokerCpuPercent: round((100 * brokerCpu) / elapsed, 0),
+    cpuSecondsPer100kWithBroker: round(((serverCpu + brokerCpu) / Math.max(1, deliveriesInWindow)) * 100_000, 3),
+    deliveriesPerCpuSecondWithBroker: round(deliveriesInWindow / Math.max(serverCpu + brokerCpu, 0.01), 0),
     serverRssKiB: rssPeak,
     loadgenCpuPercent: round((100 * (own.user + own.system)) / 1e6 / elapsed, 0),
     lost: Math.max(0, expected - deliveriesTotal),

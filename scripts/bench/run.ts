@@ -4,7 +4,7 @@
  * test-results/bench/results.json.
  *
  *   npm run bench                                   everything at full size (about 6–8 minutes)
- *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, web, filter)
+ *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, cluster, web, filter)
  *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
  *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
  *
@@ -26,6 +26,7 @@ import type { Job } from "./loadgen.ts";
 import { cpuSeconds, loadAverage, machine, runToEnd, startServer, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
+import { clusterBench } from "./cluster.ts";
 import { relayBench } from "./relay.ts";
 
 const root = resolve(import.meta.dir, "../..");
@@ -74,7 +75,7 @@ const opts = {
   relayViewers: num(flags["relay-viewers"], 500, 100),
   relaySeconds: num(flags["relay-seconds"], 20, 6),
 };
-const ALL = ["chat", "crowd", "idle", "hearts", "http", "relay", "web", "filter"] as const;
+const ALL = ["chat", "crowd", "idle", "hearts", "http", "relay", "cluster", "web", "filter"] as const;
 type Bench = (typeof ALL)[number];
 const selected = new Set<Bench>((flags.only?.split(",").map((s) => s.trim()) as Bench[] | undefined) ?? [...ALL]);
 for (const name of selected) if (!ALL.includes(name)) throw new Error(`unknown benchmark '${name}' (choose from ${ALL.join(", ")})`);
@@ -375,7 +376,13 @@ async function relay() {
   results.relay = await relayBench({ bun: BUN, work, viewers: opts.relayViewers, seconds: opts.relaySeconds, startDreadcast, line, verdict, summary });
 }
 
-// --- 6. page weight and Lighthouse ---------------------------------------------------------------------
+// --- 6. a cluster (scripts/bench/cluster.ts) ------------------------------------------------------------
+
+async function cluster() {
+  results.cluster = await clusterBench({ bin, work, viewers: opts.viewers, senders: opts.senders, rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup, loadgen, line, verdict, summary });
+}
+
+// --- 7. page weight and Lighthouse ---------------------------------------------------------------------
 
 async function web() {
   const server = await startDreadcast();
@@ -444,7 +451,7 @@ const m = machine();
 const started = performance.now();
 console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`);
 if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
-const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, relay, web, filter };
+const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, relay, cluster, web, filter };
 let failed = false;
 for (const name of ALL) {
   if (!selected.has(name)) continue;

@@ -1,0 +1,222 @@
+/**
+ * The cluster benchmark: the quiet chat's load (viewers × lines a second) served by two dreadcast instances
+ * sharing PostgreSQL and a Redis started for the run, against one instance on the same PostgreSQL (the
+ * overhead of the cluster), and against two Socket.IO 4 processes with `@socket.io/redis-adapter` on a
+ * Redis of their own (the common way to spread a chat over processes). The viewers' sockets alternate
+ * between the instances, so half of every line's deliveries cross Redis.
+ *
+ * CPU is that of every server process together; Redis's own CPU is shown apart and counted in the
+ * "with Redis" figures. PostgreSQL's is not counted for either dreadcast run (both write every line once).
+ */
+import { RedisClient, SQL, type Subprocess } from "bun";
+import { mkdtempSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Job } from "./loadgen.ts";
+import { startServer, type Server } from "./lib/proc.ts";
+import { fmt } from "./lib/stats.ts";
+import { createViewers } from "./lib/viewers.ts";
+
+export interface ClusterBenchContext {
+  bin: string;
+  work: string;
+  viewers: number;
+  senders: number;
+  rate: number;
+  seconds: number;
+  warmup: number;
+  loadgen: (job: Job) => Promise<Record<string, any>>;
+  line: (label: string, text: string) => void;
+  verdict: (ok: boolean) => string;
+  summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[];
+}
+
+const POSTGRES_URL = process.env.DREADCAST_BENCH_DATABASE_URL || process.env.DREADCAST_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A Redis server for one run (nothing kept on disk), stopped afterwards. */
+async function startRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const binary = Bun.which("redis-server");
+  if (!binary) throw new Error("redis-server is not installed");
+  const port = await freePort();
+  const child: Subprocess = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const client = new RedisClient(url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 500 });
+    try {
+      await client.connect();
+      break;
+    } catch {
+      if (i > 100) throw new Error("redis-server did not start");
+      await Bun.sleep(50);
+    } finally {
+      client.close();
+    }
+  }
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill(9);
+      await child.exited;
+    },
+  };
+}
+
+/** A new empty database for one run, dropped afterwards. */
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `dreadcast_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new SQL({ url: POSTGRES_URL, max: 1, connectionTimeout: 3 });
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const sql = new SQL({ url: POSTGRES_URL, max: 1 });
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await sql.close();
+      }
+    },
+  };
+}
+
+async function postgresAnswers(): Promise<boolean> {
+  const sql = new SQL({ url: POSTGRES_URL, max: 1, connectionTimeout: 3 });
+  try {
+    await sql`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.close().catch(() => {});
+  }
+}
+
+const wsUrl = (server: Server, path: string) => server.url.replace(/^http/, "ws") + path;
+
+export async function clusterBench(c: ClusterBenchContext): Promise<Record<string, unknown> | null> {
+  if (!Bun.which("redis-server") || !(await postgresAnswers())) {
+    c.line("cluster", `skipped: ${Bun.which("redis-server") ? "" : "no redis-server; "}${(await postgresAnswers()) ? "" : `no PostgreSQL at ${new URL(POSTGRES_URL).host}`}`);
+    return null;
+  }
+  const perSec = c.senders * c.rate;
+  const base = { mode: "fanout" as const, sockets: c.viewers, senders: c.senders, rate: c.rate, seconds: c.seconds, warmup: c.warmup };
+  const show = (name: string, r: Record<string, any>) =>
+    c.line(
+      "cluster",
+      `${name.padEnd(22)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
+        `servers ${fmt(r.serverCpuPercent, 0)}% of a core${r.brokerCpuPercent ? ` + Redis ${fmt(r.brokerCpuPercent, 0)}%` : ""} → ${fmt(r.cpuSecondsPer100kWithBroker, 3)} s/100k deliveries, ` +
+        `${fmt(r.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second${r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : ""}${r.refused > 0 ? `, ${r.refused} refused` : ""}`,
+    );
+  c.line("cluster", `${c.viewers} sockets, ${c.senders} senders × ${c.rate} msg/s = ${perSec} msg/s for ${c.seconds} s, on PostgreSQL at ${new URL(POSTGRES_URL).host}`);
+
+  const startInstance = (name: string, databaseUrl: string, redisUrl?: string) =>
+    startServer(
+      name,
+      [c.bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", mkdtempSync(join(c.work, "data-")), "--trust-proxy", "127.0.0.1", "--database-url", databaseUrl, "--instance-name", name, ...(redisUrl ? ["--redis-url", redisUrl] : [])],
+      /dreadcast \S+ listening on (http:\/\/\S+)/,
+    );
+
+  // One instance on PostgreSQL.
+  let single: Record<string, any>;
+  {
+    const db = await createDatabase();
+    const server = await startInstance("single", db.url);
+    try {
+      const viewers = await createViewers(server.url, c.viewers);
+      single = await c.loadgen({ ...base, protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers });
+      show("one instance", single);
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+  }
+
+  // Two instances, one Redis.
+  let pair: Record<string, any>;
+  {
+    const db = await createDatabase();
+    const redis = await startRedis();
+    const servers: Server[] = [];
+    try {
+      servers.push(await startInstance("one", db.url, redis.url));
+      servers.push(await startInstance("two", db.url, redis.url));
+      const viewers = await createViewers(servers[0]!.url, c.viewers);
+      pair = await c.loadgen({
+        ...base,
+        protocol: "dreadcast",
+        url: wsUrl(servers[0]!, "/ws"),
+        origin: servers[0]!.url,
+        serverPid: servers[0]!.pid,
+        urls: servers.map((s) => wsUrl(s, "/ws")),
+        origins: servers.map((s) => s.url),
+        serverPids: servers.map((s) => s.pid),
+        brokerPid: redis.pid,
+        viewers,
+      });
+      show("two instances + Redis", pair);
+    } finally {
+      for (const server of servers) await server.stop();
+      await redis.stop();
+      await db.drop();
+    }
+  }
+
+  // Socket.IO 4, two processes with the Redis adapter.
+  let socketio: Record<string, any>;
+  {
+    const redis = await startRedis();
+    const servers: Server[] = [];
+    try {
+      for (const name of ["socketio-1", "socketio-2"]) {
+        servers.push(await startServer(name, ["node", join(import.meta.dir, "servers/socketio-cluster.mjs")], /socketio listening on (http:\/\/\S+)/, { REDIS_URL: redis.url }));
+      }
+      socketio = await c.loadgen({
+        ...base,
+        protocol: "socketio",
+        url: wsUrl(servers[0]!, "/socket.io/"),
+        origin: servers[0]!.url,
+        serverPid: servers[0]!.pid,
+        urls: servers.map((s) => wsUrl(s, "/socket.io/")),
+        origins: servers.map((s) => s.url),
+        serverPids: servers.map((s) => s.pid),
+        brokerPid: redis.pid,
+      });
+      show("Socket.IO ×2 + adapter", socketio);
+    } finally {
+      for (const server of servers) await server.stop();
+      await redis.stop();
+    }
+  }
+
+  const overhead = pair.cpuSecondsPer100kWithBroker / single.cpuSecondsPer100k;
+  const p99Ok = pair.latencyMs.p99 <= single.latencyMs.p99 + 15;
+  const vsSocketIo = pair.deliveriesPerCpuSecondWithBroker / socketio.deliveriesPerCpuSecondWithBroker;
+  const delivered = pair.lost === 0 && pair.refused === 0;
+  c.line(
+    "cluster",
+    `ratios: CPU per delivery ${fmt(overhead, 2)}× one instance's (≤ 1.3×: ${c.verdict(overhead <= 1.3)}); p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms ` +
+      `(≤ +15 ms: ${c.verdict(p99Ok)}); deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter (≥ 2×: ${c.verdict(vsSocketIo >= 2)})`,
+  );
+  c.summary.push(
+    { benchmark: `Cluster (${c.viewers} × ${perSec} msg/s): two instances + Redis, every line delivered`, figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`, target: "none lost", ok: delivered },
+    { benchmark: "Cluster: CPU per delivery against one instance", figure: `${fmt(pair.cpuSecondsPer100kWithBroker, 3)} s/100k (Redis ${fmt(pair.brokerCpuPercent, 0)}% of a core) vs ${fmt(single.cpuSecondsPer100k, 3)} s → ${fmt(overhead, 2)}×`, target: "≤ 1.3×", ok: overhead <= 1.3 },
+    { benchmark: "Cluster: latency against one instance", figure: `p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms`, target: "≤ one instance + 15 ms", ok: p99Ok },
+    { benchmark: "Cluster: deliveries per CPU second against Socket.IO + Redis adapter", figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} vs ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×`, target: "≥ 2×", ok: vsSocketIo >= 2 },
+  );
+  return { single, pair, socketio, overhead, vsSocketIo };
+}
