@@ -1,0 +1,207 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { FLAGS } from "../../src/config.ts";
+
+/**
+ * The deployment examples under deploy/ name flags, DREADCAST_* variables and health paths of the server;
+ * these tests keep them in step with it, so that a renamed or misspelt flag fails here and not at 3 a.m.
+ */
+
+const ROOT = resolve(import.meta.dir, "../..");
+const DEPLOY = join(ROOT, "deploy");
+
+/** What the bare command accepts besides the serve flags. */
+const GLOBAL_FLAGS = ["help", "version"];
+/** The flags of the subcommands (src/cli), each of which also takes --data-dir. */
+const SUBCOMMAND_FLAGS: Record<string, string[]> = {
+  "migrate-data": ["to", "data-dir"],
+  backup: ["database-url", "data-dir"],
+  admin: ["username", "email", "password", "database-url", "data-dir"],
+};
+/** The health endpoints the server answers (src/modules/health). */
+const HEALTH_PATHS = ["/healthz", "/readyz"];
+
+interface DeployFile {
+  path: string;
+  text: string;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const files: DeployFile[] = filesUnder(DEPLOY).map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, "utf8") }));
+
+/**
+ * The word `dreadcast` used as a command: at the start of a line or after a space, quote, backtick, `=`
+ * (ExecStart=) or `(`, bare or as a path in a bin/ or dist/ folder, and followed by a space or the end.
+ * Not `dreadcast@3001`, `dreadcast:local`, `dreadcast-1` or `/var/lib/dreadcast`.
+ */
+const COMMAND = /(?<=^|[\s"'`=(])(?:\S*\/bin\/|(?:\.\/)?dist\/)?dreadcast(?=\s|$)/g;
+/** Where the arguments of a command on a shell or Markdown line end. */
+const COMMAND_END = /[|;&`)#]|\s\/\/\s/;
+
+/** Lines with shell continuations (a trailing backslash) joined. */
+function logicalLines(text: string): string[] {
+  return text.replace(/[ \t]*\\\r?\n[ \t]*/g, " ").split(/\r?\n/);
+}
+
+/** The name of a `--flag` or `--flag=value` token, with any quotes around it removed. */
+function flagName(token: string): string | null {
+  const match = /^--([A-Za-z0-9][A-Za-z0-9-]*)(?:=|$)/.exec(token.replace(/^["'[]+|["',\]]+$/g, ""));
+  return match ? match[1]! : null;
+}
+
+/** Whether `name` is a flag of the subcommand, or with none of the server. */
+function knownFlag(name: string, subcommand: string | null): boolean {
+  if (subcommand) return SUBCOMMAND_FLAGS[subcommand]!.includes(name);
+  return name in FLAGS || GLOBAL_FLAGS.includes(name);
+}
+
+/** Every `dreadcast ...` command line in `text`: its subcommand (or null) and the flag names it passes. */
+function commandLines(text: string): { line: string; subcommand: string | null; flags: string[] }[] {
+  const found: { line: string; subcommand: string | null; flags: string[] }[] = [];
+  for (const line of logicalLines(text)) {
+    const starts = [...line.matchAll(COMMAND)];
+    starts.forEach((start, i) => {
+      const from = start.index! + start[0].length;
+      let args = line.slice(from, i + 1 < starts.length ? starts[i + 1]!.index : undefined);
+      const end = COMMAND_END.exec(args);
+      if (end) args = args.slice(0, end.index);
+      const tokens = args.trim().split(/\s+/).filter(Boolean);
+      const subcommand = tokens[0] && tokens[0] in SUBCOMMAND_FLAGS ? tokens[0] : null;
+      const flags = tokens.map(flagName).filter((name): name is string => name !== null);
+      found.push({ line: line.trim(), subcommand, flags });
+    });
+  }
+  return found;
+}
+
+/** The flags given to the server by the compose services that run the dreadcast image (its entrypoint). */
+function composeCommands(text: string): { service: string; flags: string[] }[] {
+  const doc = Bun.YAML.parse(text) as { services?: Record<string, { image?: string; build?: unknown; command?: string | string[] }> };
+  return Object.entries(doc.services ?? {})
+    .filter(([, service]) => service.build !== undefined || /^dreadcast(?::|$)/.test(service.image ?? ""))
+    .map(([name, service]) => {
+      const command = service.command ?? [];
+      const tokens = typeof command === "string" ? command.split(/\s+/) : command;
+      return { service: name, flags: tokens.map(flagName).filter((flag): flag is string => flag !== null) };
+    });
+}
+
+/** Flags of `text` (a file under deploy/) that dreadcast does not know, as `file: --flag in <line>`. */
+function unknownFlags(file: DeployFile): string[] {
+  const problems: string[] = [];
+  for (const { line, subcommand, flags } of commandLines(file.text)) {
+    for (const flag of flags) if (!knownFlag(flag, subcommand)) problems.push(`${file.path}: --${flag} in ${line}`);
+  }
+  if (/\.ya?ml$/.test(file.path)) {
+    for (const { service, flags } of composeCommands(file.text)) {
+      for (const flag of flags) if (!knownFlag(flag, null)) problems.push(`${file.path}: --${flag} in the command of ${service}`);
+    }
+  }
+  return problems;
+}
+
+/** DREADCAST_* names of `text` that are not the variable of a flag (DREADCAST_DATA_DIR is --data-dir). */
+function unknownEnvNames(text: string): string[] {
+  const names = text.match(/\bDREADCAST_[A-Z0-9_]+\b/g) ?? [];
+  return names.filter((name) => !(name.slice("DREADCAST_".length).toLowerCase().replace(/_/g, "-") in FLAGS));
+}
+
+/**
+ * Paths that look like a health endpoint (/health, /healthz, /ready, /livez, /alive, …) and that the server
+ * does not answer. A folder such as /etc/letsencrypt/live/ is not one.
+ */
+function unknownHealthPaths(text: string): string[] {
+  const paths = text.match(/\/(?:health|ready|live|alive)[A-Za-z_-]*(?![\w/-]|\.\w)/g) ?? [];
+  const caddy = [...text.matchAll(/\bhealth_uri\s+(\S+)/g)].map((m) => m[1]!);
+  return [...new Set([...paths, ...caddy])].filter((path) => !HEALTH_PATHS.includes(path));
+}
+
+describe("the checks of the deployment examples", () => {
+  test("find a misspelt flag on a command line, in ExecStart and in a compose command", () => {
+    const unit = { path: "x.service", text: "ExecStart=/usr/local/bin/dreadcast --host 127.0.0.1 --redis-uri redis://r" };
+    expect(unknownFlags(unit)).toEqual(["x.service: --redis-uri in ExecStart=/usr/local/bin/dreadcast --host 127.0.0.1 --redis-uri redis://r"]);
+    const shell = { path: "README.md", text: "```sh\n./dist/dreadcast --port 3001 \\\n  --metric-token abcdefghijklmnopq\n```\n" };
+    expect(unknownFlags(shell)).toEqual(["README.md: --metric-token in ./dist/dreadcast --port 3001 --metric-token abcdefghijklmnopq"]);
+    const compose = { path: "c.yaml", text: 'services:\n  a:\n    image: dreadcast:local\n    command: ["--instance-name", "a", "--databse-url=postgres://db/x"]\n' };
+    expect(unknownFlags(compose)).toEqual(["c.yaml: --databse-url in the command of a"]);
+  });
+
+  test("tell a subcommand's flags and other programs' flags from the server's", () => {
+    const ok = [
+      "`dreadcast migrate-data --to postgres://db/x --data-dir /var/lib/dreadcast`",
+      "dreadcast admin create --username a --email a@b.co --password secret1",
+      "useradd --system --home-dir /var/lib/dreadcast --shell /usr/sbin/nologin dreadcast",
+      "systemctl enable --now dreadcast@3001",
+      "sudo -u dreadcast dreadcast --help",
+      'command: ["redis-server", "--save", "", "--appendonly", "no"]',
+    ];
+    expect(unknownFlags({ path: "ok.md", text: ok.join("\n") })).toEqual([]);
+    expect(unknownFlags({ path: "bad.md", text: "dreadcast migrate-data --from /data" })).toEqual(["bad.md: --from in dreadcast migrate-data --from /data"]);
+    expect(unknownFlags({ path: "bad.md", text: "dreadcast --to postgres://db/x" })).toEqual(["bad.md: --to in dreadcast --to postgres://db/x"]);
+  });
+
+  test("find an unknown DREADCAST_ variable and a health path the server does not answer", () => {
+    expect(unknownEnvNames("DREADCAST_REDIS_URL=redis://r\nDREADCAST_REDIS_URI=redis://r\n  DREADCAST_TRUST_PROXY: 10.0.0.1")).toEqual(["DREADCAST_REDIS_URI"]);
+    expect(unknownHealthPaths("health_uri /readyz\nhealth_uri /health\ncurl http://127.0.0.1:3001/livez\nssl_certificate /etc/letsencrypt/live/x/fullchain.pem;\npoll /healthz.")).toEqual([
+      "/health",
+      "/livez",
+    ]);
+    expect(unknownHealthPaths("health_uri /status")).toEqual(["/status"]);
+  });
+});
+
+describe("deploy/", () => {
+  test("holds the cluster examples", () => {
+    expect(files.map((f) => f.path).sort()).toEqual(
+      expect.arrayContaining([
+        "deploy/README.md",
+        "deploy/cluster/Caddyfile",
+        "deploy/cluster/Caddyfile.compose",
+        "deploy/cluster/compose.yaml",
+        "deploy/cluster/nginx.conf",
+        "deploy/cluster/systemd/cluster.env.example",
+        "deploy/cluster/systemd/dreadcast@.service",
+      ]),
+    );
+  });
+
+  test("every flag given to dreadcast is one it knows", () => {
+    expect(files.flatMap(unknownFlags)).toEqual([]);
+  });
+
+  test("the flags checked include the unit's ExecStart and the compose services' commands", () => {
+    const unit = files.find((f) => f.path.endsWith("dreadcast@.service"))!;
+    const execStart = commandLines(unit.text).find((c) => c.line.startsWith("ExecStart="));
+    expect(execStart?.flags).toEqual(["host", "port", "instance-name", "data-dir"]);
+    const compose = files.find((f) => f.path.endsWith("compose.yaml"))!;
+    const services = composeCommands(compose.text);
+    expect(services.map((s) => s.service)).toEqual(["dreadcast-1", "dreadcast-2", "dreadcast-3"]);
+    for (const { flags } of services) expect(flags).toEqual(["instance-name"]);
+  });
+
+  test("every DREADCAST_ variable is the variable of a flag", () => {
+    const all = files.flatMap((f) => unknownEnvNames(f.text).map((name) => `${f.path}: ${name}`));
+    expect(all).toEqual([]);
+    const env = files.find((f) => f.path.endsWith("cluster.env.example"))!;
+    for (const name of ["DREADCAST_DATABASE_URL", "DREADCAST_REDIS_URL", "DREADCAST_PUBLIC_URL", "DREADCAST_TRUST_PROXY", "DREADCAST_METRICS_TOKEN"]) {
+      expect(env.text).toMatch(new RegExp(`^${name}=\\S`, "m"));
+    }
+  });
+
+  test("every health path is one the server answers, and the balancers check /readyz", () => {
+    expect(files.flatMap((f) => unknownHealthPaths(f.text).map((path) => `${f.path}: ${path}`))).toEqual([]);
+    for (const name of ["Caddyfile", "Caddyfile.compose"]) {
+      const caddy = files.find((f) => f.path === `deploy/cluster/${name}`)!;
+      expect(caddy.text).toMatch(/^\s*health_uri \/readyz$/m);
+    }
+    const compose = files.find((f) => f.path.endsWith("compose.yaml"))!;
+    expect(compose.text).toContain("GET /readyz HTTP/1.0");
+  });
+});
