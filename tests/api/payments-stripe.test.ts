@@ -77,6 +77,24 @@ describe("access purchase through Stripe", () => {
     expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ status: "succeeded", fulfilled: 1 });
   });
 
+  test("two buyers' requests and the webhook racing them: one code, one e-mail, the same answer to both", async () => {
+    for (let round = 0; round < 5; round++) {
+      const email = `racer${round}@example.com`;
+      const intent = await createAccessIntent(app.client(), { email });
+      stripe.setStatus(intent.paymentIntentId, "succeeded");
+      const [first, second, hook] = await Promise.all([
+        generate(intent.paymentIntentId),
+        generate(intent.paymentIntentId),
+        stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId),
+      ]);
+      expect([first.status, second.status, hook.status]).toEqual([200, 200, 200]);
+      expect(first.body.accessCode).toBe(second.body.accessCode);
+      expect((await codesFor(intent.paymentIntentId)).map((c) => c.code)).toEqual([first.body.accessCode]);
+      const mails = await app.ctx.store.all<{ n: number }>("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ?", email);
+      expect(mails[0]!.n).toBe(1);
+    }
+  });
+
   test("unknown intents, other products' intents and malformed ids are 404", async () => {
     const foreign = stripe.addIntent({ amount: 100, status: "succeeded" });
     for (const id of ["pi_doesnotexist", foreign.id, "not-an-intent", "pi_../../v1/charges"]) {
