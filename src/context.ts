@@ -42,21 +42,12 @@ export interface AppContext {
   disposers: (() => void | Promise<void>)[];
 }
 
-/** How long local writes are gathered before the other instances are told to empty their caches. */
-const WROTE_COALESCE_MS = 5;
-
 /** Alone, or a member of the cluster the Redis URL names (connected before anything else starts). */
 function createCluster(config: Config, store: Store, log: Logger): Cluster {
   if (!config.redisUrl || !config.databaseUrl) return new SoloCluster(config.instanceName);
   const cluster = new RedisCluster(config.redisUrl, config.instanceName, clusterNamespace(config.databaseUrl), log);
-  // A write another instance may have cached: they are told once it is committed, a few at a time.
-  let telling: ReturnType<typeof setTimeout> | null = null;
-  store.watchWrites(() => {
-    telling ??= setTimeout(() => {
-      telling = null;
-      cluster.send({ k: "wrote" });
-    }, WROTE_COALESCE_MS);
-  });
+  // A write another instance may have cached: they are told once it is committed.
+  store.watchWrites(() => cluster.noteWrite());
   cluster.listen((message) => {
     if (message.k === "wrote") store.changedElsewhere();
   });

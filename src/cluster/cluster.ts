@@ -31,6 +31,48 @@ export type ClusterMessage =
   /** Something cached (settings, sessions, codes, bans) was written: caches are emptied. */
   | { k: "wrote" };
 
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+const isName = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 200;
+
+/**
+ * A message from the channel as this version understands it: anything else (another version's message, a
+ * stray publish by hand) is ignored rather than applied half-way. The checks are on the shape only; the
+ * viewer-facing event inside an `event` is passed on as the instance that made it wrote it.
+ */
+export function isClusterMessage(m: unknown): m is ClusterMessage {
+  if (typeof m !== "object" || m === null) return false;
+  const message = m as Record<string, unknown>;
+  switch (message.k) {
+    case "event":
+      return typeof message.event === "object" && message.event !== null && typeof (message.event as { type?: unknown }).type === "string";
+    case "presence":
+      return isCount(message.viewers) && isCount(message.sockets) && (message.fake === null || isCount(message.fake));
+    case "hearts":
+      return isCount(message.total);
+    case "people": {
+      const who = message.who as Record<string, unknown> | null;
+      if (typeof who !== "object" || who === null) return false;
+      if (who.username !== undefined && !isName(who.username)) return false;
+      if (who.userId != null && !isCount(who.userId)) return false;
+      if (who.accessCodeId != null && !isCount(who.accessCodeId)) return false;
+      if (message.send !== undefined && !Array.isArray(message.send)) return false;
+      const close = message.close as Record<string, unknown> | undefined;
+      if (close !== undefined && (typeof close !== "object" || close === null || typeof close.code !== "number" || typeof close.reason !== "string" || typeof close.notice !== "string")) return false;
+      return message.moderator === undefined || typeof message.moderator === "boolean";
+    }
+    case "kick":
+      return isName(message.username) && isCount(message.until);
+    case "reload":
+      return message.what === "moderation" || message.what === "stream";
+    case "fake":
+      return typeof message.enabled === "boolean" && isCount(message.target);
+    case "wrote":
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** A rate limit: `hit` counts one and answers 0 (allowed) or the seconds until the key may try again. */
 export interface Limiter {
   hit(key: string): number | Promise<number>;
@@ -67,6 +109,12 @@ export interface Cluster {
   readonly name: string;
   readonly clustered: boolean;
   send(message: ClusterMessage): void;
+  /**
+   * A write others may have cached was committed here: they are told (`wrote`), a few writes at a time,
+   * and always before any message sent after it, so no instance answers from a stale cache after it got
+   * an event that followed the write.
+   */
+  noteWrite(): void;
   listen(handler: (message: ClusterMessage, from: string) => void): void;
   /** After a gap in the messages (Redis lost and back): whatever may have been missed is read again. */
   onResync(handler: () => void): void;
@@ -86,6 +134,7 @@ export class SoloCluster implements Cluster {
   constructor(readonly name: string) {}
 
   send(): void {}
+  noteWrite(): void {}
   listen(): void {}
   onResync(): void {}
 
@@ -121,6 +170,8 @@ export const LEASE_RENEW_MS = 1000;
 /** The health ping: a Redis that does not answer within PING_TIMEOUT_MS twice in a row is given up and reconnected. */
 const PING_EVERY_MS = 2000;
 const PING_TIMEOUT_MS = 1000;
+/** How long local writes are gathered before the others are told to empty their caches. */
+const WROTE_COALESCE_MS = 5;
 /** A rate limit asked of Redis waits this long at most, then the instance's own count decides. */
 const LIMIT_TIMEOUT_MS = 250;
 
@@ -204,6 +255,7 @@ export class RedisCluster implements Cluster {
   private missedPings = 0;
   private down = false;
   private readonly counts = { published: 0, received: 0, dropped: 0 };
+  private wroteTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly url: string,
@@ -247,7 +299,23 @@ export class RedisCluster implements Cluster {
     await this.renewLeases();
   }
 
+  noteWrite(): void {
+    this.wroteTimer ??= setTimeout(() => this.flushWrote(), WROTE_COALESCE_MS);
+  }
+
+  private flushWrote(): void {
+    if (this.wroteTimer === null) return;
+    clearTimeout(this.wroteTimer);
+    this.wroteTimer = null;
+    this.publish({ k: "wrote" });
+  }
+
   send(message: ClusterMessage): void {
+    this.flushWrote();
+    this.publish(message);
+  }
+
+  private publish(message: ClusterMessage): void {
     const client = this.commands.client;
     if (!client) {
       this.counts.dropped++;
@@ -290,6 +358,7 @@ export class RedisCluster implements Cluster {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.flushWrote();
     for (const timer of this.timers) clearInterval(timer);
     for (const lease of this.leases) {
       if (!lease.owned) continue;
@@ -303,13 +372,13 @@ export class RedisCluster implements Cluster {
   }
 
   private receive(raw: string): void {
-    let parsed: { f?: unknown; m?: ClusterMessage };
+    let parsed: { f?: unknown; m?: unknown };
     try {
       parsed = JSON.parse(raw) as typeof parsed;
     } catch {
       return;
     }
-    if (parsed.f === this.name || typeof parsed.f !== "string" || !parsed.m) return;
+    if (parsed.f === this.name || !isName(parsed.f) || !isClusterMessage(parsed.m)) return;
     this.counts.received++;
     for (const handler of this.handlers) {
       try {

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
+import { RedisClient } from "bun";
+import { clusterNamespace } from "../../src/cluster/cluster.ts";
 import { startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { enter } from "../support/viewer.ts";
@@ -267,5 +269,38 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     } finally {
       await origin.stop();
     }
+  });
+
+  test("junk on the event's channel is ignored: no crash, counts and chat unaffected", async () => {
+    const { db, apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const ann = await connect(alpha, await joinAs(alpha, "Ann"));
+    const bob = await connect(beta, await joinAs(beta, "Bob"));
+    await eventually(() => lastCount(ann) === 2 && lastCount(bob) === 2, 5000, "2 viewers");
+    const channel = `${clusterNamespace(db.url)}:live`;
+    const raw = new RedisClient(redis!.url);
+    try {
+      for (const junk of [
+        "not json",
+        "{}",
+        JSON.stringify({ f: "mallory", m: { k: "presence", viewers: -5, sockets: 1, fake: null } }),
+        JSON.stringify({ f: "mallory", m: { k: "presence", viewers: "lots", sockets: 1, fake: null } }),
+        JSON.stringify({ f: "mallory", m: { k: "people", who: null, close: { code: 4001 } } }),
+        JSON.stringify({ f: "mallory", m: { k: "event", event: null } }),
+        JSON.stringify({ f: "mallory", m: { k: "hearts", total: Number.MAX_VALUE * 2 } }),
+        JSON.stringify({ f: "", m: { k: "wrote" } }),
+        JSON.stringify({ m: { k: "kick", username: "Ann", until: 9e15 } }),
+      ]) {
+        await raw.publish(channel, junk);
+      }
+    } finally {
+      raw.close();
+    }
+    await Bun.sleep(1500);
+    expect(lastCount(ann)).toBe(2);
+    expect(beta.ctx.chat.isKickedOut("Ann")).toBe(false);
+    await say(ann, "still fine");
+    await bob.next("chat", (e) => e.message.text === "still fine");
+    expect(ann.socket.readyState).toBe(WebSocket.OPEN);
   });
 });

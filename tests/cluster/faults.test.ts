@@ -197,4 +197,26 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     expect(late.of("chatHistory")[0]!.messages.map((m) => m.text).slice(-3)).toEqual(["before", "during the gap", "after"]);
     for (const ws of [ann, bob, late]) ws.close();
   }, 30_000);
+
+  test("the instance running the periodic jobs SIGKILLed: another takes them over within seconds (as its metrics say)", async () => {
+    const db = await database();
+    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--metrics"];
+    const first = await startInstance("first", flags);
+    cleanup.push(() => first.kill());
+    const second = await startInstance("second", flags);
+    cleanup.push(() => second.kill());
+    const owns = async (instance: InstanceProcess, job: string) => {
+      const page = await (await fetch(`${instance.url}/metrics`)).text();
+      return new RegExp(`^dreadcast_job_owner\\{instance="${instance.name}",job="${job}"\\} 1$`, "m").test(page);
+    };
+    const jobs = ["mail", "stats-sampler", "fake-viewers"];
+    await eventually(async () => (await Promise.all(jobs.map((job) => owns(first, job)))).every(Boolean), 5000, "first runs the jobs");
+    for (const job of jobs) expect(await owns(second, job)).toBe(false);
+    const killedAt = performance.now();
+    await first.kill(9);
+    await eventually(async () => (await Promise.all(jobs.map((job) => owns(second, job)))).every(Boolean), 10_000, "second took the jobs over");
+    // The lease (5 s) ran out and was taken at the next renewal (every second).
+    expect(performance.now() - killedAt).toBeLessThan(8000);
+    expect(second.output()).toContain("[second] now runs mail");
+  }, 30_000);
 });
