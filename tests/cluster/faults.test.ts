@@ -185,9 +185,14 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     // The chat goes on where it can: the line is stored, and its sender's instance shows it.
     await say(ann, "during the gap");
     expect((await alpha.client().get("/healthz")).status).toBe(200);
+    // Not ready for new viewers while cut off from the others.
+    const cutOff = await alpha.client().get("/readyz");
+    expect(cutOff.status).toBe(503);
+    expect(cutOff.body).toMatchObject({ status: "unavailable", instance: "alpha", database: "up", redis: "down" });
 
     await redis!.start();
     await eventually(() => alpha.ctx.cluster.status().redis === "up" && beta.ctx.cluster.status().redis === "up", 8000, "Redis back");
+    expect((await alpha.client().get("/readyz")).status).toBe(200);
     expect(lines.some((l) => l.includes("[beta] Redis connection lost"))).toBe(true);
     expect(lines.some((l) => l.includes("[beta] Redis connection back"))).toBe(true);
     await say(ann, "after");
