@@ -22,6 +22,9 @@ export interface ClusterBenchContext {
   work: string;
   viewers: number;
   senders: number;
+  /** The busy chat's audience and senders (the crowd benchmark's), run the same way after the quiet one; 0 skips it. */
+  busyViewers: number;
+  busySenders: number;
   rate: number;
   seconds: number;
   warmup: number;
@@ -113,16 +116,26 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
     c.line("cluster", `skipped: ${Bun.which("redis-server") ? "" : "no redis-server; "}${(await postgresAnswers()) ? "" : `no PostgreSQL at ${new URL(POSTGRES_URL).host}`}`);
     return null;
   }
-  const perSec = c.senders * c.rate;
-  const base = { mode: "fanout" as const, sockets: c.viewers, senders: c.senders, rate: c.rate, seconds: c.seconds, warmup: c.warmup };
+  const quiet = await scenario(c, "quiet chat", c.viewers, c.senders, true);
+  const busy = c.busyViewers > 0 ? await scenario(c, "busy chat", c.busyViewers, c.busySenders, false) : null;
+  return { quiet, busy };
+}
+
+/** One load on the three set-ups; `targets`: the issue's figures are judged on this load. */
+async function scenario(c: ClusterBenchContext, label: string, viewersWanted: number, sendersWanted: number, targets: boolean): Promise<Record<string, unknown>> {
+  const viewerCount = viewersWanted;
+  const senders = Math.min(sendersWanted, viewerCount);
+  const perSec = senders * c.rate;
+  const base = { mode: "fanout" as const, sockets: viewerCount, senders, rate: c.rate, seconds: c.seconds, warmup: c.warmup };
   const show = (name: string, r: Record<string, any>) =>
     c.line(
       "cluster",
       `${name.padEnd(22)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
         `servers ${fmt(r.serverCpuPercent, 0)}% of a core${r.brokerCpuPercent ? ` + Redis ${fmt(r.brokerCpuPercent, 0)}%` : ""} → ${fmt(r.cpuSecondsPer100kWithBroker, 3)} s/100k deliveries, ` +
-        `${fmt(r.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second${r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : ""}${r.refused > 0 ? `, ${r.refused} refused` : ""}`,
+        `${fmt(r.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second${r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : ""}${r.refused > 0 ? `, ${r.refused} refused` : ""}` +
+        (r.serversExited > 0 ? `, ${r.serversExited} server process${r.serversExited === 1 ? "" : "es"} DIED during the run` : ""),
     );
-  c.line("cluster", `${c.viewers} sockets, ${c.senders} senders × ${c.rate} msg/s = ${perSec} msg/s for ${c.seconds} s, on PostgreSQL at ${new URL(POSTGRES_URL).host}`);
+  c.line("cluster", `${label}: ${viewerCount} sockets, ${senders} senders × ${c.rate} msg/s = ${perSec} msg/s for ${c.seconds} s, on PostgreSQL at ${new URL(POSTGRES_URL).host}`);
 
   const startInstance = (name: string, databaseUrl: string, redisUrl?: string) =>
     startServer(
@@ -137,7 +150,7 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
     const db = await createDatabase();
     const server = await startInstance("single", db.url);
     try {
-      const viewers = await createViewers(server.url, c.viewers);
+      const viewers = await createViewers(server.url, viewerCount);
       single = await c.loadgen({ ...base, protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers });
       show("one instance", single);
     } finally {
@@ -155,7 +168,7 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
     try {
       servers.push(await startInstance("one", db.url, redis.url));
       servers.push(await startInstance("two", db.url, redis.url));
-      const viewers = await createViewers(servers[0]!.url, c.viewers);
+      const viewers = await createViewers(servers[0]!.url, viewerCount);
       pair = await c.loadgen({
         ...base,
         protocol: "dreadcast",
@@ -197,6 +210,10 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
         brokerPid: redis.pid,
       });
       show("Socket.IO ×2 + adapter", socketio);
+      for (const server of servers) {
+        const last = server.output().trim().split("\n").filter((l) => /error|heap|killed/i.test(l)).at(-1);
+        if (last) c.line("cluster", `  ${server.name}: ${last.slice(0, 200)}`);
+      }
     } finally {
       for (const server of servers) await server.stop();
       await redis.stop();
@@ -207,13 +224,23 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
   const p99Ok = pair.latencyMs.p99 <= single.latencyMs.p99 + 15;
   const vsSocketIo = pair.deliveriesPerCpuSecondWithBroker / socketio.deliveriesPerCpuSecondWithBroker;
   const delivered = pair.lost === 0 && pair.refused === 0;
+  if (!targets) {
+    c.line("cluster", `${label}: deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter; CPU per delivery ${fmt(overhead, 2)}× one instance's; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)})`);
+    c.summary.push({
+      benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis`,
+      figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second vs Socket.IO + adapter ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×; ${fmt(overhead, 2)}× one instance's CPU per delivery; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)}); ${fmt(pair.lostPercent, 2)}% lost (Socket.IO ${fmt(socketio.lostPercent, 2)}%)`,
+      target: "—",
+      ok: null,
+    });
+    return { single, pair, socketio, overhead, vsSocketIo };
+  }
   c.line(
     "cluster",
     `ratios: CPU per delivery ${fmt(overhead, 2)}× one instance's (≤ 1.3×: ${c.verdict(overhead <= 1.3)}); p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms ` +
       `(≤ +15 ms: ${c.verdict(p99Ok)}); deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter (≥ 2×: ${c.verdict(vsSocketIo >= 2)})`,
   );
   c.summary.push(
-    { benchmark: `Cluster (${c.viewers} × ${perSec} msg/s): two instances + Redis, every line delivered`, figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`, target: "none lost", ok: delivered },
+    { benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis, every line delivered`, figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`, target: "none lost", ok: delivered },
     { benchmark: "Cluster: CPU per delivery against one instance", figure: `${fmt(pair.cpuSecondsPer100kWithBroker, 3)} s/100k (Redis ${fmt(pair.brokerCpuPercent, 0)}% of a core) vs ${fmt(single.cpuSecondsPer100k, 3)} s → ${fmt(overhead, 2)}×`, target: "≤ 1.3×", ok: overhead <= 1.3 },
     { benchmark: "Cluster: latency against one instance", figure: `p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms`, target: "≤ one instance + 15 ms", ok: p99Ok },
     { benchmark: "Cluster: deliveries per CPU second against Socket.IO + Redis adapter", figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} vs ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×`, target: "≥ 2×", ok: vsSocketIo >= 2 },

@@ -105,9 +105,27 @@ interface Client {
 
 const serverPids = job.serverPids ?? [job.serverPid];
 
+/** Server processes gone during the run (a crash under the load): their CPU time stops at what was last read. */
+const lastCpu = new Map<number, { user: number; system: number }>();
+const exited = new Set<number>();
+
 /** User and system CPU seconds of the server (every process of a cluster) so far. */
 function serverCpuTimes(): { user: number; system: number } {
-  return serverPids.map(cpuTimes).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }));
+  let user = 0;
+  let system = 0;
+  for (const pid of serverPids) {
+    let times = lastCpu.get(pid) ?? { user: 0, system: 0 };
+    try {
+      times = cpuTimes(pid);
+      lastCpu.set(pid, times);
+    } catch {
+      if (!exited.has(pid)) log(`server process ${pid} is gone`);
+      exited.add(pid);
+    }
+    user += times.user;
+    system += times.system;
+  }
+  return { user, system };
 }
 
 function open(index: number): Promise<Client> {
@@ -223,9 +241,16 @@ function pace(targets: Client[], perSecond: number, send: (client: Client, seq: 
 const chatText = (seq: number) => `bench line ${seq} @@${now().toFixed(3)}`;
 
 function peakRss(): { read(): number; stop(): void } {
-  let peak = rssKiB(job.serverPid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssKiB(job.serverPid))), 250);
-  return { read: () => Math.max(peak, rssKiB(job.serverPid)), stop: () => clearInterval(timer) };
+  const read = () => {
+    try {
+      return rssKiB(job.serverPid);
+    } catch {
+      return 0;
+    }
+  };
+  let peak = read();
+  const timer = setInterval(() => (peak = Math.max(peak, read())), 250);
+  return { read: () => Math.max(peak, read()), stop: () => clearInterval(timer) };
 }
 
 async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof pace>) {
@@ -283,6 +308,7 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
     lostPercent: round((100 * Math.max(0, expected - deliveriesTotal)) / Math.max(1, expected), 2),
     refused,
     unexpectedCloses,
+    serversExited: exited.size,
   };
 }
 

@@ -379,7 +379,10 @@ async function relay() {
 // --- 6. a cluster (scripts/bench/cluster.ts) ------------------------------------------------------------
 
 async function cluster() {
-  results.cluster = await clusterBench({ bin, work, viewers: opts.viewers, senders: opts.senders, rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup, loadgen, line, verdict, summary });
+  results.cluster = await clusterBench({
+    bin, work, viewers: opts.viewers, senders: opts.senders, busyViewers: flags.quick ? 0 : opts.crowd, busySenders: opts.crowdSenders,
+    rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup, loadgen, line, verdict, summary,
+  });
 }
 
 // --- 7. page weight and Lighthouse ---------------------------------------------------------------------
