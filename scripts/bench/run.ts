@@ -3,7 +3,7 @@
  * and its ratio or target on a line; a summary table follows, and the results go to
  * test-results/bench/results.json.
  *
- *   npm run bench                                   everything at full size (about 6–8 minutes)
+ *   npm run bench                                   everything at full size (about 10 minutes)
  *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, cluster, web, filter)
  *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
  *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
