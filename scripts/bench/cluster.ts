@@ -5,13 +5,14 @@
  * Redis of their own (the common way to spread a chat over processes). The viewers' sockets alternate
  * between the instances, so half of every line's deliveries cross Redis.
  *
- * CPU is that of every server process together; Redis's own CPU is shown apart and counted in the
+ * PostgreSQL is the server at DREADCAST_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+ * with a fresh database per run. CPU is that of every server process together; Redis's own CPU is shown apart and counted in the
  * "with Redis" figures. PostgreSQL's is not counted for either dreadcast run (both write every line once).
  */
-import { RedisClient, SQL, type Subprocess } from "bun";
 import { mkdtempSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
+import { createTestDatabase as createDatabase, postgresAvailable as postgresAnswers, TEST_POSTGRES_URL } from "../../tests/support/postgres.ts";
+import { startTestRedis } from "../../tests/support/redis.ts";
 import type { Job } from "./loadgen.ts";
 import { startServer, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
@@ -34,80 +35,8 @@ export interface ClusterBenchContext {
   summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[];
 }
 
-const POSTGRES_URL = process.env.DREADCAST_BENCH_DATABASE_URL || process.env.DREADCAST_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A Redis server for one run (nothing kept on disk), stopped afterwards. */
-async function startRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const binary = Bun.which("redis-server");
-  if (!binary) throw new Error("redis-server is not installed");
-  const port = await freePort();
-  const child: Subprocess = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const client = new RedisClient(url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 500 });
-    try {
-      await client.connect();
-      break;
-    } catch {
-      if (i > 100) throw new Error("redis-server did not start");
-      await Bun.sleep(50);
-    } finally {
-      client.close();
-    }
-  }
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill(9);
-      await child.exited;
-    },
-  };
-}
-
-/** A new empty database for one run, dropped afterwards. */
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `dreadcast_bench_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new SQL({ url: POSTGRES_URL, max: 1, connectionTimeout: 3 });
-  try {
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const sql = new SQL({ url: POSTGRES_URL, max: 1 });
-      try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await sql.close();
-      }
-    },
-  };
-}
-
-async function postgresAnswers(): Promise<boolean> {
-  const sql = new SQL({ url: POSTGRES_URL, max: 1, connectionTimeout: 3 });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.close().catch(() => {});
-  }
-}
+/** PostgreSQL and Redis as the tests get them: the server at DREADCAST_TEST_DATABASE_URL (default the local one), a database per run, a redis-server per run. */
+const POSTGRES_URL = TEST_POSTGRES_URL;
 
 const wsUrl = (server: Server, path: string) => server.url.replace(/^http/, "ws") + path;
 
@@ -147,7 +76,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   // One instance on PostgreSQL.
   let single: Record<string, any>;
   {
-    const db = await createDatabase();
+    const db = await createDatabase("dreadcast_bench");
     const server = await startInstance("single", db.url);
     try {
       const viewers = await createViewers(server.url, viewerCount);
@@ -162,8 +91,8 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   // Two instances, one Redis.
   let pair: Record<string, any>;
   {
-    const db = await createDatabase();
-    const redis = await startRedis();
+    const db = await createDatabase("dreadcast_bench");
+    const redis = (await startTestRedis())!;
     const servers: Server[] = [];
     try {
       servers.push(await startInstance("one", db.url, redis.url));
@@ -192,7 +121,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   // Socket.IO 4, two processes with the Redis adapter.
   let socketio: Record<string, any>;
   {
-    const redis = await startRedis();
+    const redis = (await startTestRedis())!;
     const servers: Server[] = [];
     try {
       for (const name of ["socketio-1", "socketio-2"]) {

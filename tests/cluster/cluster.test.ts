@@ -4,7 +4,7 @@ import { RedisClient } from "bun";
 import { clusterNamespace } from "../../src/cluster/cluster.ts";
 import { startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
-import { enter } from "../support/viewer.ts";
+import { enter, eventually } from "../support/viewer.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { adminOf, joinAs, say, WsClient, type Viewer } from "../ws/helpers.ts";
@@ -49,13 +49,6 @@ function sameBrowserOn(app: TestApp, viewer: TestClient): TestClient {
   return client;
 }
 
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await Bun.sleep(25);
-  }
-}
 
 const lastCount = (ws: WsClient) => ws.of("viewer_count").at(-1)?.count;
 const lastHearts = (ws: WsClient) => ws.of("hearts").at(-1)?.count;

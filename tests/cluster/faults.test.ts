@@ -4,6 +4,7 @@ import { Balancer } from "../support/balancer.ts";
 import { startInstance, type InstanceProcess } from "../support/instance.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { eventually } from "../support/viewer.ts";
 import { joinAs, say, WsClient } from "../ws/helpers.ts";
 
 /** Faults a cluster lives through: an instance SIGKILLed or frozen mid-chat, Redis restarted mid-chat. */
@@ -30,13 +31,6 @@ async function database(): Promise<TestDatabase> {
   return db;
 }
 
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await Bun.sleep(25);
-  }
-}
 
 /** What the tests' clients need of an app: where it is. Here, the balancer in front of the instances. */
 function site(url: string): TestApp {

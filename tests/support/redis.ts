@@ -8,6 +8,8 @@ import { createServer, type AddressInfo } from "node:net";
 export interface TestRedis {
   url: string;
   port: number;
+  /** The server's process id while it runs (0 when it does not). */
+  readonly pid: number;
   /** Kills it (SIGKILL: what a crash looks like to the instances) and waits until it is gone. */
   kill(): Promise<void>;
   /** Starts it again, empty, on the same port. */
@@ -17,7 +19,8 @@ export interface TestRedis {
 
 export const REDIS_SERVER = Bun.which("redis-server");
 
-async function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
@@ -62,5 +65,14 @@ export async function startTestRedis(): Promise<TestRedis | null> {
   };
   await start();
   process.once("exit", () => child?.kill(9));
-  return { url, port, kill, start, stop: kill };
+  return {
+    url,
+    port,
+    get pid() {
+      return (child as Subprocess | null)?.pid ?? 0;
+    },
+    kill,
+    start,
+    stop: kill,
+  };
 }
