@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { WS_CLOSE_BANNED } from "../../src/contracts/chat.ts";
 import { startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { Balancer } from "../support/balancer.ts";
 import { startInstance, type InstanceProcess } from "../support/instance.ts";
@@ -178,6 +179,9 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     await eventually(() => alpha.ctx.cluster.status().redis === "down" && beta.ctx.cluster.status().redis === "down", 5000, "Redis seen gone");
     // The chat goes on where it can: the line is stored, and its sender's instance shows it.
     await say(ann, "during the gap");
+    // A ban made on alpha meanwhile cannot reach beta now; it will once the gap is over.
+    const troll = await WsClient.connect(beta, await joinAs(beta, "Troll"));
+    await alpha.ctx.chat.ban("Troll", null, "warden");
     expect((await alpha.client().get("/healthz")).status).toBe(200);
     // Not ready for new viewers while cut off from the others.
     const cutOff = await alpha.client().get("/readyz");
@@ -191,6 +195,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     expect(lines.some((l) => l.includes("[beta] Redis connection back"))).toBe(true);
     await say(ann, "after");
     await bob.next("chat", (e) => e.message.text === "after");
+    expect((await troll.closed).code).toBe(WS_CLOSE_BANNED);
     // A socket joining beta has the whole conversation, the gap's line in its place.
     const late = await WsClient.connect(beta, await joinAs(beta, "Late"));
     expect(late.of("chatHistory")[0]!.messages.map((m) => m.text).slice(-3)).toEqual(["before", "during the gap", "after"]);

@@ -41,6 +41,22 @@ export class BanList {
       .map((r) => ({ username: r.username, bannedBy: r.banned_by, reason: r.reason, bannedAt: new Date(r.created_at).toISOString() }));
   }
 
+  /** Every banned name and code, for checking open sockets against (after a gap in a cluster's messages). */
+  async names(): Promise<{ username: string; accessCodeId: number | null }[]> {
+    return this.store.all<{ username: string; accessCodeId: number | null }>(`SELECT username, access_code_id AS "accessCodeId" FROM banned_users`);
+  }
+
+  /** Of these codes, those revoked (a refund or dispute). */
+  async revokedAmong(codeIds: number[]): Promise<number[]> {
+    const revoked: number[] = [];
+    for (let i = 0; i < codeIds.length; i += 500) {
+      const chunk = codeIds.slice(i, i + 500);
+      const rows = await this.store.all<{ id: number }>(`SELECT id FROM access_codes WHERE revoked = 1 AND id IN (${chunk.map(() => "?").join(", ")})`, ...chunk);
+      revoked.push(...rows.map((r) => r.id));
+    }
+    return revoked;
+  }
+
   async findViewer(username: string): Promise<KnownViewer | null> {
     const row = (await this.store.get<Omit<KnownViewer, "isModerator"> & { promoted: number }>(`SELECT u.id AS "userId", u.username, u.access_code_id AS "accessCodeId", c.kind AS "codeKind",
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted

@@ -383,6 +383,25 @@ export class ChatHub {
     await this.moderation.load();
     await this.counters.reload();
     await this.broadcastDonationTotal(false);
+    await this.closeWhatWasEndedElsewhere();
+  }
+
+  /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
+  private async closeWhatWasEndedElsewhere(): Promise<void> {
+    const bans = await this.bans.names();
+    const names = new Set(bans.map((b) => b.username.toLowerCase()));
+    const codes = new Set(bans.flatMap((b) => (b.accessCodeId === null ? [] : [b.accessCodeId])));
+    const open = [...this.connections.values()].filter((c) => !c.closing && !c.identity.isAdmin);
+    for (const c of open) {
+      if (names.has(c.identity.username.toLowerCase()) || (c.identity.accessCodeId !== null && codes.has(c.identity.accessCodeId))) {
+        this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
+      }
+    }
+    const held = [...new Set(open.flatMap((c) => (c.closing || c.identity.accessCodeId === null ? [] : [c.identity.accessCodeId])))];
+    const revoked = new Set(await this.bans.revokedAmong(held));
+    for (const c of open) {
+      if (!c.closing && c.identity.accessCodeId !== null && revoked.has(c.identity.accessCodeId)) this.disconnect(c, WS_CLOSE_KICKED, "Revoked", PASS_ENDED_MESSAGE);
+    }
   }
 
   sendTo(socket: ChatSocket, event: ServerEvent): void {
