@@ -64,6 +64,8 @@ describe("health, readiness and metrics", () => {
     expect(sample(page, "dreadcast_cluster_viewers", labels)).toBe(1);
     expect(sample(page, "dreadcast_chat_messages_total", labels)).toBe(1);
     expect(sample(page, "dreadcast_hearts_total", labels)).toBe(1);
+    expect(sample(page, "dreadcast_chat_messages_per_second", labels)).toBeGreaterThan(0);
+    expect(sample(page, "dreadcast_hearts_per_second", labels)).toBeGreaterThan(0);
     expect(sample(page, "dreadcast_broadcast_frames_total", labels)).toBeGreaterThanOrEqual(2);
     expect(sample(page, "dreadcast_database_up", labels)).toBe(1);
     expect(sample(page, "dreadcast_database_latency_seconds", labels)).toBeGreaterThan(0);

@@ -124,6 +124,8 @@ export class ChatHub {
   private peerEvents: Promise<void> = SETTLED;
   /** What this instance has handled since it started, for the metrics. */
   private readonly live = { lines: 0, hearts: 0, frames: 0 };
+  /** The counters as they were at each tick of the last ten seconds (for the per-second rates). */
+  private readonly liveHistory: { at: number; lines: number; hearts: number }[] = [];
   /** This instance steps the fake viewers (alone, always; in a cluster, while it holds that job). */
   private runsFakeViewers = false;
 
@@ -158,6 +160,7 @@ export class ChatHub {
     await this.counters.load({ enabled: settings.fakeViewersEnabled, target: settings.fakeViewersTarget });
     this.donation = { current: await this.settings.donationTotal(), goal: settings.donationGoal };
     if (this.stopped || this.timers.length > 0) return;
+    this.liveHistory.push({ at: Date.now(), lines: 0, hearts: 0 });
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
     let stepping: ReturnType<typeof setInterval> | null = null;
     this.cluster.single("fake-viewers", {
@@ -514,9 +517,15 @@ export class ChatHub {
     this.counters.addHeart();
   }
 
-  /** Chat lines and hearts taken here, and frames fanned out, since the start. */
-  liveStats(): { lines: number; hearts: number; frames: number } {
-    return { ...this.live };
+  /** Chat lines and hearts taken here, and frames fanned out, since the start; lines and hearts a second over the last ten seconds. */
+  liveStats(): { lines: number; hearts: number; frames: number; linesPerSecond: number; heartsPerSecond: number } {
+    const oldest = this.liveHistory[0];
+    const seconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
+    return {
+      ...this.live,
+      linesPerSecond: oldest && seconds > 0 ? (this.live.lines - oldest.lines) / seconds : 0,
+      heartsPerSecond: oldest && seconds > 0 ? (this.live.hearts - oldest.hearts) / seconds : 0,
+    };
   }
 
   heartCount(): number {
@@ -575,6 +584,9 @@ export class ChatHub {
    * counts its viewers see are the cluster's.
    */
   private publishChangedCounts(): void {
+    const now = Date.now();
+    this.liveHistory.push({ at: now, lines: this.live.lines, hearts: this.live.hearts });
+    while (this.liveHistory.length > 1 && now - this.liveHistory[0]!.at > 10_000) this.liveHistory.shift();
     if (this.cluster.clustered) {
       this.prunePeers();
       this.cluster.send({ k: "presence", viewers: this.socketsPerPerson.size, sockets: this.connections.size, fake: this.runsFakeViewers ? this.counters.currentFakeViewers() : null });

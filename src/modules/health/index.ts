@@ -59,6 +59,8 @@ async function metrics(ctx: AppContext): Promise<string> {
   out.add("dreadcast_fake_viewers", "gauge", "Fake viewers added to the count everyone sees.", ctx.chat.currentFakeViewers());
   out.add("dreadcast_chat_messages_total", "counter", "Chat lines accepted on this instance.", live.lines);
   out.add("dreadcast_hearts_total", "counter", "Hearts counted on this instance.", live.hearts);
+  out.add("dreadcast_chat_messages_per_second", "gauge", "Chat lines accepted on this instance per second, over the last ten seconds.", Math.round(live.linesPerSecond * 100) / 100);
+  out.add("dreadcast_hearts_per_second", "gauge", "Hearts counted on this instance per second, over the last ten seconds.", Math.round(live.heartsPerSecond * 100) / 100);
   out.add("dreadcast_broadcast_frames_total", "counter", "Frames fanned out to this instance's sockets (one per event or chat batch).", live.frames);
   out.add("dreadcast_heart_total", "gauge", "The event's heart total.", ctx.chat.heartCount());
   const latency = await databaseLatency(ctx);
