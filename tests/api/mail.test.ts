@@ -130,6 +130,8 @@ test("without SMTP the e-mail lands in the outbox folder as an .eml file", async
     expect(eml).toContain("To: offline@example.com");
     expect(eml).toContain("Subject: Your DREADCAST access code");
     expect(eml).toContain(accessCode);
+    // The file is written first, then the message is marked sent.
+    await eventually(async () => (await app.ctx.mail.counts()).sent === 1);
     expect((await app.ctx.mail.counts())).toEqual({ pending: 0, sent: 1, failed: 0 });
   } finally {
     await app.close();

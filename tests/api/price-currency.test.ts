@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
-import { buyDemoCode, enter } from "../support/viewer.ts";
+import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
 
 let stripe: FakeStripe;
 let app: TestApp;
@@ -68,8 +68,9 @@ describe("the event's price and currency", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", donation.paymentIntentId);
     expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(500);
     expect((await admin.get("/api/admin/stats")).body).toMatchObject({ donationTotal: 500, currency: "eur" });
-    const line = (await app.ctx.store.get<{ text: string }>("SELECT text FROM chat_messages WHERE type = 'donation' ORDER BY seq DESC LIMIT 1"));
-    expect(line!.text).toBe("donated €5.00");
+    // The donation line is announced once the donation is counted, after the webhook is answered.
+    const line = await eventually(() => app.ctx.store.get<{ text: string }>("SELECT text FROM chat_messages WHERE type = 'donation' ORDER BY seq DESC LIMIT 1"));
+    expect(line.text).toBe("donated €5.00");
   });
 
   test("after the first sale a new currency needs confirming; amounts paid keep theirs and totals never mix", async () => {
