@@ -73,6 +73,9 @@ export function isClusterMessage(m: unknown): m is ClusterMessage {
   }
 }
 
+/** What a `people` message does to the sockets it names. */
+export type PeopleAction = Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">;
+
 /** A rate limit: `hit` counts one and answers 0 (allowed) or the seconds until the key may try again. */
 export interface Limiter {
   hit(key: string): number | Promise<number>;

@@ -1,4 +1,4 @@
-import { SoloCluster, type Cluster, type ClusterMessage, type People } from "../../cluster/cluster.ts";
+import { SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
 import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
@@ -263,11 +263,6 @@ export class ChatHub {
     return ++connection.framesInWindow <= MAX_FRAMES_PER_SECOND;
   }
 
-  /** Open sockets whose identity passes the test. */
-  socketsWhere(test: (identity: ChatIdentity) => boolean): Connection[] {
-    return [...this.connections.values()].filter((c) => !c.closing && test(c.identity));
-  }
-
   /** Sockets of that chat name (case-insensitive); admins only when `includeAdmins`. */
   socketsOf(username: string, includeAdmins = false): Connection[] {
     const wanted = username.toLowerCase();
@@ -298,12 +293,12 @@ export class ChatHub {
    * Frames for some people's sockets, or their sockets closed — here and on every other instance. Viewer
    * sockets only (an admin's never): those under the name, of that user, or opened with that code.
    */
-  toPeople(who: People, action: Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">): void {
+  toPeople(who: People, action: PeopleAction): void {
     this.cluster.send({ k: "people", who, ...action });
     this.applyToPeople(who, action);
   }
 
-  private applyToPeople(who: People, action: Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">): void {
+  private applyToPeople(who: People, action: PeopleAction): void {
     const name = who.username?.toLowerCase();
     for (const c of [...this.connections.values()]) {
       const { identity } = c;
