@@ -88,6 +88,24 @@ export interface SingleJob {
   stop(): void | Promise<void>;
 }
 
+/** A single-owner job that runs `tick` every `everyMs` while this instance owns it (and once as it takes it, if `atStart`). */
+export function intervalJob(tick: () => void, everyMs: number, hooks: { atStart?: boolean; owned?: (owned: boolean) => void } = {}): SingleJob {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  return {
+    start: () => {
+      hooks.owned?.(true);
+      if (timer) return;
+      if (hooks.atStart) tick();
+      timer = setInterval(tick, everyMs);
+    },
+    stop: () => {
+      hooks.owned?.(false);
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
 export interface ClusterStatus {
   name: string;
   clustered: boolean;
@@ -131,7 +149,7 @@ export interface Cluster {
 /** One instance serving the event alone: nothing to share. */
 export class SoloCluster implements Cluster {
   readonly clustered = false;
-  private readonly jobs: SingleJob[] = [];
+  private readonly jobs: { name: string; job: SingleJob }[] = [];
   private started = false;
 
   constructor(readonly name: string) {}
@@ -145,23 +163,23 @@ export class SoloCluster implements Cluster {
     return new RateLimiter(limit, windowMs);
   }
 
-  single(_name: string, job: SingleJob): void {
-    this.jobs.push(job);
+  single(name: string, job: SingleJob): void {
+    this.jobs.push({ name, job });
     if (this.started) job.start();
   }
 
   status(): ClusterStatus {
-    return { name: this.name, clustered: false, redis: "off", roundTripMs: null, owns: this.started ? ["all"] : [], published: 0, received: 0, dropped: 0 };
+    return { name: this.name, clustered: false, redis: "off", roundTripMs: null, owns: this.started ? this.jobs.map((j) => j.name) : [], published: 0, received: 0, dropped: 0 };
   }
 
   async start(): Promise<void> {
     this.started = true;
-    for (const job of this.jobs) job.start();
+    for (const { job } of this.jobs) job.start();
   }
 
   async stop(): Promise<void> {
     this.started = false;
-    for (const job of this.jobs.splice(0).reverse()) await job.stop();
+    for (const { job } of this.jobs.splice(0).reverse()) await job.stop();
   }
 }
 

@@ -73,6 +73,8 @@ describe("health, readiness and metrics", () => {
     expect(sample(page, "dreadcast_payments_amount_minor_total", { kind: "access" })).toBeGreaterThan(0);
     expect(sample(page, "dreadcast_email_queue_depth", { status: "pending" })).toBeGreaterThanOrEqual(0);
     expect(sample(page, "dreadcast_job_owner", { job: "mail" })).toBe(1);
+    expect(sample(page, "dreadcast_job_owner", { job: "stats-sampler" })).toBe(1);
+    expect(sample(page, "dreadcast_job_owner", { job: "fake-viewers" })).toBe(1);
     expect(sample(page, "process_resident_memory_bytes", labels)).toBeGreaterThan(1e6);
     // Every sample line is well-formed: name{labels} value.
     for (const line of page.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+\{[^}]*\} (-?[0-9.e+-]+|NaN))$/);

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { intervalJob } from "../../cluster/cluster.ts";
 import {
   fakeViewersBody,
   generateAccessCodeBody,
@@ -51,17 +52,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
     }
   };
   // One instance of a cluster takes the samples (of the cluster's counts).
-  let sampler: ReturnType<typeof setInterval> | null = null;
-  ctx.cluster.single("stats-sampler", {
-    start: () => {
-      void sample();
-      sampler ??= setInterval(sample, SAMPLE_EVERY_MS);
-    },
-    stop: () => {
-      if (sampler) clearInterval(sampler);
-      sampler = null;
-    },
-  });
+  ctx.cluster.single("stats-sampler", intervalJob(() => void sample(), SAMPLE_EVERY_MS, { atStart: true }));
 
   const stats = async (): Promise<AdminStats> => {
     const s = await settings.get();

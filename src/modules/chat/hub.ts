@@ -1,4 +1,4 @@
-import { SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
+import { intervalJob, SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
 import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
@@ -162,18 +162,10 @@ export class ChatHub {
     if (this.stopped || this.timers.length > 0) return;
     this.liveHistory.push({ at: Date.now(), lines: 0, hearts: 0 });
     this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
-    let stepping: ReturnType<typeof setInterval> | null = null;
-    this.cluster.single("fake-viewers", {
-      start: () => {
-        this.runsFakeViewers = true;
-        stepping ??= setInterval(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS);
-      },
-      stop: () => {
-        this.runsFakeViewers = false;
-        if (stepping) clearInterval(stepping);
-        stepping = null;
-      },
-    });
+    this.cluster.single(
+      "fake-viewers",
+      intervalJob(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS, { owned: (owned) => (this.runsFakeViewers = owned) }),
+    );
   }
 
   // --- connections ----------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ async function metrics(ctx: AppContext): Promise<string> {
     "dreadcast_job_owner",
     "gauge",
     "1 for each periodic job this instance runs (one instance of a cluster runs each).",
-    ["mail", "stats-sampler", "fake-viewers"].map((job) => [{ job }, cluster.owns.includes(job) || cluster.owns.includes("all") ? 1 : 0]),
+    ["mail", "stats-sampler", "fake-viewers"].map((job) => [{ job }, cluster.owns.includes(job) ? 1 : 0]),
   );
   if (latency !== null) {
     try {
