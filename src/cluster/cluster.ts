@@ -2,7 +2,7 @@ import type { RedisClient } from "bun";
 import type { ServerEvent } from "../contracts/chat.ts";
 import { describeError } from "../lib/lasting-failure.ts";
 import type { Logger } from "../lib/logger.ts";
-import { RateLimiter } from "../lib/rate-limit.ts";
+import { FailureBackoff, RateLimiter } from "../lib/rate-limit.ts";
 import { RedisLink } from "./redis-link.ts";
 
 /** Which sockets a message is for: every viewer socket (never an admin's) matching any of the fields given. */
@@ -82,6 +82,19 @@ export interface Limiter {
   reset(key: string): void;
 }
 
+/** The escalating lock-out after failed attempts (see FailureBackoff): 0 or the seconds a key must still wait. */
+export interface Backoff {
+  retryAfter(key: string): number | Promise<number>;
+  fail(key: string): void | Promise<void>;
+  succeed(key: string): void;
+}
+
+/** Sockets held for one person and from one address. */
+export interface Held {
+  person: number;
+  address: number;
+}
+
 /** Periodic work that must run on one instance of the cluster at a time. */
 export interface SingleJob {
   start(): void;
@@ -140,6 +153,19 @@ export interface Cluster {
   /** After a gap in the messages (Redis lost and back): whatever may have been missed is read again. */
   onResync(handler: () => void): void;
   limiter(name: string, limit: number, windowMs: number): Limiter;
+  /** An escalating lock-out after failures, counted for the whole cluster. */
+  backoff(name: string, freeFailures: number, maxDelayMs?: number, forgetMs?: number): Backoff;
+  /** A socket of this person from this address opened (+1) or closed (-1) on this instance. */
+  holding(person: string, address: string, change: 1 | -1): void;
+  /** The sockets the other instances hold for this person and from this address (none alone, or while Redis is away). */
+  heldElsewhere(person: string, address: string): Promise<Held>;
+  /**
+   * Records a cool-down (a kick) until `until` where an instance that was cut off when it was made finds it
+   * once it is back (`marks`); alone, or while Redis is away, nothing is kept.
+   */
+  mark(kind: string, name: string, until: number): void;
+  /** The cool-downs of a kind still running, by name. */
+  marks(kind: string): Promise<Map<string, number>>;
   single(name: string, job: SingleJob): void;
   status(): ClusterStatus;
   start(): Promise<void>;
@@ -161,6 +187,22 @@ export class SoloCluster implements Cluster {
 
   limiter(_name: string, limit: number, windowMs: number): Limiter {
     return new RateLimiter(limit, windowMs);
+  }
+
+  backoff(_name: string, freeFailures: number, maxDelayMs?: number, forgetMs?: number): Backoff {
+    return new FailureBackoff(freeFailures, maxDelayMs, forgetMs);
+  }
+
+  holding(): void {}
+
+  async heldElsewhere(): Promise<Held> {
+    return { person: 0, address: 0 };
+  }
+
+  mark(): void {}
+
+  async marks(): Promise<Map<string, number>> {
+    return new Map();
   }
 
   single(name: string, job: SingleJob): void {
@@ -195,6 +237,10 @@ const PING_TIMEOUT_MS = 1000;
 const WROTE_COALESCE_MS = 5;
 /** A rate limit asked of Redis waits this long at most, then the instance's own count decides. */
 const LIMIT_TIMEOUT_MS = 250;
+/** An instance's socket census lives this long unless renewed (it is, with every health ping). */
+const CENSUS_TTL_MS = 3 * PING_EVERY_MS;
+/** Another instance heard from within this long is alive, and its sockets count. */
+const HEARD_WITHIN_MS = 3000;
 
 /** Counts a hit in a fixed window: the count and the window's time left (ms). */
 const HIT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
@@ -207,6 +253,45 @@ if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 if owner then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
+
+/** Records a failure (see FailureBackoff): the count, and the lock from the free failures on; forgotten after a quiet spell. */
+const FAIL_SCRIPT = `local n = redis.call('HINCRBY', KEYS[1], 'n', 1)
+local over = n - tonumber(ARGV[1])
+if over >= 0 then
+  local delay = tonumber(ARGV[3])
+  if over < 40 then delay = math.min(delay, 1000 * 2 ^ over) end
+  redis.call('HSET', KEYS[1], 'u', string.format('%d', tonumber(ARGV[2]) + delay))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return n`;
+
+/**
+ * How many sockets an instance holds per person ('p:' fields) and per address ('a:'), in a hash that expires
+ * unless the instance keeps renewing it, so a dead instance's sockets stop counting within seconds.
+ * ARGV: the change (1 or -1), whether the instance held any before ('1'), then the fields. Answers 0, and
+ * changes nothing, when the hash has gone (expired, or Redis restarted empty): the instance writes it anew.
+ */
+const HOLD_SCRIPT = `if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 3, #ARGV do
+  if redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[1]) <= 0 then redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+redis.call('PEXPIRE', KEYS[1], ${CENSUS_TTL_MS})
+return 1`;
+
+/** Writes an instance's whole census anew (field, count, field, count …). */
+const CENSUS_SCRIPT = `redis.call('DEL', KEYS[1])
+for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if #ARGV > 0 then redis.call('PEXPIRE', KEYS[1], ${CENSUS_TTL_MS}) end
+return 1`;
+
+/** The sockets held in the given instances' censuses for one person (ARGV[1]) and one address (ARGV[2]). */
+const HELD_SCRIPT = `local p, a = 0, 0
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], ARGV[1], ARGV[2])
+  p = p + (tonumber(v[1]) or 0)
+  a = a + (tonumber(v[2]) or 0)
+end
+return {p, a}`;
 
 /** Gives the lease up if the caller holds it. */
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -254,6 +339,49 @@ class SharedLimiter implements Limiter {
   }
 }
 
+/** Failures counted in Redis for the whole cluster; the instance's own count first (it can only be lower), and alone while Redis is away. */
+class SharedBackoff implements Backoff {
+  private readonly local: FailureBackoff;
+
+  constructor(
+    private readonly cluster: RedisCluster,
+    private readonly prefix: string,
+    private readonly freeFailures: number,
+    private readonly maxDelayMs: number,
+    private readonly forgetMs: number,
+  ) {
+    this.local = new FailureBackoff(freeFailures, maxDelayMs, forgetMs);
+  }
+
+  retryAfter(key: string): number | Promise<number> {
+    const wait = this.local.retryAfter(key);
+    if (wait > 0) return wait;
+    const client = this.cluster.command();
+    if (!client) return 0;
+    return within(client.send("HGET", [this.prefix + key, "u"]) as Promise<string | null>, LIMIT_TIMEOUT_MS).then(
+      (until) => Math.max(0, (Number(until ?? 0) - Date.now()) / 1000),
+      () => 0,
+    );
+  }
+
+  /** Counted before the answer goes out, so the next attempt, wherever it lands, already sees it. */
+  async fail(key: string): Promise<void> {
+    this.local.fail(key);
+    const client = this.cluster.command();
+    if (!client) return;
+    const args = [FAIL_SCRIPT, "1", this.prefix + key, String(this.freeFailures), String(Date.now()), String(this.maxDelayMs), String(this.forgetMs)];
+    await within(client.send("EVAL", args), LIMIT_TIMEOUT_MS).catch(() => {});
+  }
+
+  succeed(key: string): void {
+    this.local.succeed(key);
+    this.cluster
+      .command()
+      ?.del(this.prefix + key)
+      .catch(() => {});
+  }
+}
+
 interface Lease {
   name: string;
   job: SingleJob;
@@ -277,6 +405,11 @@ export class RedisCluster implements Cluster {
   private down = false;
   private readonly counts = { published: 0, received: 0, dropped: 0 };
   private wroteTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When each other instance was last heard from. */
+  private readonly heard = new Map<string, number>();
+  /** This instance's sockets per census field ('p:' person, 'a:' address), as Redis should have them. */
+  private readonly census = new Map<string, number>();
+  private readonly censusKey: string;
 
   constructor(
     private readonly url: string,
@@ -286,6 +419,7 @@ export class RedisCluster implements Cluster {
     private readonly log: Logger,
   ) {
     this.channel = `${namespace}:live`;
+    this.censusKey = this.censusKeyOf(name);
     this.commands = new RedisLink(url, async () => {}, { down: () => {}, up: () => {} });
     this.subscriber = new RedisLink(url, (client) => client.subscribe(this.channel, (raw) => this.receive(raw)).then(() => {}), {
       down: (error) => {
@@ -295,6 +429,7 @@ export class RedisCluster implements Cluster {
       up: () => {
         this.down = false;
         this.log.info(`[${this.name}] Redis connection back; resubscribed, reading what may have been missed`);
+        void this.writeCensus();
         for (const resync of this.resyncs) resync();
       },
     });
@@ -360,6 +495,66 @@ export class RedisCluster implements Cluster {
     return new SharedLimiter(this, `${this.namespace}:rl:${name}:`, limit, windowMs);
   }
 
+  backoff(name: string, freeFailures: number, maxDelayMs = 15 * 60_000, forgetMs = 60 * 60_000): Backoff {
+    return new SharedBackoff(this, `${this.namespace}:bo:${name}:`, freeFailures, maxDelayMs, forgetMs);
+  }
+
+  holding(person: string, address: string, change: 1 | -1): void {
+    const fields = [`p:${person}`, `a:${address}`];
+    const heldBefore = this.census.size > 0;
+    for (const field of fields) {
+      const count = (this.census.get(field) ?? 0) + change;
+      if (count > 0) this.census.set(field, count);
+      else this.census.delete(field);
+    }
+    const client = this.commands.client;
+    if (!client) return;
+    void client.send("EVAL", [HOLD_SCRIPT, "1", this.censusKey, String(change), heldBefore ? "1" : "0", ...fields]).then(
+      (applied) => {
+        if (applied === 0) void this.writeCensus();
+      },
+      () => {},
+    );
+  }
+
+  async heldElsewhere(person: string, address: string): Promise<Held> {
+    const client = this.commands.client;
+    const now = Date.now();
+    const others = [...this.heard].filter(([, at]) => now - at <= HEARD_WITHIN_MS).map(([name]) => this.censusKeyOf(name));
+    if (!client || others.length === 0) return { person: 0, address: 0 };
+    try {
+      const [p, a] = (await within(client.send("EVAL", [HELD_SCRIPT, String(others.length), ...others, `p:${person}`, `a:${address}`]), LIMIT_TIMEOUT_MS)) as [number, number];
+      return { person: p, address: a };
+    } catch {
+      return { person: 0, address: 0 };
+    }
+  }
+
+  mark(kind: string, name: string, until: number): void {
+    this.commands.client?.send("ZADD", [this.marksKey(kind), String(until), name]).catch(() => {});
+  }
+
+  async marks(kind: string): Promise<Map<string, number>> {
+    const client = await this.commandWithin(PING_EVERY_MS);
+    const found = new Map<string, number>();
+    if (!client) return found;
+    const key = this.marksKey(kind);
+    try {
+      const now = String(Date.now());
+      await within(client.send("ZREMRANGEBYSCORE", [key, "-inf", now]), PING_TIMEOUT_MS);
+      const flat = (await within(client.send("ZRANGE", [key, "0", "-1", "WITHSCORES"]), PING_TIMEOUT_MS)) as (string | [string, number])[];
+      // RESP3 answers pairs, RESP2 a flat list.
+      for (let i = 0; i < flat.length; i++) {
+        const item = flat[i]!;
+        if (Array.isArray(item)) found.set(item[0], Number(item[1]));
+        else found.set(item, Number(flat[++i]));
+      }
+    } catch {
+      // Redis went away again: what was found so far is all there is.
+    }
+    return found;
+  }
+
   single(name: string, job: SingleJob): void {
     this.leases.push({ name, job, owned: false });
     if (this.started) void this.renewLeases();
@@ -388,6 +583,8 @@ export class RedisCluster implements Cluster {
       // Handed over at once rather than when the lease runs out.
       await this.commands.client?.send("EVAL", [RELEASE_SCRIPT, "1", this.leaseKey(lease), this.name]).catch(() => {});
     }
+    // Its sockets stop counting at once rather than when the census runs out.
+    await this.commands.client?.del(this.censusKey).catch(() => {});
     this.subscriber.stop();
     this.commands.stop();
   }
@@ -401,6 +598,7 @@ export class RedisCluster implements Cluster {
     }
     if (parsed.f === this.name || !isName(parsed.f) || !isClusterMessage(parsed.m)) return;
     this.counts.received++;
+    this.heard.set(parsed.f, Date.now());
     for (const handler of this.handlers) {
       try {
         handler(parsed.m, parsed.f);
@@ -408,6 +606,35 @@ export class RedisCluster implements Cluster {
         this.log.error(`[${this.name}] cluster message '${parsed.m.k}' failed`, error);
       }
     }
+  }
+
+  private censusKeyOf(instance: string): string {
+    return `${this.namespace}:sockets:${instance}`;
+  }
+
+  private marksKey(kind: string): string {
+    return `${this.namespace}:marks:${kind}`;
+  }
+
+  /** The command connection, waiting up to `ms` for it to come back. */
+  private async commandWithin(ms: number): Promise<RedisClient | null> {
+    const until = Date.now() + ms;
+    while (!this.commands.client && !this.stopped && Date.now() < until) await Bun.sleep(50);
+    return this.commands.client;
+  }
+
+  /** Writes this instance's census anew: after Redis was away (it may have restarted empty) or the hash expired (the instance was frozen). */
+  private async writeCensus(): Promise<void> {
+    const client = this.commands.client;
+    if (!client) return;
+    const pairs = [...this.census].flatMap(([field, count]) => [field, String(count)]);
+    await client.send("EVAL", [CENSUS_SCRIPT, "1", this.censusKey, ...pairs]).catch(() => {});
+  }
+
+  /** Keeps the census alive; if it had gone, it is written anew. */
+  private async renewCensus(client: RedisClient): Promise<void> {
+    if (this.census.size === 0) return;
+    if ((await client.send("PEXPIRE", [this.censusKey, String(CENSUS_TTL_MS)])) === 0) await this.writeCensus();
   }
 
   private leaseKey(lease: Lease): string {
@@ -446,6 +673,7 @@ export class RedisCluster implements Cluster {
       await within(client.send("PING", []), PING_TIMEOUT_MS);
       this.roundTripMs = performance.now() - started;
       this.missedPings = 0;
+      await within(this.renewCensus(client), PING_TIMEOUT_MS).catch(() => {});
     } catch (error) {
       if (++this.missedPings >= 2) {
         this.missedPings = 0;

@@ -1,13 +1,14 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { RedisClient } from "bun";
-import { clusterNamespace } from "../../src/cluster/cluster.ts";
-import { startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { clusterNamespace, RedisCluster } from "../../src/cluster/cluster.ts";
+import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { enter, eventually } from "../support/viewer.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
-import { adminOf, joinAs, say, WsClient, type Viewer } from "../ws/helpers.ts";
+import { adminOf, cookieOf, joinAs, say, upgradeStatus, WsClient, type Viewer } from "../ws/helpers.ts";
+import { makeFingerprint } from "../support/fingerprint.mjs";
 
 /**
  * Two or three real instances in this process, each with its own port, sharing one PostgreSQL database
@@ -215,6 +216,79 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     for (let i = 0; i < 10; i++) expect((await [alpha, beta][i % 2]!.client().post("/api/lost-code", { email: `x${i}@example.com` })).status).toBe(200);
     expect((await beta.client().post("/api/lost-code", { email: "late@example.com" })).status).toBe(429);
     expect((await alpha.client().post("/api/lost-code", { email: "later@example.com" })).status).toBe(429);
+  });
+
+  test("a person's socket cap, and the lock-outs after failed code checks and logins, hold across instances", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    // Five sockets a person: three here and two there fill it, wherever the sixth would land.
+    const tabs = await joinAs(alpha, "Tabs");
+    const onAlpha = [];
+    for (let i = 0; i < 3; i++) onAlpha.push(await connect(alpha, tabs));
+    for (let i = 0; i < 2; i++) await connect(beta, sameBrowserOn(beta, tabs));
+    const upgrade = (app: TestApp) => upgradeStatus(app, { origin: app.origin, cookie: cookieOf(tabs) });
+    await eventually(async () => (await upgrade(alpha)) === 429, 3000, "alpha counting beta's sockets");
+    expect(await upgrade(beta)).toBe(429);
+    // One tab closed on alpha: a socket on beta is allowed again.
+    onAlpha[0]!.close();
+    await eventually(async () => (await upgrade(beta)) === 101, 3000, "beta seeing alpha's closed tab");
+
+    // Wrong codes from one address, alternating between the instances: the twentieth locks the address out, on both.
+    const guess = (app: TestApp, i: number) =>
+      app.client().post("/api/validate-access", { accessCode: `SKP-GUES-SING-${String(i).padStart(4, "0")}`, username: "Guesser", deviceFingerprint: makeFingerprint() });
+    for (let i = 0; i < 20; i++) expect((await guess([alpha, beta][i % 2]!, i)).status).toBe(200);
+    // Each instance saw only ten of them: alone, neither would lock the address out yet.
+    const locked = await guess(alpha, 99);
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toBe("Too many attempts. Please wait a moment and try again.");
+    expect((await guess(beta, 98)).status).toBe(429);
+
+    // Wrong admin passwords likewise: the fifth locks the name out, and even the right password waits, on both.
+    await loginAsAdmin(alpha, "keeper", "right-password-1");
+    for (let i = 0; i < 5; i++) expect((await [alpha, beta][i % 2]!.client().post("/api/admin/login", { username: "keeper", password: `wrong-${i}` })).status).toBe(401);
+    const refused = await beta.client().post("/api/admin/login", { username: "keeper", password: "right-password-1" });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/^Too many login attempts\. Try again in \d+ seconds\.$/);
+    expect((await alpha.client().post("/api/admin/login", { username: "keeper", password: "right-password-1" })).status).toBe(429);
+  });
+
+  test("the socket census: an address's sockets on every instance count, a census Redis lost is written anew, a stopped instance's drop out", async () => {
+    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+    const namespace = `dreadcast:census${Date.now().toString(36)}`;
+    const a = new RedisCluster(redis!.url, "a", namespace, quiet);
+    const b = new RedisCluster(redis!.url, "b", namespace, quiet);
+    await a.start();
+    await b.start();
+    try {
+      const address = "198.51.100.7";
+      for (let i = 0; i < 60; i++) a.holding(`person-${i % 20}`, address, 1);
+      const seenByB = async () => {
+        a.send({ k: "wrote" }); // b counts only instances it has heard from lately
+        return b.heldElsewhere("person-1", address);
+      };
+      await eventually(async () => (await seenByB()).address === 60, 3000, "b counting a's sockets");
+      expect(await seenByB()).toEqual({ person: 3, address: 60 });
+      expect(await a.heldElsewhere("person-1", address)).toEqual({ person: 0, address: 0 });
+
+      // Redis restarted without its data: a's next health ping finds its census gone and writes it anew.
+      const admin = new RedisClient(redis!.url);
+      await admin.send("FLUSHALL", []);
+      expect((await seenByB()).address).toBe(0);
+      await eventually(async () => (await seenByB()).address === 60, 5000, "a's census written anew");
+      // Closed sockets stop counting, down to nothing at all.
+      for (let i = 0; i < 60; i++) a.holding(`person-${i % 20}`, address, -1);
+      await eventually(async () => (await seenByB()).address === 0, 3000, "a's sockets closed");
+      expect(await admin.send("EXISTS", [`${namespace}:sockets:a`])).toBe(0);
+      // A stopped instance's sockets stop counting at once.
+      a.holding("person-1", address, 1);
+      await eventually(async () => (await seenByB()).person === 1, 3000, "a's new socket");
+      await a.stop();
+      expect(await b.heldElsewhere("person-1", address)).toEqual({ person: 0, address: 0 });
+      admin.close();
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
   });
 
   test("the periodic jobs run on exactly one instance, and move within seconds when it stops", async () => {

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { WS_CLOSE_BANNED } from "../../src/contracts/chat.ts";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { Balancer } from "../support/balancer.ts";
 import { startInstance, type InstanceProcess } from "../support/instance.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { eventually } from "../support/viewer.ts";
-import { joinAs, say, WsClient } from "../ws/helpers.ts";
+import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
 
 /** Faults a cluster lives through: an instance SIGKILLed or frozen mid-chat, Redis restarted mid-chat. */
 const redis: TestRedis | null = await startTestRedis();
@@ -182,6 +182,10 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     // A ban made on alpha meanwhile cannot reach beta now; it will once the gap is over.
     const troll = await WsClient.connect(beta, await joinAs(beta, "Troll"));
     await alpha.ctx.chat.ban("Troll", null, "warden");
+    // So is a kick, and its minute's cool-down.
+    const pestViewer = await joinAs(beta, "Pest");
+    const pest = await WsClient.connect(beta, pestViewer);
+    await alpha.ctx.chat.kick("Pest");
     expect((await alpha.client().get("/healthz")).status).toBe(200);
     // Not ready for new viewers while cut off from the others.
     const cutOff = await alpha.client().get("/readyz");
@@ -196,6 +200,8 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     await say(ann, "after");
     await bob.next("chat", (e) => e.message.text === "after");
     expect((await troll.closed).code).toBe(WS_CLOSE_BANNED);
+    expect((await pest.closed).code).toBe(WS_CLOSE_KICKED);
+    expect(await upgradeStatus(beta, { origin: beta.origin, cookie: cookieOf(pestViewer) })).toBe(403);
     // A socket joining beta has the whole conversation, the gap's line in its place.
     const late = await WsClient.connect(beta, await joinAs(beta, "Late"));
     expect(late.of("chatHistory")[0]!.messages.map((m) => m.text).slice(-3)).toEqual(["before", "during the gap", "after"]);

@@ -15,7 +15,6 @@ import type { AppContext } from "../../context.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { FailureBackoff } from "../../lib/rate-limit.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { siteUrlFor } from "../mail/site-url.ts";
 import type { AdmitRequest } from "./service.ts";
@@ -33,13 +32,13 @@ function refusal(set: Set, status: number, message: string, retryAfterSeconds?: 
 /** Buying-to-watching: codes from payments, letting viewers in, who they are, and the lost-code e-mail. */
 export function accessRoutes(ctx: AppContext) {
   const checksPerIp = ctx.cluster.limiter("access-checks", 60, 60_000);
-  const failuresPerIp = new FailureBackoff(20, 15 * 60_000, 60 * 60_000);
+  const failuresPerIp = ctx.cluster.backoff("access-failures", 20, 15 * 60_000, 60 * 60_000);
   const lostCodePerIp = ctx.cluster.limiter("lost-code-ip", 10, 60 * 60_000);
   const lostCodePerEmail = ctx.cluster.limiter("lost-code-email", 3, 60 * 60_000);
   const secure = cookieIsSecure(ctx.config);
 
   /** Counts a code check; the seconds to wait when the address has checked too often or failed too much. */
-  const throttle = async (ip: string): Promise<number> => Math.max(await checksPerIp.hit(ip), failuresPerIp.retryAfter(ip));
+  const throttle = async (ip: string): Promise<number> => Math.max(await checksPerIp.hit(ip), await failuresPerIp.retryAfter(ip));
 
   const setViewerCookie = (set: Set, sessionId: string) =>
     setSessionCookie(set, VIEWER_COOKIE, sessionId, { secure, maxAge: VIEWER_SESSION_TTL_MS / 1000 });
@@ -59,7 +58,7 @@ export function accessRoutes(ctx: AppContext) {
         siteUrl: siteUrlFor(ctx.config, request),
       });
       if (!outcome.valid) {
-        if (outcome.reason === "invalid-code") failuresPerIp.fail(clientIp);
+        if (outcome.reason === "invalid-code") await failuresPerIp.fail(clientIp);
         // verify-special-access is read for its status only.
         if (onlyKinds) return refusal(set, 403, outcome.message);
         return { valid: false, message: outcome.message };
@@ -82,7 +81,7 @@ export function accessRoutes(ctx: AppContext) {
       if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
       const result = await ctx.access.check(parsed.data.accessCode, parsed.data.username);
       if (!result.valid) {
-        if (result.reason === "invalid-code") failuresPerIp.fail(clientIp);
+        if (result.reason === "invalid-code") await failuresPerIp.fail(clientIp);
         return refusal(set, 403, result.message);
       }
       return { valid: true, message: ACCESS_MESSAGES.granted };

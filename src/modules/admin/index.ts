@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import { createFirstAdminBody, loginBody } from "../../contracts/admin.ts";
 import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { FailureBackoff } from "../../lib/rate-limit.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { ADMIN_COOKIE, adminAuth } from "./auth.ts";
@@ -11,7 +10,7 @@ import { ADMIN_SESSION_TTL_MS } from "./service.ts";
 /** First-admin setup, login, logout and the profile. */
 export function adminAuthRoutes(ctx: AppContext) {
   const loginsPerIp = ctx.cluster.limiter("admin-logins", 30, 15 * 60_000);
-  const failures = new FailureBackoff(5);
+  const failures = ctx.cluster.backoff("admin-login-failures", 5);
   const secure = cookieIsSecure(ctx.config);
 
   return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
@@ -32,11 +31,11 @@ export function adminAuthRoutes(ctx: AppContext) {
       "/login",
       async ({ body, set, clientIp }) => {
         const keys = [`ip:${clientIp}|${body.username.toLowerCase()}`, `user:${body.username.toLowerCase()}`];
-        const wait = Math.max(await loginsPerIp.hit(clientIp), ...keys.map((k) => failures.retryAfter(k)));
+        const wait = Math.max(await loginsPerIp.hit(clientIp), ...(await Promise.all(keys.map((k) => failures.retryAfter(k)))));
         if (wait > 0) throw tooManyRequests(`Too many login attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
         const admin = await ctx.admins.verifyCredentials(body.username, body.password);
         if (!admin) {
-          for (const k of keys) failures.fail(k);
+          await Promise.all(keys.map((k) => failures.fail(k)));
           throw unauthorized("Invalid username or password");
         }
         for (const k of keys) failures.succeed(k);

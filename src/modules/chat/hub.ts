@@ -94,6 +94,8 @@ const MAX_FRAMES_PER_SECOND = 40;
 
 export const BANNED_MESSAGE = "You have been banned from this event.";
 export const KICKED_MESSAGE = "You have been removed from the chat by a moderator.";
+/** How a kicked person's sockets close. */
+const KICK_CLOSE = { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE };
 export const PASS_ENDED_MESSAGE = "Your access pass has been refunded or disputed and no longer works.";
 
 /**
@@ -179,10 +181,18 @@ export class ChatHub {
       const seconds = Math.ceil((until - Date.now()) / 1000);
       throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
     }
-    if ((this.socketsPerPerson.get(identity.key) ?? 0) >= MAX_SOCKETS_PER_PERSON) {
+    // This instance's own sockets first; in a cluster, those the others hold count too.
+    let person = this.socketsPerPerson.get(identity.key) ?? 0;
+    let address = this.socketsPerIp.get(ip) ?? 0;
+    if (person < MAX_SOCKETS_PER_PERSON && address < MAX_SOCKETS_PER_IP && this.cluster.clustered) {
+      const elsewhere = await this.cluster.heldElsewhere(identity.key, ip);
+      person += elsewhere.person;
+      address += elsewhere.address;
+    }
+    if (person >= MAX_SOCKETS_PER_PERSON) {
       throw tooManyRequests("Too many open connections. Close another tab and try again.", 5);
     }
-    if ((this.socketsPerIp.get(ip) ?? 0) >= MAX_SOCKETS_PER_IP) {
+    if (address >= MAX_SOCKETS_PER_IP) {
       throw tooManyRequests("Too many connections from your network. Please try again later.", 30);
     }
   }
@@ -198,6 +208,7 @@ export class ChatHub {
     this.connections.set(id, connection);
     this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
     this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
+    this.cluster.holding(identity.key, ip, 1);
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {
       socket.send(this.historyFrame());
@@ -232,6 +243,7 @@ export class ChatHub {
     const fromIp = (this.socketsPerIp.get(connection.ip) ?? 1) - 1;
     if (fromIp > 0) this.socketsPerIp.set(connection.ip, fromIp);
     else this.socketsPerIp.delete(connection.ip);
+    this.cluster.holding(key, connection.ip, -1);
   }
 
   /** Open sockets in all, and the addresses holding them (for tests and the log). */
@@ -334,7 +346,7 @@ export class ChatHub {
         this.applyToPeople(message.who, message);
         return;
       case "kick":
-        this.kickedUntil.set(message.username.toLowerCase(), message.until);
+        this.kickedUntil.set(message.username.toLowerCase(), Math.max(message.until, this.kickedUntil.get(message.username.toLowerCase()) ?? 0));
         return;
       case "reload":
         if (message.what === "moderation") {
@@ -374,6 +386,25 @@ export class ChatHub {
     await this.counters.reload();
     await this.broadcastDonationTotal(false);
     await this.closeWhatWasEndedElsewhere();
+    await this.shareKicks();
+  }
+
+  /**
+   * Kicks outlive a gap: those made here while the others could not hear are told again (and kept in Redis
+   * for an instance not yet back), and those made elsewhere meanwhile close their sockets here.
+   */
+  private async shareKicks(): Promise<void> {
+    this.pruneKicks();
+    for (const [username, until] of this.kickedUntil) {
+      this.cluster.mark("kick", username, until);
+      this.cluster.send({ k: "kick", username, until });
+      this.toPeople({ username }, { close: KICK_CLOSE });
+    }
+    for (const [username, until] of await this.cluster.marks("kick")) {
+      if (until <= Date.now()) continue;
+      this.kickedUntil.set(username, Math.max(until, this.kickedUntil.get(username) ?? 0));
+      this.applyToPeople({ username }, { close: KICK_CLOSE });
+    }
   }
 
   /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
@@ -410,10 +441,11 @@ export class ChatHub {
     const until = Date.now() + KICK_COOLDOWN_MS;
     this.kickedUntil.set(username.toLowerCase(), until);
     this.cluster.send({ k: "kick", username, until });
+    this.cluster.mark("kick", username.toLowerCase(), until);
     this.pruneKicks();
     await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
-    this.toPeople({ username }, { close: { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE } });
+    this.toPeople({ username }, { close: KICK_CLOSE });
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
