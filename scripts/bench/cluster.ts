@@ -161,7 +161,8 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
     c.line("cluster", `${label}: deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter; CPU per delivery ${fmt(overhead, 2)}× one instance's; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)})`);
     c.summary.push({
       benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis`,
-      figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second vs Socket.IO + adapter ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×; ${fmt(overhead, 2)}× one instance's CPU per delivery; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)}); ${fmt(pair.lostPercent, 2)}% lost (Socket.IO ${fmt(socketio.lostPercent, 2)}%)`,
+      figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second vs Socket.IO + adapter ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×; ${fmt(overhead, 2)}× one instance's CPU per delivery; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)}); ${fmt(pair.lostPercent, 2)}% lost (Socket.IO ${fmt(socketio.lostPercent, 2)}%)` +
+        (socketio.serversExited > 0 ? `; ${socketio.serversExited} Socket.IO process(es) died, their CPU counted until then` : ""),
       target: "—",
       ok: null,
     });

@@ -266,8 +266,11 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
   const chatBefore = chat.sent();
   const otherBefore = other?.sent() ?? 0;
   measuring = true;
+  // Read every half second, so a server that dies under the load is counted up to (nearly) its end.
+  const sampling = setInterval(serverCpuTimes, 500);
   await sleep(job.seconds * 1000);
   measuring = false;
+  clearInterval(sampling);
   const elapsed = (now() - t0) / 1000;
   const cpu1 = serverCpuTimes();
   const serverCpu = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
