@@ -531,7 +531,12 @@ export class RedisCluster implements Cluster {
   }
 
   mark(kind: string, name: string, until: number): void {
-    this.commands.client?.send("ZADD", [this.marksKey(kind), String(until), name]).catch(() => {});
+    const client = this.commands.client;
+    if (!client) return;
+    const key = this.marksKey(kind);
+    client.send("ZADD", [key, String(until), name]).catch(() => {});
+    // Those run out go as new ones come, so the set holds only what still runs.
+    client.send("ZREMRANGEBYSCORE", [key, "-inf", String(Date.now())]).catch(() => {});
   }
 
   async marks(kind: string): Promise<Map<string, number>> {

@@ -252,7 +252,7 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     expect((await alpha.client().post("/api/admin/login", { username: "keeper", password: "right-password-1" })).status).toBe(429);
   });
 
-  test("the socket census: an address's sockets on every instance count, a census Redis lost is written anew, a stopped instance's drop out", async () => {
+  test("the socket census and kick marks: an address's sockets on every instance count, a census Redis lost is written anew, a stopped instance's drop out", async () => {
     const quiet = { info: () => {}, warn: () => {}, error: () => {} };
     const namespace = `dreadcast:census${Date.now().toString(36)}`;
     const a = new RedisCluster(redis!.url, "a", namespace, quiet);
@@ -279,6 +279,11 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
       for (let i = 0; i < 60; i++) a.holding(`person-${i % 20}`, address, -1);
       await eventually(async () => (await seenByB()).address === 0, 3000, "a's sockets closed");
       expect(await admin.send("EXISTS", [`${namespace}:sockets:a`])).toBe(0);
+      // Cool-downs kept for instances cut off when they were made: only those still running are kept.
+      a.mark("kick", "gone", Date.now() - 1);
+      a.mark("kick", "pest", Date.now() + 60_000);
+      await eventually(async () => (await admin.send("ZCARD", [`${namespace}:marks:kick`])) === 1, 2000, "the run-out kick pruned");
+      expect([...(await b.marks("kick")).keys()]).toEqual(["pest"]);
       // A stopped instance's sockets stop counting at once.
       a.holding("person-1", address, 1);
       await eventually(async () => (await seenByB()).person === 1, 3000, "a's new socket");
