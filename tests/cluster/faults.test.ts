@@ -181,11 +181,15 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     await say(ann, "during the gap");
     // A ban made on alpha meanwhile cannot reach beta now; it will once the gap is over.
     const troll = await WsClient.connect(beta, await joinAs(beta, "Troll"));
+    await say(troll, "troll line");
     await alpha.ctx.chat.ban("Troll", null, "warden");
     // So is a kick, and its minute's cool-down.
     const pestViewer = await joinAs(beta, "Pest");
     const pest = await WsClient.connect(beta, pestViewer);
+    await say(pest, "pest line");
     await alpha.ctx.chat.kick("Pest");
+    // Bob, on beta, saw the troll's and the pest's lines, and not the gap's line from alpha.
+    expect(bob.lines().map((m) => m.text)).toEqual(["before", "troll line", "pest line"]);
     expect((await alpha.client().get("/healthz")).status).toBe(200);
     // Not ready for new viewers while cut off from the others.
     const cutOff = await alpha.client().get("/readyz");
@@ -197,6 +201,9 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     expect((await alpha.client().get("/readyz")).status).toBe(200);
     expect(lines.some((l) => l.includes("[beta] Redis connection lost"))).toBe(true);
     expect(lines.some((l) => l.includes("[beta] Redis connection back"))).toBe(true);
+    // Bob, on beta all along, gets the history again: the gap's line from alpha is in it, the troll's and the pest's lines are not.
+    const refreshed = await bob.next("chatHistory", (e) => e.messages.some((m) => m.text === "during the gap"), 5000);
+    expect(refreshed.messages.some((m) => m.username === "Troll" || m.username === "Pest")).toBe(false);
     await say(ann, "after");
     await bob.next("chat", (e) => e.message.text === "after");
     expect((await troll.closed).code).toBe(WS_CLOSE_BANNED);

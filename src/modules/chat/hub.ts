@@ -387,6 +387,10 @@ export class ChatHub {
     await this.broadcastDonationTotal(false);
     await this.closeWhatWasEndedElsewhere();
     await this.shareKicks();
+    // What this instance's viewers missed (lines sent elsewhere, deletes, pins, bans, kicks): the history
+    // replaces their list, as it does when they reconnect.
+    const history = this.historyFrame();
+    for (const c of this.connections.values()) if (!c.closing) c.socket.send(history);
   }
 
   /**
