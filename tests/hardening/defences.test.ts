@@ -334,17 +334,25 @@ describe("graceful degradation", () => {
         db.run("PRAGMA busy_timeout = 5000");
         db.run("BEGIN IMMEDIATE");
         db.run("INSERT INTO event_counters (name, value) VALUES ('lock-holder', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1");
-        console.log("locked");
+        console.log("locked at " + Date.now());
         await Bun.sleep(1500);
         db.run("COMMIT");
       `], { stdout: "pipe" });
+      // Waits for its word that it holds the lock (a read may return before the line is all there).
       const reader = holder.stdout.getReader();
-      await reader.read();
-      const started = Date.now();
+      let said = "";
+      while (!/locked at \d+\n/.test(said)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the lock holder stopped before taking the lock: ${said}`);
+        said += new TextDecoder().decode(value);
+      }
+      // Timed from the moment the lock was taken: the wait may fall on the request itself or, as this
+      // process is the server too, on a background write the server started just before it.
+      const lockedAt = Number(/locked at (\d+)/.exec(said)![1]);
       const res = await app.client().get("/api/test/generate-access-code");
       expect(res.status).toBe(200);
       expect(res.body.accessCode).toStartWith("SCP-");
-      expect(Date.now() - started).toBeGreaterThan(500);
+      expect(Date.now() - lockedAt).toBeGreaterThan(1000);
       expect(await holder.exited).toBe(0);
     } finally {
       await app.close();
