@@ -543,11 +543,9 @@ export class RedisCluster implements Cluster {
     const client = await this.commandWithin(PING_EVERY_MS);
     const found = new Map<string, number>();
     if (!client) return found;
-    const key = this.marksKey(kind);
     try {
-      const now = String(Date.now());
-      await within(client.send("ZREMRANGEBYSCORE", [key, "-inf", now]), PING_TIMEOUT_MS);
-      const flat = (await within(client.send("ZRANGE", [key, "0", "-1", "WITHSCORES"]), PING_TIMEOUT_MS)) as (string | [string, number])[];
+      // Those still running (the run-out ones go as new ones are marked).
+      const flat = (await within(client.send("ZRANGEBYSCORE", [this.marksKey(kind), `(${Date.now()}`, "+inf", "WITHSCORES"]), PING_TIMEOUT_MS)) as (string | [string, number])[];
       // RESP3 answers pairs, RESP2 a flat list.
       for (let i = 0; i < flat.length; i++) {
         const item = flat[i]!;

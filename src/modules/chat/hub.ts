@@ -346,7 +346,7 @@ export class ChatHub {
         this.applyToPeople(message.who, message);
         return;
       case "kick":
-        this.kickedUntil.set(message.username.toLowerCase(), Math.max(message.until, this.kickedUntil.get(message.username.toLowerCase()) ?? 0));
+        this.keepKick(message.username, message.until);
         return;
       case "reload":
         if (message.what === "moderation") {
@@ -400,15 +400,26 @@ export class ChatHub {
   private async shareKicks(): Promise<void> {
     this.pruneKicks();
     for (const [username, until] of this.kickedUntil) {
-      this.cluster.mark("kick", username, until);
-      this.cluster.send({ k: "kick", username, until });
+      this.tellKick(username, until);
       this.toPeople({ username }, { close: KICK_CLOSE });
     }
     for (const [username, until] of await this.cluster.marks("kick")) {
       if (until <= Date.now()) continue;
-      this.kickedUntil.set(username, Math.max(until, this.kickedUntil.get(username) ?? 0));
+      this.keepKick(username, until);
       this.applyToPeople({ username }, { close: KICK_CLOSE });
     }
+  }
+
+  /** A kick's cool-down, to the other instances now and in Redis for one that cannot hear it now. */
+  private tellKick(username: string, until: number): void {
+    this.cluster.send({ k: "kick", username, until });
+    this.cluster.mark("kick", username.toLowerCase(), until);
+  }
+
+  /** A kick's cool-down heard from elsewhere: the later of it and any this instance already keeps. */
+  private keepKick(username: string, until: number): void {
+    const name = username.toLowerCase();
+    this.kickedUntil.set(name, Math.max(until, this.kickedUntil.get(name) ?? 0));
   }
 
   /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
@@ -444,8 +455,7 @@ export class ChatHub {
   async kick(username: string): Promise<void> {
     const until = Date.now() + KICK_COOLDOWN_MS;
     this.kickedUntil.set(username.toLowerCase(), until);
-    this.cluster.send({ k: "kick", username, until });
-    this.cluster.mark("kick", username.toLowerCase(), until);
+    this.tellKick(username, until);
     this.pruneKicks();
     await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
