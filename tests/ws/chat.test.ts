@@ -68,6 +68,25 @@ describe("chat between viewers", () => {
       await fresh.close();
     }
   });
+
+  test("a window's lines stored in one write keep their order in the database; a line it refuses costs only itself", async () => {
+    const fresh = await startTestApp();
+    try {
+      const { messages } = fresh.ctx.chat;
+      await messages.add({ userId: null, username: "Ghoul", text: "before", type: "user" });
+      const texts = ["one", "two", "bad\0line", "three", "four"];
+      const results = await messages.addMany(texts.map((text) => ({ userId: null, username: "Ghoul", text, type: "user" as const })));
+      expect(results.map((r) => ("line" in r ? r.line.text : "refused"))).toEqual(["one", "two", "refused", "three", "four"]);
+      const ids = results.flatMap((r) => ("line" in r ? [r.line.id] : []));
+      expect(new Set(ids).size).toBe(4);
+      // Read back from the database: the order they were sent in, after the line stored before them.
+      await messages.load();
+      expect(messages.history().map((m) => m.text)).toEqual(["before", "one", "two", "three", "four"]);
+      expect(messages.history().slice(1).map((m) => m.id)).toEqual(ids);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe("message text", () => {

@@ -1,4 +1,5 @@
 import type { ChatMessage, ServerEvent } from "../../contracts/chat.ts";
+import type { NewMessage } from "./messages.ts";
 
 /** When chat lines are held and sent several to a frame. */
 export interface ChatBatching {
@@ -10,15 +11,36 @@ export interface ChatBatching {
 
 export const DEFAULT_CHAT_BATCHING: ChatBatching = { windowMs: 100, busyPerSecond: 30 };
 
+/** What storing one new line came to: the stored line, or why it could not be stored. */
+export type Stored = { line: ChatMessage } | { error: unknown };
+
+/** Stores new lines, in order, as few writes as it can; one result per line, in the same order. */
+export type CommitLines = (drafts: NewMessage[]) => Promise<Stored[]>;
+
+type Item =
+  /** A line already stored (another instance's, a donation's). */
+  | { kind: "line"; line: ChatMessage }
+  /** A line sent here, stored when it goes out: the sender hears back once it has gone out, or why not. */
+  | { kind: "draft"; draft: NewMessage; done: (line: ChatMessage | null) => void; failed: (error: unknown) => void; result?: Stored }
+  | { kind: "event"; frame: string };
+
+const noStore: CommitLines = () => Promise.reject(new Error("this fan-out stores no lines"));
+
 /**
  * The broadcast side of the hub, in order. Most of a busy chat's cost is the kernel's, once per frame per
  * viewer, so while lines arrive at `busyPerSecond` or more they are held for up to `windowMs` and go out
  * as one `chat_batch` frame; a quieter chat sends each line at once, as a `chat` frame. Any other event
  * first sends what is held, so deletes, bans, donations and counts keep their place after the lines.
+ *
+ * A line sent here is stored when it goes out, together with the others of its window: one transaction
+ * a window rather than one a line. Nothing goes out while such a write is under way; what comes in
+ * meanwhile waits behind it, in order.
  */
 export class ChatFanout {
-  private pending: ChatMessage[] = [];
+  private queue: Item[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Lines of the window being written; everything after them waits. */
+  private writing: Promise<void> | null = null;
   /** Arrival times of the last `busyPerSecond` lines (a ring): busy when the oldest is under a second old. */
   private readonly arrivals: Float64Array;
   private next = 0;
@@ -27,49 +49,133 @@ export class ChatFanout {
     private readonly publish: (frame: string) => void,
     private readonly batching: ChatBatching = DEFAULT_CHAT_BATCHING,
     private readonly now: () => number = () => performance.now(),
+    private readonly commit: CommitLines = noStore,
   ) {
     this.arrivals = new Float64Array(Math.max(1, batching.busyPerSecond)).fill(-Infinity);
   }
 
-  /** A new chat line for everyone. */
-  line(message: ChatMessage): void {
-    const at = this.now();
-    const oldest = this.arrivals[this.next]!;
-    this.arrivals[this.next] = at;
-    this.next = (this.next + 1) % this.arrivals.length;
-    if (this.timer !== null) {
-      this.pending.push(message);
-      return;
-    }
-    if (this.batching.windowMs > 0 && at - oldest < 1000) {
-      this.pending.push(message);
-      this.timer = setTimeout(() => this.flush(), this.batching.windowMs);
-      return;
-    }
-    this.publish(JSON.stringify({ type: "chat", message } satisfies ServerEvent));
+  /** A line stored elsewhere, for everyone. */
+  line(line: ChatMessage): void {
+    const busy = this.arrive();
+    this.queue.push({ kind: "line", line });
+    this.hold(busy);
+  }
+
+  /**
+   * A new line sent here, for everyone: stored, then sent. Resolves to the stored line once it has gone
+   * out, or to null when it was dropped first (its author kicked or banned); rejects when it could not be stored.
+   */
+  submit(draft: NewMessage): Promise<ChatMessage | null> {
+    const busy = this.arrive();
+    const { promise, resolve, reject } = Promise.withResolvers<ChatMessage | null>();
+    this.queue.push({ kind: "draft", draft, done: resolve, failed: reject });
+    this.hold(busy);
+    return promise;
   }
 
   /** Any other event for everyone: after the lines held before it. */
   event(event: ServerEvent): void {
+    this.queue.push({ kind: "event", frame: JSON.stringify(event) });
     this.flush();
-    this.publish(JSON.stringify(event));
   }
 
-  /** Lines held but not yet sent; a socket that joins now gets them in the batch, not in its history. */
-  held(): readonly ChatMessage[] {
-    return this.pending;
+  /** Drops the lines of that name not yet stored (kicked or banned): they never go out. */
+  drop(username: string): void {
+    const name = username.toLowerCase();
+    this.queue = this.queue.filter((item) => {
+      if (item.kind !== "draft" || item.draft.username.toLowerCase() !== name) return true;
+      item.done(null);
+      return false;
+    });
   }
 
+  /** Stored lines held but not yet sent; a socket that joins now gets them in the batch, not in its history. */
+  held(): ChatMessage[] {
+    const lines: ChatMessage[] = [];
+    for (const item of this.queue) if (item.kind === "line") lines.push(item.line);
+    return lines;
+  }
+
+  /** Sends what is held now (or as soon as the write under way is done). */
   flush(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending.length === 0) return;
-    const messages = this.pending;
-    this.pending = [];
-    this.publish(
-      JSON.stringify(messages.length === 1 ? ({ type: "chat", message: messages[0]! } satisfies ServerEvent) : ({ type: "chat_batch", messages } satisfies ServerEvent)),
-    );
+    this.send();
+  }
+
+  /** Resolves once nothing is being written and nothing waits (after a flush: at shutdown). */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** Notes an arrival; true when the chat is busy. */
+  private arrive(): boolean {
+    const at = this.now();
+    const oldest = this.arrivals[this.next]!;
+    this.arrivals[this.next] = at;
+    this.next = (this.next + 1) % this.arrivals.length;
+    return at - oldest < 1000;
+  }
+
+  /** A line queued: sent at once in a quiet chat, held until the window ends in a busy one. */
+  private hold(busy: boolean): void {
+    if (this.timer !== null) return;
+    if (busy && this.batching.windowMs > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.send();
+      }, this.batching.windowMs);
+      return;
+    }
+    this.send();
+  }
+
+  private send(): void {
+    if (this.writing || this.queue.length === 0) return;
+    const items = this.queue;
+    this.queue = [];
+    const drafts = items.filter((item) => item.kind === "draft");
+    if (drafts.length === 0) {
+      this.publishAll(items);
+      return;
+    }
+    this.writing = this.commit(drafts.map((d) => d.draft))
+      .then(
+        (results) => drafts.forEach((d, i) => (d.result = results[i] ?? { error: new Error("line not stored") })),
+        (error: unknown) => drafts.forEach((d) => (d.result = { error })),
+      )
+      .then(() => {
+        this.writing = null;
+        this.publishAll(items);
+        // What came in meanwhile: an event goes now; lines wait for their window, if one is open.
+        if (this.timer === null || this.queue.some((item) => item.kind === "event")) this.flush();
+      });
+  }
+
+  /** Publishes in order: consecutive lines as one frame, each event as its own; then tells the senders. */
+  private publishAll(items: Item[]): void {
+    let lines: ChatMessage[] = [];
+    const sendLines = () => {
+      if (lines.length === 0) return;
+      this.publish(JSON.stringify(lines.length === 1 ? ({ type: "chat", message: lines[0]! } satisfies ServerEvent) : ({ type: "chat_batch", messages: lines } satisfies ServerEvent)));
+      lines = [];
+    };
+    for (const item of items) {
+      if (item.kind === "line") lines.push(item.line);
+      else if (item.kind === "draft") {
+        if (item.result && "line" in item.result) lines.push(item.result.line);
+      } else {
+        sendLines();
+        this.publish(item.frame);
+      }
+    }
+    sendLines();
+    for (const item of items) {
+      if (item.kind !== "draft" || !item.result) continue;
+      if ("line" in item.result) item.done(item.result.line);
+      else item.failed(item.result.error);
+    }
   }
 }

@@ -169,8 +169,8 @@ export class ChatFrameRouter {
     }
     const screened = this.hub.moderation.screen(c.identity, text.data);
     if (!screened.accepted) return this.refuseLine(c, screened);
-    const line = await this.hub.messages.add({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
-    this.hub.broadcast({ type: "chat", message: line });
+    const line = await this.hub.postLine({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
+    if (!line) return;
     const cooldown = this.hub.moderation.accepted(c.identity);
     if (cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...cooldown });
   }

@@ -1,14 +1,14 @@
 import { intervalJob, SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
-import type { ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
+import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
-import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
-import { ChatMessageStore } from "./messages.ts";
+import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching, type Stored } from "./fanout.ts";
+import { ChatMessageStore, type NewMessage } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
@@ -139,10 +139,15 @@ export class ChatHub {
     batching: ChatBatching = DEFAULT_CHAT_BATCHING,
     private readonly cluster: Cluster = new SoloCluster("solo"),
   ) {
-    this.fanout = new ChatFanout((frame) => {
-      this.live.frames++;
-      if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
-    }, batching);
+    this.fanout = new ChatFanout(
+      (frame) => {
+        this.live.frames++;
+        if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
+      },
+      batching,
+      undefined,
+      (drafts) => this.storeLines(drafts),
+    );
     this.messages = new ChatMessageStore(store);
     this.bans = new BanList(store);
     this.moderation = new ChatModeration(store);
@@ -287,6 +292,25 @@ export class ChatHub {
     this.deliver(event);
   }
 
+  /**
+   * A viewer's new line: stored and sent to everyone, in a busy chat with the others of its window (one
+   * write for them all). Resolves once it has gone out, to null when its author was kicked or banned first.
+   */
+  postLine(draft: NewMessage): Promise<ChatMessage | null> {
+    return this.fanout.submit(draft);
+  }
+
+  /** A window's new lines stored at once; those stored go to the other instances, as a broadcast would. */
+  private async storeLines(drafts: NewMessage[]): Promise<Stored[]> {
+    const results = await this.messages.addMany(drafts);
+    for (const result of results) {
+      if (!("line" in result)) continue;
+      this.live.lines++;
+      this.cluster.send({ k: "event", event: { type: "chat", message: result.line } });
+    }
+    return results;
+  }
+
   /** To this instance's viewers. */
   private deliver(event: ServerEvent): void {
     if (event.type === "chat") this.fanout.line(event.message);
@@ -369,6 +393,7 @@ export class ChatHub {
       case "message_updated":
       case "user_banned":
       case "user_kicked":
+        if (event.type === "user_banned" || event.type === "user_kicked") this.fanout.drop(event.username);
         // The change may reach anywhere into the history: read again, as the instance that made it did.
         await this.messages.load();
         break;
@@ -457,6 +482,7 @@ export class ChatHub {
     this.kickedUntil.set(username.toLowerCase(), until);
     this.tellKick(username, until);
     this.pruneKicks();
+    this.fanout.drop(username);
     await this.messages.deleteAllBy(username);
     this.broadcast({ type: "user_kicked", username });
     this.toPeople({ username }, { close: KICK_CLOSE });
@@ -464,6 +490,7 @@ export class ChatHub {
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
   async ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
+    this.fanout.drop(username);
     await this.bans.ban(username, accessCodeId, bannedBy, reason);
     if (accessCodeId !== null) await this.sessions.endAllForCode(accessCodeId);
     await this.messages.deleteAllBy(username);
@@ -516,14 +543,13 @@ export class ChatHub {
       this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
       return;
     }
-    const line = await this.messages.add({
+    await this.postLine({
       userId: donation.userId,
       username: donation.username,
       text: `donated ${formatMoney(donation.amount, donation.currency)}`,
       type: "donation",
       donationPence: donation.amount,
     });
-    this.broadcast({ type: "chat", message: line });
     this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
   }
 
@@ -638,6 +664,7 @@ export class ChatHub {
     // The others stop counting this instance's viewers now rather than when its presence runs out.
     if (this.cluster.clustered) this.cluster.send({ k: "presence", viewers: 0, sockets: 0, fake: null });
     this.fanout.flush();
+    await this.fanout.settled();
     try {
       await this.counters.save();
     } catch (error) {

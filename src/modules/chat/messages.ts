@@ -1,6 +1,7 @@
-import type { Store } from "../../db/store.ts";
+import type { Param, Store } from "../../db/store.ts";
 import { CHAT_HISTORY_LIMIT, type ChatMessage } from "../../contracts/chat.ts";
 import { randomToken } from "../../lib/tokens.ts";
+import type { Stored } from "./fanout.ts";
 
 interface MessageRow {
   id: string;
@@ -10,9 +11,21 @@ interface MessageRow {
   is_pinned: number;
   donation_pence: number | null;
   created_at: number;
+  /** Only where asked for (to order the rows an insert returns). */
+  seq?: number;
 }
 
 const COLUMNS = "id, username, text, type, is_pinned, donation_pence, created_at";
+/** Rows per INSERT statement (eight parameters each, well under either engine's limit). */
+const INSERT_ROWS = 200;
+
+/**
+ * A new line's id: the time in base 36, then random hex. Ids that grow with time land at the end of the
+ * table's key index, so a window's lines touch a page or two of it rather than one page each.
+ */
+function lineId(now: number): string {
+  return now.toString(36).padStart(9, "0") + randomToken(4);
+}
 
 function toMessage(row: MessageRow): ChatMessage {
   const message: ChatMessage = {
@@ -55,26 +68,53 @@ export class ChatMessageStore {
 
   /** Stores a line under the next sequence number (one writer at a time takes it) and returns it. */
   async add(message: NewMessage): Promise<ChatMessage> {
-    const row = await this.store.tx(async () => {
-      await this.store.lock("chat_messages");
-      return this.store.get<MessageRow>(
-        `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages), ?, ?, ?, ?, ?, ?)
-         RETURNING ${COLUMNS}`,
-        randomToken(8),
-        message.userId,
-        message.username,
-        message.text,
-        message.type,
-        message.donationPence ?? null,
-        Date.now(),
-      );
-    });
-    const line = toMessage(row!);
-    this.recent.push(line);
+    const [stored] = await this.addMany([message]);
+    if (!stored || "error" in stored) throw stored?.error ?? new Error("line not stored");
+    return stored.line;
+  }
+
+  /**
+   * Stores lines in one transaction, in order, under the next sequence numbers. One result per line: when
+   * the transaction fails for a reason other than the database being away (a line it refuses), each line
+   * is tried on its own, so that one bad line costs only itself.
+   */
+  async addMany(messages: NewMessage[]): Promise<Stored[]> {
+    if (messages.length === 0) return [];
+    let rows: MessageRow[];
+    try {
+      rows = await this.insert(messages);
+    } catch (error) {
+      if (messages.length === 1 || this.store.isUnavailable(error)) return messages.map(() => ({ error }));
+      const results: Stored[] = [];
+      for (const message of messages) results.push(...(await this.addMany([message])));
+      return results;
+    }
+    const lines = rows.map(toMessage);
+    this.recent.push(...lines);
     if (this.recent.length > CHAT_HISTORY_LIMIT) this.recent.splice(0, this.recent.length - CHAT_HISTORY_LIMIT);
     this.revision++;
-    return line;
+    return lines.map((line) => ({ line }));
+  }
+
+  /** The lines' rows, under sequence numbers following the last one (taken under the chat's lock). */
+  private insert(messages: NewMessage[]): Promise<MessageRow[]> {
+    return this.store.tx(async () => {
+      await this.store.lock("chat_messages");
+      const last = await this.store.get<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM chat_messages");
+      const rows: MessageRow[] = [];
+      for (let from = 0; from < messages.length; from += INSERT_ROWS) {
+        const chunk = messages.slice(from, from + INSERT_ROWS);
+        const params: Param[] = [];
+        const now = Date.now();
+        chunk.forEach((m, i) => params.push(lineId(now), Number(last!.seq) + from + i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
+        const inserted = await this.store.all<MessageRow>(
+          `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
+          ...params,
+        );
+        rows.push(...inserted.sort((a, b) => a.seq! - b.seq!));
+      }
+      return rows;
+    });
   }
 
   /** A line another instance stored: kept with the recent ones (once, should a reload have read it already). */
