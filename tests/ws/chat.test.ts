@@ -74,8 +74,9 @@ describe("chat between viewers", () => {
     try {
       const { messages } = fresh.ctx.chat;
       await messages.add({ userId: null, username: "Ghoul", text: "before", type: "user" });
-      const texts = ["one", "two", "bad\0line", "three", "four"];
-      const results = await messages.addMany(texts.map((text) => ({ userId: null, username: "Ghoul", text, type: "user" as const })));
+      const texts = ["one", "two", "bad", "three", "four"];
+      // A line the database refuses (a type its check constraint does not allow).
+      const results = await messages.addMany(texts.map((text) => ({ userId: null, username: "Ghoul", text, type: (text === "bad" ? "bogus" : "user") as "user" })));
       expect(results.map((r) => ("line" in r ? r.line.text : "refused"))).toEqual(["one", "two", "refused", "three", "four"]);
       const ids = results.flatMap((r) => ("line" in r ? [r.line.id] : []));
       expect(new Set(ids).size).toBe(4);
@@ -83,6 +84,32 @@ describe("chat between viewers", () => {
       await messages.load();
       expect(messages.history().map((m) => m.text)).toEqual(["before", "one", "two", "three", "four"]);
       expect(messages.history().slice(1).map((m) => m.id)).toEqual(ids);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test("lines held by a busy chat are stored in their own transaction, even when an event sent from inside another one sends them", async () => {
+    const fresh = await startTestApp();
+    try {
+      const { chat, store } = fresh.ctx;
+      const post = (i: number) => chat.postLine({ userId: null, username: "Ghoul", text: `held ${i}`, type: "user" });
+      const sent = Array.from({ length: 30 }, (_, i) => post(i));
+      await Promise.all(sent);
+      // Past 30 lines a second the next ones are held for the window; an event sent now sends them first,
+      // from inside a transaction that then fails.
+      for (let i = 30; i < 40; i++) sent.push(post(i));
+      await store
+        .tx(async () => {
+          chat.broadcast({ type: "slow_mode", seconds: 0 });
+          await Bun.sleep(50);
+          throw new Error("this transaction fails");
+        })
+        .catch(() => {});
+      const lines = await Promise.all(sent);
+      expect(lines.map((l) => l?.text)).toEqual(Array.from({ length: 40 }, (_, i) => `held ${i}`));
+      const stored = await store.all<{ text: string }>("SELECT text FROM chat_messages WHERE username = 'Ghoul' ORDER BY seq");
+      expect(stored.map((r) => r.text)).toEqual(lines.map((l) => l!.text));
     } finally {
       await fresh.close();
     }

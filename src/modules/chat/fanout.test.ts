@@ -129,6 +129,20 @@ describe("ChatFanout", () => {
       ]);
     });
 
+    test("in a quiet chat, lines that waited behind a slow write still go out one to a frame", async () => {
+      const { fanout, frames, writes, holdWrites, advance } = storing(50, 3);
+      const release = holdWrites();
+      const sent = [fanout.submit(draft(1))];
+      advance(300);
+      sent.push(fanout.submit(draft(2)));
+      advance(300);
+      sent.push(fanout.submit(draft(3)));
+      release();
+      const lines = await Promise.all(sent);
+      expect(writes).toEqual([["line 1"], ["line 2", "line 3"]]);
+      expect(frames).toEqual(lines.map((message) => ({ type: "chat", message: message! })));
+    });
+
     test("an event waits behind the write under way, and what came after it waits behind the event", async () => {
       const { fanout, frames, holdWrites, advance } = storing(1000, 2);
       await fanout.submit(draft(1));

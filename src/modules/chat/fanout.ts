@@ -18,10 +18,10 @@ export type Stored = { line: ChatMessage } | { error: unknown };
 export type CommitLines = (drafts: NewMessage[]) => Promise<Stored[]>;
 
 type Item =
-  /** A line already stored (another instance's, a donation's). */
-  | { kind: "line"; line: ChatMessage }
+  /** A line already stored (another instance's). `batched`: held by a busy chat's window, so it may share a frame. */
+  | { kind: "line"; line: ChatMessage; batched: boolean }
   /** A line sent here, stored when it goes out: the sender hears back once it has gone out, or why not. */
-  | { kind: "draft"; draft: NewMessage; done: (line: ChatMessage | null) => void; failed: (error: unknown) => void; result?: Stored }
+  | { kind: "draft"; draft: NewMessage; batched: boolean; done: (line: ChatMessage | null) => void; failed: (error: unknown) => void; result?: Stored }
   | { kind: "event"; frame: string };
 
 const noStore: CommitLines = () => Promise.reject(new Error("this fan-out stores no lines"));
@@ -56,9 +56,9 @@ export class ChatFanout {
 
   /** A line stored elsewhere, for everyone. */
   line(line: ChatMessage): void {
-    const busy = this.arrive();
-    this.queue.push({ kind: "line", line });
-    this.hold(busy);
+    const batched = this.batches(this.arrive());
+    this.queue.push({ kind: "line", line, batched });
+    this.hold(batched);
   }
 
   /**
@@ -66,10 +66,10 @@ export class ChatFanout {
    * out, or to null when it was dropped first (its author kicked or banned); rejects when it could not be stored.
    */
   submit(draft: NewMessage): Promise<ChatMessage | null> {
-    const busy = this.arrive();
+    const batched = this.batches(this.arrive());
     const { promise, resolve, reject } = Promise.withResolvers<ChatMessage | null>();
-    this.queue.push({ kind: "draft", draft, done: resolve, failed: reject });
-    this.hold(busy);
+    this.queue.push({ kind: "draft", draft, batched, done: resolve, failed: reject });
+    this.hold(batched);
     return promise;
   }
 
@@ -119,10 +119,15 @@ export class ChatFanout {
     return at - oldest < 1000;
   }
 
-  /** A line queued: sent at once in a quiet chat, held until the window ends in a busy one. */
-  private hold(busy: boolean): void {
+  /** Whether a line arriving now is held for a window: the chat is busy, or a window is already open. */
+  private batches(busy: boolean): boolean {
+    return this.timer !== null || (busy && this.batching.windowMs > 0);
+  }
+
+  /** A line queued: sent at once in a quiet chat (or once the write under way is done), held until the window ends in a busy one. */
+  private hold(batched: boolean): void {
     if (this.timer !== null) return;
-    if (busy && this.batching.windowMs > 0) {
+    if (batched) {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.send();
@@ -154,7 +159,10 @@ export class ChatFanout {
       });
   }
 
-  /** Publishes in order: consecutive lines as one frame, each event as its own; then tells the senders. */
+  /**
+   * Publishes in order: consecutive lines held by a window as one frame, any other line (a quiet chat's,
+   * queued only behind a write) and each event as a frame of its own; then tells the senders.
+   */
   private publishAll(items: Item[]): void {
     let lines: ChatMessage[] = [];
     const sendLines = () => {
@@ -163,13 +171,16 @@ export class ChatFanout {
       lines = [];
     };
     for (const item of items) {
-      if (item.kind === "line") lines.push(item.line);
-      else if (item.kind === "draft") {
-        if (item.result && "line" in item.result) lines.push(item.result.line);
-      } else {
+      if (item.kind === "event") {
         sendLines();
         this.publish(item.frame);
+        continue;
       }
+      const line = item.kind === "line" ? item.line : item.result && "line" in item.result ? item.result.line : null;
+      if (!line) continue;
+      if (!item.batched) sendLines();
+      lines.push(line);
+      if (!item.batched) sendLines();
     }
     sendLines();
     for (const item of items) {

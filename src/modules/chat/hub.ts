@@ -132,7 +132,7 @@ export class ChatHub {
   private runsFakeViewers = false;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly settings: HubSettingsSource,
     private readonly sessions: ViewerSessionBans,
     private readonly log: Logger,
@@ -300,9 +300,12 @@ export class ChatHub {
     return this.fanout.submit(draft);
   }
 
-  /** A window's new lines stored at once; those stored go to the other instances, as a broadcast would. */
+  /**
+   * A window's new lines stored at once; those stored go to the other instances, as a broadcast would.
+   * Always in a transaction of their own: the event that sends them may come from inside another one.
+   */
   private async storeLines(drafts: NewMessage[]): Promise<Stored[]> {
-    const results = await this.messages.addMany(drafts);
+    const results = await this.store.outside(() => this.messages.addMany(drafts));
     for (const result of results) {
       if (!("line" in result)) continue;
       this.live.lines++;
