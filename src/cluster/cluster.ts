@@ -332,10 +332,7 @@ class SharedLimiter implements Limiter {
 
   reset(key: string): void {
     this.local.reset(key);
-    this.cluster
-      .command()
-      ?.del(this.prefix + key)
-      .catch(() => {});
+    this.cluster.forget(this.prefix + key);
   }
 }
 
@@ -375,10 +372,7 @@ class SharedBackoff implements Backoff {
 
   succeed(key: string): void {
     this.local.succeed(key);
-    this.cluster
-      .command()
-      ?.del(this.prefix + key)
-      .catch(() => {});
+    this.cluster.forget(this.prefix + key);
   }
 }
 
@@ -438,6 +432,11 @@ export class RedisCluster implements Cluster {
   /** The connection for commands, or null while Redis is away. */
   command(): RedisClient | null {
     return this.commands.client;
+  }
+
+  /** Deletes a shared count (a limit reset, a lock-out lifted) in the background; while Redis is away it runs out on its own. */
+  forget(key: string): void {
+    this.commands.client?.del(key).catch(() => {});
   }
 
   async start(): Promise<void> {

@@ -90,9 +90,7 @@ export class ChatMessageStore {
       return results;
     }
     const lines = rows.map(toMessage);
-    this.recent.push(...lines);
-    if (this.recent.length > CHAT_HISTORY_LIMIT) this.recent.splice(0, this.recent.length - CHAT_HISTORY_LIMIT);
-    this.revision++;
+    this.keep(lines);
     return lines.map((line) => ({ line }));
   }
 
@@ -120,7 +118,12 @@ export class ChatMessageStore {
   /** A line another instance stored: kept with the recent ones (once, should a reload have read it already). */
   remember(line: ChatMessage): void {
     if (this.recent.some((m) => m.id === line.id)) return;
-    this.recent.push(line);
+    this.keep([line]);
+  }
+
+  /** New lines joined to the recent ones in memory, the oldest beyond the history's length let go. */
+  private keep(lines: ChatMessage[]): void {
+    this.recent.push(...lines);
     if (this.recent.length > CHAT_HISTORY_LIMIT) this.recent.splice(0, this.recent.length - CHAT_HISTORY_LIMIT);
     this.revision++;
   }
