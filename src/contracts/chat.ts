@@ -140,7 +140,10 @@ export const serverEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chatHistory"), messages: z.array(chatMessageSchema) }),
   /** A new line (user, donation or system). */
   z.object({ type: z.literal("chat"), message: chatMessageSchema }),
-  /** Several new lines at once, oldest first: how a busy chat is sent (one frame instead of one per line). */
+  /**
+   * Several new lines at once, oldest first: how a busy chat is sent (one frame instead of one per line).
+   * On the wire each line is packed into an array, `{ type, lines }` (see `chat-batch.ts`); read, it is this.
+   */
   z.object({ type: z.literal("chat_batch"), messages: z.array(chatMessageSchema) }),
   /** A message changed; today that is its pin state. Pinning one message unpins the previous one. */
   z.object({ type: z.literal("message_updated"), message: chatMessageSchema }),

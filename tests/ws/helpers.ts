@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import type { ChatMessage, ServerEvent } from "../../src/contracts/chat.ts";
+import { readServerFrame } from "../../src/contracts/chat-batch.ts";
 import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
 import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
 
@@ -20,7 +21,7 @@ export class WsClient {
 
   private constructor(readonly socket: WebSocket) {
     socket.addEventListener("message", (e) => {
-      this.events.push(JSON.parse(String(e.data)) as ServerEvent);
+      this.events.push(readServerFrame(JSON.parse(String(e.data)) as ServerEvent));
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => socket.addEventListener("close", (e) => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ChatMessage, ServerEvent } from "../../contracts/chat.ts";
+import { readServerFrame } from "../../contracts/chat-batch.ts";
 import { ChatFanout, type CommitLines } from "./fanout.ts";
 import type { NewMessage } from "./messages.ts";
 
@@ -9,7 +10,7 @@ const line = (n: number): ChatMessage => ({ id: String(n), username: "Mara", tex
 function setup(windowMs = 50, busyPerSecond = 5) {
   let clock = 0;
   const frames: ServerEvent[] = [];
-  const fanout = new ChatFanout((frame) => frames.push(JSON.parse(frame)), { windowMs, busyPerSecond }, () => clock);
+  const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs, busyPerSecond }, () => clock);
   return { fanout, frames, advance: (ms: number) => (clock += ms) };
 }
 
@@ -89,7 +90,7 @@ describe("ChatFanout", () => {
         await hold;
         return drafts.map((d) => (refuse.has(d.text) ? { error: new Error(`refused ${d.text}`) } : { line: stored(d, ++next) }));
       };
-      const fanout = new ChatFanout((frame) => frames.push(JSON.parse(frame)), { windowMs, busyPerSecond }, () => clock, commit);
+      const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs, busyPerSecond }, () => clock, commit);
       return {
         fanout, frames, writes, refuse,
         advance: (ms: number) => (clock += ms),
@@ -188,7 +189,7 @@ describe("ChatFanout", () => {
     test("a write that fails whole tells every sender of the window, and the chat goes on", async () => {
       let fail = true;
       const frames: ServerEvent[] = [];
-      const fanout = new ChatFanout((frame) => frames.push(JSON.parse(frame)), { windowMs: 10, busyPerSecond: 1 }, () => 0, async (drafts) => {
+      const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs: 10, busyPerSecond: 1 }, () => 0, async (drafts) => {
         if (fail) throw new Error("database is locked");
         return drafts.map((d, i) => ({ line: stored(d, i + 1) }));
       });

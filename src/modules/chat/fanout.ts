@@ -1,3 +1,4 @@
+import { chatBatchFrame } from "../../contracts/chat-batch.ts";
 import type { ChatMessage, ServerEvent } from "../../contracts/chat.ts";
 import type { NewMessage } from "./messages.ts";
 
@@ -167,7 +168,7 @@ export class ChatFanout {
     let lines: ChatMessage[] = [];
     const sendLines = () => {
       if (lines.length === 0) return;
-      this.publish(JSON.stringify(lines.length === 1 ? ({ type: "chat", message: lines[0]! } satisfies ServerEvent) : ({ type: "chat_batch", messages: lines } satisfies ServerEvent)));
+      this.publish(lines.length === 1 ? JSON.stringify({ type: "chat", message: lines[0]! } satisfies ServerEvent) : chatBatchFrame(lines));
       lines = [];
     };
     for (const item of items) {

@@ -4,6 +4,7 @@
  * through the API (own address; the server trusts 127.0.0.1 as a proxy) and sends its lines spread over
  * SECONDS, under the per-person limit. Prints, as JSON, every line in the order the server broadcast it.
  */
+import { readServerFrame } from "../../../src/contracts/chat-batch.ts";
 import { createViewers } from "../../../scripts/bench/lib/viewers.ts";
 
 const [url, senders, linesEach, seconds] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
@@ -16,7 +17,7 @@ const sockets = await Promise.all(
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(url.replace(/^http/, "ws") + "/ws", { headers: { cookie: viewer.cookie, origin: url, "x-forwarded-for": viewer.ip } } as unknown as string[]);
         ws.onmessage = (event) => {
-          const frame = JSON.parse(String(event.data));
+          const frame = readServerFrame(JSON.parse(String(event.data)));
           if (frame.type === "chatHistory") resolve(ws);
           // The first socket listens for everyone: its arrival order is the broadcast order.
           if (i !== 0) return;

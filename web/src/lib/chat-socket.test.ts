@@ -97,6 +97,27 @@ describe("parseEvent", () => {
     expect(parseEvent("[1]")).toBeNull();
     expect(parseEvent("not json")).toBeNull();
   });
+
+  test("reads a busy chat's packed batch as its messages, skipping a line that is not one", () => {
+    const frame = JSON.stringify({
+      type: "chat_batch",
+      lines: [
+        ["m1", "Ghoul", "first", Date.UTC(2026, 9, 31, 23, 0, 0, 5)],
+        ["m2", "Ghoul", "broken", "yesterday"],
+        ["m3", "Banshee", "Banshee donated £5.00", Date.UTC(2026, 9, 31, 23, 0, 1), "donation", 0, 5],
+        ["m4", "System", "welcome", Date.UTC(2026, 9, 31, 23, 0, 2), "system", 1],
+      ],
+    });
+    expect(parseEvent(frame)).toEqual({
+      type: "chat_batch",
+      messages: [
+        { id: "m1", username: "Ghoul", text: "first", timestamp: "2026-10-31T23:00:00.005Z", type: "user", isPinned: false },
+        { id: "m3", username: "Banshee", text: "Banshee donated £5.00", timestamp: "2026-10-31T23:00:01.000Z", type: "donation", isPinned: false, donation: 5 },
+        { id: "m4", username: "System", text: "welcome", timestamp: "2026-10-31T23:00:02.000Z", type: "system", isPinned: true },
+      ],
+    });
+    expect(parseEvent('{"type":"chat_batch","lines":"nope"}')).toEqual({ type: "chat_batch", messages: [] });
+  });
 });
 
 describe("ChatSocket", () => {

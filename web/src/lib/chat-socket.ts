@@ -1,4 +1,5 @@
 import type { ClientFrame, ServerEvent, ServerEventType } from "@contracts/chat";
+import { readServerFrame } from "@contracts/chat-batch";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "@contracts/chat-limits";
 import { isAdminPath } from "@/config/paths";
 
@@ -190,7 +191,8 @@ export function parseEvent(data: string): ServerEvent | null {
   try {
     const parsed: unknown = JSON.parse(data);
     if (typeof parsed !== "object" || parsed === null || !Object.hasOwn(EVENT_TYPES, (parsed as { type?: unknown }).type as string)) return null;
-    return parsed as ServerEvent;
+    // A busy chat's batch comes with its lines packed; the page gets them as messages.
+    return readServerFrame(parsed as ServerEvent);
   } catch {
     return null;
   }

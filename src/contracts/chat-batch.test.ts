@@ -1,0 +1,43 @@
+import { describe, expect, test } from "bun:test";
+import type { ChatMessage } from "./chat.ts";
+import { chatBatchFrame, packChatLine, readServerFrame, unpackChatLine } from "./chat-batch.ts";
+
+const at = Date.UTC(2026, 9, 31, 23, 59, 59, 123);
+const viewerLine: ChatMessage = { id: "mhf0k2x3c9a1b2c3d", username: "Ghoul", text: "it's behind you", timestamp: new Date(at).toISOString(), type: "user", isPinned: false };
+const donationLine: ChatMessage = { ...viewerLine, id: "mhf0k2x3d00000001", text: "Ghoul donated £5.00", type: "donation", donation: 5 };
+const pinnedSystem: ChatMessage = { ...viewerLine, id: "mhf0k2x3d00000002", username: "System", text: "Welcome", type: "system", isPinned: true };
+
+describe("chat_batch lines", () => {
+  test("a viewer's line packs to id, name, text and time; anything else adds what differs", () => {
+    expect(packChatLine(viewerLine)).toEqual([viewerLine.id, "Ghoul", "it's behind you", at]);
+    expect(packChatLine(donationLine)).toEqual([donationLine.id, "Ghoul", "Ghoul donated £5.00", at, "donation", 0, 5]);
+    expect(packChatLine(pinnedSystem)).toEqual([pinnedSystem.id, "System", "Welcome", at, "system", 1]);
+  });
+
+  test("every line reads back as the message it was, to the millisecond", () => {
+    const frame = chatBatchFrame([viewerLine, donationLine, pinnedSystem]);
+    expect(readServerFrame(JSON.parse(frame))).toEqual({ type: "chat_batch", messages: [viewerLine, donationLine, pinnedSystem] });
+  });
+
+  test("the frame is about half the bytes of the same lines as message objects", () => {
+    const lines = Array.from({ length: 12 }, (_, i) => ({ ...viewerLine, id: `mhf0k2x3c${String(i).padStart(8, "0")}`, username: `Viewer ${i}` }));
+    const packed = chatBatchFrame(lines).length;
+    const objects = JSON.stringify({ type: "chat_batch", messages: lines }).length;
+    expect(packed / objects).toBeLessThan(0.6);
+  });
+
+  test("a line that is not one reads as null", () => {
+    for (const bad of [null, "x", [], ["a", "b", "c"], ["a", "b", "c", "soon"], ["a", "b", "c", 1, "admin"], ["a", "b", "c", 1, "user", 2], ["a", "b", "c", 1, "donation", 0, "5"], ["a", 1, "c", 1], ["a", "b", "c", 8.64e15 + 1], ["a", "b", "c", 1, "user", 0, 1, 2]]) {
+      expect(unpackChatLine(bad)).toBeNull();
+    }
+    expect(readServerFrame({ type: "chat_batch", lines: [["a", "b", "c", 0], "junk"] })).toEqual({
+      type: "chat_batch",
+      messages: [{ id: "a", username: "b", text: "c", timestamp: "1970-01-01T00:00:00.000Z", type: "user", isPinned: false }],
+    });
+  });
+
+  test("any other frame is left as it is", () => {
+    const hearts = { type: "hearts", count: 3 };
+    expect(readServerFrame(hearts)).toBe(hearts);
+  });
+});
