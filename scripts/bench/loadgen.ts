@@ -296,7 +296,7 @@ async function measuredLoad(clients: Client[], extra?: () => ReturnType<typeof p
     linesPerFrame: round(deliveriesInWindow / Math.max(1, chatFramesInWindow), 2),
     latencyMs: Object.fromEntries(Object.entries(latency.summary()).map(([k, v]) => [k, round(v, 2)])),
     serverCpuSeconds: round(serverCpu, 2),
-    serverCpuPercent: round((100 * serverCpu) / elapsed, 0),
+    serverCpuPercent: round((100 * serverCpu) / elapsed, 1),
     /** The kernel's share of the server's CPU time (sending on loopback includes the receiver's TCP work). */
     serverSystemShare: round(serverSystem / Math.max(serverCpu, 0.01), 2),
     cpuSecondsPer100k: round((serverCpu / Math.max(1, deliveriesInWindow)) * 100_000, 3),

@@ -12,7 +12,8 @@
  * --idle N (5000) --storm N (1000) --heart-rate H per viewer (10) --http-seconds T (10, per server, over all rounds)
  * --http-rounds R (5) --connections C (64) --relay-viewers N (500) --relay-seconds T (20)
  * --crowd N viewers (3000) --crowd-senders S (125, at --rate each) --crowd-scan N,N,… (audiences tried for the
- * largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan)
+ * largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan) --crowd-rounds R (3: turns the batched
+ * server and the batched floor take, the CPU figure being each one's median)
  * --servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse
  * --nice=N (run the benchmark, its servers and load at this priority, e.g. --nice=-10 on a shared machine)
  * --bin PATH (default dist/dreadcast; copied first, under the build lock).
@@ -48,6 +49,7 @@ const { values: flags } = parseArgs({
     crowd: { type: "string" },
     "crowd-senders": { type: "string" },
     "crowd-scan": { type: "string" },
+    "crowd-rounds": { type: "string" },
     "relay-viewers": { type: "string" },
     "relay-seconds": { type: "string" },
     "no-lighthouse": { type: "boolean", default: false },
@@ -71,6 +73,7 @@ const opts = {
   connections: num(flags.connections, 64, 32),
   crowd: num(flags.crowd, 3000, 300),
   crowdSenders: num(flags["crowd-senders"], 125, 125),
+  crowdRounds: Math.max(1, num(flags["crowd-rounds"], 3, 1)),
   crowdScan: (flags["crowd-scan"] ?? (flags.quick ? "" : "5000,8000,12000")).split(",").filter(Boolean).map(Number),
   relayViewers: num(flags["relay-viewers"], 500, 100),
   relaySeconds: num(flags["relay-seconds"], 20, 6),
@@ -202,13 +205,9 @@ async function crowd() {
     line(
       "crowd",
       `${name.padEnd(12)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, ${fmt(r.linesPerFrame, 1)} lines per frame, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
-        `server ${fmt(r.serverCpuPercent, 0)}% of a core (${fmt(r.cpuSecondsPer100k, 3)} s/100k), ${fmt(r.lostPercent, 2)}% lost, load generator ${fmt(r.loadgenCpuPercent, 0)}% of a core`,
+        `server ${fmt(r.serverCpuPercent, 1)}% of a core (${fmt(r.cpuSecondsPer100k, 3)} s/100k), ${fmt(r.lostPercent, 2)}% lost, load generator ${fmt(r.loadgenCpuPercent, 0)}% of a core`,
     );
-  line("crowd", `${viewers} sockets, ${senders} senders × ${opts.rate} msg/s = ${perSec} msg/s for ${opts.seconds} s (after ${opts.warmup} s warm-up)`);
-  const batched = await dreadcastFanout(viewers, senders);
-  show("batched", batched);
-  const unbatched = await dreadcastFanout(viewers, senders, ["--chat-batch-ms", "0"]);
-  show("batching off", unbatched);
+  line("crowd", `${viewers} sockets, ${senders} senders × ${opts.rate} msg/s = ${perSec} msg/s for ${opts.seconds} s (after ${opts.warmup} s warm-up), ${opts.crowdRounds} rounds`);
   const floorFanout = async (args: string[]) => {
     const server = await startServer("floor", [BUN, join(import.meta.dir, "servers/floor.ts"), ...args], /floor listening on (http:\/\/\S+)/);
     try {
@@ -217,17 +216,34 @@ async function crowd() {
       await server.stop();
     }
   };
+  // One run of each varies by a few points of a core on a shared machine, so the batched server and the
+  // batched floor take turns for a few rounds and the figure is each one's median round.
+  const rounds: { batched: Record<string, any>; batchedFloor: Record<string, any> }[] = [];
+  for (let round = 1; round <= opts.crowdRounds; round++) {
+    const b = await dreadcastFanout(viewers, senders);
+    show(`batched #${round}`, b);
+    const f = await floorFanout(["--batch-ms", "100"]);
+    show(`b. floor #${round}`, f);
+    rounds.push({ batched: b, batchedFloor: f });
+  }
+  const median = (runs: Record<string, any>[]) => [...runs].sort((a, b) => a.serverCpuPercent - b.serverCpuPercent)[(runs.length - 1) >> 1]!;
+  const batchedRuns = rounds.map((r) => r.batched);
+  const batched = median(batchedRuns);
+  const batchedFloor = median(rounds.map((r) => r.batchedFloor));
+  const unbatched = await dreadcastFanout(viewers, senders, ["--chat-batch-ms", "0"]);
+  show("batching off", unbatched);
   const floor = await floorFanout([]);
   show("floor", floor);
-  const batchedFloor = await floorFanout(["--batch-ms", "100"]);
-  show("batched floor", batchedFloor);
-  const allDelivered = batched.lost === 0 && batched.refused === 0;
-  const latencyOk = batched.latencyMs.p99 <= 250;
+  const allDelivered = batchedRuns.every((r) => r.lost === 0 && r.refused === 0);
+  const worstP99 = Math.max(...batchedRuns.map((r) => r.latencyMs.p99));
+  const latencyOk = worstP99 <= 250;
   const cpuOk = batched.serverCpuPercent <= 20;
+  const each = (key: "batched" | "batchedFloor") => rounds.map((r) => fmt(r[key].serverCpuPercent, 1)).join(", ");
+  line("crowd", `median of ${rounds.length}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`);
   summary.push(
-    { benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`, figure: `${fmt(batched.lostPercent, 2)}% lost, ${batched.refused} refused (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`, target: "none lost", ok: allDelivered },
-    { benchmark: "Busy chat: latency per line", figure: `p50 ${fmt(batched.latencyMs.p50, 1)} ms, p99 ${fmt(batched.latencyMs.p99, 1)} ms (batching off ${fmt(unbatched.latencyMs.p99, 1)}, floor ${fmt(floor.latencyMs.p99, 1)})`, target: "p99 ≤ 250 ms", ok: latencyOk },
-    { benchmark: "Busy chat: server CPU", figure: `${fmt(batched.serverCpuPercent, 0)}% of a core (batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%, floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 0)}%)`, target: "≤ 20% of a core", ok: cpuOk },
+    { benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`, figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${rounds.length} runs (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`, target: "none lost", ok: allDelivered },
+    { benchmark: "Busy chat: latency per line", figure: `p50 ${fmt(batched.latencyMs.p50, 1)} ms, p99 ${fmt(batched.latencyMs.p99, 1)} ms, worst run's p99 ${fmt(worstP99, 1)} ms (batching off ${fmt(unbatched.latencyMs.p99, 1)}, floor ${fmt(floor.latencyMs.p99, 1)})`, target: "p99 ≤ 250 ms", ok: latencyOk },
+    { benchmark: "Busy chat: server CPU", figure: `${fmt(batched.serverCpuPercent, 1)}% of a core, median of ${rounds.length} rounds (${each("batched")}); floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")}); batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%`, target: "≤ 20% of a core", ok: cpuOk },
   );
   const scan: Record<string, unknown>[] = [];
   let largest = latencyOk && allDelivered && batched.serverCpuPercent <= 50 ? viewers : 0;
@@ -241,7 +257,7 @@ async function crowd() {
   if (opts.crowdScan.length) {
     summary.push({ benchmark: `Busy chat: largest audience tried with p99 ≤ 250 ms under 50% of a core (${perSec} msg/s)`, figure: `${fmt(largest, 0)} viewers (tried ${[viewers, ...opts.crowdScan.filter((n) => n > viewers)].join(", ")})`, target: "—", ok: null });
   }
-  results.crowd = { viewers, senders, rate: opts.rate, batched, unbatched, floor, batchedFloor, scan, largest };
+  results.crowd = { viewers, senders, rate: opts.rate, rounds, batched, unbatched, floor, batchedFloor, scan, largest };
 }
 
 // --- 3. idle viewers -----------------------------------------------------------------------------------
