@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestDatabase, testEngines, type TestDatabase } from "../../tests/support/postgres.ts";
 import { closeStore, migrate, openStore } from "./database.ts";
 import { migrations } from "./migrations.ts";
-import { PostgresStore, toPostgres, type Store } from "./store.ts";
+import { InvalidTextError, PostgresStore, toPostgres, type Store } from "./store.ts";
 
 test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
   expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");
@@ -112,6 +112,17 @@ for (const engine of await testEngines()) {
       release();
       await Promise.all([inside, outside]);
       expect(await store.all("SELECT name FROM event_counters WHERE name IN ('inside', 'outside')")).toEqual([{ name: "outside" }]);
+    });
+
+    test("text with a NUL character is refused before it reaches the database, whichever the engine", async () => {
+      for (const attempt of [
+        () => store.run("INSERT INTO event_counters (name, value) VALUES (?, ?)", "nul\u0000name", 1),
+        () => store.all("SELECT name FROM event_counters WHERE name = ?", "a\u0000"),
+        () => store.get("SELECT name FROM event_counters WHERE name = ?", "\u0000"),
+      ]) {
+        expect(await attempt().catch((e: unknown) => e)).toBeInstanceOf(InvalidTextError);
+      }
+      expect(await store.all("SELECT name FROM event_counters WHERE name LIKE 'nul%'")).toEqual([]);
     });
 
     test("sums come back as numbers, and writes move the write stamp", async () => {

@@ -65,7 +65,10 @@ export class InvalidTextError extends Error {
   }
 }
 
-/** PostgreSQL's text has no NUL character (SQLite's does): such a value is refused the same way wherever it comes from. */
+/**
+ * PostgreSQL's text has no NUL character (SQLite's does): such a value is refused before it is sent, on
+ * either engine, so an event behaves the same whichever database it runs on.
+ */
 function checkText(params: Param[]): void {
   for (const param of params) if (typeof param === "string" && param.includes("\0")) throw new InvalidTextError();
 }
@@ -137,6 +140,7 @@ export class SqliteStore implements Store {
   all<T>(sql: string, ...params: Param[]): Promise<T[]> {
     if (this.blocked()) return this.afterTransaction().then(() => this.all<T>(sql, ...params));
     try {
+      checkText(params);
       const rows = this.db.query(sql).all(...(params as never[])) as T[];
       return Promise.resolve(rows);
     } catch (error) {
@@ -147,6 +151,7 @@ export class SqliteStore implements Store {
   get<T>(sql: string, ...params: Param[]): Promise<T | null> {
     if (this.blocked()) return this.afterTransaction().then(() => this.get<T>(sql, ...params));
     try {
+      checkText(params);
       const row = (this.db.query(sql).get(...(params as never[])) as T | undefined) ?? null;
       return Promise.resolve(row);
     } catch (error) {
@@ -157,6 +162,7 @@ export class SqliteStore implements Store {
   run(sql: string, ...params: Param[]): Promise<RunResult> {
     if (this.blocked()) return this.afterTransaction().then(() => this.run(sql, ...params));
     try {
+      checkText(params);
       const { changes } = this.db.query(sql).run(...(params as never[]));
       return Promise.resolve({ changes });
     } catch (error) {
