@@ -238,12 +238,13 @@ async function crowd() {
   const worstP99 = Math.max(...batchedRuns.map((r) => r.latencyMs.p99));
   const latencyOk = worstP99 <= 250;
   const cpuOk = batched.serverCpuPercent <= 20;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const each = (key: "batched" | "batchedFloor") => rounds.map((r) => fmt(r[key].serverCpuPercent, 1)).join(", ");
-  line("crowd", `median of ${rounds.length}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`);
+  line("crowd", `median of ${plural(rounds.length, "round")}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`);
   summary.push(
-    { benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`, figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${rounds.length} runs (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`, target: "none lost", ok: allDelivered },
+    { benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`, figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${plural(rounds.length, "run")} (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`, target: "none lost", ok: allDelivered },
     { benchmark: "Busy chat: latency per line", figure: `p50 ${fmt(batched.latencyMs.p50, 1)} ms, p99 ${fmt(batched.latencyMs.p99, 1)} ms, worst run's p99 ${fmt(worstP99, 1)} ms (batching off ${fmt(unbatched.latencyMs.p99, 1)}, floor ${fmt(floor.latencyMs.p99, 1)})`, target: "p99 ≤ 250 ms", ok: latencyOk },
-    { benchmark: "Busy chat: server CPU", figure: `${fmt(batched.serverCpuPercent, 1)}% of a core, median of ${rounds.length} rounds (${each("batched")}); floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")}); batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%`, target: "≤ 20% of a core", ok: cpuOk },
+    { benchmark: "Busy chat: server CPU", figure: `${fmt(batched.serverCpuPercent, 1)}% of a core, median of ${plural(rounds.length, "round")} (${each("batched")}); floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")}); batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%`, target: "≤ 20% of a core", ok: cpuOk },
   );
   const scan: Record<string, unknown>[] = [];
   let largest = latencyOk && allDelivered && batched.serverCpuPercent <= 50 ? viewers : 0;
