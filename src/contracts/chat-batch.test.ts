@@ -36,6 +36,10 @@ describe("chat_batch lines", () => {
     });
   });
 
+  test("a batch in the earlier object form, from an instance not yet upgraded, still reads as its messages", () => {
+    expect(readServerFrame({ type: "chat_batch", messages: [viewerLine, null, "junk", donationLine] })).toEqual({ type: "chat_batch", messages: [viewerLine, donationLine] });
+  });
+
   test("any other frame is left as it is", () => {
     const hearts = { type: "hearts", count: 3 };
     expect(readServerFrame(hearts)).toBe(hearts);

@@ -44,11 +44,17 @@ export function unpackChatLine(line: unknown): ChatMessage | null {
 
 /**
  * A parsed server frame as the event it stands for: a `chat_batch` frame's packed lines become its
- * `messages` (a line that is not one is skipped); any other frame is returned as it is.
+ * `messages` (a line that is not one is skipped); any other frame is returned as it is. A batch that
+ * already carries `messages`, as servers before the packed form sent it (an instance not yet upgraded,
+ * in a cluster being upgraded one instance at a time), is read as it is too.
  */
 export function readServerFrame<T extends { type?: unknown }>(frame: T): T | { type: "chat_batch"; messages: ChatMessage[] } {
   if (frame.type !== "chat_batch") return frame;
   const lines = (frame as { lines?: unknown }).lines;
+  const earlier = (frame as { messages?: unknown }).messages;
+  if (lines === undefined && Array.isArray(earlier)) {
+    return { type: "chat_batch", messages: earlier.filter((m): m is ChatMessage => typeof m === "object" && m !== null && typeof (m as ChatMessage).id === "string" && typeof (m as ChatMessage).text === "string") };
+  }
   const messages: ChatMessage[] = [];
   if (Array.isArray(lines)) {
     for (const line of lines) {
