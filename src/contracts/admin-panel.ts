@@ -26,7 +26,7 @@ export interface StatsSample {
   /** ISO 8601 */
   sampledAt: string;
   viewerCount: number;
-  /** pence */
+  /** Minor units of the event's currency: donations so far in it (a sample taken under another currency shows the last total in this one). */
   donationTotal: number;
 }
 

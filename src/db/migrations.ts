@@ -524,4 +524,11 @@ export const migrations: Migration[] = [
     sqlite: `CREATE TABLE uploads (name TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL, created_at INTEGER NOT NULL);`,
     postgres: `CREATE TABLE uploads (name TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BYTEA NOT NULL, created_at BIGINT NOT NULL);`,
   },
+  {
+    version: 7,
+    name: "stats samples keep their currency",
+    // The donation total a sample took counts one currency, the event's then; samples from before are NULL.
+    sqlite: `ALTER TABLE stats_samples ADD COLUMN currency TEXT;`,
+    postgres: `ALTER TABLE stats_samples ADD COLUMN currency TEXT;`,
+  },
 ];

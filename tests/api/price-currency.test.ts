@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
 import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
+import { AdminPanelService } from "../../src/modules/admin-panel/service.ts";
 
 let stripe: FakeStripe;
 let app: TestApp;
@@ -101,5 +102,32 @@ test("demo mode charges the event's price in its currency too", async () => {
     expect(refund.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 450 }, revokedCode: expect.stringMatching(/^SKP-/) });
   } finally {
     await demo.close();
+  }
+});
+
+test("the dashboard's donation history counts only the event's currency: a sample taken under another one shows the last total in it", async () => {
+  const own = await startTestApp();
+  try {
+    const ownAdmin = await loginAsAdmin(own);
+    const panel = new AdminPanelService(own.ctx.store, own.ctx.access);
+    const now = Date.now();
+    const at = (minutesAgo: number) => now - minutesAgo * 60_000;
+    // £12 and £20 donated, then the event sold in euros (€5 donated), then in pounds again; one sample from before samples kept their currency.
+    await own.ctx.store.run("INSERT INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, 3, 700)", at(60));
+    for (const [minutes, total, currency] of [[50, 1200, "gbp"], [40, 2000, "gbp"], [30, 0, "eur"], [20, 500, "eur"], [10, 2000, "gbp"]] as const) {
+      await panel.recordSample(4, total, currency, at(minutes));
+    }
+    const donations = async () => {
+      const { samples } = (await ownAdmin.get("/api/admin/stats/history")).body as { samples: { sampledAt: string; donationTotal: number }[] };
+      return [60, 50, 40, 30, 20, 10].map((m) => samples.find((s) => s.sampledAt === new Date(at(m)).toISOString())?.donationTotal);
+    };
+    expect(await donations()).toEqual([700, 1200, 2000, 2000, 2000, 2000]);
+
+    const { fakeViewersEnabled, fakeViewersTarget, hasSales, ...current } = (await ownAdmin.get("/api/admin/livestream-settings")).body;
+    expect((await ownAdmin.put("/api/admin/livestream-settings", { ...current, currency: "eur" })).status).toBe(200);
+    // The sample from before counts as the event's currency, whichever it is now.
+    expect(await donations()).toEqual([700, 700, 700, 0, 500, 500]);
+  } finally {
+    await own.close();
   }
 });

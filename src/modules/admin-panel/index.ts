@@ -45,7 +45,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const sampling = new LastingFailure(ctx.log, "stats samples not taken", "stats samples taken again");
   const sample = async () => {
     try {
-      await panel.recordSample(hub.viewerCount(), await settings.donationTotal());
+      await panel.recordSample(hub.viewerCount(), await settings.donationTotal(), (await settings.get()).currency);
       sampling.succeeded();
     } catch (error) {
       sampling.failed(error);
@@ -81,7 +81,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
     .guard({ isAdmin: true }, (app) =>
       app
         .get("/stats", () => stats())
-        .get("/stats/history", async () => ({ samples: await panel.history() }))
+        .get("/stats/history", async () => ({ samples: await panel.history((await settings.get()).currency) }))
         .post(
           "/fake-viewers",
           async ({ body }) => {

@@ -113,24 +113,48 @@ export class AdminPanelService {
     );
   }
 
-  async recordSample(viewerCount: number, donationTotal: number, at = Date.now()): Promise<void> {
-    await this.store.run(`INSERT INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, ?, ?)
-       ON CONFLICT (sampled_at) DO UPDATE SET viewer_count = excluded.viewer_count, donation_total = excluded.donation_total`, at, viewerCount, donationTotal);
+  /** A minute's sample: the viewers, and the donation total in `currency` (the only one it counts). */
+  async recordSample(viewerCount: number, donationTotal: number, currency: string, at = Date.now()): Promise<void> {
+    await this.store.run(
+      `INSERT INTO stats_samples (sampled_at, viewer_count, donation_total, currency) VALUES (?, ?, ?, ?)
+       ON CONFLICT (sampled_at) DO UPDATE SET viewer_count = excluded.viewer_count, donation_total = excluded.donation_total, currency = excluded.currency`,
+      at,
+      viewerCount,
+      donationTotal,
+      currency,
+    );
     await this.store.run("DELETE FROM stats_samples WHERE sampled_at < ?", at - SAMPLE_KEEP_MS);
   }
 
-  /** The samples of the last `windowMs`, thinned to at most CHART_POINTS (keeping each bucket's peak viewers). */
-  async history(windowMs = 24 * 60 * 60 * 1000, now = Date.now()): Promise<StatsSample[]> {
-    const rows = (await this.store.all<{ sampled_at: number; viewer_count: number; donation_total: number }>("SELECT sampled_at, viewer_count, donation_total FROM stats_samples WHERE sampled_at >= ? ORDER BY sampled_at", now - windowMs));
+  /**
+   * The samples of the last `windowMs`, thinned to at most CHART_POINTS (keeping each bucket's peak
+   * viewers), with the donations in the event's `currency`. A sample taken while the event had another
+   * currency counted that one: it shows the last total taken in `currency` before it (nothing was
+   * donated in `currency` meanwhile), or 0 when there is none. Samples from before they kept their
+   * currency count as `currency`.
+   */
+  async history(currency: string, windowMs = 24 * 60 * 60 * 1000, now = Date.now()): Promise<StatsSample[]> {
+    const from = now - windowMs;
+    const rows = await this.store.all<{ sampled_at: number; viewer_count: number; donation_total: number; currency: string | null }>(
+      "SELECT sampled_at, viewer_count, donation_total, currency FROM stats_samples WHERE sampled_at >= ? ORDER BY sampled_at",
+      from,
+    );
+    const before = await this.store.get<{ donation_total: number }>(
+      "SELECT donation_total FROM stats_samples WHERE sampled_at < ? AND (currency = ? OR currency IS NULL) ORDER BY sampled_at DESC LIMIT 1",
+      from,
+      currency,
+    );
+    let inCurrency = before?.donation_total ?? 0;
+    const donations = rows.map((r) => (r.currency === null || r.currency === currency ? (inCurrency = r.donation_total) : inCurrency));
     const step = Math.ceil(rows.length / CHART_POINTS);
     const out: StatsSample[] = [];
     for (let i = 0; i < rows.length; i += step) {
       const bucket = rows.slice(i, i + step);
-      const last = bucket[bucket.length - 1]!;
+      const last = Math.min(i + step, rows.length) - 1;
       out.push({
-        sampledAt: new Date(last.sampled_at).toISOString(),
+        sampledAt: new Date(rows[last]!.sampled_at).toISOString(),
         viewerCount: Math.max(...bucket.map((r) => r.viewer_count)),
-        donationTotal: last.donation_total,
+        donationTotal: donations[last]!,
       });
     }
     return out;
