@@ -145,7 +145,11 @@ export class AdminPanelService {
       currency,
     );
     let inCurrency = before?.donation_total ?? 0;
-    const donations = rows.map((r) => (r.currency === null || r.currency === currency ? (inCurrency = r.donation_total) : inCurrency));
+    const donations: number[] = [];
+    for (const r of rows) {
+      if (r.currency === null || r.currency === currency) inCurrency = r.donation_total;
+      donations.push(inCurrency);
+    }
     const step = Math.ceil(rows.length / CHART_POINTS);
     const out: StatsSample[] = [];
     for (let i = 0; i < rows.length; i += step) {
