@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   /** A postgres:// URL: the event's database on PostgreSQL instead of the SQLite file in dataDir. */
   databaseUrl: string | null;
+  /** With PostgreSQL: the longest a statement may take, in ms (0: no limit); see PostgresStore. */
+  databaseTimeoutMs: number;
   publicUrl: string | null;
   stripeSecretKey: string | null;
   stripePublishableKey: string | null;
@@ -31,10 +33,13 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** A statement given longer than this is a stuck server, not a slow one. */
+const MAX_DATABASE_TIMEOUT_S = 600;
+
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "database-url" | "redis-url" | "name" | "token";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token";
 
 interface FlagSpec {
   key: keyof Config;
@@ -53,6 +58,12 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: "database-url",
     value: "URL",
     help: "PostgreSQL for the event's data, e.g. postgres://user:pass@db.example.com/dreadcast (default: SQLite in DATA_DIR)",
+  },
+  "database-timeout": {
+    key: "databaseTimeoutMs",
+    kind: "timeout-seconds",
+    value: "S",
+    help: "with --database-url: a statement taking longer is cancelled and answered 503; if PostgreSQL stops answering at all, its connections are opened anew (default 10; 0 = no limit)",
   },
   "public-url": { key: "publicUrl", kind: "url", value: "URL", help: "the address viewers use, e.g. https://live.example.com" },
   "stripe-secret-key": { key: "stripeSecretKey", kind: "string", value: "KEY", help: "Stripe secret key (sk_...); without it payments run in demo mode" },
@@ -81,6 +92,7 @@ export function defaultConfig(): Config {
     host: "0.0.0.0",
     dataDir: resolve("data"),
     databaseUrl: null,
+    databaseTimeoutMs: 10_000,
     publicUrl: null,
     stripeSecretKey: null,
     stripePublishableKey: null,
@@ -124,6 +136,10 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
     case "batch-ms": {
       if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS) throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
       return Number(raw);
+    }
+    case "timeout-seconds": {
+      if (!/^\d+$/.test(raw) || Number(raw) > MAX_DATABASE_TIMEOUT_S) throw new ConfigError(`--${name} must be a whole number of seconds from 0 to ${MAX_DATABASE_TIMEOUT_S}, got '${raw.slice(0, 40)}'`);
+      return Number(raw) * 1000;
     }
     case "database-url": {
       let url: URL;

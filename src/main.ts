@@ -18,7 +18,7 @@ function displayUrl(config: Config, port: number): string {
 async function serve(config: Config): Promise<void> {
   // One process per SQLite file; on PostgreSQL several instances share the database.
   const hold = config.databaseUrl ? null : holdDataDir(config.dataDir);
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs, applicationName: `dreadcast ${config.instanceName}` });
   let ctx;
   try {
     ctx = await createContext(config, store, consoleLogger);

@@ -82,7 +82,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, assets: WebA
   // An explicit `databaseUrl: null` keeps the app on SQLite whatever engine the suite runs on.
   const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
   config.databaseUrl = databaseUrl;
-  const store = await openStore({ dataDir, databaseUrl });
+  const store = await openStore({ dataDir, databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs });
   const ctx = await createContext(config, store, options.log ?? silentLogger);
   const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;

@@ -18,6 +18,10 @@ export interface StoreOptions {
   dataDir: string;
   /** A `postgres://` URL selects PostgreSQL instead. */
   databaseUrl?: string | null;
+  /** PostgreSQL's statement timeout in ms (default DEFAULT_STATEMENT_TIMEOUT_MS; 0: none). */
+  databaseTimeoutMs?: number;
+  /** What the server shows the connections as (pg_stat_activity). */
+  applicationName?: string;
 }
 
 /** Opens the SQLite file in dataDir with the pragmas every connection needs. */
@@ -46,9 +50,12 @@ export function describePostgres(url: string): string {
 
 /** Opens (creating if needed) the event's database — the SQLite file, or PostgreSQL given a URL — and migrates it. */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const store = options.databaseUrl ? PostgresStore.connect(options.databaseUrl) : new SqliteStore(openSqlite(options.dataDir));
+  const store = options.databaseUrl
+    ? PostgresStore.connect(options.databaseUrl, { statementTimeoutMs: options.databaseTimeoutMs, applicationName: options.applicationName })
+    : new SqliteStore(openSqlite(options.dataDir));
   try {
-    await migrate(store, migrations);
+    // Migrations may take long on a large event (and a second instance waits for the first's): no deadline.
+    await (store instanceof PostgresStore ? store.unbounded(() => migrate(store, migrations)) : migrate(store, migrations));
   } catch (error) {
     await store.close().catch(() => {});
     if (options.databaseUrl) {
@@ -62,8 +69,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
 /** Runs the migrations not yet applied, each in its own transaction, in order; returns their versions. */
 export async function migrate(store: Store, list: Migration[]): Promise<number[]> {
+  // A migration may take a while on a large event, and another instance waits for it: no statement timeout.
   const lock = async () => {
-    if (store.engine === "postgres") await store.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    if (store.engine !== "postgres") return;
+    await store.exec("SET LOCAL statement_timeout = 0");
+    await store.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
   };
   await store.tx(async () => {
     await lock();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestDatabase, testEngines, type TestDatabase } from "../../tests/support/postgres.ts";
 import { closeStore, migrate, openStore } from "./database.ts";
 import { migrations } from "./migrations.ts";
-import { InvalidTextError, PostgresStore, toPostgres, type Store } from "./store.ts";
+import { DatabaseTimeoutError, InvalidTextError, PostgresStore, toPostgres, type Store } from "./store.ts";
 
 test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
   expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");
@@ -22,8 +22,8 @@ test("an unreachable PostgreSQL is told apart from a wrong query", async () => {
   await store.close();
 });
 
-test("a lost connection, as Bun.SQL reports it, is unavailability; a wrong query is not", () => {
-  const store = new PostgresStore(null as never);
+test("a lost connection, as Bun.SQL reports it, is unavailability; a wrong query is not", async () => {
+  const store = PostgresStore.connect("postgres://postgres@127.0.0.1:1/nothing");
   const error = (code: string, errno?: string) => Object.assign(new Error(code), { code, errno });
   for (const code of ["ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_FAILED", "ERR_POSTGRES_CONNECTION_TIMEOUT"]) {
     expect(store.isUnavailable(error(code))).toBe(true);
@@ -32,6 +32,10 @@ test("a lost connection, as Bun.SQL reports it, is unavailability; a wrong query
   expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "42601"))).toBe(false);
   expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "23505"))).toBe(false);
   expect(store.isUnavailable(new Error("boom"))).toBe(false);
+  expect(store.isUnavailable(new DatabaseTimeoutError(12_000))).toBe(true);
+  expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "57014"))).toBe(true); // cancelled at the statement timeout
+  expect(store.isUnavailable(error("ERR_POSTGRES_SERVER_ERROR", "25P03"))).toBe(true); // idle in a transaction too long
+  await store.close();
 });
 
 for (const engine of await testEngines()) {
@@ -58,6 +62,27 @@ for (const engine of await testEngines()) {
       const settings = await store.get<{ id: number; start_date: number }>("SELECT id, start_date FROM livestream_settings");
       expect(settings?.id).toBe(1);
       expect(typeof settings?.start_date).toBe("number");
+    });
+
+    test.skipIf(engine !== "postgres")("PostgreSQL connections carry the statement timeout and a name; a migration lifts the timeout for its transaction", async () => {
+      expect(await store.get("SHOW statement_timeout")).toEqual({ statement_timeout: "10s" });
+      expect(await store.get("SHOW idle_in_transaction_session_timeout")).toEqual({ idle_in_transaction_session_timeout: "30s" });
+      expect(await store.get("SELECT current_setting('application_name') AS name")).toEqual({ name: "dreadcast" });
+      await store.tx(async () => {
+        await store.exec("SET LOCAL statement_timeout = 0");
+        expect(await store.get("SHOW statement_timeout")).toEqual({ statement_timeout: "0" });
+      });
+      expect(await store.get("SHOW statement_timeout")).toEqual({ statement_timeout: "10s" });
+      // A statement past it is cancelled by the server, and that reads as "not now" (a 503), not as a fault.
+      const slow = PostgresStore.connect(pg!.url, { statementTimeoutMs: 200, max: 1 });
+      try {
+        const error = await slow.get("SELECT pg_sleep(2)").catch((e: unknown) => e);
+        expect((error as { errno?: string }).errno).toBe("57014");
+        expect(slow.isUnavailable(error)).toBe(true);
+        expect(await slow.get("SELECT 1 AS one")).toEqual({ one: 1 });
+      } finally {
+        await slow.close();
+      }
     });
 
     test("INSERT … RETURNING gives plain numbers, and a broken unique constraint is recognised", async () => {

@@ -156,3 +156,132 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     for (const ws of [aliceWs, bramWs, carolWs]) ws.close();
   }, 30_000);
 });
+
+/**
+ * PostgreSQL that stops answering without going away — the server hung, or the network between dropping
+ * everything silently: the connections stay open and no answer comes. Every statement has a deadline
+ * (here a 1 s statement timeout, so 2 s in all), after which the request is answered 503 and the pool's
+ * connections are dropped and made anew, so that the store is never held up by a connection that may
+ * never answer again.
+ */
+describe.skipIf(!available)("PostgreSQL that stops answering", () => {
+  let db: TestDatabase;
+  let proxy: TcpProxy;
+  let app: TestApp;
+  const logged: string[] = [];
+  const DEADLINE_MS = 2000;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+    await proxy.listen();
+    const url = new URL(db.url);
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    app = await startTestApp({ databaseUrl: url.toString(), databaseTimeoutMs: 1000, metrics: true }, [], { log: recordingLogger(logged) });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.close();
+    await db?.drop();
+  });
+
+  /** The response and how long it took. */
+  async function timed(request: Promise<TestResponse>): Promise<{ res: TestResponse; ms: number }> {
+    const started = performance.now();
+    const res = await request;
+    return { res, ms: performance.now() - started };
+  }
+
+  test("silent: requests and chat lines are refused once the deadline passes, nothing hangs, and all comes back", async () => {
+    const admin = await loginAsAdmin(app);
+    const alice = await joinAs(app, "Alice");
+    const bram = await joinAs(app, "Bram");
+    const aliceWs = await WsClient.connect(app, alice);
+    const bramWs = await WsClient.connect(app, bram);
+    await say(aliceWs, "do you hear the humming?");
+    await bramWs.next("chat", (e) => e.message.text === "do you hear the humming?");
+    const renewals = async () => Number(/^dreadcast_database_pool_renewals_total\{[^}]*\} (\d+)$/m.exec((await app.client().get("/metrics")).text)?.[1]);
+    const before = await renewals();
+    expect(before).toBe(0);
+
+    proxy.freeze();
+    // Several at once, new connections frozen too: each answered 503 with Retry-After, none after much more than the deadline.
+    const answers = await Promise.all([
+      timed(admin.get("/api/admin/stats")),
+      timed(bram.get("/api/livestream-settings")),
+      timed(app.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })),
+      timed(app.client().get("/healthz")),
+    ]);
+    for (const [i, { res, ms }] of answers.entries()) {
+      if (i === 3) expect(res.status).toBe(503);
+      else expectBusy(res, `request ${i} while PostgreSQL is silent`);
+      expect(ms).toBeLessThan(DEADLINE_MS + 2500);
+    }
+    // A line: refused to its sender in time, never shown; the sockets stay.
+    const said = performance.now();
+    expect(await aliceWs.expectError({ type: "chat_message", text: "hello? HELLO?" })).toBe(BUSY_MESSAGE);
+    expect(performance.now() - said).toBeLessThan(DEADLINE_MS + 2500);
+    expect(aliceWs.socket.readyState).toBe(WebSocket.OPEN);
+    expect(bramWs.socket.readyState).toBe(WebSocket.OPEN);
+
+    // It answers again: within a few seconds, with no restart.
+    proxy.thaw();
+    await eventually(async () => (await app.client().get("/healthz")).status === 200, 8000);
+    expect(await renewals()).toBeGreaterThan(before);
+    expect((await admin.get("/api/admin/stats")).status).toBe(200);
+    expect((await bram.get("/api/livestream-settings")).status).toBe(200);
+    await say(aliceWs, "it passed");
+    await bramWs.next("chat", (e) => e.message.text === "it passed");
+    // The refused line was never stored, even though its statement may have reached the server late.
+    await Bun.sleep(300);
+    expect(await app.ctx.store.all("SELECT id FROM chat_messages WHERE text = ?", "hello? HELLO?")).toEqual([]);
+    expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
+    expect(logged.some((line) => line.startsWith("warn: database unavailable, requests that need it are answered 503"))).toBe(true);
+    aliceWs.close();
+    bramWs.close();
+  }, 40_000);
+
+  test("connections lost for good, the server fine: the pool is opened anew and requests succeed again by themselves", async () => {
+    const admin = await loginAsAdmin(app);
+    const carol = await joinAs(app, "Carol");
+    expect((await carol.get("/api/livestream-settings")).status).toBe(200);
+    // Every open connection goes silent for ever (never thawed); a new one goes through.
+    proxy.freeze({ newOnes: "through" });
+    const first = await timed(admin.get("/api/admin/stats"));
+    expect([200, 503]).toContain(first.res.status);
+    expect(first.ms).toBeLessThan(DEADLINE_MS + 2500);
+    await eventually(async () => (await admin.get("/api/admin/stats")).status === 200, DEADLINE_MS + 3000);
+    expect((await carol.get("/api/livestream-settings")).status).toBe(200);
+    const ws = await WsClient.connect(app, carol);
+    await say(ws, "still here");
+    ws.close();
+    expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
+    proxy.thaw();
+  }, 30_000);
+
+  test("a statement stuck behind a lock is cancelled at the statement timeout: 503, not 500, and the next one goes through", async () => {
+    const carol = await joinAs(app, "Dana");
+    const { SQL } = await import("bun");
+    const holder = new SQL({ url: db.url, max: 1 });
+    const locked = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    const holding = holder.begin(async (tx) => {
+      await tx.unsafe("LOCK TABLE viewer_sessions IN ACCESS EXCLUSIVE MODE");
+      locked.resolve();
+      await release.promise;
+    });
+    await locked.promise;
+    try {
+      const { res, ms } = await timed(carol.get("/api/livestream-settings"));
+      expectBusy(res, "a viewer's request while their session's table is locked");
+      expect(ms).toBeLessThan(DEADLINE_MS + 1500);
+    } finally {
+      release.resolve();
+      await holding;
+      await holder.close();
+    }
+    expect((await carol.get("/api/livestream-settings")).status).toBe(200);
+    expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
+  }, 30_000);
+});

@@ -28,7 +28,7 @@ describe("flags", () => {
   test("--help lists every flag with its env var and exits 0", async () => {
     const { stdout, code } = await run(["--help"]);
     expect(code).toBe(0);
-    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--version", "admin create", "admin reset-password", "backup FILE"]) {
+    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--version", "admin create", "admin reset-password", "backup FILE"]) {
       expect(stdout).toContain(flag);
     }
     expect(stdout).toContain("DREADCAST_PORT");
@@ -49,6 +49,9 @@ describe("flags", () => {
     { name: "an SMTP URL with the wrong scheme", args: ["--smtp-url", "http://mail"], message: /--smtp-url has an unsupported scheme/ },
     { name: "a bad boolean", args: ["--enable-test-codes=maybe"], message: /must be true or false/ },
     { name: "a batching window past a second", args: ["--chat-batch-ms", "1001"], message: /--chat-batch-ms must be a whole number of milliseconds from 0 to 1000/ },
+    { name: "a database timeout past ten minutes", args: ["--database-timeout", "601"], message: /--database-timeout must be a whole number of seconds from 0 to 600, got '601'/ },
+    { name: "a database timeout that is not whole seconds", args: ["--database-timeout=2.5"], message: /--database-timeout must be a whole number of seconds/ },
+    { name: "a bad database timeout in the environment", args: [], env: { DREADCAST_DATABASE_TIMEOUT: "soon" }, message: /--database-timeout must be a whole number of seconds from 0 to 600, got 'soon'/ },
     { name: "a stray argument", args: ["serve"], message: /unexpected argument 'serve'/ },
     { name: "a secret key without a publishable key", args: ["--stripe-secret-key", "sk_test_1"], message: /needs --stripe-publishable-key/ },
     { name: "a bad env var", args: [], env: { DREADCAST_PORT: "-1" }, message: /--port must be a whole number/ },
