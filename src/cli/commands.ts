@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { createFirstAdminBody } from "../contracts/admin.ts";
@@ -96,6 +96,8 @@ export async function backupCommand(argv: string[], env: Record<string, string |
   try {
     backupDatabase(sqliteHandle(store), target);
   } catch (error) {
+    // Nothing half-written is left to pass for a backup (a full disk stops the copy part-way).
+    rmSync(target, { force: true });
     throw new CommandError(`backup failed: ${(error as Error).message}`);
   } finally {
     await closeStore(store);

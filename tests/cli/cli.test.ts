@@ -146,6 +146,23 @@ describe("backup", () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("already exists");
   });
+
+  test.skipIf(onPostgres)("a backup onto a full disk fails in one line, exit 1, and leaves no half-written file behind", async () => {
+    const dir = tempDir();
+    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
+    // A real, tiny filesystem (mounting needs root, as in CI).
+    const small = tempDir();
+    if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small]).exitCode !== 0) return console.warn("cannot mount a tmpfs (not root?): SKIPPED the backup onto a full disk");
+    try {
+      const target = join(small, "copy.db");
+      const { code, stderr } = await run(["backup", target, "--data-dir", dir]);
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe("dreadcast: backup failed: database or disk is full");
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      Bun.spawnSync(["umount", small]);
+    }
+  });
 });
 
 /** Starts a server and reads its output up to `until`; the process keeps running. */
