@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
-import type { Logger } from "../../src/lib/logger.ts";
 import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { recordingLogger } from "../support/logger.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
 import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
 import { joinAs, say, WsClient } from "../ws/helpers.ts";
@@ -23,14 +23,9 @@ if (!mounted && TEST_ENGINE === "sqlite") console.warn("cannot mount a tmpfs (no
 describe.skipIf(!mounted)("the disk under the SQLite file full", () => {
   let app: TestApp;
   const logged: string[] = [];
-  const log: Logger = {
-    info: (message) => logged.push(`info: ${message}`),
-    warn: (message) => logged.push(`warn: ${message}`),
-    error: (message, error) => logged.push(`error: ${message} ${error instanceof Error ? error.message : String(error ?? "")}`),
-  };
 
   beforeAll(async () => {
-    app = await startTestApp({ dataDir, databaseUrl: null }, [], { log });
+    app = await startTestApp({ dataDir, databaseUrl: null }, [], { log: recordingLogger(logged) });
   });
   afterAll(async () => {
     try {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
-import type { Logger } from "../../src/lib/logger.ts";
+import type { Config } from "../../src/config.ts";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../harness.ts";
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
+import { recordingLogger } from "../support/logger.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
 import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
@@ -15,13 +16,16 @@ const server = new URL(TEST_POSTGRES_URL);
 const available = await postgresAvailable();
 if (!available) console.warn(`PostgreSQL not reachable at ${server.host}: SKIPPED the test of PostgreSQL lost while running (set DREADCAST_TEST_DATABASE_URL or start a server)`);
 
-/** What the app logged, as `warn: …`, `info: …`, `error: …` lines. */
-function recordingLogger(lines: string[]): Logger {
-  return {
-    info: (message) => lines.push(`info: ${message}`),
-    warn: (message) => lines.push(`warn: ${message}`),
-    error: (message, error) => lines.push(`error: ${message} ${error instanceof Error ? error.message : String(error ?? "")}`),
-  };
+/** A test app on its own database, reached through a TcpProxy in front of the PostgreSQL server. */
+async function appBehindProxy(overrides: Partial<Config>, logged: string[]): Promise<{ db: TestDatabase; proxy: TcpProxy; app: TestApp }> {
+  const db = await createTestDatabase();
+  const proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+  await proxy.listen();
+  const url = new URL(db.url);
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, [], { log: recordingLogger(logged) });
+  return { db, proxy, app };
 }
 
 function expectBusy(res: TestResponse, what: string): void {
@@ -51,13 +55,7 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
-    await proxy.listen();
-    const url = new URL(db.url);
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    app = await startTestApp({ databaseUrl: url.toString() }, [], { log: recordingLogger(logged) });
+    ({ db, proxy, app } = await appBehindProxy({}, logged));
   });
   afterAll(async () => {
     await app?.close();
@@ -172,13 +170,7 @@ describe.skipIf(!available)("PostgreSQL that stops answering", () => {
   const DEADLINE_MS = 2000;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
-    await proxy.listen();
-    const url = new URL(db.url);
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    app = await startTestApp({ databaseUrl: url.toString(), databaseTimeoutMs: 1000, metrics: true }, [], { log: recordingLogger(logged) });
+    ({ db, proxy, app } = await appBehindProxy({ databaseTimeoutMs: 1000, metrics: true }, logged));
   });
   afterAll(async () => {
     await app?.close();
