@@ -330,6 +330,14 @@ export interface PostgresOptions {
   applicationName?: string;
 }
 
+/** A deadline armed and disarmed around the parts of a transaction the store does not send itself. */
+interface Watchdog {
+  arm(): void;
+  disarm(): void;
+  /** Rejects with a DatabaseTimeoutError when the deadline passes while armed. */
+  late: Promise<never>;
+}
+
 /** The default of `statementTimeoutMs`. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
@@ -516,7 +524,7 @@ export class PostgresStore implements Store {
   }
 
   /** A deadline to arm and disarm: `late` rejects (and the pool is replaced) when it passes while armed. */
-  private watchdog(): { arm(): void; disarm(): void; late: Promise<never> } {
+  private watchdog(): Watchdog {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let reject!: (error: Error) => void;
     const late = new Promise<never>((_, r) => (reject = r));
@@ -532,7 +540,8 @@ export class PostgresStore implements Store {
         reject(new DatabaseTimeoutError(this.deadlineMs));
       }, this.deadlineMs);
     };
-    return { arm, disarm, late };
+    const watch: Watchdog = { arm, disarm, late };
+    return watch;
   }
 
   isUniqueViolation(error: unknown): boolean {
