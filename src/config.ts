@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./db/store.ts";
 
 /** Everything the server needs to know, validated once at boot. */
 export interface Config {
@@ -92,7 +93,7 @@ export function defaultConfig(): Config {
     host: "0.0.0.0",
     dataDir: resolve("data"),
     databaseUrl: null,
-    databaseTimeoutMs: 10_000,
+    databaseTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS,
     publicUrl: null,
     stripeSecretKey: null,
     stripePublishableKey: null,

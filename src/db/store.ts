@@ -294,7 +294,7 @@ function plainNumbers<T>(rows: Row[]): T[] {
  * to the startup message); or as this store says it: no answer within its deadline. The pool makes new
  * connections by itself once the server answers again.
  */
-const PG_UNAVAILABLE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ConnectionRefused|ConnectionClosed|DREADCAST_DATABASE_TIMEOUT)/;
+const PG_UNAVAILABLE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ConnectionRefused|ConnectionClosed)/;
 /**
  * Server-side codes that mean "not now" rather than "wrong": shutting down, out of resources (53000, the
  * disk full 53100, memory 53200, connections 53300), connection failures, a statement cancelled at the
@@ -304,7 +304,7 @@ const PG_UNAVAILABLE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOU
 const PG_TRANSIENT_STATES = new Set(["57P01", "57P02", "57P03", "53000", "53100", "53200", "53300", "08000", "08003", "08006", "08001", "08004", "57014", "25P03"]);
 
 /** The code of the error a query gets when PostgreSQL did not answer within the store's deadline. */
-export const DATABASE_TIMEOUT_CODE = "DREADCAST_DATABASE_TIMEOUT";
+const DATABASE_TIMEOUT_CODE = "DREADCAST_DATABASE_TIMEOUT";
 
 /** PostgreSQL did not answer in time: the query is given up (the caller answers 503). */
 export class DatabaseTimeoutError extends Error {
@@ -330,7 +330,7 @@ export interface PostgresOptions {
   applicationName?: string;
 }
 
-/** A deadline armed and disarmed around the parts of a transaction the store does not send itself. */
+/** A deadline armed around a statement, or around the parts of a transaction the store does not send itself. */
 interface Watchdog {
   arm(): void;
   disarm(): void;
@@ -363,8 +363,8 @@ export class PostgresStore implements Store {
   private pool: SQL;
   /** When the pool was last replaced for want of an answer (ms, performance.now()); at most once a deadline. */
   private replacedAt = -Infinity;
-  /** How often the pool was replaced since start (for /metrics and tests). */
-  replacements = 0;
+  /** How often the pool was replaced since start (for /metrics). */
+  poolRenewals = 0;
   private readonly deadlineMs: number;
   /** Inside `unbounded`: no deadline here (the statement timeout is the caller's to lift). */
   private unboundedDepth = 0;
@@ -380,11 +380,6 @@ export class PostgresStore implements Store {
     this.pool = makePool();
     // The server's own timeout answers first; this one is for a server that cannot answer at all.
     this.deadlineMs = statementTimeoutMs > 0 ? statementTimeoutMs + Math.min(5000, Math.max(1000, statementTimeoutMs / 2)) : 0;
-  }
-
-  /** The pool in use now (it is replaced when PostgreSQL stops answering). */
-  get sql(): SQL {
-    return this.pool;
   }
 
   changedElsewhere(): void {
@@ -424,14 +419,9 @@ export class PostgresStore implements Store {
    */
   private answered<T>(query: PromiseLike<T>): Promise<T> {
     if (this.deadlineMs === 0 || this.unboundedDepth > 0) return Promise.resolve(query);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.replacePool();
-        reject(new DatabaseTimeoutError(this.deadlineMs));
-      }, this.deadlineMs);
-    });
-    return Promise.race([query, late]).finally(() => clearTimeout(timer));
+    const watch = this.watchdog();
+    watch.arm();
+    return Promise.race([query, watch.late]).finally(() => watch.disarm());
   }
 
   /** Runs `fn` with no deadline on the store's side: for the migrations at start, which may take long. */
@@ -449,7 +439,7 @@ export class PostgresStore implements Store {
     const now = performance.now();
     if (now - this.replacedAt < this.deadlineMs) return;
     this.replacedAt = now;
-    this.replacements++;
+    this.poolRenewals++;
     const old = this.pool;
     this.pool = this.makePool();
     old.close({ timeout: 0 }).catch(() => {});
@@ -550,7 +540,7 @@ export class PostgresStore implements Store {
 
   isUnavailable(error: unknown): boolean {
     const e = error as { code?: unknown; errno?: unknown } | null;
-    return (typeof e?.code === "string" && PG_UNAVAILABLE.test(e.code)) || (typeof e?.errno === "string" && PG_TRANSIENT_STATES.has(e.errno));
+    return e?.code === DATABASE_TIMEOUT_CODE || (typeof e?.code === "string" && PG_UNAVAILABLE.test(e.code)) || (typeof e?.errno === "string" && PG_TRANSIENT_STATES.has(e.errno));
   }
 
   async close(): Promise<void> {

@@ -68,7 +68,7 @@ async function metrics(ctx: AppContext): Promise<string> {
   out.add("dreadcast_database_up", "gauge", "1 when the database answered the scrape's query.", latency === null ? 0 : 1);
   if (latency !== null) out.add("dreadcast_database_latency_seconds", "gauge", "Round trip of a trivial query to the database.", latency);
   if (ctx.store instanceof PostgresStore) {
-    out.add("dreadcast_database_pool_renewals_total", "counter", "Times PostgreSQL gave no answer within the deadline and the pool's connections were dropped and opened anew.", ctx.store.replacements);
+    out.add("dreadcast_database_pool_renewals_total", "counter", "Times PostgreSQL gave no answer within the deadline and the pool's connections were dropped and opened anew.", ctx.store.poolRenewals);
   }
   out.add("dreadcast_redis_up", "gauge", "1 while the connection to Redis is up (absent alone).", cluster.clustered ? (cluster.redis === "up" ? 1 : 0) : NaN);
   if (cluster.roundTripMs !== null) out.add("dreadcast_redis_round_trip_seconds", "gauge", "Round trip of the last health ping to Redis.", cluster.roundTripMs / 1000);
