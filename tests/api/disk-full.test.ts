@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
@@ -39,13 +39,13 @@ describe.skipIf(!mounted)("the disk under the SQLite file full", () => {
   const filler = join(dataDir, "filler");
   /** Fills the disk to its last byte with another file. */
   function fillDisk(): void {
-    const chunk = new Uint8Array(64 * 1024);
-    for (let size = 32 * 1024 * 1024; size >= 1; size = Math.floor(size / 2)) {
+    // 64 KiB at a time while it fits, then ever smaller pieces, until not even a byte does.
+    for (let size = 64 * 1024; size >= 1; ) {
       try {
-        writeFileSync(filler, chunk.subarray(0, Math.min(size, chunk.length)), { flag: "a" });
-        size *= 2; // it fitted: try as much again
+        appendFileSync(filler, new Uint8Array(size));
       } catch (error) {
         if ((error as { code?: string }).code !== "ENOSPC") throw error;
+        size = Math.floor(size / 2);
       }
     }
   }
