@@ -1,7 +1,12 @@
 /**
  * Builds the React app into dist/web (hashed, minified, split) and writes src/web-assets.generated.ts,
  * the import map that embeds every file into the executable (`with { type: "file" }`).
+ *
+ * The build is named by a hash of everything in it, written into index.html (`<meta name="dreadcast-build">`):
+ * a page still open after an upgrade compares it with the one the server now serves, and reloads rather
+ * than ask for files the new build no longer has.
  */
+import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
@@ -32,6 +37,17 @@ for (const output of result.outputs) {
   const rel = "/" + relative(outdir, output.path).split("\\").join("/");
   if (rel !== "/index.html") hashed.add(rel);
 }
+
+// The build's name: a hash of every file the bundler wrote, names and contents.
+const digest = createHash("sha256");
+for (const output of [...result.outputs].sort((a, b) => a.path.localeCompare(b.path))) {
+  digest.update(relative(outdir, output.path)).update("\0").update(new Uint8Array(await output.arrayBuffer()));
+}
+const build = digest.digest("hex").slice(0, 12);
+const indexPath = join(outdir, "index.html");
+const indexHtml = await Bun.file(indexPath).text();
+if (!indexHtml.includes("</head>")) throw new Error("index.html has no </head> to name the build in");
+await Bun.write(indexPath, indexHtml.replace("</head>", `<meta name="dreadcast-build" content="${build}" /></head>`));
 
 await mkdir(outdir, { recursive: true });
 await cp(publicDir, outdir, { recursive: true });
@@ -81,6 +97,8 @@ files.forEach((file, i) => {
 });
 lines.push(
   "",
+  `export const webBuild = ${JSON.stringify(build)};`,
+  "",
   "export const webAssets: { path: string; file: string; immutable: boolean; gzip?: string; br?: string }[] = [",
   ...entries,
   "];",
@@ -89,4 +107,4 @@ lines.push(
 await Bun.write(join(root, "src/web-assets.generated.ts"), lines.join("\n"));
 
 const total = files.reduce((n, f) => n + Bun.file(f).size, 0);
-console.log(`web app built: ${files.length} files, ${(total / 1024).toFixed(0)} KiB in dist/web`);
+console.log(`web app built: ${files.length} files, ${(total / 1024).toFixed(0)} KiB in dist/web, build ${build}`);

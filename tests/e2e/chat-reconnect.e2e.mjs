@@ -1,28 +1,15 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { launchBrowser, MOBILE, openPage, screenshot, slug } from "./support/browser.mjs";
-import { startServer } from "./support/server.mjs";
+import { freePort, startServer } from "./support/server.mjs";
 import { toastWith } from "./support/e2e.mjs";
 import { chatLine, connected, enterStream, say } from "./support/live.mjs";
 import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
 const CONNECTION_ERROR = "Connection error. Please reload the page.";
-
-/** A port that was free a moment ago, so the server can come back on the same address. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const NAME = "the chat reconnects after a server restart, keeps its history, and says so when it cannot";
 

@@ -6,16 +6,17 @@ import { PageLoader } from "@/components/ui/page-loader";
 import { isAdminPath, paths } from "@/config/paths";
 import { HomePage } from "@/features/home/components/home-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
+import { importFresh } from "@/lib/app-version";
 
 // Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages.
-const AdminRouter = lazy(() => import("@/app/admin-router"));
-const LivestreamPage = lazy(() => import("@/features/livestream/components/livestream-page").then((m) => ({ default: m.LivestreamPage })));
-const DesignPage = lazy(() => import("@/features/design/components/design-page").then((m) => ({ default: m.DesignPage })));
-const LayoutTestPage = lazy(() => import("@/features/layout-test/components/layout-test-page").then((m) => ({ default: m.LayoutTestPage })));
+const AdminRouter = lazy(() => importFresh(() => import("@/app/admin-router")));
+const LivestreamPage = lazy(() => importFresh(() => import("@/features/livestream/components/livestream-page")).then((m) => ({ default: m.LivestreamPage })));
+const DesignPage = lazy(() => importFresh(() => import("@/features/design/components/design-page")).then((m) => ({ default: m.DesignPage })));
+const LayoutTestPage = lazy(() => importFresh(() => import("@/features/layout-test/components/layout-test-page")).then((m) => ({ default: m.LayoutTestPage })));
 // The access pages carry the form and fingerprint code; the landing page stays light without them.
-const CheckoutSuccessPage = lazy(() => import("@/features/checkout-success/components/checkout-success-page").then((m) => ({ default: m.CheckoutSuccessPage })));
-const AccessPage = lazy(() => import("@/features/access/components/access-page").then((m) => ({ default: m.AccessPage })));
-const TestAccessPage = lazy(() => import("@/features/test-access/components/test-access-page").then((m) => ({ default: m.TestAccessPage })));
+const CheckoutSuccessPage = lazy(() => importFresh(() => import("@/features/checkout-success/components/checkout-success-page")).then((m) => ({ default: m.CheckoutSuccessPage })));
+const AccessPage = lazy(() => importFresh(() => import("@/features/access/components/access-page")).then((m) => ({ default: m.AccessPage })));
+const TestAccessPage = lazy(() => importFresh(() => import("@/features/test-access/components/test-access-page")).then((m) => ({ default: m.TestAccessPage })));
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
   return (

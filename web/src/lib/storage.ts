@@ -18,6 +18,7 @@ export const SESSION_KEYS = {
   deviceToken: "device_token",
   forcedAccess: "forcedAccess",
   navHistory: "navHistory",
+  reloadedForBuild: "reloadedForBuild",
 } as const;
 
 export type LocalKey = (typeof LOCAL_KEYS)[keyof typeof LOCAL_KEYS];

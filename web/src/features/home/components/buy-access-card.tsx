@@ -6,9 +6,10 @@ import { paymentConfigQueryOptions } from "@/features/payments/api/payments";
 import { toast } from "@/hooks/use-toast";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
+import { importFresh } from "@/lib/app-version";
 
 const loadPaymentDialog = () => import("@/features/payments/components/payment-dialog");
-const PaymentDialog = lazy(() => loadPaymentDialog().then((m) => ({ default: m.PaymentDialog })));
+const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
 
 
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
@@ -45,8 +46,8 @@ export function BuyAccessCard() {
       <button
         type="button"
         className="btn btn-primary btn-block btn-lg buy-button"
-        onPointerEnter={() => void loadPaymentDialog()}
-        onFocus={() => void loadPaymentDialog()}
+        onPointerEnter={() => void loadPaymentDialog().catch(() => {})}
+        onFocus={() => void loadPaymentDialog().catch(() => {})}
         onClick={() => {
           setRequested(true);
           setOpen(true);

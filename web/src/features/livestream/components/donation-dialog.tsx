@@ -5,9 +5,10 @@ import type { PaymentIntentState } from "@contracts/payments";
 import { donationTier } from "@/components/layouts/stream-layout";
 import { CloseIcon, GiftIcon } from "@/components/ui/icons";
 import { useFormatAmount } from "@/lib/money";
+import { importFresh } from "@/lib/app-version";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
-const PaymentDialog = lazy(() => import("@/features/payments/components/payment-dialog").then((m) => ({ default: m.PaymentDialog })));
+const PaymentDialog = lazy(() => importFresh(() => import("@/features/payments/components/payment-dialog")).then((m) => ({ default: m.PaymentDialog })));
 
 export const DEFAULT_DONATION_POUNDS = 5;
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { StreamLoading } from "./stream-loading";
+import { importFresh } from "@/lib/app-version";
 
 /** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
 const RETRY_MS = 3000;
@@ -49,7 +50,7 @@ export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
       retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
     };
     if (hasMediaSource()) {
-      import("hls.js/light").then(({ default: Hls }) => {
+      importFresh(() => import("hls.js/light")).then(({ default: Hls }) => {
         if (stopped) return;
         const hls = new Hls();
         destroy = () => hls.destroy();

@@ -17,10 +17,12 @@ import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./li
 import { LiveChat } from "./live-chat";
 import { StreamPlayer } from "./stream-player";
 import "./livestream.css";
+import { importFresh } from "@/lib/app-version";
 
 // The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.
+// Fetched ahead when the viewer reaches for the button; opening it reloads the page if the server was upgraded since.
 const loadDonationDialog = () => import("./donation-dialog");
-const DonationDialog = lazy(() => loadDonationDialog().then((m) => ({ default: m.DonationDialog })));
+const DonationDialog = lazy(() => importFresh(loadDonationDialog).then((m) => ({ default: m.DonationDialog })));
 
 export const SETTINGS_POLL_MS = 30_000;
 /** The meter's goal before the settings load: the default £50. */
@@ -99,7 +101,7 @@ export function LivestreamPage() {
               setDonationMounted(true);
               setDonating(true);
             }}
-            onDonateIntent={() => void loadDonationDialog()}
+            onDonateIntent={() => void loadDonationDialog().catch(() => {})}
           />
         }
       />

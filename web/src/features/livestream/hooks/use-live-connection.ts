@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import type { ClientFrame } from "@contracts/chat";
 import { toast } from "@/hooks/use-toast";
+import { appVersion } from "@/lib/app-version";
 import { ChatSocket } from "@/lib/chat-socket";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionErrorNotice } from "../utils/connection-error";
@@ -14,7 +15,8 @@ export interface LiveConnection {
 
 /**
  * Opens the chat connection once access is verified and feeds its events and status into the store.
- * A streak of failed attempts is also said in a toast, besides the notice in the chat panel.
+ * A streak of failed attempts is also said in a toast, besides the notice in the chat panel. Connected
+ * again after a drop, it asks whether the server now serves a newer build (it was upgraded, say).
  */
 export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveConnection {
   const socketRef = useRef<ChatSocket | null>(null);
@@ -24,11 +26,16 @@ export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveC
   useEffect(() => {
     if (accessCode === null || username === null) return;
     const noticeFailure = connectionErrorNotice(() => toast({ variant: "destructive", title: "Error", description: CONNECTION_ERROR }));
+    let wasOpen = false;
     const socket = new ChatSocket({
       onEvent: (event) => store.apply(event),
       onStatus: (status) => {
         store.setConnection(status);
         noticeFailure(status);
+        if (status.state === "open") {
+          if (wasOpen) void appVersion.check(true);
+          wasOpen = true;
+        }
       },
       authenticate: () => ({ type: "authenticate", username, accessCode, isTestCode: accessCode.toUpperCase().startsWith("SCP-") }),
     });

@@ -7,8 +7,9 @@ import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "../api/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
 import "./payments.css";
+import { importFresh } from "@/lib/app-version";
 
-const StripePaymentForm = lazy(() => import("./stripe-payment-form").then((m) => ({ default: m.StripePaymentForm })));
+const StripePaymentForm = lazy(() => importFresh(() => import("./stripe-payment-form")).then((m) => ({ default: m.StripePaymentForm })));
 
 export const PAYMENT_SUCCESS_CLOSE_DELAY_MS = 1500;
 const SETUP_FAILED = "Failed to initialize payment. Please try again.";

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { paths } from "@/config/paths";
 import { usePaymentOutcome } from "../hooks/use-payment-outcome";
 import { BuyerEmailField, PaymentActions, PaymentStatusLine, buyerEmailError, type PaymentFormProps } from "./payment-form-parts";
+import { importFresh } from "@/lib/app-version";
 
 /** Stripe's night theme in the site's red. */
 const appearance: Appearance = {
@@ -24,7 +25,7 @@ const stripeByKey = new Map<string, Promise<Stripe | null>>();
 function loadStripeFor(publishableKey: string): Promise<Stripe | null> {
   let promise = stripeByKey.get(publishableKey);
   if (!promise) {
-    promise = import("@stripe/stripe-js").then(({ loadStripe }) => loadStripe(publishableKey));
+    promise = importFresh(() => import("@stripe/stripe-js")).then(({ loadStripe }) => loadStripe(publishableKey));
     promise.catch(() => stripeByKey.delete(publishableKey));
     stripeByKey.set(publishableKey, promise);
   }
