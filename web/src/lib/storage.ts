@@ -19,6 +19,7 @@ export const SESSION_KEYS = {
   forcedAccess: "forcedAccess",
   navHistory: "navHistory",
   reloadedForBuild: "reloadedForBuild",
+  policyReloadFor: "policyReloadFor",
 } as const;
 
 export type LocalKey = (typeof LOCAL_KEYS)[keyof typeof LOCAL_KEYS];

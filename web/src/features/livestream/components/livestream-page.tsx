@@ -11,6 +11,7 @@ import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestr
 import { useModeratorStatus } from "../api/get-moderator-status";
 import { playbackQueryKey, usePlayback } from "../api/get-playback";
 import { useLiveConnection } from "../hooks/use-live-connection";
+import { usePlayerPolicy } from "../hooks/use-player-policy";
 import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
 import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
@@ -41,6 +42,7 @@ export function LivestreamPage() {
   const moderator = useModeratorStatus(verified);
   const queryClient = useQueryClient();
   const playback = usePlayback(verified);
+  usePlayerPolicy(verified ? (playback.data?.url ?? "") : "");
   const playerRef = useRef<HTMLIFrameElement | HTMLVideoElement>(null);
   const [donating, setDonating] = useState(false);
   // Stays mounted once opened: the payment dialog it leads to lives inside it.
