@@ -31,6 +31,16 @@ export async function loadWebAssets(): Promise<WebAsset[]> {
   }
 }
 
+/** The embedded web build's name (the hash its index.html carries), or null when no web app is built. */
+export async function loadWebBuild(): Promise<string | null> {
+  try {
+    const mod: { webBuild?: string } = await import("../web-assets.generated.ts");
+    return mod.webBuild ?? null;
+  } catch {
+    return null;
+  }
+}
+
 async function load(asset: WebAsset): Promise<LoadedAsset> {
   const file = Bun.file(asset.file);
   const body = new Uint8Array(await file.arrayBuffer());

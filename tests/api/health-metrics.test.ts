@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import pkg from "../../package.json";
 import { startTestApp, type TestApp } from "../harness.ts";
 import { joinAs, say, WsClient } from "../ws/helpers.ts";
 
@@ -29,7 +31,12 @@ describe("health, readiness and metrics", () => {
     expect((await a.client().get("/healthz")).body).toEqual({ status: "ok" });
     const ready = await a.client().get("/readyz");
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: "ready", instance: "solo-1", database: "up", redis: "off" });
+    const { build, ...rest } = ready.body as { build: string | null };
+    expect(rest).toEqual({ status: "ready", instance: "solo-1", version: pkg.version, database: "up", redis: "off" });
+    // The web build it serves: the one named in the built index.html (null where the web app is not built).
+    const index = Bun.file(join(import.meta.dir, "../../dist/web/index.html"));
+    const named = (await index.exists()) ? /name="dreadcast-build" content="([0-9a-f]{12})"/.exec(await index.text())?.[1] : null;
+    expect(build).toBe(named ?? null);
   });
 
   test("/metrics is not served unless switched on", async () => {

@@ -56,6 +56,7 @@ app.browserTest(
   async ({ page, context, url }) => {
     const served = await (await fetch(url)).text();
     assert.match(BUILD_META.exec(served)?.[2] ?? "", /^[0-9a-f]{12}$/, "index.html names its build");
+    assert.equal((await (await fetch(`${url}/readyz`)).json()).build, BUILD_META.exec(served)[2], "/readyz names the same build");
     const server = await upgradableServer(context, url);
     await page.goto("/");
     const before = await pageBuild(page);

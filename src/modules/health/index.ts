@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import pkg from "../../../package.json";
 import type { AppContext } from "../../context.ts";
 import { PostgresStore } from "../../db/store.ts";
+import { loadWebBuild } from "../../http/web-app.ts";
 import { unauthorized } from "../../lib/errors.ts";
 
 /** How long the database may take to answer a health check before it counts as away. */
@@ -53,7 +54,10 @@ async function metrics(ctx: AppContext): Promise<string> {
   const cluster = ctx.cluster.status();
   const sockets = ctx.chat.socketStats();
   const live = ctx.chat.liveStats();
-  out.add("dreadcast_info", "gauge", "Always 1; the version and whether the instance is part of a cluster.", [[{ version: pkg.version, clustered: String(cluster.clustered) }, 1]]);
+  const build = (await loadWebBuild()) ?? "none";
+  out.add("dreadcast_info", "gauge", "Always 1; the version, the web build it serves and whether the instance is part of a cluster.", [
+    [{ version: pkg.version, web_build: build, clustered: String(cluster.clustered) }, 1],
+  ]);
   out.add("dreadcast_viewers", "gauge", "Distinct people with a chat socket open on this instance.", sockets.people);
   out.add("dreadcast_sockets", "gauge", "Chat sockets open on this instance.", sockets.sockets);
   out.add("dreadcast_cluster_viewers", "gauge", "Distinct people connected to the whole cluster, as this instance counts them (without fake viewers).", ctx.chat.realViewerCount());
@@ -101,7 +105,8 @@ async function metrics(ctx: AppContext): Promise<string> {
 
 /**
  * `/healthz`: alive and the database answers (200, or 503). `/readyz`: ready to take viewers — the
- * database answers and, in a cluster, Redis is connected — for a load balancer's health checks.
+ * database answers and, in a cluster, Redis is connected — for a load balancer's health checks; it also
+ * names the version and web build, so a rolling upgrade can be watched instance by instance.
  * `/metrics`: Prometheus text, when switched on (`--metrics`, or `--metrics-token` and that bearer token).
  */
 export function healthRoutes(ctx: AppContext) {
@@ -116,7 +121,14 @@ export function healthRoutes(ctx: AppContext) {
       const database = (await databaseLatency(ctx)) !== null;
       const cluster = ctx.cluster.status();
       const redis = !cluster.clustered || cluster.redis === "up";
-      const body = { status: database && redis ? "ready" : "unavailable", instance: cluster.name, database: database ? "up" : "down", redis: cluster.redis };
+      const body = {
+        status: database && redis ? "ready" : "unavailable",
+        instance: cluster.name,
+        version: pkg.version,
+        build: await loadWebBuild(),
+        database: database ? "up" : "down",
+        redis: cluster.redis,
+      };
       if (body.status !== "ready") set.status = 503;
       return body;
     })
