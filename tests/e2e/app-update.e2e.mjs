@@ -3,14 +3,11 @@
  * files, so the page must reload rather than break, and the live page offers to.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
 import { launchBrowser, MOBILE, openPage, screenshot, slug } from "./support/browser.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
 import { chatLine, connected, enterStream, say } from "./support/live.mjs";
-import { freePort, startServer } from "./support/server.mjs";
+import { restartableServer } from "./support/server.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
 const NEXT_BUILD = "0123456789ab";
@@ -97,9 +94,7 @@ app.browserTest("a part of the page that cannot be loaded shows a way back inste
 const LIVE = "the live page offers to reload when the chat reconnects to an upgraded server, and not before";
 
 test(LIVE, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-e2e-upgrade-"));
-  const args = ["--port", String(await freePort()), "--data-dir", dataDir];
-  let server = await startServer({ args });
+  const server = await restartableServer();
   const browser = await launchBrowser();
   const { page, context, pageErrors } = await openPage(browser, server.url, MOBILE);
   try {
@@ -111,7 +106,7 @@ test(LIVE, async () => {
     // A restart of the same build: the chat comes back and nothing is offered.
     await server.stop();
     await page.getByRole("button", { name: "RECONNECT" }).waitFor();
-    server = await startServer({ args });
+    await server.start();
     await connected(page, 20_000);
     await page.waitForTimeout(1000);
     assert.equal(await page.locator(".update-bar").count(), 0, "no update bar after a restart of the same build");
@@ -119,7 +114,7 @@ test(LIVE, async () => {
     // The upgrade: the chat comes back, the page learns of the new build and offers to reload.
     await server.stop();
     upgradable.upgrade();
-    server = await startServer({ args });
+    await server.start();
     const bar = page.getByRole("status").filter({ hasText: "DREADCAST has been updated." });
     await bar.waitFor({ timeout: 20_000 });
     await chatLine(page, "before the upgrade").waitFor();
@@ -144,7 +139,6 @@ test(LIVE, async () => {
   } finally {
     await context.close();
     await browser.close();
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 });

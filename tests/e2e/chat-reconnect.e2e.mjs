@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
 import { launchBrowser, MOBILE, openPage, screenshot, slug } from "./support/browser.mjs";
-import { freePort, startServer } from "./support/server.mjs";
+import { restartableServer } from "./support/server.mjs";
 import { toastWith } from "./support/e2e.mjs";
 import { chatLine, connected, enterStream, say } from "./support/live.mjs";
 import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
@@ -14,9 +11,7 @@ const CONNECTION_ERROR = "Connection error. Please reload the page.";
 const NAME = "the chat reconnects after a server restart, keeps its history, and says so when it cannot";
 
 test(NAME, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-e2e-restart-"));
-  const args = ["--port", String(await freePort()), "--data-dir", dataDir];
-  let server = await startServer({ args });
+  const server = await restartableServer();
   const browser = await launchBrowser();
   const { page, context, pageErrors } = await openPage(browser, server.url, MOBILE);
   try {
@@ -29,7 +24,7 @@ test(NAME, async () => {
     await page.getByRole("button", { name: "RECONNECT" }).waitFor();
     assert.equal(await page.getByRole("textbox", { name: "Chat message" }).getAttribute("placeholder"), "Connecting...");
     assert.equal(await page.getByRole("button", { name: "Send message" }).isDisabled(), true);
-    server = await startServer({ args });
+    await server.start();
     await connected(page, 20_000);
     await chatLine(page, "before the restart").waitFor();
     await say(page, "after the restart");
@@ -44,7 +39,7 @@ test(NAME, async () => {
     assert.equal(await errorToast.getAttribute("data-variant"), "destructive");
     await screenshot(page, "chat-connection-error-390");
     await screenshotViewportWidths(page, "toast-connection-error");
-    server = await startServer({ args });
+    await server.start();
     const clicked = Date.now();
     await page.getByRole("button", { name: "RECONNECT" }).click();
     await connected(page, 5_000);
@@ -58,7 +53,6 @@ test(NAME, async () => {
   } finally {
     await context.close();
     await browser.close();
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 });

@@ -77,3 +77,26 @@ export async function startServer({ args = [], startTimeoutMs = 20_000 } = {}) {
     },
   };
 }
+
+/**
+ * A server that can be stopped and started again on the same address and data directory: a restart,
+ * or an upgrade.
+ */
+export async function restartableServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-e2e-restart-"));
+  const args = ["--port", String(await freePort()), "--data-dir", dataDir];
+  let current = await startServer({ args });
+  return {
+    get url() {
+      return current.url;
+    },
+    stop: () => current.stop(),
+    async start() {
+      current = await startServer({ args });
+    },
+    async close() {
+      await current.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -24,13 +24,13 @@ export class AppErrorBoundary extends Component<{ children: ReactNode }, State> 
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <div className="app-error" role="alert">
-        <div className="card card-blood app-error-card">
-          <div className="app-error-head">
+      <div className="notice-page app-error" role="alert">
+        <div className="card card-blood notice-card">
+          <div className="notice-head">
             <AlertIcon width={28} height={28} aria-hidden="true" />
-            <h1 className="app-error-title">Something went wrong</h1>
+            <h1 className="notice-title">Something went wrong</h1>
           </div>
-          <p className="app-error-text">This page could not be loaded. Check your connection, then try again.</p>
+          <p className="notice-text">This page could not be loaded. Check your connection, then try again.</p>
           <div className="app-error-actions">
             <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
               <RefreshIcon width={18} height={18} aria-hidden="true" />

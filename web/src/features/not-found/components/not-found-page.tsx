@@ -6,13 +6,13 @@ import "./not-found.css";
 /** Any path the router does not know. */
 export function NotFoundPage() {
   return (
-    <div className="not-found">
-      <div className="card card-blood not-found-card">
-        <div className="not-found-head">
+    <div className="notice-page">
+      <div className="card card-blood notice-card">
+        <div className="notice-head">
           <AlertIcon width={28} height={28} />
-          <h1 className="not-found-title">404 Page Not Found</h1>
+          <h1 className="notice-title">404 Page Not Found</h1>
         </div>
-        <p className="not-found-text">Did you forget to add the page to the router?</p>
+        <p className="notice-text">Did you forget to add the page to the router?</p>
         <p className="not-found-code display" aria-hidden="true">
           404
         </p>
