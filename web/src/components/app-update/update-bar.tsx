@@ -35,7 +35,7 @@ export function UpdateBar() {
     <div className="update-bar" role="status">
       <RefreshIcon width={18} height={18} aria-hidden="true" className="update-bar-icon" />
       <p className="update-bar-text">
-        <strong>DREADCAST has been updated.</strong> <span>Reload to keep the stream and chat working.</span>
+        <strong>DREADCAST has been updated.</strong> <span>Reload to get the new version.</span>
       </p>
       <button type="button" className="btn btn-primary update-bar-button" onClick={() => window.location.reload()}>
         Reload
