@@ -3,6 +3,8 @@ import Stripe from "stripe";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
 import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { STRIPE_TIMEOUT_MS } from "../../src/modules/payments/stripe-provider.ts";
+import { TcpProxy } from "../support/tcp-proxy.ts";
 import { enter } from "../support/viewer.ts";
 
 let stripe: FakeStripe;
@@ -260,3 +262,33 @@ test("when Stripe cannot be reached the purchase fails with 502 and no key mater
     await down.close();
   }
 });
+
+test("when Stripe goes silent the buyer is told within the call's deadline, nothing is written, and the next purchase goes through once it answers", async () => {
+  const silent = await startFakeStripe();
+  const url = new URL(silent.url);
+  const proxy = new TcpProxy(url.hostname, Number(url.port));
+  await proxy.listen();
+  const shop = await startTestApp({ ...silent.appConfig, stripeApiUrl: `http://127.0.0.1:${proxy.port}` });
+  try {
+    expect((await shop.client().post("/api/create-payment-intent", { product: "livestream-access" })).status).toBe(200);
+    const before = (await shop.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payments"))!.n;
+    proxy.freeze();
+    const started = performance.now();
+    const res = await shop.client().post("/api/create-payment-intent", { product: "livestream-access" });
+    const waited = performance.now() - started;
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: "The payment provider could not be reached. Please try again." });
+    // Told at the deadline (no retries against a test URL), not after the SDK's default of 80 seconds.
+    expect(waited).toBeGreaterThanOrEqual(STRIPE_TIMEOUT_MS - 500);
+    expect(waited).toBeLessThan(STRIPE_TIMEOUT_MS + 5_000);
+    expect((await shop.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payments"))!.n).toBe(before);
+    proxy.thaw();
+    const again = await shop.client().post("/api/create-payment-intent", { product: "livestream-access" });
+    expect(again.status).toBe(200);
+    expect(again.body.clientSecret).toStartWith("pi_");
+  } finally {
+    await shop.close();
+    await proxy.close();
+    await silent.close();
+  }
+}, 30_000);

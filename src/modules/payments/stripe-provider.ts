@@ -4,8 +4,17 @@ import { HttpError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
 
+/**
+ * How long one call to Stripe may take, and how often a call that could not reach it is tried again (with
+ * the same idempotency key, so a retry never charges or refunds twice). Someone is usually waiting on the
+ * answer — a buyer on the payment dialog, an admin on a refund — so a Stripe that has gone silent is
+ * reported within about 20 seconds rather than after a minute or more.
+ */
+export const STRIPE_TIMEOUT_MS = 10_000;
+export const STRIPE_RETRIES = 1;
+
 export function createStripeClient(config: Config): Stripe {
-  const options: Stripe.StripeConfig = { maxNetworkRetries: 2, telemetry: false, timeout: 20_000 };
+  const options: Stripe.StripeConfig = { maxNetworkRetries: STRIPE_RETRIES, telemetry: false, timeout: STRIPE_TIMEOUT_MS };
   if (config.stripeApiUrl) {
     const url = new URL(config.stripeApiUrl);
     Object.assign(options, {
