@@ -188,6 +188,9 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
+    // Stripe keeps an idle keep-alive connection for a minute or more; Bun's default (10 s) would close one
+    // that a test holds silent, and the SDK would see a reset instead of silence.
+    idleTimeout: 120,
     async fetch(request) {
       const url = new URL(request.url);
       const body = request.method === "POST" ? await request.text() : url.search.slice(1);
