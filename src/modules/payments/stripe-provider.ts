@@ -11,7 +11,7 @@ import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./pro
  * reported within about 20 seconds rather than after a minute or more.
  */
 export const STRIPE_TIMEOUT_MS = 10_000;
-export const STRIPE_RETRIES = 1;
+const STRIPE_RETRIES = 1;
 
 export function createStripeClient(config: Config): Stripe {
   const options: Stripe.StripeConfig = { maxNetworkRetries: STRIPE_RETRIES, telemetry: false, timeout: STRIPE_TIMEOUT_MS };
