@@ -175,7 +175,8 @@ async function chat() {
     rounds.push(pair);
   }
   const ratio = (pair: (typeof rounds)[number]) => pair.dreadcast!.cpuSecondsPer100k / pair.floor!.cpuSecondsPer100k;
-  const paired = rounds.filter((pair) => pair.dreadcast && pair.floor).sort((a, b) => ratio(a) - ratio(b));
+  const both = rounds.filter((pair) => pair.dreadcast && pair.floor);
+  const paired = [...both].sort((a, b) => ratio(a) - ratio(b));
   // The median round (the lower middle of an even count); without both servers, the first round of the one that ran.
   const middle = paired[(paired.length - 1) >> 1] ?? rounds[0];
   if (middle?.dreadcast) out.dreadcast = middle.dreadcast;
@@ -193,8 +194,7 @@ async function chat() {
   if (!out.dreadcast || !out.floor || !out.socketio) return;
   const d = out.dreadcast, f = out.floor, s = out.socketio;
   const cpuVsFloor = d.cpuSecondsPer100k / f.cpuSecondsPer100k;
-  const eachRatio = rounds.filter((pair) => pair.dreadcast && pair.floor).map((pair) => fmt(ratio(pair), 2) + "×").join(", ");
-  const ofRounds = paired.length > 1 ? `, median of ${paired.length} rounds (${eachRatio})` : "";
+  const ofRounds = both.length > 1 ? `, median of ${both.length} rounds (${both.map((pair) => fmt(ratio(pair), 2) + "×").join(", ")})` : "";
   const perCpuVsSocketIo = d.deliveriesPerCpuSecond / s.deliveriesPerCpuSecond;
   line(
     "chat fan-out",
