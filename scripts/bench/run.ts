@@ -136,6 +136,18 @@ async function dreadcastFanout(viewers: number, senders: number, args: string[] 
   }
 }
 
+/** The same fan-out run against a fresh floor (`servers/floor.ts`) started with `args`. */
+async function floorFanout(sockets: number, senders: number, args: string[] = []): Promise<Record<string, any>> {
+  const server = await startServer("floor", [BUN, join(import.meta.dir, "servers/floor.ts"), ...args], /floor listening on (http:\/\/\S+)/);
+  try {
+    return await loadgen({ mode: "fanout", protocol: "floor", url: wsUrl(server, "/"), origin: server.url, serverPid: server.pid, sockets, senders, rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup });
+  } finally {
+    await server.stop();
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 async function chat() {
   const { viewers, senders, rate, seconds, warmup } = opts;
   const base = { mode: "fanout" as const, sockets: viewers, senders, rate, seconds, warmup };
@@ -150,17 +162,9 @@ async function chat() {
         (r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : "") +
         (r.refused > 0 ? `, ${r.refused} refused` : ""),
     );
-  line("chat fan-out", `${viewers} sockets, ${senders} senders × ${rate} msg/s = ${perSec} msg/s for ${seconds} s (after ${warmup} s warm-up), ${opts.chatRounds} round${opts.chatRounds === 1 ? "" : "s"}`);
+  line("chat fan-out", `${viewers} sockets, ${senders} senders × ${rate} msg/s = ${perSec} msg/s for ${seconds} s (after ${warmup} s warm-up), ${plural(opts.chatRounds, "round")}`);
 
   const servers = new Set(flags.servers!.split(","));
-  const floorRun = async () => {
-    const server = await startServer("floor", [BUN, join(import.meta.dir, "servers/floor.ts")], /floor listening on (http:\/\/\S+)/);
-    try {
-      return await loadgen({ ...base, protocol: "floor", url: wsUrl(server, "/"), origin: server.url, serverPid: server.pid });
-    } finally {
-      await server.stop();
-    }
-  };
   // One run of each moves by a tenth or more on a shared machine, so dreadcast and the floor take turns
   // (ABBA: each goes first in every other round) and the figure is the median round's ratio.
   const rounds: { dreadcast?: Record<string, any>; floor?: Record<string, any> }[] = [];
@@ -169,7 +173,7 @@ async function chat() {
     const order = round % 2 === 1 ? (["dreadcast", "floor"] as const) : (["floor", "dreadcast"] as const);
     for (const name of order) {
       if (!servers.has(name)) continue;
-      pair[name] = name === "dreadcast" ? await dreadcastFanout(viewers, senders) : await floorRun();
+      pair[name] = name === "dreadcast" ? await dreadcastFanout(viewers, senders) : await floorFanout(viewers, senders);
       describe(opts.chatRounds > 1 ? `${name} #${round}` : name, pair[name]!);
     }
     rounds.push(pair);
@@ -226,22 +230,14 @@ async function crowd() {
       `${name.padEnd(12)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, ${fmt(r.linesPerFrame, 1)} lines per frame, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
         `server ${fmt(r.serverCpuPercent, 1)}% of a core (${fmt(r.cpuSecondsPer100k, 3)} s/100k), ${fmt(r.lostPercent, 2)}% lost, load generator ${fmt(r.loadgenCpuPercent, 0)}% of a core`,
     );
-  line("crowd", `${viewers} sockets, ${senders} senders × ${opts.rate} msg/s = ${perSec} msg/s for ${opts.seconds} s (after ${opts.warmup} s warm-up), ${opts.crowdRounds} rounds`);
-  const floorFanout = async (args: string[]) => {
-    const server = await startServer("floor", [BUN, join(import.meta.dir, "servers/floor.ts"), ...args], /floor listening on (http:\/\/\S+)/);
-    try {
-      return await loadgen({ mode: "fanout", protocol: "floor", url: wsUrl(server, "/"), origin: server.url, serverPid: server.pid, sockets: viewers, senders, rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup });
-    } finally {
-      await server.stop();
-    }
-  };
+  line("crowd", `${viewers} sockets, ${senders} senders × ${opts.rate} msg/s = ${perSec} msg/s for ${opts.seconds} s (after ${opts.warmup} s warm-up), ${plural(opts.crowdRounds, "round")}`);
   // One run of each varies by a few points of a core on a shared machine, so the batched server and the
   // batched floor take turns for a few rounds and the figure is each one's median round.
   const rounds: { batched: Record<string, any>; batchedFloor: Record<string, any> }[] = [];
   for (let round = 1; round <= opts.crowdRounds; round++) {
     const b = await dreadcastFanout(viewers, senders);
     show(`batched #${round}`, b);
-    const f = await floorFanout(["--batch-ms", "100"]);
+    const f = await floorFanout(viewers, senders, ["--batch-ms", "100"]);
     show(`b. floor #${round}`, f);
     rounds.push({ batched: b, batchedFloor: f });
   }
@@ -251,13 +247,12 @@ async function crowd() {
   const batchedFloor = median(rounds.map((r) => r.batchedFloor));
   const unbatched = await dreadcastFanout(viewers, senders, ["--chat-batch-ms", "0"]);
   show("batching off", unbatched);
-  const floor = await floorFanout([]);
+  const floor = await floorFanout(viewers, senders);
   show("floor", floor);
   const allDelivered = batchedRuns.every((r) => r.lost === 0 && r.refused === 0);
   const worstP99 = Math.max(...batchedRuns.map((r) => r.latencyMs.p99));
   const latencyOk = worstP99 <= 250;
   const cpuOk = batched.serverCpuPercent <= 20;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const each = (key: "batched" | "batchedFloor") => rounds.map((r) => fmt(r[key].serverCpuPercent, 1)).join(", ");
   line("crowd", `median of ${plural(rounds.length, "round")}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`);
   summary.push(
