@@ -61,7 +61,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
       "cluster",
       `${name.padEnd(22)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
         `servers ${fmt(r.serverCpuPercent, 0)}% of a core${r.brokerCpuPercent ? ` + Redis ${fmt(r.brokerCpuPercent, 0)}%` : ""} → ${fmt(r.cpuSecondsPer100kWithBroker, 3)} s/100k deliveries, ` +
-        `${fmt(r.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second${r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : ""}${r.refused > 0 ? `, ${r.refused} refused` : ""}` +
+        `${fmt(r.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second${r.countFramesPerViewerPerSec > 0 ? `, ${fmt(r.countFramesPerViewerPerSec, 2)} count frames per viewer per second` : ""}${r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : ""}${r.refused > 0 ? `, ${r.refused} refused` : ""}` +
         (r.serversExited > 0 ? `, ${r.serversExited} server process${r.serversExited === 1 ? "" : "es"} DIED during the run` : ""),
     );
   c.line("cluster", `${label}: ${viewerCount} sockets, ${senders} senders × ${c.rate} msg/s = ${perSec} msg/s for ${c.seconds} s, on PostgreSQL at ${new URL(POSTGRES_URL).host}`);
@@ -152,10 +152,40 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   const echo = targets ? await socketioRun("echo") : null;
   const socketio = await socketioRun("full");
 
+  // The floor of a cluster (servers/floor-cluster.ts: two bare Bun servers relaying each frame through
+  // Redis): the most deliveries per CPU second any server that sends each message as it comes can reach
+  // here, so the ceiling of the ratio to Socket.IO on this load.
+  let floor: Record<string, any> | null = null;
+  if (targets) {
+    const redis = (await startTestRedis())!;
+    const servers: Server[] = [];
+    try {
+      for (const name of ["floor-1", "floor-2"]) {
+        servers.push(await startServer(name, [process.execPath, join(import.meta.dir, "servers/floor-cluster.ts")], /floor-cluster listening on (http:\/\/\S+)/, { REDIS_URL: redis.url }));
+      }
+      floor = await c.loadgen({
+        ...base,
+        protocol: "floor",
+        url: wsUrl(servers[0]!, "/"),
+        origin: servers[0]!.url,
+        serverPid: servers[0]!.pid,
+        urls: servers.map((s) => wsUrl(s, "/")),
+        origins: servers.map((s) => s.url),
+        serverPids: servers.map((s) => s.pid),
+        brokerPid: redis.pid,
+      });
+      show("floor ×2 + Redis", floor);
+    } finally {
+      for (const server of servers) await server.stop();
+      await redis.stop();
+    }
+  }
+
   const overhead = pair.cpuSecondsPer100kWithBroker / single.cpuSecondsPer100k;
   const p99Ok = pair.latencyMs.p99 <= single.latencyMs.p99 + 15;
   const vsSocketIo = pair.deliveriesPerCpuSecondWithBroker / socketio.deliveriesPerCpuSecondWithBroker;
   const vsEcho = echo ? pair.deliveriesPerCpuSecondWithBroker / echo.deliveriesPerCpuSecondWithBroker : null;
+  const floorVsSocketIo = floor ? floor.deliveriesPerCpuSecondWithBroker / socketio.deliveriesPerCpuSecondWithBroker : null;
   const delivered = pair.lost === 0 && pair.refused === 0;
   if (!targets) {
     c.line("cluster", `${label}: deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter; CPU per delivery ${fmt(overhead, 2)}× one instance's; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)})`);
@@ -172,7 +202,8 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
     "cluster",
     `ratios: CPU per delivery ${fmt(overhead, 2)}× one instance's (≤ 1.3×: ${c.verdict(overhead <= 1.3)}); p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms ` +
       `(≤ +15 ms: ${c.verdict(p99Ok)}); deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter sending the same message (≥ 2×: ${c.verdict(vsSocketIo >= 2)})` +
-      (vsEcho !== null ? `, ${fmt(vsEcho, 2)}× Socket.IO echoing { text }` : ""),
+      (vsEcho !== null ? `, ${fmt(vsEcho, 2)}× Socket.IO echoing { text }` : "") +
+      (floorVsSocketIo !== null ? `; the floor of a cluster ${fmt(floorVsSocketIo, 2)}× Socket.IO (dreadcast ${fmt(pair.deliveriesPerCpuSecondWithBroker / floor!.deliveriesPerCpuSecondWithBroker, 2)}× the floor's deliveries per CPU second)` : ""),
   );
   c.summary.push(
     { benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis, every line delivered`, figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`, target: "none lost", ok: delivered },
@@ -185,5 +216,13 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
       ok: vsSocketIo >= 2,
     },
   );
-  return { single, pair, socketio, echo, overhead, vsSocketIo, vsEcho };
+  if (floor && floorVsSocketIo !== null) {
+    c.summary.push({
+      benchmark: "Cluster: the floor of a cluster (two bare Bun servers relaying through Redis) against Socket.IO + Redis adapter",
+      figure: `${fmt(floor.deliveriesPerCpuSecondWithBroker, 0)} vs ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(floorVsSocketIo, 2)}× (the ceiling of the row above on this machine); dreadcast ${fmt(pair.deliveriesPerCpuSecondWithBroker / floor.deliveriesPerCpuSecondWithBroker, 2)}× the floor's`,
+      target: "—",
+      ok: null,
+    });
+  }
+  return { single, pair, socketio, echo, floor, overhead, vsSocketIo, vsEcho, floorVsSocketIo };
 }

@@ -356,7 +356,9 @@ async function main(): Promise<unknown> {
     for (const c of clients) c.ws.close();
     observer?.close();
     if (observer && observer.received() !== result.chatSent) log(`the official socket.io-client got ${observer.received()} of ${result.chatSent} messages`);
-    return { sockets: clients.length, ...result, ...(observer ? { officialClientReceived: observer.received() } : {}) };
+    // Count frames (hearts, viewer_count, stats) each viewer got besides the chat: writes the fan-out pays too.
+    const countFramesPerViewerPerSec = round(countFrames.reduce((a, b) => a + b, 0) / clients.length / result.seconds, 2);
+    return { sockets: clients.length, ...result, countFramesPerViewerPerSec, ...(observer ? { officialClientReceived: observer.received() } : {}) };
   }
 
   // storm: every socket sends hearts at heartRate, the senders chat as in the fan-out.

@@ -158,7 +158,9 @@ export class ChatFrameRouter {
     const held = this.hub.moderation.holdBack(c.identity);
     if (held) return this.refuseLine(c, held);
     const key = c.identity.key;
-    const wait = Math.max(await this.chatBurst.hit(key), await this.chatSustained.hit(key));
+    // Both limits are counted for every line; in a cluster both go to Redis at once (one round trip, not two).
+    const [burst, sustained] = await Promise.all([this.chatBurst.hit(key), this.chatSustained.hit(key)]);
+    const wait = Math.max(burst, sustained);
     if (wait > 0) {
       const seconds = Math.ceil(wait);
       this.hub.sendTo(c.socket, {
