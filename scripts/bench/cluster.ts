@@ -56,6 +56,18 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   const senders = Math.min(sendersWanted, viewerCount);
   const perSec = senders * c.rate;
   const base = { mode: "fanout" as const, sockets: viewerCount, senders, rate: c.rate, seconds: c.seconds, warmup: c.warmup };
+  /** The load on several servers: socket i opens to server i % n; the CPU of all of them, and the broker's, is counted. */
+  const onServers = (protocol: Job["protocol"], servers: Server[], path: string, brokerPid: number): Job => ({
+    ...base,
+    protocol,
+    url: wsUrl(servers[0]!, path),
+    origin: servers[0]!.url,
+    serverPid: servers[0]!.pid,
+    urls: servers.map((s) => wsUrl(s, path)),
+    origins: servers.map((s) => s.url),
+    serverPids: servers.map((s) => s.pid),
+    brokerPid,
+  });
   const show = (name: string, r: Record<string, any>) =>
     c.line(
       "cluster",
@@ -98,18 +110,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
       servers.push(await startInstance("one", db.url, redis.url));
       servers.push(await startInstance("two", db.url, redis.url));
       const viewers = await createViewers(servers[0]!.url, viewerCount);
-      pair = await c.loadgen({
-        ...base,
-        protocol: "dreadcast",
-        url: wsUrl(servers[0]!, "/ws"),
-        origin: servers[0]!.url,
-        serverPid: servers[0]!.pid,
-        urls: servers.map((s) => wsUrl(s, "/ws")),
-        origins: servers.map((s) => s.url),
-        serverPids: servers.map((s) => s.pid),
-        brokerPid: redis.pid,
-        viewers,
-      });
+      pair = await c.loadgen({ ...onServers("dreadcast", servers, "/ws", redis.pid), viewers });
       show("two instances + Redis", pair);
     } finally {
       for (const server of servers) await server.stop();
@@ -127,17 +128,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
       for (const name of ["socketio-1", "socketio-2"]) {
         servers.push(await startServer(name, ["node", join(import.meta.dir, "servers/socketio-cluster.mjs")], /socketio listening on (http:\/\/\S+)/, { REDIS_URL: redis.url, MESSAGE: message }));
       }
-      const r = await c.loadgen({
-        ...base,
-        protocol: "socketio",
-        url: wsUrl(servers[0]!, "/socket.io/"),
-        origin: servers[0]!.url,
-        serverPid: servers[0]!.pid,
-        urls: servers.map((s) => wsUrl(s, "/socket.io/")),
-        origins: servers.map((s) => s.url),
-        serverPids: servers.map((s) => s.pid),
-        brokerPid: redis.pid,
-      });
+      const r = await c.loadgen(onServers("socketio", servers, "/socket.io/", redis.pid));
       show(message === "full" ? "Socket.IO ×2, same msg" : "Socket.IO ×2, echo", r);
       for (const server of servers) {
         const last = server.output().trim().split("\n").filter((l) => /error|heap|killed/i.test(l)).at(-1);
@@ -163,17 +154,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
       for (const name of ["floor-1", "floor-2"]) {
         servers.push(await startServer(name, [process.execPath, join(import.meta.dir, "servers/floor-cluster.ts")], /floor-cluster listening on (http:\/\/\S+)/, { REDIS_URL: redis.url }));
       }
-      floor = await c.loadgen({
-        ...base,
-        protocol: "floor",
-        url: wsUrl(servers[0]!, "/"),
-        origin: servers[0]!.url,
-        serverPid: servers[0]!.pid,
-        urls: servers.map((s) => wsUrl(s, "/")),
-        origins: servers.map((s) => s.url),
-        serverPids: servers.map((s) => s.pid),
-        brokerPid: redis.pid,
-      });
+      floor = await c.loadgen(onServers("floor", servers, "/", redis.pid));
       show("floor ×2 + Redis", floor);
     } finally {
       for (const server of servers) await server.stop();
