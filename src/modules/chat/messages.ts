@@ -94,23 +94,73 @@ export class ChatMessageStore {
     return lines.map((line) => ({ line }));
   }
 
-  /** The lines' rows, under sequence numbers following the last one (taken under the chat's lock). */
+  /**
+   * The lines' rows, under sequence numbers following the last one: on PostgreSQL in one statement (one
+   * round trip), on SQLite in a transaction (every write transaction there runs alone).
+   */
   private insert(messages: NewMessage[]): Promise<MessageRow[]> {
+    if (this.store.engine !== "postgres" || messages.length > INSERT_ROWS) return this.insertLocked(messages);
+    return this.insertCounted(messages).catch((error: unknown) => {
+      // The counter behind the table (rows an older instance wrote during a rolling upgrade): the slow
+      // way, which also brings the counter up to date.
+      if (this.store.isUniqueViolation(error)) return this.insertLocked(messages);
+      throw error;
+    });
+  }
+
+  /**
+   * PostgreSQL: the numbers come from the `chat_seq` counter, moved on in the same statement that inserts
+   * the lines. Its row stays locked until the statement commits, so the next writer waits for it and
+   * numbers follow the order of commits, as under the lock. A counter not there yet starts from the table.
+   */
+  private insertCounted(messages: NewMessage[]): Promise<MessageRow[]> {
+    const now = Date.now();
+    const count = messages.length;
+    const params: Param[] = [count, count, count];
+    messages.forEach((m, i) => params.push(lineId(now), i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
+    const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::bigint)").join(", ");
+    return this.store
+      .all<MessageRow>(
+        `WITH counter AS (
+           INSERT INTO event_counters (name, value) VALUES ('chat_seq', (SELECT COALESCE(MAX(seq), 0) FROM chat_messages) + ?)
+           ON CONFLICT (name) DO UPDATE SET value = event_counters.value + ?
+           RETURNING value
+         )
+         INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at)
+         SELECT line.id, counter.value - ? + line.n, line.user_id, line.username, line.text, line.type, line.donation_pence, line.created_at
+         FROM counter, (VALUES ${values}) AS line (id, n, user_id, username, text, type, donation_pence, created_at)
+         RETURNING ${COLUMNS}, seq`,
+        ...params,
+      )
+      .then((rows) => rows.sort((a, b) => a.seq! - b.seq!));
+  }
+
+  /**
+   * The lines' rows, under sequence numbers following the last one, taken under the chat's lock. On
+   * PostgreSQL the counter is locked too, numbers follow both it and the table, and it is left at the last.
+   */
+  private insertLocked(messages: NewMessage[]): Promise<MessageRow[]> {
+    const counted = this.store.engine === "postgres";
     return this.store.tx(async () => {
       await this.store.lock("chat_messages");
+      const counter = counted
+        ? await this.store.get<{ value: number }>("INSERT INTO event_counters (name, value) VALUES ('chat_seq', 0) ON CONFLICT (name) DO UPDATE SET value = event_counters.value RETURNING value")
+        : null;
       const last = await this.store.get<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM chat_messages");
+      const base = Math.max(Number(last!.seq), Number(counter?.value ?? 0));
       const rows: MessageRow[] = [];
       for (let from = 0; from < messages.length; from += INSERT_ROWS) {
         const chunk = messages.slice(from, from + INSERT_ROWS);
         const params: Param[] = [];
         const now = Date.now();
-        chunk.forEach((m, i) => params.push(lineId(now), Number(last!.seq) + from + i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
+        chunk.forEach((m, i) => params.push(lineId(now), base + from + i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
         const inserted = await this.store.all<MessageRow>(
           `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
           ...params,
         );
         rows.push(...inserted.sort((a, b) => a.seq! - b.seq!));
       }
+      if (counted) await this.store.run("UPDATE event_counters SET value = ? WHERE name = 'chat_seq'", base + messages.length);
       return rows;
     });
   }
