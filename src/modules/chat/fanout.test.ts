@@ -110,7 +110,7 @@ describe("ChatFanout", () => {
       expect(frames).toEqual([{ type: "chat", message: line! }]);
     });
 
-    test("a busy window's lines are stored in one write, then go out in one frame, in the order they came", async () => {
+    test("a busy window's lines are stored in one write, then go out in one frame, in the log's order", async () => {
       const { fanout, frames, writes, advance } = storing(40, 3);
       const sent: Promise<ChatMessage | null>[] = [];
       for (let n = 1; n <= 8; n++) {
@@ -126,7 +126,33 @@ describe("ChatFanout", () => {
         { type: "chat", message: lines[0]! },
         { type: "chat", message: lines[1]! },
         { type: "chat", message: lines[2]! },
-        { type: "chat_batch", messages: [...lines.slice(3), line(100)] as ChatMessage[] },
+        // Line 100 was stored elsewhere before the window's lines were: it comes first, as in the history.
+        { type: "chat_batch", messages: [line(100), ...lines.slice(3)] as ChatMessage[] },
+      ]);
+    });
+
+    test("lines stored elsewhere go before the window's own up to an event, which keeps its place", async () => {
+      const { fanout, frames, writes, advance } = storing(1000, 1);
+      fanout.line(line(0));
+      advance(5);
+      const sent = [fanout.submit(draft(1))];
+      fanout.line(line(50));
+      sent.push(fanout.submit(draft(2)));
+      fanout.line(line(51));
+      // The event sends what is held: line 50 and 51 first, then this window's 1 and 2, then the event.
+      fanout.event({ type: "message_deleted", messageId: "x" });
+      sent.push(fanout.submit(draft(3)));
+      fanout.line(line(52));
+      await Promise.all(sent.slice(0, 2));
+      fanout.flush();
+      await Promise.all(sent);
+      await fanout.settled();
+      expect(writes).toEqual([["line 1", "line 2"], ["line 3"]]);
+      expect(frames).toEqual([
+        { type: "chat", message: line(0) },
+        { type: "chat_batch", messages: [line(50), line(51), stored(draft(1), 1), stored(draft(2), 2)] },
+        { type: "message_deleted", messageId: "x" },
+        { type: "chat_batch", messages: [line(52), stored(draft(3), 3)] },
       ]);
     });
 

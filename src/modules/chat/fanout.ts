@@ -161,10 +161,11 @@ export class ChatFanout {
   }
 
   /**
-   * Publishes in order: consecutive lines held by a window as one frame, any other line (a quiet chat's,
+   * Publishes in the log's order (see inLogOrder): consecutive lines held by a window as one frame, any other line (a quiet chat's,
    * queued only behind a write) and each event as a frame of its own; then tells the senders.
    */
-  private publishAll(items: Item[]): void {
+  private publishAll(queued: Item[]): void {
+    const items = inLogOrder(queued);
     let lines: ChatMessage[] = [];
     const sendLines = () => {
       if (lines.length === 0) return;
@@ -190,4 +191,26 @@ export class ChatFanout {
       else item.failed(item.result.error);
     }
   }
+}
+
+/**
+ * What was queued for one send, in the order of the chat log. A line stored elsewhere (another instance's,
+ * a donation's) was stored before this send's own lines, which are stored when it starts, so up to the
+ * next event it goes first: every instance's viewers then see the lines in one order, the one the history
+ * shows. Events keep their place, with the lines queued before them sent before them.
+ */
+function inLogOrder(items: Item[]): Item[] {
+  if (!items.some((item) => item.kind === "draft")) return items;
+  const ordered: Item[] = [];
+  let drafts: Item[] = [];
+  for (const item of items) {
+    if (item.kind === "draft") drafts.push(item);
+    else if (item.kind === "line") ordered.push(item);
+    else {
+      ordered.push(...drafts, item);
+      drafts = [];
+    }
+  }
+  ordered.push(...drafts);
+  return ordered;
 }
