@@ -161,8 +161,9 @@ export class ChatFanout {
   }
 
   /**
-   * Publishes in the log's order (see inLogOrder): consecutive lines held by a window as one frame, any other line (a quiet chat's,
-   * queued only behind a write) and each event as a frame of its own; then tells the senders.
+   * Publishes in the log's order (see inLogOrder): consecutive lines held by a window as one frame, any
+   * other line (a quiet chat's, queued only behind a write) and each event as a frame of its own; then
+   * tells the senders.
    */
   private publishAll(queued: Item[]): void {
     const items = inLogOrder(queued);

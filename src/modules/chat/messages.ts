@@ -27,6 +27,16 @@ function lineId(now: number): string {
   return now.toString(36).padStart(9, "0") + randomToken(4);
 }
 
+/**
+ * A new line's values in the order both inserts list the columns: id, seq (or its place in the window),
+ * user_id, username, text, type, donation_pence, created_at.
+ */
+function lineParams(m: NewMessage, seq: number, now: number): Param[] {
+  return [lineId(now), seq, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now];
+}
+
+const bySeq = (a: MessageRow, b: MessageRow) => a.seq! - b.seq!;
+
 function toMessage(row: MessageRow): ChatMessage {
   const message: ChatMessage = {
     id: row.id,
@@ -116,8 +126,7 @@ export class ChatMessageStore {
   private insertCounted(messages: NewMessage[]): Promise<MessageRow[]> {
     const now = Date.now();
     const count = messages.length;
-    const params: Param[] = [count, count, count];
-    messages.forEach((m, i) => params.push(lineId(now), i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
+    const params: Param[] = [count, count, count, ...messages.flatMap((m, i) => lineParams(m, i + 1, now))];
     const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::bigint)").join(", ");
     return this.store
       .all<MessageRow>(
@@ -132,7 +141,7 @@ export class ChatMessageStore {
          RETURNING ${COLUMNS}, seq`,
         ...params,
       )
-      .then((rows) => rows.sort((a, b) => a.seq! - b.seq!));
+      .then((rows) => rows.sort(bySeq));
   }
 
   /**
@@ -151,14 +160,13 @@ export class ChatMessageStore {
       const rows: MessageRow[] = [];
       for (let from = 0; from < messages.length; from += INSERT_ROWS) {
         const chunk = messages.slice(from, from + INSERT_ROWS);
-        const params: Param[] = [];
         const now = Date.now();
-        chunk.forEach((m, i) => params.push(lineId(now), base + from + i + 1, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now));
+        const params = chunk.flatMap((m, i) => lineParams(m, base + from + i + 1, now));
         const inserted = await this.store.all<MessageRow>(
           `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
           ...params,
         );
-        rows.push(...inserted.sort((a, b) => a.seq! - b.seq!));
+        rows.push(...inserted.sort(bySeq));
       }
       if (counted) await this.store.run("UPDATE event_counters SET value = ? WHERE name = 'chat_seq'", base + messages.length);
       return rows;
