@@ -96,4 +96,14 @@ export const refundPaymentBody = z.object({
     .int("Refund amount must be a whole number of pence")
     .min(1, "Refund amount must be at least 1 pence")
     .optional(),
+  /**
+   * What had been refunded of the payment when the admin decided (its `refundedAmount` on their screen).
+   * When the ledger shows more by now (a refund whose answer was lost, recorded since by Stripe's webhook),
+   * the refund is refused rather than made again.
+   */
+  expectedRefunded: z
+    .number({ error: "expectedRefunded must be a number of pence" })
+    .int("expectedRefunded must be a whole number of pence")
+    .min(0, "expectedRefunded cannot be negative")
+    .optional(),
 });

@@ -29,6 +29,8 @@ export interface RefundPaymentBody {
   paymentIntentId: string;
   /** minor units; all that is left when left out */
   amount?: number;
+  /** minor units: what the admin saw refunded (`PaymentRecord.refundedAmount`); a ledger showing more refuses with 409 */
+  expectedRefunded?: number;
 }
 
 export interface RefundOutcome {

@@ -241,6 +241,48 @@ describe("the admin's refunds", () => {
     expect(again.body.error).toBe("This payment has already been refunded in full.");
   });
 
+  test("a refund retried after its answer was lost is not made twice: what the admin saw refunded must still be so", async () => {
+    const viewer = (await buyAndWatch("LostAnswer")).buyer;
+    const id = await donate(viewer, 1000);
+    // The admin refunds £2.50 with the payment as they saw it (nothing refunded yet).
+    const first = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 250, expectedRefunded: 0 });
+    expect(first.status).toBe(200);
+    expect(first.body.payment).toMatchObject({ status: "partly_refunded", refundedAmount: 250 });
+    // Its answer never reached the browser; the admin presses Refund again from the same dialog.
+    const retry = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 250, expectedRefunded: 0 });
+    expect(retry.status).toBe(409);
+    expect(retry.body.error).toBe("This payment has changed since you opened it: £2.50 of it is refunded now. Check it before refunding again.");
+    expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(1);
+    // A refund made in Stripe's dashboard and recorded by its webhook counts the same way.
+    stripe.refund(id, 100);
+    expect((await chargeEvent(id)).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 350 });
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 100, expectedRefunded: 250 })).status).toBe(409);
+    // Looking again, the admin refunds from what they now see.
+    const next = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 100, expectedRefunded: 350 });
+    expect(next.status).toBe(200);
+    expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(3);
+    expect((await chargeEvent(id)).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 450 });
+  });
+
+  test("a refund retried after the server stopped before recording it is the same refund, not a second one", async () => {
+    const viewer = (await buyAndWatch("Replayed")).buyer;
+    const id = await donate(viewer, 600);
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 200, expectedRefunded: 0 })).status).toBe(200);
+    // As if the server had stopped between Stripe's answer and the ledger: the refund is not recorded.
+    await app.ctx.store.run("DELETE FROM refunds WHERE intent_id = ?", id);
+    expect((await ledgerOf(id)).refundedAmount).toBe(0);
+    const retry = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 200, expectedRefunded: 0 });
+    expect(retry.status).toBe(200);
+    expect(retry.body.payment).toMatchObject({ status: "partly_refunded", refundedAmount: 200 });
+    // Same idempotency key, so Stripe answered with the refund it had made.
+    const calls = stripe.requests.filter((r) => r.path === "/v1/refunds" && r.params.payment_intent === id);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.idempotencyKey).toBe(calls[0]!.idempotencyKey);
+    expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(1);
+  });
+
   test("a disputed payment cannot be refunded", async () => {
     const { intentId } = await buyAndWatch("HeldBack");
     await stripe.deliverEvent(app.url, "charge.dispute.created", stripe.openDispute(intentId));
@@ -254,6 +296,9 @@ describe("the admin's refunds", () => {
     ["a fractional amount", { paymentIntentId: "pi_nope", amount: 1.5 }, 400, "Refund amount must be a whole number of pence"],
     ["a zero amount", { paymentIntentId: "pi_nope", amount: 0 }, 400, "Refund amount must be at least 1 pence"],
     ["a string amount", { paymentIntentId: "pi_nope", amount: "100" }, 400, "Refund amount must be a number of pence"],
+    ["a negative amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: -1 }, 400, "expectedRefunded cannot be negative"],
+    ["a fractional amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: 0.5 }, 400, "expectedRefunded must be a whole number of pence"],
+    ["a string amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: "0" }, 400, "expectedRefunded must be a number of pence"],
   ];
   for (const [name, body, status, error] of bad) {
     test(`a refund of ${name} is refused with ${status}`, async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
-import { DESKTOP } from "./support/browser.mjs";
+import { DESKTOP, MOBILE } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, openViewer, say } from "./support/live.mjs";
 import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
@@ -121,6 +121,33 @@ app.browserTest("refunding a pass after its Confirm? revokes the code: the viewe
   await toastWith(page, "Refund Issued").getByText("£2.50 refunded.").waitFor();
   await donation.getByText("Partly refunded").waitFor();
   await donation.getByText("−£2.50 refunded").waitFor();
+
+  // A second refund while the dialog is open elsewhere (another admin, or a refund through Stripe): the
+  // one from the dialog, made from what it showed, is refused, and the dialog shows what is left now.
+  const refundButton = donation.getByRole("button", { name: /^Refund / });
+  const intentId = (await refundButton.getAttribute("aria-label")).replace(/^Refund /, "");
+  await refundButton.click();
+  await dialog.getByText("Paid £10.00; £7.50 can still be refunded.").waitFor();
+  const elsewhere = await page.request.post("/api/admin/payments/refund", { data: { paymentIntentId: intentId, amount: 100 }, headers: { origin: app.url } });
+  assert.equal(elsewhere.status(), 200);
+  await dialog.getByLabel("Amount to refund (GBP)").fill("2.50");
+  await dialog.getByRole("button", { name: "Refund £2.50" }).click();
+  await toastWith(page, "Error").getByText("This payment has changed since you opened it: £3.50 of it is refunded now. Check it before refunding again.").waitFor();
+  await dialog.getByText("Paid £10.00; £6.50 can still be refunded.").waitFor();
+  await dialog.getByRole("alert").getByText("This payment has changed since you opened it: £3.50 of it is refunded now.", { exact: false }).waitFor();
+  await screenshotViewportWidths(page, "admin-payments-refund-changed");
+  // On a phone, scrolled down a long list, the dialog is in view, not at the foot of the page.
+  await page.setViewportSize(MOBILE);
+  await page.waitForTimeout(300);
+  const box = await dialog.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= MOBILE.height && box.x >= 0 && box.x + box.width <= MOBILE.width, `dialog at ${JSON.stringify(box)}`);
+  assert.ok(await page.evaluate(() => scrollY > 0), "the page was scrolled down to the payment");
+  await page.setViewportSize(DESKTOP);
+  // Changing the amount clears the refusal.
+  await dialog.getByLabel("Amount to refund (GBP)").fill("1.00");
+  await dialog.getByRole("alert").waitFor({ state: "detached" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await donation.getByText("−£3.50 refunded").waitFor();
   await page.getByRole("combobox", { name: "Status" }).selectOption("partly_refunded");
   await page.getByText(/^1 of \d+ payments$/).waitFor();
 });

@@ -17,9 +17,12 @@ export class RefundService {
 
   /**
    * Refunds `amount` (or all that is left) of a fulfilled payment. The idempotency key is made of the
-   * payment and what was refunded before, so a double click (or a retry) refunds once.
+   * payment and what was refunded before, so a double click (or a retry) refunds once. `expectedRefunded`:
+   * what the admin saw refunded when they decided; a ledger that shows more by then (the refund they
+   * are retrying went through and Stripe's webhook has recorded it) refuses the refund instead of
+   * making a second one under a new key.
    */
-  async refund(intentId: string, amount: number | undefined, siteUrl: string): Promise<RefundOutcome> {
+  async refund(intentId: string, amount: number | undefined, siteUrl: string, expectedRefunded?: number): Promise<RefundOutcome> {
     const before = await this.ledger.find(intentId);
     if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
     const left = refundableAmount({
@@ -30,6 +33,9 @@ export class RefundService {
     });
     if (before.disputed_amount > 0) throw conflict("This payment is disputed: the card issuer holds the money, so it cannot be refunded.");
     if (left <= 0) throw conflict("This payment has already been refunded in full.");
+    if (expectedRefunded !== undefined && before.refunded_amount !== expectedRefunded) {
+      throw conflict(`This payment has changed since you opened it: ${formatMoney(before.refunded_amount, before.currency)} of it is refunded now. Check it before refunding again.`);
+    }
     const wanted = amount ?? left;
     if (wanted > left) throw badRequest(`At most ${formatMoney(left, before.currency)} of this payment can be refunded.`);
 

@@ -12,7 +12,10 @@ export function usePayments() {
   return useQuery(paymentsQueryOptions());
 }
 
-/** Refunds through the server; the list takes the refunded row, and the codes and stats it touched reload. */
+/**
+ * Refunds through the server; the list takes the refunded row, and the codes and stats it touched reload.
+ * A refusal reloads the list, so a payment that changed meanwhile shows how it stands now.
+ */
 export function useRefundPayment() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -21,5 +24,6 @@ export function useRefundPayment() {
       queryClient.setQueryData<PaymentRecord[]>(adminPaymentsQueryKey, (old) => old?.map((p) => (p.paymentIntentId === payment.paymentIntentId ? payment : p)));
       void queryClient.invalidateQueries({ queryKey: ["admin"], predicate: (q) => q.queryKey[1] !== "payments" });
     },
+    onError: () => void queryClient.invalidateQueries({ queryKey: adminPaymentsQueryKey }),
   });
 }

@@ -57,9 +57,12 @@ export function PaymentsPage() {
   const [search, setSearch] = useState("");
   const [kind, setKind] = useState<KindFilter>("all");
   const [status, setStatus] = useState<StatusFilter>("all");
-  const [refunding, setRefunding] = useState<PaymentRecord | null>(null);
+  // The payment being refunded, read from the list each time: when the list reloads (a refund refused
+  // because the payment changed meanwhile), the dialog shows what is left now.
+  const [refundingId, setRefundingId] = useState<string | null>(null);
 
   const all = payments.data ?? [];
+  const refunding = refundingId === null ? null : (all.find((p) => p.paymentIntentId === refundingId) ?? null);
   const shown = all.filter(
     (p) => (kind === "all" || p.kind === kind) && (status === "all" || p.status === status) && matchesSearch(search, p.email, p.username, p.code, p.paymentIntentId),
   );
@@ -119,10 +122,10 @@ export function PaymentsPage() {
             {all.length === 0 ? "Passes and donations appear here as soon as they are paid." : "Nothing matches this search and these filters."}
           </EmptyState>
         ) : (
-          <PaymentList payments={shown} asCards={asCards} onRefund={setRefunding} />
+          <PaymentList payments={shown} asCards={asCards} onRefund={(p: PaymentRecord) => setRefundingId(p.paymentIntentId)} />
         )}
       </section>
-      <RefundDialog payment={refunding} onOpenChange={(open) => !open && setRefunding(null)} />
+      <RefundDialog payment={refunding} onOpenChange={(open) => !open && setRefundingId(null)} />
     </>
   );
 }

@@ -16,7 +16,10 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
   const amountId = useId();
   const left = payment ? refundableAmount(payment) : 0;
   const [units, setUnits] = useState("");
+  /** Why the server refused the last attempt, shown in the dialog until the amount or the payment changes. */
+  const [refused, setRefused] = useState<string | null>(null);
   useEffect(() => setUnits(payment ? (left / 100).toFixed(2) : ""), [payment, left]);
+  useEffect(() => setRefused(null), [payment?.paymentIntentId]);
 
   if (!payment) return null;
   const money = (minor: number) => formatMoney(minor, payment.currency);
@@ -29,7 +32,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
     event.preventDefault();
     if (problem) return;
     refund.mutate(
-      { paymentIntentId: payment.paymentIntentId, amount },
+      { paymentIntentId: payment.paymentIntentId, amount, expectedRefunded: payment.refundedAmount },
       {
         onSuccess: (outcome) => {
           onOpenChange(false);
@@ -38,7 +41,11 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             description: outcome.revokedCode ? `${money(amount)} refunded. ${outcome.revokedCode} no longer works.` : `${money(amount)} refunded.`,
           });
         },
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to refund the payment." }),
+        onError: (error) => {
+          const message = serverErrorMessage(error) ?? "Failed to refund the payment.";
+          setRefused(message);
+          toast({ variant: "destructive", title: "Error", description: message });
+        },
       },
     );
   };
@@ -69,11 +76,19 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             min={0.01}
             step={0.01}
             value={units}
-            onChange={(e) => setUnits(e.target.value)}
+            onChange={(e) => {
+              setUnits(e.target.value);
+              setRefused(null);
+            }}
             aria-invalid={problem ? true : undefined}
           />
           <p className="field-hint">{problem ?? `Paid ${money(payment.amount)}; ${money(left)} can still be refunded.`}</p>
         </div>
+        {refused ? (
+          <p className="field-error refund-refused" role="alert">
+            {refused}
+          </p>
+        ) : null}
         <div className="admin-dialog-actions">
           <button type="button" className="btn btn-ghost" onClick={() => onOpenChange(false)}>
             Cancel

@@ -14,7 +14,7 @@ async function refundPassOf(username: string): Promise<void> {
       toast({ variant: "destructive", title: "Nothing to Refund", description: `${username} has no paid pass left to refund.` });
       return;
     }
-    const { payment, revokedCode } = await refundPayment({ paymentIntentId: pass.paymentIntentId });
+    const { payment, revokedCode } = await refundPayment({ paymentIntentId: pass.paymentIntentId, expectedRefunded: pass.refundedAmount });
     const amount = formatMoney(payment.refundedAmount, payment.currency);
     toast({ title: "Pass Refunded", description: `${amount} refunded to ${username}${revokedCode ? `; ${revokedCode} no longer works` : ""}.` });
   } catch (error) {
