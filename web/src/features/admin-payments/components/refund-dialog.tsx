@@ -7,6 +7,8 @@ import { toast } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 import { useRefundPayment } from "../api/payments";
 
+const refusalMessage = (error: unknown) => serverErrorMessage(error) ?? "Failed to refund the payment.";
+
 /**
  * Confirm? before a refund: how much (all that is left by default), and for an access pass refunded in
  * full, that its code stops working at once.
@@ -16,10 +18,11 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
   const amountId = useId();
   const left = payment ? refundableAmount(payment) : 0;
   const [units, setUnits] = useState("");
-  /** Why the server refused the last attempt, shown in the dialog until the amount or the payment changes. */
-  const [refused, setRefused] = useState<string | null>(null);
   useEffect(() => setUnits(payment ? (left / 100).toFixed(2) : ""), [payment, left]);
-  useEffect(() => setRefused(null), [payment?.paymentIntentId]);
+  // Why the server refused the last attempt: the mutation's error, shown until the amount or the payment changes.
+  const { reset } = refund;
+  useEffect(() => reset(), [payment?.paymentIntentId, reset]);
+  const refused = refund.isError ? refusalMessage(refund.error) : null;
 
   if (!payment) return null;
   const money = (minor: number) => formatMoney(minor, payment.currency);
@@ -41,11 +44,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             description: outcome.revokedCode ? `${money(amount)} refunded. ${outcome.revokedCode} no longer works.` : `${money(amount)} refunded.`,
           });
         },
-        onError: (error) => {
-          const message = serverErrorMessage(error) ?? "Failed to refund the payment.";
-          setRefused(message);
-          toast({ variant: "destructive", title: "Error", description: message });
-        },
+        onError: (error) => toast({ variant: "destructive", title: "Error", description: refusalMessage(error) }),
       },
     );
   };
@@ -78,7 +77,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             value={units}
             onChange={(e) => {
               setUnits(e.target.value);
-              setRefused(null);
+              if (refund.isError) reset();
             }}
             aria-invalid={problem ? true : undefined}
           />
