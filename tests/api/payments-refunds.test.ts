@@ -262,6 +262,7 @@ describe("the admin's refunds", () => {
     const next = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 100, expectedRefunded: 350 });
     expect(next.status).toBe(200);
     expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(3);
+    expect(next.body.payment).toMatchObject({ refundedAmount: 450 });
     expect((await chargeEvent(id)).status).toBe(200);
     expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 450 });
   });
@@ -272,6 +273,7 @@ describe("the admin's refunds", () => {
     expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 200, expectedRefunded: 0 })).status).toBe(200);
     // As if the server had stopped between Stripe's answer and the ledger: the refund is not recorded.
     await app.ctx.store.run("DELETE FROM refunds WHERE intent_id = ?", id);
+    await app.ctx.store.run("DELETE FROM charge_refunds WHERE intent_id = ?", id);
     expect((await ledgerOf(id)).refundedAmount).toBe(0);
     const retry = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 200, expectedRefunded: 0 });
     expect(retry.status).toBe(200);
@@ -281,6 +283,22 @@ describe("the admin's refunds", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]!.idempotencyKey).toBe(calls[0]!.idempotencyKey);
     expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(1);
+  });
+
+  test("a refund made in Stripe's dashboard whose event has not arrived yet counts as soon as the admin refunds", async () => {
+    const viewer = (await buyAndWatch("Dashboard")).buyer;
+    const id = await donate(viewer, 800);
+    stripe.refund(id, 300);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 0 });
+    const res = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, amount: 200, expectedRefunded: 0 });
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toMatchObject({ status: "partly_refunded", refundedAmount: 500 });
+    // Stripe's events then arrive (the dashboard's, carrying less than is refunded by now) and change nothing.
+    expect((await chargeEvent(id)).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 500 });
+    // The rest is what Stripe has left: £3.00.
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 500 })).body.payment).toMatchObject({ status: "refunded", refundedAmount: 800 });
+    expect(stripe.chargeOf(id).amount_refunded).toBe(800);
   });
 
   test("a disputed payment cannot be refunded", async () => {

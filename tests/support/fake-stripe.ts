@@ -160,9 +160,12 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     if (!intent.latest_charge) return stripeError(400, "This PaymentIntent does not have a successful charge to refund.");
     const amount = params.amount === undefined ? undefined : Number(params.amount);
     if (amount !== undefined && (!Number.isInteger(amount) || amount < 1)) return stripeError(400, "Invalid integer: amount");
-    const refund = refundCharge(chargeOf(intent.id), amount);
+    const charge = chargeOf(intent.id);
+    const refund = refundCharge(charge, amount);
     if (!refund) return stripeError(400, "Refund amount is greater than the amount left to refund, or the charge is disputed.", "charge_already_refunded");
-    return Response.json(refund);
+    // `expand[]=charge`: the charge as it is after this refund, in place of its id.
+    const expand = Array.isArray(params.expand) ? params.expand : Object.values((params.expand as Record<string, unknown> | undefined) ?? {});
+    return Response.json(expand.includes("charge") ? { ...refund, charge: { ...charge } } : refund);
   };
 
   const create = (fields: Partial<FakeIntent> & { amount: number }): FakeIntent => {

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { CARD_DECLINED_MESSAGE, DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../contracts/payments.ts";
 import { HttpError, badRequest, notFound } from "../../lib/errors.ts";
 import { randomToken } from "../../lib/tokens.ts";
-import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
+import type { CreateIntentRequest, PaymentProvider, ProviderIntent, ProviderRefund } from "./provider.ts";
 
 interface DemoIntentRow {
   id: string;
@@ -40,8 +40,9 @@ export class DemoPaymentProvider implements PaymentProvider {
   }
 
   /** No money to return: the refund is recorded at once, its id fixed by the idempotency key. */
-  async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }> {
-    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount };
+  async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
+    // Only this app refunds a demo payment, so the ledger's own refunds are the whole story.
+    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount, chargeRefunded: null };
   }
 
   async findByClientSecret(clientSecret: string): Promise<ProviderIntent> {

@@ -13,6 +13,17 @@ export interface ProviderIntent {
   email: string | null;
 }
 
+export interface ProviderRefund {
+  id: string;
+  /** minor units */
+  amount: number;
+  /**
+   * All that is refunded of the charge now, this refund included (refunds made elsewhere too, such as in
+   * Stripe's dashboard); null when the provider does not say.
+   */
+  chargeRefunded: number | null;
+}
+
 export interface CreateIntentRequest {
   /** minor units of `currency` */
   amount: number;
@@ -30,7 +41,7 @@ export interface PaymentProvider {
   /** null when the provider does not know the id. */
   retrieveIntent(id: string): Promise<ProviderIntent | null>;
   /** Refunds part or all of a succeeded intent; the same idempotency key refunds once. */
-  refund(intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }>;
+  refund(intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund>;
 }
 
 /** Marks our intents, so a shared Stripe account's other payments are left alone. */

@@ -44,6 +44,8 @@ export class RefundService {
     const effects = await this.store.tx(async () => {
       await this.store.lock(`payment:${intentId}`);
       await this.ledger.recordRefund(refund.id, intentId, refund.amount);
+      // Refunds made in Stripe's dashboard and not yet seen in a webhook count now, not at its next event.
+      if (refund.chargeRefunded !== null) await this.ledger.recordChargeRefunded(intentId, refund.chargeRefunded);
       return this.ledger.settle(intentId, siteUrl, true);
     });
     this.ledger.announce(effects);

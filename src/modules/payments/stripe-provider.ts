@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { CreateIntentRequest, PaymentProvider, ProviderIntent } from "./provider.ts";
+import type { CreateIntentRequest, PaymentProvider, ProviderIntent, ProviderRefund } from "./provider.ts";
 
 /**
  * How long one call to Stripe may take, and how often a call that could not reach it is tried again (with
@@ -73,10 +73,13 @@ export class StripePaymentProvider implements PaymentProvider {
     }
   }
 
-  async refund(intentId: string, amount: number, idempotencyKey: string): Promise<{ id: string; amount: number }> {
+  async refund(intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
     try {
-      const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount }, { idempotencyKey });
-      return { id: refund.id, amount: refund.amount };
+      // The charge comes with it, so the ledger learns at once of refunds made elsewhere (the dashboard).
+      const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount, expand: ["charge"] }, { idempotencyKey });
+      const charge = refund.charge;
+      const chargeRefunded = charge && typeof charge === "object" && Number.isSafeInteger(charge.amount_refunded) ? charge.amount_refunded : null;
+      return { id: refund.id, amount: refund.amount, chargeRefunded };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
         this.log.warn(`Stripe refused to refund ${intentId}: ${error.message}`);
