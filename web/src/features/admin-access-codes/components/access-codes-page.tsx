@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { ListPager, useListPage } from "@/components/admin/list-pager";
 import { SearchField } from "@/components/admin/search-field";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
@@ -48,6 +49,8 @@ export function AccessCodesPage() {
 
   const all = codes.data ?? [];
   const shown = all.filter((c) => matchesSearch(search, c.code));
+  // A code just generated is the newest: the first page, where it is highlighted.
+  const list = useListPage(shown, `${search.trim()}|${highlightId ?? ""}`);
 
   const onConfirm = () => {
     if (!confirming) return;
@@ -86,7 +89,7 @@ export function AccessCodesPage() {
           </>
         }
       />
-      <section className="card list-panel" aria-labelledby="codes-heading">
+      <section ref={list.topRef} className="card list-panel" aria-labelledby="codes-heading">
         <h2 id="codes-heading" className="sr-only">
           All access codes
         </h2>
@@ -107,15 +110,18 @@ export function AccessCodesPage() {
             {all.length === 0 ? "Every code bought or generated for this event is listed here." : `Nothing contains "${search.trim()}".`}
           </EmptyState>
         ) : (
-          <AccessCodeList
-            codes={shown}
-            asCards={asCards}
-            highlightId={highlightId}
-            onCopy={copyCode}
-            onSend={setSending}
-            onResetDevice={(record) => setConfirming({ action: "reset", record })}
-            onRevoke={(record) => setConfirming({ action: "revoke", record })}
-          />
+          <>
+            <AccessCodeList
+              codes={list.rows}
+              asCards={asCards}
+              highlightId={highlightId}
+              onCopy={copyCode}
+              onSend={setSending}
+              onResetDevice={(record) => setConfirming({ action: "reset", record })}
+              onRevoke={(record) => setConfirming({ action: "revoke", record })}
+            />
+            <ListPager list={list} noun="codes" />
+          </>
         )}
       </section>
 

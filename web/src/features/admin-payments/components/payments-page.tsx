@@ -1,7 +1,8 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { PAYMENT_STATUSES, paymentTotals, type PaymentRecord, type PaymentStatus } from "@contracts/payments-ledger";
 import { LoadFailed } from "@/components/admin/load-failed";
+import { ListPager, useListPage } from "@/components/admin/list-pager";
 import { SearchField } from "@/components/admin/search-field";
 import { StatsChart } from "@/components/charts/stats-chart";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
@@ -67,6 +68,9 @@ export function PaymentsPage() {
     (p) => (kind === "all" || p.kind === kind) && (status === "all" || p.status === status) && matchesSearch(search, p.email, p.username, p.code, p.paymentIntentId),
   );
   const filtered = search.trim() !== "" || kind !== "all" || status !== "all";
+  const list = useListPage(shown, `${search.trim()}|${kind}|${status}`);
+  // Drawn again only when the payments change, not on every keystroke or page turn.
+  const chart = useMemo(() => <StatsChart points={netRevenuePoints(payments.data ?? [], currency)} currency={currency} labels={NET_REVENUE} />, [payments.data, currency]);
 
   return (
     <>
@@ -84,11 +88,11 @@ export function PaymentsPage() {
         <>
           <Totals payments={all} currency={currency} />
           <section className="card ledger-chart" aria-label="Net revenue chart">
-            <StatsChart points={netRevenuePoints(all, currency)} currency={currency} labels={NET_REVENUE} />
+            {chart}
           </section>
         </>
       ) : null}
-      <section className="card list-panel" aria-labelledby="payments-heading">
+      <section ref={list.topRef} className="card list-panel" aria-labelledby="payments-heading">
         <h2 id="payments-heading" className="sr-only">
           All payments
         </h2>
@@ -122,7 +126,10 @@ export function PaymentsPage() {
             {all.length === 0 ? "Passes and donations appear here as soon as they are paid." : "Nothing matches this search and these filters."}
           </EmptyState>
         ) : (
-          <PaymentList payments={shown} asCards={asCards} onRefund={(p: PaymentRecord) => setRefundingId(p.paymentIntentId)} />
+          <>
+            <PaymentList payments={list.rows} asCards={asCards} onRefund={(p: PaymentRecord) => setRefundingId(p.paymentIntentId)} />
+            <ListPager list={list} noun="payments" />
+          </>
         )}
       </section>
       <RefundDialog payment={refunding} onOpenChange={(open) => !open && setRefundingId(null)} />

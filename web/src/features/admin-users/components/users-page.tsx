@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { UserRecord } from "@contracts/admin-panel";
+import { ListPager, useListPage } from "@/components/admin/list-pager";
 import { SearchField } from "@/components/admin/search-field";
 import { IconFact } from "@/components/admin/icon-fact";
 import { LoadFailed } from "@/components/admin/load-failed";
@@ -33,6 +34,7 @@ export function UsersPage() {
   const [search, setSearch] = useState("");
   const all = users.data ?? [];
   const shown = all.filter((u) => matchesSearch(search, u.username, u.email));
+  const list = useListPage(shown, search.trim());
 
   return (
     <>
@@ -46,7 +48,7 @@ export function UsersPage() {
           </a>
         }
       />
-      <section className="card list-panel" aria-labelledby="users-heading">
+      <section ref={list.topRef} className="card list-panel" aria-labelledby="users-heading">
         <h2 id="users-heading" className="sr-only">
           All users
         </h2>
@@ -68,7 +70,7 @@ export function UsersPage() {
           </EmptyState>
         ) : asCards ? (
           <ul className="record-list" aria-label="Users">
-            {shown.map((u) => (
+            {list.rows.map((u) => (
               <li key={u.id} className="record-card">
                 <div className="record-card-head">
                   <span className="user-name">{u.username}</span>
@@ -110,7 +112,7 @@ export function UsersPage() {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((u) => (
+                {list.rows.map((u) => (
                   <tr key={u.id}>
                     <td className="user-name">{u.username}</td>
                     <td>{u.email ?? <span className="cell-muted">—</span>}</td>
@@ -128,6 +130,7 @@ export function UsersPage() {
             </table>
           </div>
         )}
+        {shown.length > 0 ? <ListPager list={list} noun="users" /> : null}
       </section>
     </>
   );
