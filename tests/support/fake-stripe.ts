@@ -164,7 +164,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     const refund = refundCharge(charge, amount);
     if (!refund) return stripeError(400, "Refund amount is greater than the amount left to refund, or the charge is disputed.", "charge_already_refunded");
     // `expand[]=charge`: the charge as it is after this refund, in place of its id.
-    const expand = Array.isArray(params.expand) ? params.expand : Object.values((params.expand as Record<string, unknown> | undefined) ?? {});
+    const expand = Object.values((params.expand as Record<string, string> | undefined) ?? {});
     return Response.json(expand.includes("charge") ? { ...refund, charge: { ...charge } } : refund);
   };
 

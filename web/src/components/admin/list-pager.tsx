@@ -12,6 +12,9 @@ export interface ListPage<T> {
   page: number;
   pageCount: number;
   total: number;
+  /** 1-based positions of the page's first and last rows in the list. */
+  from: number;
+  to: number;
   setPage: (page: number) => void;
   /** Put on the list's panel: a page change brings its top into view. */
   topRef: RefObject<HTMLElement | null>;
@@ -37,6 +40,8 @@ export function useListPage<T>(items: T[], filterKey: string, pageSize = LIST_PA
     page,
     pageCount,
     total: items.length,
+    from: page * pageSize + 1,
+    to: Math.min(items.length, (page + 1) * pageSize),
     setPage: (next) => {
       setState({ filterKey, page: Math.max(0, Math.min(next, pageCount - 1)) });
       topRef.current?.scrollIntoView({ block: "start" });
@@ -48,10 +53,8 @@ export function useListPage<T>(items: T[], filterKey: string, pageSize = LIST_PA
 const count = new Intl.NumberFormat("en-GB");
 
 /** "51–100 of 6,250" with Previous and Next, under a list longer than a page; nothing for a shorter one. */
-export function ListPager<T>({ list, noun, pageSize = LIST_PAGE_SIZE }: { list: ListPage<T>; noun: string; pageSize?: number }) {
+export function ListPager<T>({ list, noun }: { list: ListPage<T>; noun: string }) {
   if (list.pageCount <= 1) return null;
-  const from = list.page * pageSize + 1;
-  const to = Math.min(list.total, from + pageSize - 1);
   return (
     <nav className="list-pager" aria-label={`Pages of ${noun}`}>
       <button type="button" className="btn btn-outline btn-sm" disabled={list.page === 0} onClick={() => list.setPage(list.page - 1)}>
@@ -61,7 +64,7 @@ export function ListPager<T>({ list, noun, pageSize = LIST_PAGE_SIZE }: { list: 
       <p className="list-pager-status" aria-live="polite">
         <span>
           <strong className="list-pager-range">
-            {count.format(from)}–{count.format(to)}
+            {count.format(list.from)}–{count.format(list.to)}
           </strong>{" "}
           of {count.format(list.total)} {noun}
         </span>

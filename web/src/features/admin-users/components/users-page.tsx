@@ -130,7 +130,7 @@ export function UsersPage() {
             </table>
           </div>
         )}
-        {shown.length > 0 ? <ListPager list={list} noun="users" /> : null}
+        <ListPager list={list} noun="users" />
       </section>
     </>
   );
