@@ -17,9 +17,15 @@ export interface PaymentRecord {
   refundedAmount: number;
   /** What an open or lost dispute holds back. */
   disputedAmount: number;
+  /** Refunds that failed or were canceled: their money went back to the account, not to the buyer. */
+  failedRefundAmount: number;
+  /** Why the last of them failed: Stripe's `failure_reason` (e.g. "expired_or_canceled_card"), or "canceled". */
+  refundFailure: string | null;
   email: string | null;
   username: string | null;
   code: string | null;
+  /** The pass's code no longer works (refunded in full or disputed, also when that refund failed later). */
+  codeRevoked: boolean;
   /** ISO 8601 */
   createdAt: string;
 }
@@ -37,6 +43,24 @@ export interface RefundOutcome {
   payment: PaymentRecord;
   /** The access code the refund revoked, if any. */
   revokedCode: string | null;
+}
+
+/** Stripe's reasons a refund failed, as the admin reads them; "canceled" for one that was canceled. */
+const REFUND_FAILURES: Record<string, string> = {
+  expired_or_canceled_card: "the card has expired or was canceled",
+  lost_or_stolen_card: "the card was reported lost or stolen",
+  charge_for_pending_refund_disputed: "the buyer disputed the charge",
+  insufficient_funds: "your Stripe balance was too low to cover it",
+  declined: "the card's bank declined it",
+  merchant_request: "it was canceled at your request",
+  canceled: "it was canceled",
+};
+
+/** "£4.00 refund failed: the card has expired or was canceled", or null when no refund failed. */
+export function refundFailureText(p: Pick<PaymentRecord, "failedRefundAmount" | "refundFailure" | "currency">, money: (minor: number) => string): string | null {
+  if (p.failedRefundAmount <= 0) return null;
+  const why = REFUND_FAILURES[p.refundFailure ?? ""] ?? "Stripe gave no reason";
+  return `${money(p.failedRefundAmount)} refund ${p.refundFailure === "canceled" ? "canceled" : "failed"}: ${why}`;
 }
 
 /** What a payment still brings in: its amount less refunds and what a dispute holds. */

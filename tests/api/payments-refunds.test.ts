@@ -11,7 +11,8 @@ let admin: TestClient;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  app = await startTestApp(stripe.appConfig);
+  // Each buyer from an address of their own: the file buys more than one address may in ten minutes.
+  app = await startTestApp({ ...stripe.appConfig, trustProxy: ["127.0.0.1"] });
   admin = await loginAsAdmin(app);
 });
 afterAll(async () => {
@@ -19,10 +20,13 @@ afterAll(async () => {
   await stripe.close();
 });
 
+let buyers = 0;
+const ownAddress = () => ({ "x-forwarded-for": `198.51.100.${++buyers}` });
+
 /** A pass bought through Stripe and fulfilled by its webhook; the buyer let in on a live socket. */
 async function buyAndWatch(username: string, email = `${username.toLowerCase()}@example.com`) {
   const buyer = app.client();
-  const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email })).body;
+  const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email }, ownAddress())).body;
   stripe.setStatus(intent.paymentIntentId, "succeeded");
   expect((await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId)).status).toBe(200);
   const code = (await buyer.post("/api/generate-access-code", { paymentIntentId: intent.paymentIntentId, deviceFingerprint: makeFingerprint() })).body.accessCode as string;
@@ -33,7 +37,7 @@ async function buyAndWatch(username: string, email = `${username.toLowerCase()}@
 
 /** A donation paid through Stripe by a viewer, counted by its webhook. */
 async function donate(viewer: TestClient, amount: number): Promise<string> {
-  const id = (await viewer.post("/api/create-donation-intent", { amount })).body.paymentIntentId as string;
+  const id = (await viewer.post("/api/create-donation-intent", { amount }, ownAddress())).body.paymentIntentId as string;
   stripe.setStatus(id, "succeeded");
   expect((await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", id)).status).toBe(200);
   return id;
@@ -41,7 +45,7 @@ async function donate(viewer: TestClient, amount: number): Promise<string> {
 
 const total = async () => (await app.client().get("/api/livestream-settings")).body.currentDonation as number;
 const ledgerOf = async (intentId: string) => ((await admin.get("/api/admin/payments")).body as { paymentIntentId: string }[]).find((p) => p.paymentIntentId === intentId) as Record<string, unknown>;
-const chargeEvent = (intentId: string, opts?: { eventId?: string }) => stripe.deliverEvent(app.url, "charge.refunded", stripe.chargeOf(intentId), opts);
+const chargeEvent = (intentId: string, opts?: { eventId?: string; created?: number }) => stripe.deliverEvent(app.url, "charge.refunded", stripe.chargeOf(intentId), opts);
 const verify = (client: TestClient, code: string, username: string) => client.post("/api/verify-stream-access", { accessCode: code, username, deviceFingerprint: makeFingerprint() });
 
 describe("refunds from Stripe's webhook", () => {
@@ -79,10 +83,12 @@ describe("refunds from Stripe's webhook", () => {
     const before = await total();
     stripe.refund(id, 300);
     const older = structuredClone(stripe.chargeOf(id));
+    const olderAt = stripe.now();
+    stripe.advanceClock(1);
     stripe.refund(id, 200);
     await chargeEvent(id, { eventId: "evt_refund_dup" });
     expect((await (await chargeEvent(id, { eventId: "evt_refund_dup" })).json())).toEqual({ received: true, duplicate: true });
-    expect((await stripe.deliverEvent(app.url, "charge.refunded", older)).status).toBe(200);
+    expect((await stripe.deliverEvent(app.url, "charge.refunded", older, { created: olderAt })).status).toBe(200);
     expect(await total()).toBe(before - 500);
     expect(await ledgerOf(id)).toMatchObject({ kind: "donation", status: "partly_refunded", refundedAmount: 500 });
   });
@@ -200,6 +206,103 @@ describe("disputes from Stripe's webhook", () => {
     await stripe.deliverEvent(app.url, "charge.dispute.created", opened);
     expect(await total()).toBe(counted);
     expect(await ledgerOf(id)).toMatchObject({ status: "dispute_won" });
+  });
+});
+
+describe("refunds that fail or are canceled", () => {
+  const refundEvent = (type: string, refund: unknown, opts?: { eventId?: string; created?: number }) => stripe.deliverEvent(app.url, type, refund, opts);
+
+  test("a refund that fails after Stripe counted it is taken back: the total rises again and the admin sees why", async () => {
+    const { buyer, socket } = await buyAndWatch("Bounced");
+    const id = await donate(buyer, 1000);
+    const counted = await total();
+    const refund = stripe.refund(id, 400);
+    await chargeEvent(id);
+    expect(await total()).toBe(counted - 400);
+    stripe.advanceClock(5);
+    const failed = stripe.failRefund(refund.id);
+    expect((await refundEvent("charge.refund.updated", failed)).status).toBe(200);
+    await socket.next("donation_update", (e) => e.current === counted);
+    expect(await total()).toBe(counted);
+    expect(await ledgerOf(id)).toMatchObject({ status: "succeeded", refundedAmount: 0, failedRefundAmount: 400, refundFailure: "expired_or_canceled_card" });
+    // The newer API's own event for the same failure, and the charge's event from before it, change nothing more.
+    expect((await refundEvent("refund.failed", failed)).status).toBe(200);
+    expect((await chargeEvent(id, { created: stripe.now() - 5 })).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 0, failedRefundAmount: 400 });
+    // A late "succeeded" update of the failed refund does not bring it back.
+    expect((await refundEvent("refund.updated", { ...failed, status: "succeeded", failure_reason: null }, { created: stripe.now() - 4 })).status).toBe(200);
+    expect(await total()).toBe(counted);
+    const csv = (await admin.get("/api/admin/payments.csv")).text.split("\r\n").find((line) => line.startsWith(`${id},`));
+    expect(csv).toMatch(/,donation,10\.00,GBP,succeeded,0\.00,0\.00,10\.00,.*,4\.00$/);
+    socket.close();
+  });
+
+  test("after a failed refund, Stripe's later word on the charge counts: a new refund made in the dashboard is not hidden by the old one", async () => {
+    const id = await donate((await buyAndWatch("Second")).buyer, 1000);
+    const first = stripe.refund(id, 300);
+    await chargeEvent(id);
+    stripe.advanceClock(5);
+    expect((await refundEvent("charge.refund.updated", stripe.failRefund(first.id))).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 0 });
+    stripe.advanceClock(5);
+    stripe.refund(id, 100);
+    await chargeEvent(id);
+    expect(await ledgerOf(id)).toMatchObject({ status: "partly_refunded", refundedAmount: 100, failedRefundAmount: 300 });
+  });
+
+  test("a canceled refund no longer counts, and its reason is 'canceled'", async () => {
+    const id = await donate((await buyAndWatch("Canceled")).buyer, 600);
+    const refund = stripe.refund(id, 600);
+    await chargeEvent(id);
+    expect(await ledgerOf(id)).toMatchObject({ status: "refunded" });
+    stripe.advanceClock(2);
+    expect((await refundEvent("refund.updated", stripe.failRefund(refund.id, "canceled"))).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ status: "succeeded", refundedAmount: 0, failedRefundAmount: 600, refundFailure: "canceled" });
+  });
+
+  test("a refund event for a refund made in the dashboard counts before the charge's own event: a full one revokes the pass", async () => {
+    const { intentId, socket } = await buyAndWatch("RefundFirst");
+    const refund = stripe.refund(intentId);
+    expect((await refundEvent("refund.created", { ...refund, status: "pending" })).status).toBe(200);
+    expect((await socket.closed).code).toBe(4001);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100, failedRefundAmount: 0, refundFailure: null });
+  });
+
+  test("the admin's refund that failed can be made again, under a new idempotency key; the pass it revoked stays revoked", async () => {
+    const { code, intentId, socket } = await buyAndWatch("TryAgain");
+    const first = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
+    expect(first.body).toMatchObject({ payment: { status: "refunded" }, revokedCode: code });
+    expect((await socket.closed).code).toBe(4001);
+    stripe.advanceClock(3);
+    const refundId = stripe.refunds.find((r) => r.payment_intent === intentId)!.id;
+    expect((await refundEvent("refund.failed", stripe.failRefund(refundId, "lost_or_stolen_card"))).status).toBe(200);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "succeeded", refundedAmount: 0, failedRefundAmount: 100, refundFailure: "lost_or_stolen_card" });
+    expect((await enter(app.client(), code, "TryAgain")).body.valid).toBe(false);
+    const again = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 100, failedRefundAmount: 100 }, revokedCode: null });
+    const keys = stripe.requests.filter((r) => r.path === "/v1/refunds" && r.params.payment_intent === intentId).map((r) => r.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.status)).toEqual(["failed", "succeeded"]);
+  });
+
+  test("a malformed refund event is a 400 and is not recorded", async () => {
+    const good = { id: "re_x", object: "refund", amount: 100, status: "failed", payment_intent: "pi_x", created: 1_700_000_000 };
+    for (const [type, object] of [
+      ["refund.failed", { ...good, amount: 0 }],
+      ["refund.updated", { ...good, status: undefined }],
+      ["charge.refund.updated", { ...good, created: "yesterday" }],
+      ["refund.created", { ...good, failure_reason: 7 }],
+    ] as const) {
+      const res = await refundEvent(type, object, { eventId: `evt_bad_${type}` });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe(`Malformed ${type} event`);
+      expect(await app.ctx.store.get("SELECT 1 FROM webhook_events WHERE id = ?", `evt_bad_${type}`)).toBeNull();
+    }
+    expect(await app.ctx.store.get("SELECT 1 FROM refunds WHERE id = 're_x'")).toBeNull();
+    const badTime = await refundEvent("refund.failed", good, { created: -1 });
+    expect(badTime.status).toBe(400);
   });
 });
 
@@ -336,7 +439,7 @@ describe("the admin's refunds", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = res.text.trim().split("\r\n");
-    expect(header).toBe("payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at");
+    expect(header).toBe("payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at,failed_refunds");
     expect(rows.length).toBe(((await admin.get("/api/admin/payments")).body as unknown[]).length);
     expect(rows.some((r) => /,access,1\.00,GBP,refunded,1\.00,0\.00,0\.00,doubleclick@example\.com,DoubleClick,SKP-/.test(r))).toBe(true);
   });

@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { after } from "node:test";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
+import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
 import { openBuyDialog } from "./support/viewer-flows.mjs";
 
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url],
+  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET],
 });
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {
@@ -52,4 +52,23 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   assert.match(calls[0].idempotencyKey ?? "", new RegExp(`^dreadcast-refund-${intentId}-`));
   assert.deepEqual(fakeStripe.refunds.map((r) => [r.payment_intent, r.amount]), [[intentId, 450]]);
   await screenshotScreen(page, "admin-payments-stripe-refunded");
+
+  // The card was closed: the refund fails, its money is back in the account, and the admin is told why.
+  const failed = fakeStripe.failRefund(fakeStripe.refunds[0].id);
+  assert.equal((await fakeStripe.deliverEvent(app.url, "refund.failed", failed)).status, 200);
+  await page.reload();
+  await row.getByText("Paid", { exact: true }).waitFor();
+  await row.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+  await row.getByText("Revoked").waitFor();
+  assert.equal(await row.getByText("refunded", { exact: false }).count(), 0, "no amount shows as refunded");
+  await row.getByRole("button", { name: `Refund ${intentId}` }).click();
+  await confirm.getByTestId("refund-failed-note").getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+  await confirm.getByText("Confirm? €4.50 goes back to the buyer's card. This cannot be undone.").waitFor();
+  await screenshotScreen(page, "admin-payments-refund-failed-dialog");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await confirm.waitFor({ state: "detached" });
+  await screenshotScreen(page, "admin-payments-refund-failed");
+  const cards = page.locator("li.record-card").filter({ hasText: accessCode });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await cards.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
 });

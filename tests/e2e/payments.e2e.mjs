@@ -79,7 +79,7 @@ app.browserTest("payments: list, search, kind and status filters, totals, net re
   const csv = page.getByRole("link", { name: "Export CSV" });
   assert.equal(await csv.getAttribute("href"), "/api/admin/payments.csv");
   const response = await page.request.get("/api/admin/payments.csv");
-  assert.match(await response.text(), /^payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at\r\n/);
+  assert.match(await response.text(), /^payment_intent,kind,amount,currency,status,refunded,disputed,net,email,username,code,created_at,failed_refunds\r\n/);
   await screenshotScreen(page, "admin-payments");
   await assertAccessible(page, "/admin/payments");
 });

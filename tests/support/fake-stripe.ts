@@ -34,7 +34,9 @@ export interface FakeRefund {
   currency: string;
   payment_intent: string;
   charge: string;
-  status: "succeeded";
+  status: "succeeded" | "failed" | "canceled";
+  created: number;
+  failure_reason?: string;
 }
 
 export interface FakeDispute {
@@ -69,12 +71,21 @@ export interface FakeStripe {
   chargeOf(intentId: string): FakeCharge;
   /** A refund made in Stripe's dashboard (not through the app); the whole remaining amount by default. */
   refund(intentId: string, amount?: number): FakeRefund;
+  /**
+   * A refund fails (the card was closed, say) or is canceled: its money returns to the account, the
+   * charge's `amount_refunded` drops by it. Returns the refund as Stripe's events then carry it.
+   */
+  failRefund(refundId: string, reason?: string | "canceled"): FakeRefund;
+  /** Moves the fake's clock (its objects' and events' `created`) forward. */
+  advanceClock(seconds: number): void;
+  /** The fake's clock: epoch seconds. */
+  now(): number;
   /** The buyer's bank opens a dispute over the whole charge. */
   openDispute(intentId: string): FakeDispute;
   /** The dispute is decided: "won" gives the money back, "lost" keeps it with the buyer. */
   closeDispute(disputeId: string, status: "won" | "lost"): FakeDispute;
   /** A signed event about any object (charge, dispute, intent) delivered to the app's webhook. */
-  deliverEvent(appUrl: string, type: string, object: unknown, options?: { eventId?: string; secret?: string }): Promise<Response>;
+  deliverEvent(appUrl: string, type: string, object: unknown, options?: { eventId?: string; secret?: string; created?: number }): Promise<Response>;
   /** An intent created behind the app's back (another product on the same account, say). */
   addIntent(fields: Partial<FakeIntent> & { amount: number }): FakeIntent;
   /** A signed `payment_intent.*` event delivered to the app's webhook; returns the app's response. */
@@ -100,12 +111,12 @@ function parseForm(text: string): Record<string, unknown> {
 }
 
 /** A Stripe event about `object` (a snapshot of it now, as Stripe sends), as the JSON Stripe would POST. */
-export function stripeEventPayload(type: string, object: unknown, eventId = `evt_${crypto.randomUUID().replace(/-/g, "")}`): string {
+export function stripeEventPayload(type: string, object: unknown, eventId = `evt_${crypto.randomUUID().replace(/-/g, "")}`, created = Math.floor(Date.now() / 1000)): string {
   return JSON.stringify({
     id: eventId,
     object: "event",
     api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
+    created,
     type,
     livemode: false,
     pending_webhooks: 1,
@@ -134,6 +145,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   const idempotent = new Map<string, Response>();
   let counter = 0;
   const signer = new Stripe(secretKey);
+  let clockOffset = 0;
+  const now = () => Math.floor(Date.now() / 1000) + clockOffset;
   const newId = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
 
   const chargeOf = (intentId: string): FakeCharge => {
@@ -149,7 +162,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     if (charge.disputed || wanted < 1 || wanted > left) return null;
     charge.amount_refunded += wanted;
     charge.refunded = charge.amount_refunded === charge.amount;
-    const refund: FakeRefund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded" };
+    const refund: FakeRefund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded", created: now() };
     refunds.push(refund);
     return refund;
   };
@@ -180,7 +193,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       receipt_email: null,
       latest_charge: null,
       livemode: false,
-      created: Math.floor(Date.now() / 1000),
+      created: now(),
       ...fields,
       id,
     };
@@ -244,8 +257,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     });
   };
 
-  const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string } = {}) =>
-    deliverRaw(appUrl, stripeEventPayload(type, object, opts.eventId), opts.secret ?? webhookSecret);
+  const deliverEvent = (appUrl: string, type: string, object: unknown, opts: { eventId?: string; secret?: string; created?: number } = {}) =>
+    deliverRaw(appUrl, stripeEventPayload(type, object, opts.eventId, opts.created ?? now()), opts.secret ?? webhookSecret);
 
   const url = `http://127.0.0.1:${server.port}`;
   return {
@@ -272,6 +285,20 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       if (!refund) throw new Error(`fake Stripe cannot refund ${amount ?? "the rest"} of ${intentId}`);
       return refund;
     },
+    failRefund(refundId, reason = "expired_or_canceled_card") {
+      const refund = refunds.find((r) => r.id === refundId);
+      if (!refund || refund.status !== "succeeded") throw new Error(`fake Stripe has no refund ${refundId} that could fail`);
+      const charge = charges.get(refund.charge)!;
+      charge.amount_refunded -= refund.amount;
+      charge.refunded = false;
+      refund.status = reason === "canceled" ? "canceled" : "failed";
+      if (reason !== "canceled") refund.failure_reason = reason;
+      return { ...refund };
+    },
+    advanceClock(seconds) {
+      clockOffset += seconds;
+    },
+    now,
     openDispute(intentId) {
       const charge = chargeOf(intentId);
       charge.disputed = true;

@@ -42,7 +42,7 @@ export class DemoPaymentProvider implements PaymentProvider {
   /** No money to return: the refund is recorded at once, its id fixed by the idempotency key. */
   async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
     // Only this app refunds a demo payment, so the ledger's own refunds are the whole story.
-    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount, chargeRefunded: null };
+    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount, status: "succeeded", created: Math.floor(Date.now() / 1000), chargeRefunded: null };
   }
 
   async findByClientSecret(clientSecret: string): Promise<ProviderIntent> {

@@ -6,7 +6,7 @@ import { toCsv } from "../admin-panel/csv.ts";
 import type { MailService } from "../mail/service.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { PaymentKind } from "./provider.ts";
-import type { LedgerEvent } from "./webhook-events.ts";
+import { UNDONE_REFUND, type LedgerEvent } from "./webhook-events.ts";
 
 /** A payment as the ledger sees it: what was paid, refunded and held back by a dispute (minor units). */
 export interface LedgerRow {
@@ -24,6 +24,10 @@ export interface LedgerRow {
   disputed_amount: number;
   dispute_status: string | null;
   dispute_closed: number | null;
+  /** Refunds that failed or were canceled: their money went back to the account, not to the buyer. */
+  failed_refund_amount: number;
+  /** The last such refund's reason (Stripe's `failure_reason`, or "canceled"). */
+  refund_failure: string | null;
 }
 
 /** What a change to the ledger means outside the database, once its transaction has committed. */
@@ -51,8 +55,10 @@ export function ledgerStatus(row: Pick<LedgerRow, "amount" | "refunded_amount" |
 
 /**
  * Refunds and disputes against the payments. Every write is synchronous (call it inside the caller's
- * transaction) and idempotent: a refund counts once by its id, a charge's cumulative refund only ever
- * grows, and a closed dispute is not reopened by a late "created" event, so events apply in any order.
+ * transaction) and idempotent: a refund counts once by its id until it fails or is canceled (for good), a
+ * charge's cumulative refund is the latest Stripe told (the highest of one second), less the refunds it
+ * counted that failed since, and a closed dispute is not reopened by a late "created" event, so events
+ * apply in any order.
  */
 export class PaymentLedger {
   private readonly listeners = new Set<(effects: LedgerEffects) => void>();
@@ -86,8 +92,11 @@ export class PaymentLedger {
   async applyEvent(event: LedgerEvent, siteUrl: string): Promise<LedgerEffects> {
     if (!event.intentId) return { unknownIntent: "a charge without a payment intent" };
     await this.store.lock(`payment:${event.intentId}`);
-    if (event.kind === "refund") await this.recordChargeRefunded(event.intentId, event.amountRefunded);
-    else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
+    if (event.kind === "refund") await this.recordChargeRefunded(event.intentId, event.amountRefunded, event.at);
+    else if (event.kind === "refund_state") {
+      const undone = await this.recordRefund(event.refundId, event.intentId, event.amount, event.status, event.created, event.at, event.failureReason);
+      if (undone) this.log.warn(`refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`);
+    } else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
     return this.settle(event.intentId, siteUrl, true);
   }
 
@@ -95,16 +104,29 @@ export class PaymentLedger {
     return (await this.store.get<LedgerRow>("SELECT * FROM payment_ledger WHERE intent_id = ?", intentId)) ?? null;
   }
 
-  /** A refund known by its id (one the admin made, say); counted once however often it is seen. */
-  async recordRefund(refundId: string, intentId: string, amount: number): Promise<void> {
-    await this.store.run("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", refundId, intentId, amount, Date.now());
+  /**
+   * A refund known by its id (one the admin made, or one a refund event names), counted once however often
+   * it is seen, until it fails or is canceled: that is for good, whatever arrives after it. `created` and
+   * `at` (when Stripe said so) are Stripe's times in epoch seconds. True when this call undid the refund.
+   */
+  async recordRefund(refundId: string, intentId: string, amount: number, status: string, created: number, at: number, failureReason: string | null = null): Promise<boolean> {
+    const undone = UNDONE_REFUND.has(status);
+    const changed = await this.store.run(`INSERT INTO refunds (id, intent_id, amount, created_at, status, failure_reason, refund_created, failed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, failure_reason = excluded.failure_reason, failed_at = excluded.failed_at,
+           refund_created = COALESCE(refunds.refund_created, excluded.refund_created)
+         WHERE refunds.status NOT IN ('failed', 'canceled')`, refundId, intentId, amount, Date.now(), status, undone ? failureReason : null, created, undone ? at : null);
+    return undone && changed.changes > 0;
   }
 
-  /** `charge.refunded`: the charge's cumulative refunded amount, which only grows. */
-  async recordChargeRefunded(intentId: string, amountRefunded: number): Promise<void> {
-    await this.store.run(`INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT (intent_id) DO UPDATE SET updated_at = excluded.updated_at,
-           amount_refunded = CASE WHEN charge_refunds.amount_refunded > excluded.amount_refunded THEN charge_refunds.amount_refunded ELSE excluded.amount_refunded END`, intentId, amountRefunded, Date.now());
+  /**
+   * A charge's cumulative refunded amount as Stripe gave it at `at` (epoch seconds): a later word
+   * replaces an earlier one (it may be lower: a refund failed), and of two in one second the higher counts.
+   */
+  async recordChargeRefunded(intentId: string, amountRefunded: number, at: number): Promise<void> {
+    await this.store.run(`INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (intent_id) DO UPDATE SET amount_refunded = excluded.amount_refunded, updated_at = excluded.updated_at, observed_at = excluded.observed_at
+         WHERE excluded.observed_at > charge_refunds.observed_at
+           OR (excluded.observed_at = charge_refunds.observed_at AND excluded.amount_refunded > charge_refunds.amount_refunded)`, intentId, amountRefunded, Date.now(), at);
   }
 
   /** `charge.dispute.*`: a closed dispute keeps its outcome whatever arrives after it. */
@@ -138,7 +160,7 @@ export class PaymentLedger {
 
   /** Every fulfilled purchase and donation (or the one of `intentId`), newest first. */
   async list(intentId: string | null = null): Promise<PaymentRecord[]> {
-    return (await this.store.all<LedgerRow & { code: string | null; chat_name: string | null; user_email: string | null }>(`SELECT l.*, c.code,
+    return (await this.store.all<LedgerRow & { code: string | null; code_revoked: number | null; chat_name: string | null; user_email: string | null }>(`SELECT l.*, c.code, c.revoked AS code_revoked,
            COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
            (SELECT u.email FROM users u WHERE u.id = l.user_id) AS user_email
          FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
@@ -151,9 +173,12 @@ export class PaymentLedger {
         status: ledgerStatus(r),
         refundedAmount: r.refunded_amount,
         disputedAmount: r.disputed_amount,
+        failedRefundAmount: r.failed_refund_amount,
+        refundFailure: r.refund_failure,
         email: r.email ?? r.user_email,
         username: r.chat_name,
         code: r.code,
+        codeRevoked: r.code_revoked === 1,
         createdAt: new Date(r.created_at).toISOString(),
       }));
   }
@@ -161,7 +186,7 @@ export class PaymentLedger {
   async csv(): Promise<string> {
     const units = (minor: number) => (minor / 100).toFixed(2);
     return toCsv(
-      ["payment_intent", "kind", "amount", "currency", "status", "refunded", "disputed", "net", "email", "username", "code", "created_at"],
+      ["payment_intent", "kind", "amount", "currency", "status", "refunded", "disputed", "net", "email", "username", "code", "created_at", "failed_refunds"],
       (await this.list()).map((p) => [
         p.paymentIntentId,
         p.kind,
@@ -175,6 +200,7 @@ export class PaymentLedger {
         p.username,
         p.code,
         p.createdAt,
+        units(p.failedRefundAmount),
       ]),
     );
   }

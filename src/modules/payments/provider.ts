@@ -17,6 +17,10 @@ export interface ProviderRefund {
   id: string;
   /** minor units */
   amount: number;
+  /** The provider's word for it: pending, succeeded, failed, canceled… */
+  status: string;
+  /** When the provider made it (its clock, epoch seconds). */
+  created: number;
   /**
    * All that is refunded of the charge now, this refund included (refunds made elsewhere too, such as in
    * Stripe's dashboard); null when the provider does not say.

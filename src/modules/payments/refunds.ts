@@ -39,13 +39,15 @@ export class RefundService {
     const wanted = amount ?? left;
     if (wanted > left) throw badRequest(`At most ${formatMoney(left, before.currency)} of this payment can be refunded.`);
 
-    const key = `dreadcast-refund-${intentId}-${before.refunded_amount}-${wanted}`;
+    // After a refund failed, the same amount again is a new refund, not the failed one under its old key.
+    const afterFailed = before.failed_refund_amount > 0 ? `-after-${before.failed_refund_amount}-failed` : "";
+    const key = `dreadcast-refund-${intentId}-${before.refunded_amount}-${wanted}${afterFailed}`;
     const refund = await this.provider.refund(intentId, wanted, key);
     const effects = await this.store.tx(async () => {
       await this.store.lock(`payment:${intentId}`);
-      await this.ledger.recordRefund(refund.id, intentId, refund.amount);
+      await this.ledger.recordRefund(refund.id, intentId, refund.amount, refund.status, refund.created, refund.created);
       // Refunds made in Stripe's dashboard and not yet seen in a webhook count now, not at its next event.
-      if (refund.chargeRefunded !== null) await this.ledger.recordChargeRefunded(intentId, refund.chargeRefunded);
+      if (refund.chargeRefunded !== null) await this.ledger.recordChargeRefunded(intentId, refund.chargeRefunded, refund.created);
       return this.ledger.settle(intentId, siteUrl, true);
     });
     this.ledger.announce(effects);

@@ -206,7 +206,7 @@ export class PaymentService {
       throw badRequest("Invalid webhook signature");
     }
     const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
-    const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object) : null;
+    const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object, event.created) : null;
     const outcome = await this.store.tx(async (): Promise<Applied & { duplicate: boolean }> => {
         const fresh = (await this.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING", event.id, event.type, Date.now())).changes;
         if (fresh === 0) return { duplicate: true };

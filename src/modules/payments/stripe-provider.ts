@@ -79,7 +79,7 @@ export class StripePaymentProvider implements PaymentProvider {
       const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount, expand: ["charge"] }, { idempotencyKey });
       const charge = refund.charge;
       const chargeRefunded = charge && typeof charge === "object" && Number.isSafeInteger(charge.amount_refunded) ? charge.amount_refunded : null;
-      return { id: refund.id, amount: refund.amount, chargeRefunded };
+      return { id: refund.id, amount: refund.amount, status: refund.status ?? "succeeded", created: refund.created, chargeRefunded };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
         this.log.warn(`Stripe refused to refund ${intentId}: ${error.message}`);

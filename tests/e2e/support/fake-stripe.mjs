@@ -6,9 +6,12 @@
  */
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
+import Stripe from "stripe";
 
 export const FAKE_STRIPE_SECRET_KEY = "sk_test_x";
 export const FAKE_STRIPE_PUBLISHABLE_KEY = "pk_test_x";
+/** The signing secret of the app's webhook, for a test that passes it with --stripe-webhook-secret. */
+export const FAKE_STRIPE_WEBHOOK_SECRET = "whsec_e2e";
 /** Card numbers the fake Stripe.js understands (as Stripe's test cards do). */
 export const STRIPE_TEST_CARDS = { success: "4242424242424242", declined: "4000000000000002", processing: "4000000000000077" };
 
@@ -33,7 +36,9 @@ const stripeError = (message, extra = {}) => ({ error: { type: "invalid_request_
 /**
  * @returns {Promise<{ url: string, intents: Map<string, any>, charges: Map<string, any>, refunds: any[],
  *   requests: { method: string, path: string, params: any, idempotencyKey: string | null }[],
- *   confirm(id: string, card: string, receiptEmail?: string): { status: number, body: any }, close(): Promise<void> }>}
+ *   confirm(id: string, card: string, receiptEmail?: string): { status: number, body: any },
+ *   failRefund(id: string, reason?: string): any, deliverEvent(appUrl: string, type: string, object: any): Promise<Response>,
+ *   close(): Promise<void> }>}
  */
 export async function startFakeStripeApi() {
   const intents = new Map();
@@ -43,6 +48,7 @@ export async function startFakeStripeApi() {
   const idempotent = new Map();
   const requests = [];
   let counter = 0;
+  const signer = new Stripe(FAKE_STRIPE_SECRET_KEY);
   const newId = (prefix) => `${prefix}_fake${String(++counter).padStart(6, "0")}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
 
   /** POST /v1/refunds: part or all of what is left of the intent's charge. */
@@ -56,7 +62,7 @@ export async function startFakeStripeApi() {
     if (!Number.isInteger(amount) || amount < 1 || amount > left) return { status: 400, body: stripeError("Refund amount is greater than the amount left to refund.", { code: "charge_already_refunded" }) };
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    const created = { id: newId("re"), object: "refund", amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: "succeeded" };
+    const created = { id: newId("re"), object: "refund", amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: "succeeded", created: Math.floor(Date.now() / 1000) };
     refunds.push(created);
     return { status: 200, body: created };
   };
@@ -134,6 +140,22 @@ export async function startFakeStripeApi() {
       } else return { status: 402, body: { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } } };
       if (receiptEmail) intent.receipt_email = receiptEmail;
       return { status: 200, body: intent };
+    },
+    /** The refund fails (a closed card, say): its money returns to the account and the charge counts it no more. */
+    failRefund(id, reason = "expired_or_canceled_card") {
+      const refund = refunds.find((r) => r.id === id && r.status === "succeeded");
+      if (!refund) throw new Error(`fake Stripe has no refund ${id} that could fail`);
+      const charge = charges.get(refund.charge);
+      charge.amount_refunded -= refund.amount;
+      charge.refunded = false;
+      Object.assign(refund, { status: "failed", failure_reason: reason });
+      return { ...refund };
+    },
+    /** A signed event about `object`, delivered to the app's webhook as Stripe does. */
+    async deliverEvent(appUrl, type, object) {
+      const payload = JSON.stringify({ id: newId("evt"), object: "event", api_version: "2025-01-01", created: Math.floor(Date.now() / 1000), type, livemode: false, pending_webhooks: 1, data: { object } });
+      const signature = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret: FAKE_STRIPE_WEBHOOK_SECRET });
+      return fetch(`${appUrl}/api/stripe/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -1,7 +1,7 @@
 import { formatMoney } from "@contracts/money";
-import { refundableAmount, type PaymentRecord } from "@contracts/payments-ledger";
+import { refundableAmount, refundFailureText, type PaymentRecord } from "@contracts/payments-ledger";
 import { IconFact } from "@/components/admin/icon-fact";
-import { CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
+import { AlertIcon, CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { KIND_LABELS, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
 
@@ -17,6 +17,29 @@ function Amount({ payment }: { payment: PaymentRecord }) {
       {formatMoney(payment.amount, payment.currency)}
       {payment.refundedAmount > 0 ? <span className="cell-sub">−{formatMoney(payment.refundedAmount, payment.currency)} refunded</span> : null}
     </span>
+  );
+}
+
+/** A refund that failed or was canceled: its money is back with the streamer, not the buyer. */
+function RefundFailure({ payment }: { payment: PaymentRecord }) {
+  const failure = refundFailureText(payment, (minor) => formatMoney(minor, payment.currency));
+  if (!failure) return null;
+  return (
+    <span className="ledger-refund-failed" title="The money went back to your Stripe balance; the buyer has not been refunded.">
+      <AlertIcon aria-hidden="true" />
+      {failure}
+    </span>
+  );
+}
+
+/** The pass's code, marked when it no longer works. */
+function Code({ payment }: { payment: PaymentRecord }) {
+  if (!payment.code) return null;
+  return (
+    <>
+      {payment.code}
+      {payment.codeRevoked ? <span className="cell-sub ledger-revoked">Revoked</span> : null}
+    </>
   );
 }
 
@@ -54,6 +77,7 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               <Amount payment={p} />
               <span className="cell-muted cell-date">{formatDateTime(p.createdAt)}</span>
             </p>
+            <RefundFailure payment={p} />
             <dl className="ledger-facts">
               <IconFact icon={<MailIcon aria-hidden="true" />} label="E-mail">
                 {p.email ?? <span className="cell-muted">No e-mail</span>}
@@ -63,7 +87,7 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               </IconFact>
               {p.code ? (
                 <IconFact icon={<KeyIcon aria-hidden="true" />} label="Access code" className="mono">
-                  {p.code}
+                  <Code payment={p} />
                 </IconFact>
               ) : null}
             </dl>
@@ -101,6 +125,7 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
               <td>
                 <Kind payment={p} />
                 <Amount payment={p} />
+                <RefundFailure payment={p} />
               </td>
               <td>
                 <span className={STATUS_BADGES[p.status]}>{STATUS_LABELS[p.status]}</span>
@@ -109,7 +134,7 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
                 {p.email ?? <span className="cell-muted">No e-mail</span>}
                 <span className="cell-sub ledger-name">{p.username ?? "Not in the chat yet"}</span>
               </td>
-              <td className="mono ledger-code">{p.code ?? <span className="cell-muted">—</span>}</td>
+              <td className="mono ledger-code">{p.code ? <Code payment={p} /> : <span className="cell-muted">—</span>}</td>
               <td className="cell-actions">
                 <RefundButton payment={p} onRefund={onRefund} />
               </td>

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { formatMoney, toMinorUnits } from "@contracts/money";
-import { refundableAmount, type PaymentRecord } from "@contracts/payments-ledger";
+import { refundableAmount, refundFailureText, type PaymentRecord } from "@contracts/payments-ledger";
 import { AdminDialog } from "@/components/admin/admin-dialog";
-import { CoinsIcon } from "@/components/ui/icons";
+import { AlertIcon, CoinsIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 import { useRefundPayment } from "../api/payments";
@@ -29,7 +29,8 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
   const amount = toMinorUnits(Number(units));
   const problem = !(amount >= 1) ? "Enter an amount to refund" : amount > left ? `At most ${money(left)} can be refunded` : null;
   const full = amount === left;
-  const revokes = payment.kind === "access" && full && payment.code;
+  const revokes = payment.kind === "access" && full && payment.code && !payment.codeRevoked;
+  const failure = refundFailureText(payment, money);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,6 +64,15 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
       }
     >
       <form className="refund-form" onSubmit={onSubmit} noValidate>
+        {failure ? (
+          <div className="alert alert-warning refund-failed-note" data-testid="refund-failed-note">
+            <AlertIcon />
+            <div>
+              <p className="alert-title">{failure}</p>
+              <p>The money went back to your Stripe balance and the buyer has not been refunded. A new refund to the same card may fail the same way; you may have to pay the buyer back another way.</p>
+            </div>
+          </div>
+        ) : null}
         <div className="field">
           <label className="field-label" htmlFor={amountId}>
             Amount to refund ({payment.currency.toUpperCase()})
