@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, testEngines, type TestDatabase } from "../../tests/support/postgres.ts";
-import { closeStore, migrate, openStore } from "./database.ts";
+import { closeStore, migrate, openSqlite, openStore } from "./database.ts";
 import { migrations } from "./migrations.ts";
-import { DatabaseTimeoutError, InvalidTextError, PostgresStore, toPostgres, type Store } from "./store.ts";
+import { DatabaseTimeoutError, InvalidTextError, PostgresStore, SqliteStore, toPostgres, type Store } from "./store.ts";
 
 test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
   expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");
@@ -160,6 +160,35 @@ for (const engine of await testEngines()) {
       await store.get("SELECT 1 AS one");
       expect(store.writes).toBe(stamp);
     });
+  });
+}
+
+for (const engine of await testEngines()) {
+  test(`on ${engine}, a database from before failed refunds keeps its ledger, and a refund that fails later comes off it`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
+    const pg = engine === "postgres" ? await createTestDatabase() : null;
+    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
+    try {
+      expect(await migrate(store, migrations.filter((m) => m.version <= 7))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      const at = Date.UTC(2026, 9, 31, 22, 0, 0);
+      await store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_old', 'donation', 1000, 'gbp', 'succeeded', 1, ?, ?)", at, at);
+      await store.run("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES ('re_admin', 'pi_old', 200, ?)", at);
+      await store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES ('pi_old', 500, ?)", at);
+      const ledger = () => store.get<{ refunded_amount: number; failed_refund_amount: number; refund_failure: string | null }>("SELECT refunded_amount, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = 'pi_old'");
+      expect(await store.get("SELECT refunded_amount FROM payment_ledger")).toEqual({ refunded_amount: 500 });
+
+      expect(await migrate(store, migrations)).toEqual([8]);
+      expect(await ledger()).toEqual({ refunded_amount: 500, failed_refund_amount: 0, refund_failure: null });
+      expect(await store.get("SELECT observed_at FROM charge_refunds")).toEqual({ observed_at: at / 1000 });
+      expect(await store.get("SELECT status, refund_created, failed_at FROM refunds")).toEqual({ status: "succeeded", refund_created: null, failed_at: null });
+      // The admin's £2 refund fails after the charge was last seen: the charge's £5 counted it, £3 is left.
+      await store.run("UPDATE refunds SET status = 'failed', failure_reason = 'lost_or_stolen_card', failed_at = ?", at / 1000 + 60);
+      expect(await ledger()).toEqual({ refunded_amount: 300, failed_refund_amount: 200, refund_failure: "lost_or_stolen_card" });
+    } finally {
+      await store.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 }
 
