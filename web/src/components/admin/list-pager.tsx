@@ -1,5 +1,6 @@
 import { useRef, useState, type RefObject } from "react";
 import { ChevronLeftIcon, ChevronRightIcon } from "@/components/ui/icons";
+import { formatCount } from "@/lib/numbers";
 import "./admin-ui.css";
 
 /** Rows an admin list shows at once: thousands of buyers stay quick to open, search and scroll on a phone. */
@@ -50,8 +51,6 @@ export function useListPage<T>(items: T[], filterKey: string, pageSize = LIST_PA
   };
 }
 
-const count = new Intl.NumberFormat("en-GB");
-
 /** "51–100 of 6,250" with Previous and Next, under a list longer than a page; nothing for a shorter one. */
 export function ListPager<T>({ list, noun }: { list: ListPage<T>; noun: string }) {
   if (list.pageCount <= 1) return null;
@@ -64,9 +63,9 @@ export function ListPager<T>({ list, noun }: { list: ListPage<T>; noun: string }
       <p className="list-pager-status" aria-live="polite">
         <span>
           <strong className="list-pager-range">
-            {count.format(list.from)}–{count.format(list.to)}
+            {formatCount(list.from)}–{formatCount(list.to)}
           </strong>{" "}
-          of {count.format(list.total)} {noun}
+          of {formatCount(list.total)} {noun}
         </span>
         <span className="list-pager-page">
           Page {list.page + 1} of {list.pageCount}

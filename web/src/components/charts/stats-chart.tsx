@@ -1,6 +1,7 @@
 import { useId, useState, type PointerEvent } from "react";
 import { formatMoney } from "@contracts/money";
 import { useElementWidth } from "@/hooks/use-element-width";
+import { formatCount } from "@/lib/numbers";
 import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "./chart-geometry";
 import "./stats-chart.css";
 
@@ -162,7 +163,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
           >
             <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
             <span className="tooltip-row legend-viewers">
-              {active.count.toLocaleString("en-GB")} {labels.countUnit}
+              {formatCount(active.count)} {labels.countUnit}
             </span>
             <span className="tooltip-row legend-donations">
               {formatMoney(active.money, currency)} {labels.moneyUnit}

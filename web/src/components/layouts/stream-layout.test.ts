@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { donationTier, formatCount, nameColour } from "./stream-layout";
+import { donationTier, nameColour } from "./stream-layout";
 
 describe("donationTier", () => {
   test("a tier from £10, the accent tier from £20 and the top tier from £50", () => {
@@ -12,12 +12,5 @@ describe("nameColour", () => {
     expect(nameColour("Nightjar")).toBe(nameColour("NIGHTJAR"));
     const colours = new Set(["Nightjar", "HollowMoth", "Wraith", "Candlelight", "GraveDigger", "Warden"].map(nameColour));
     expect(colours.size).toBeGreaterThan(2);
-  });
-});
-
-describe("formatCount", () => {
-  test("groups thousands", () => {
-    expect(formatCount(2500)).toBe("2,500");
-    expect(formatCount(0)).toBe("0");
   });
 });

@@ -63,10 +63,6 @@ export function StreamStat({ icon, label, value }: { icon: ReactNode; label: str
   );
 }
 
-/** Counts as "2,500". */
-export function formatCount(count: number): string {
-  return count.toLocaleString("en-GB");
-}
 
 /** The donation goal meter. Money in minor units of the event's currency. */
 export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFAULT_CURRENCY }: { current: number; goal: number; label?: string; currency?: string }) {

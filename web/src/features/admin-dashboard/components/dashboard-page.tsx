@@ -4,6 +4,7 @@ import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { ActivityIcon, CoinsIcon, DashboardIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminStats } from "@/lib/admin-stats";
+import { formatCount } from "@/lib/numbers";
 import { formatMoney } from "@contracts/money";
 import { useStatsHistory } from "../api/get-stats-history";
 import { DonationMeter } from "./donation-meter";
@@ -65,11 +66,11 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
         <StatCard
           icon={<EyeIcon />}
           label="Viewers"
-          value={stats.viewerCount.toLocaleString("en-GB")}
-          detail={`${realViewers.toLocaleString("en-GB")} watching · ${stats.currentFakeViewers.toLocaleString("en-GB")} fake`}
+          value={formatCount(stats.viewerCount)}
+          detail={`${formatCount(realViewers)} watching · ${formatCount(stats.currentFakeViewers)} fake`}
         />
-        <StatCard icon={<UsersIcon />} label="Users" value={stats.userCount.toLocaleString("en-GB")} detail="Entered with an access code" />
-        <StatCard icon={<KeyIcon />} label="Access codes" value={stats.accessCodeCount.toLocaleString("en-GB")} detail="Sold and generated" />
+        <StatCard icon={<UsersIcon />} label="Users" value={formatCount(stats.userCount)} detail="Entered with an access code" />
+        <StatCard icon={<KeyIcon />} label="Access codes" value={formatCount(stats.accessCodeCount)} detail="Sold and generated" />
         <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail="Every donation so far, less refunds" />
       </section>
       <section className="dash-row" aria-label="Goal and fake viewers">

@@ -2,6 +2,7 @@ import { Link } from "wouter";
 import type { AdminStats } from "@contracts/admin-panel";
 import { EyeIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
+import { formatCount } from "@/lib/numbers";
 import { DashPanel } from "./dash-panel";
 
 /** Whether fake viewers are on, the target and how many are shown now (they move ~100 at a time). */
@@ -20,11 +21,11 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
         </div>
         <div>
           <dt>Target</dt>
-          <dd>{stats.fakeViewersTarget.toLocaleString("en-GB")}</dd>
+          <dd>{formatCount(stats.fakeViewersTarget)}</dd>
         </div>
         <div>
           <dt>Current</dt>
-          <dd>{stats.currentFakeViewers.toLocaleString("en-GB")}</dd>
+          <dd>{formatCount(stats.currentFakeViewers)}</dd>
         </div>
       </dl>
       <p className="stat-card-detail">

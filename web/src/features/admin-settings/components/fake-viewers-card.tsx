@@ -5,6 +5,7 @@ import { EyeIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { serverErrorMessage } from "@/lib/api-client";
+import { formatCount } from "@/lib/numbers";
 import { useSetFakeViewers } from "../api/fake-viewers";
 
 /** A whole number from 0 to 5000, or null. */
@@ -86,7 +87,7 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
               aria-describedby="fake-viewers-target-hint"
             />
             <p id="fake-viewers-target-hint" className="field-hint">
-              0 to {FAKE_VIEWERS_MAX.toLocaleString("en-GB")}.
+              0 to {formatCount(FAKE_VIEWERS_MAX)}.
             </p>
           </div>
           <button type="button" className="btn btn-outline" onClick={() => apply(true)} disabled={setFakeViewers.isPending || !enabled}>
@@ -96,14 +97,14 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
         <p className="fake-viewers-status" aria-live="polite" data-testid="fake-viewers-status">
           {stats.data ? (
             <>
-              Showing <strong>{current?.toLocaleString("en-GB")}</strong> fake {current === 1 ? "viewer" : "viewers"} now
+              Showing <strong>{formatCount(stats.data.currentFakeViewers)}</strong> fake {current === 1 ? "viewer" : "viewers"} now
               {stats.data.fakeViewerMode ? (
                 <>
                   {" "}
-                  · target <strong>{stats.data.fakeViewersTarget.toLocaleString("en-GB")}</strong>
+                  · target <strong>{formatCount(stats.data.fakeViewersTarget)}</strong>
                 </>
               ) : null}
-              {" "}· {stats.data.viewerCount.toLocaleString("en-GB")} in the viewer count
+              {" "}· {formatCount(stats.data.viewerCount)} in the viewer count
             </>
           ) : (
             "Loading the current count…"

@@ -1,4 +1,5 @@
-import { ChatPanel, FearMeter, formatCount, StreamLayout, StreamStat } from "@/components/layouts/stream-layout";
+import { ChatPanel, FearMeter, StreamLayout, StreamStat } from "@/components/layouts/stream-layout";
+import { formatCount } from "@/lib/numbers";
 import { EyeIcon, GiftIcon, HeartIcon, SendIcon } from "@/components/ui/icons";
 
 // Sample numbers of the mock only.

@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type RefObject } from "react";
-import { FearMeter, formatCount, StreamStat } from "@/components/layouts/stream-layout";
+import { FearMeter, StreamStat } from "@/components/layouts/stream-layout";
+import { formatCount } from "@/lib/numbers";
 import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/icons";
 import { useEventCurrency } from "@/lib/money";
 import type { LiveStore } from "../stores/live-store";
