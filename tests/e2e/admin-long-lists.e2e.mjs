@@ -1,13 +1,13 @@
 /**
- * An event with more buyers than one page holds: the Payments, Users and Access Codes screens show 50 rows at
- * a time with Previous and Next, and a search or filter goes back to the first page.
+ * An event with more buyers than one page holds: the Payments, Users, Access Codes and Banned Users screens
+ * show 50 rows at a time with Previous and Next, and a search or filter goes back to the first page.
  */
 import assert from "node:assert/strict";
 import { request } from "playwright-core";
-import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { banThroughChat, logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { MOBILE } from "./support/browser.mjs";
-import { useApp } from "./support/e2e.mjs";
+import { toastWith, useApp } from "./support/e2e.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 
 // Each buyer comes from an address of their own (through a proxy the server trusts), as they would.
@@ -132,6 +132,50 @@ app.browserTest(
     await page.getByRole("searchbox", { name: "Search codes" }).fill(newest.slice(-9));
     await page.locator(`li.record-card[data-code="${newest}"]`).waitFor();
     assert.equal(await pager(page, "codes").count(), 0);
+  },
+  { viewport: MOBILE },
+);
+
+app.browserTest(
+  "banned users after a raid, on a phone: 50 at a time, searched by name, banner or reason, and one picked and unbanned",
+  async ({ page }) => {
+    await seed();
+    await logIn(page, "/admin/banned-users");
+    for (let i = 0; i < BUYERS; i++) await banThroughChat(page, `Ghoul${i}`, i % 5 === 0 ? "raid: spam links" : "raid: slurs");
+    await page.reload();
+    const items = page.locator("label.banned-item");
+    await page.getByText("55 banned", { exact: true }).waitFor();
+    assert.equal(await items.count(), 50);
+    await expectPage(page, "banned users", "1–50", { previous: false, next: true });
+    const next = pager(page, "banned users").getByRole("button", { name: "Next" });
+    await next.scrollIntoViewIfNeeded();
+    await next.click();
+    await expectPage(page, "banned users", "51–55", { previous: true, next: false });
+    await expectListTopInView(page);
+    assert.equal(await items.count(), 5);
+    assert.equal(await page.getByTestId("banned-scroll").evaluate((el) => el.scrollTop), 0, "the new page starts at the top of the scrolling list");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, "no sideways scrolling");
+    await assertAccessible(page, "/admin/banned-users, second page");
+    await screenshotScreen(page, "admin-banned-users-pages");
+
+    // The search covers every ban, whichever page is shown: by reason, then by name.
+    const search = page.getByRole("searchbox", { name: "Search banned users" });
+    await search.fill("SPAM LINKS");
+    await page.getByText("11 of 55 banned").waitFor();
+    assert.equal(await items.count(), 11);
+    assert.equal(await pager(page, "banned users").count(), 0, "no pager under a list that fits one page");
+    await search.fill("ghoul5");
+    await page.getByText("6 of 55 banned").waitFor();
+    await page.getByRole("radio", { name: /^Ghoul53\b/ }).check({ force: true });
+    await page.getByText("Selected: Ghoul53").waitFor();
+    await page.getByRole("button", { name: "Unban User" }).click();
+    await page.getByRole("dialog", { name: "Unban Ghoul53?" }).getByRole("button", { name: "Unban" }).click();
+    await toastWith(page, "User Unbanned").waitFor();
+    await page.getByText("5 of 54 banned").waitFor();
+    await search.fill("nobody-like-this");
+    await page.getByText("No banned users match your search").waitFor();
+    await screenshotScreen(page, "admin-banned-users-no-match");
   },
   { viewport: MOBILE },
 );

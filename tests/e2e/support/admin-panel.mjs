@@ -61,13 +61,13 @@ export async function enterAsViewer(page, code, username, email) {
 }
 
 /** Bans `username` from the chat through the page's own /ws connection (the admin moderates as themself). */
-export async function banThroughChat(page, username) {
+export async function banThroughChat(page, username, reason) {
   const result = await page.evaluate(
-    (target) =>
+    ({ target, reason }) =>
       new Promise((resolve) => {
         const ws = new WebSocket(`${location.origin.replace(/^http/, "ws")}/ws`);
         const timer = setTimeout(() => resolve("timeout"), 5000);
-        ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "ban_user", username: target })));
+        ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "ban_user", username: target, ...(reason ? { reason } : {}) })));
         ws.addEventListener("message", (event) => {
           const frame = JSON.parse(event.data);
           if (frame.type === "user_banned" && frame.username.toLowerCase() === target.toLowerCase()) {
@@ -82,7 +82,7 @@ export async function banThroughChat(page, username) {
         });
         ws.addEventListener("error", () => resolve("socket error"));
       }),
-    username,
+    { target: username, reason },
   );
   assert.equal(result, "banned", `banning ${username}`);
 }
