@@ -3,7 +3,8 @@
  * without the schema library: the refund body's schema is in admin-panel.ts). Money in minor units.
  */
 
-export const PAYMENT_STATUSES = ["succeeded", "partly_refunded", "refunded", "disputed", "dispute_won", "dispute_lost"] as const;
+/** `inquiry`: the buyer's bank asks about the payment before any dispute; no money has been taken yet. */
+export const PAYMENT_STATUSES = ["succeeded", "partly_refunded", "refunded", "inquiry", "disputed", "dispute_won", "dispute_lost"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** GET /api/admin/payments: one fulfilled access purchase or donation. */

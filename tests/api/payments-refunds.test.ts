@@ -197,6 +197,38 @@ describe("disputes from Stripe's webhook", () => {
     expect(await ledgerOf(lost)).toMatchObject({ status: "dispute_lost", disputedAmount: 900 });
   });
 
+  test("an inquiry takes no money: the pass is revoked, the payment can still be refunded in full, and that answers it", async () => {
+    const { intentId, socket } = await buyAndWatch("Inquired");
+    const inquiry = stripe.openDispute(intentId, "warning_needs_response");
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.created", inquiry)).status).toBe(200);
+    expect((await socket.closed).code).toBe(4001);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "inquiry", disputedAmount: 0, refundedAmount: 0 });
+    const refund = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
+    expect(refund.status).toBe(200);
+    expect(refund.body.payment).toMatchObject({ status: "refunded", refundedAmount: 100 });
+    stripe.advanceClock(1);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(inquiry.id, "warning_closed"))).status).toBe(200);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100, disputedAmount: 0 });
+  });
+
+  test("an inquiry that becomes a dispute takes the money then; its older 'inquiry' word arriving late changes nothing", async () => {
+    const id = await donate((await buyAndWatch("Escalated")).buyer, 800);
+    const counted = await total();
+    const inquiry = stripe.openDispute(id, "warning_under_review");
+    const inquiredAt = stripe.now();
+    await stripe.deliverEvent(app.url, "charge.dispute.created", inquiry);
+    expect(await total()).toBe(counted);
+    expect(await ledgerOf(id)).toMatchObject({ status: "inquiry", disputedAmount: 0 });
+    stripe.advanceClock(2);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.updated", stripe.updateDispute(inquiry.id, "needs_response"))).status).toBe(200);
+    expect(await total()).toBe(counted - 800);
+    expect(await ledgerOf(id)).toMatchObject({ status: "disputed", disputedAmount: 800 });
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.updated", inquiry, { created: inquiredAt })).status).toBe(200);
+    expect(await ledgerOf(id)).toMatchObject({ status: "disputed", disputedAmount: 800 });
+    const refused = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 0 });
+    expect(refused.status).toBe(409);
+  });
+
   test("a dispute closed before its 'created' event arrives keeps the outcome", async () => {
     const viewer = (await buyAndWatch("OutOfOrder")).buyer;
     const id = await donate(viewer, 1200);

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { after } from "node:test";
+import { request } from "playwright-core";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
 import { openBuyDialog } from "./support/viewer-flows.mjs";
+import { makeFingerprint } from "../support/fingerprint.mjs";
 
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
@@ -71,4 +73,38 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   const cards = page.locator("li.record-card").filter({ hasText: accessCode });
   await page.setViewportSize({ width: 390, height: 844 });
   await cards.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+});
+
+app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments screen, and a full refund answers it", async ({ page }) => {
+  // A pass paid with Stripe's test card, through the API, at the event's price (€4.50 after the test above).
+  const api = await request.newContext({ baseURL: app.url });
+  let code;
+  let intentId;
+  try {
+    const { accessPrice } = await (await api.get("/api/payment-config")).json();
+    const intent = await (await api.post("/api/create-payment-intent", { data: { amount: accessPrice, product: "livestream-access", email: "asked@example.com" } })).json();
+    intentId = intent.paymentIntentId;
+    assert.equal(fakeStripe.confirm(intentId, STRIPE_TEST_CARDS.success).status, 200);
+    code = (await (await api.post("/api/generate-access-code", { data: { paymentIntentId: intentId, deviceFingerprint: makeFingerprint() } })).json()).accessCode;
+    assert.match(code, /^SKP-/);
+  } finally {
+    await api.dispose();
+  }
+  const stripeIntent = fakeStripe.intents.get(intentId);
+  const inquiry = { id: "dp_inquiry_e2e", object: "dispute", amount: stripeIntent.amount, currency: stripeIntent.currency, charge: stripeIntent.latest_charge, payment_intent: intentId, status: "warning_needs_response" };
+  assert.equal((await fakeStripe.deliverEvent(app.url, "charge.dispute.created", inquiry)).status, 200);
+
+  await logIn(page, "/admin/payments");
+  const row = page.locator("tbody tr").filter({ hasText: code });
+  await row.getByText("Inquiry", { exact: true }).waitFor();
+  await row.getByText("Revoked").waitFor();
+  await screenshotScreen(page, "admin-payments-inquiry");
+  await row.getByRole("button", { name: `Refund ${intentId}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Refund this payment?" });
+  await confirm.getByTestId("inquiry-note").getByText("The buyer's bank is asking about this payment").waitFor();
+  await screenshotScreen(page, "admin-payments-inquiry-dialog");
+  await confirm.getByRole("button", { name: "Refund €4.50" }).click();
+  await toastWith(page, "Refund Issued").getByText("€4.50 refunded.", { exact: true }).waitFor();
+  await row.getByText("Refunded", { exact: true }).waitFor();
+  assert.deepEqual(fakeStripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.amount), [450]);
 });

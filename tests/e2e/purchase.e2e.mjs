@@ -107,6 +107,8 @@ app.browserTest(
   async ({ page }) => {
     const stripeScripts = [];
     page.on("request", (request) => request.url().includes("js.stripe.com") && stripeScripts.push(request.url()));
+    // The page's clock runs as usual, and is held while the success page is photographed (its countdown would leave it).
+    await page.clock.install();
     await page.goto("/");
     const dialog = await openBuyDialog(page);
     await dialog.getByText("Complete your purchase securely").waitFor();
@@ -131,8 +133,10 @@ app.browserTest(
     assert.match(stored.intent ?? "", /^pi_demo_/);
     assert.equal(stored.email, "buyer@example.com");
     await page.getByText(/Taking you to the access page in/).waitFor();
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 500));
     await screenshotWidths(page, "purchase-checkout-success");
 
+    await page.clock.resume();
     await page.getByRole("button", { name: "CONTINUE NOW" }).click();
     await waitForPath(page, "/access");
     assert.equal(await page.getByLabel("Access code", { exact: true }).inputValue(), accessCode);

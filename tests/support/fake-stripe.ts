@@ -80,10 +80,15 @@ export interface FakeStripe {
   advanceClock(seconds: number): void;
   /** The fake's clock: epoch seconds. */
   now(): number;
-  /** The buyer's bank opens a dispute over the whole charge. */
-  openDispute(intentId: string): FakeDispute;
-  /** The dispute is decided: "won" gives the money back, "lost" keeps it with the buyer. */
-  closeDispute(disputeId: string, status: "won" | "lost"): FakeDispute;
+  /**
+   * The buyer's bank opens a dispute over the whole charge, or (with "warning_needs_response") an inquiry
+   * that takes no money yet.
+   */
+  openDispute(intentId: string, status?: string): FakeDispute;
+  /** The dispute moves on (an inquiry becomes a dispute: "needs_response"). */
+  updateDispute(disputeId: string, status: string): FakeDispute;
+  /** The dispute is decided: "won" gives the money back, "lost" keeps it with the buyer; an inquiry ends "warning_closed". */
+  closeDispute(disputeId: string, status: "won" | "lost" | "warning_closed"): FakeDispute;
   /** A signed event about any object (charge, dispute, intent) delivered to the app's webhook. */
   deliverEvent(appUrl: string, type: string, object: unknown, options?: { eventId?: string; secret?: string; created?: number }): Promise<Response>;
   /** An intent created behind the app's back (another product on the same account, say). */
@@ -299,11 +304,18 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       clockOffset += seconds;
     },
     now,
-    openDispute(intentId) {
+    openDispute(intentId, status = "needs_response") {
       const charge = chargeOf(intentId);
-      charge.disputed = true;
-      const dispute: FakeDispute = { id: newId("dp"), object: "dispute", amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intentId, status: "needs_response" };
+      charge.disputed = !status.startsWith("warning");
+      const dispute: FakeDispute = { id: newId("dp"), object: "dispute", amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intentId, status };
       disputes.set(dispute.id, dispute);
+      return { ...dispute };
+    },
+    updateDispute(disputeId, status) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`fake Stripe has no dispute ${disputeId}`);
+      dispute.status = status;
+      if (!status.startsWith("warning")) chargeOf(dispute.payment_intent).disputed = true;
       return { ...dispute };
     },
     closeDispute(disputeId, status) {

@@ -40,14 +40,19 @@ export interface LedgerEffects {
   unknownIntent?: string;
 }
 
-/** Dispute statuses after which the money stays with the buyer's bank no longer. */
-const RELEASED = new Set(["won", "warning_closed"]);
+/** Dispute statuses that end it (an inquiry's included). */
 const CLOSED = new Set(["won", "lost", "warning_closed"]);
 
+/** An inquiry (or retrieval): the card issuer asks before any dispute, and no money moves unless it becomes one. */
+export const isInquiry = (disputeStatus: string | null): boolean => disputeStatus?.startsWith("warning") === true;
+
 export function ledgerStatus(row: Pick<LedgerRow, "amount" | "refunded_amount" | "dispute_status" | "dispute_closed">): PaymentStatus {
-  if (row.dispute_status !== null) {
+  if (isInquiry(row.dispute_status)) {
+    // An open inquiry is shown until a full refund answers it; a closed one leaves the refunds to tell.
+    if (row.dispute_closed !== 1 && row.refunded_amount < row.amount) return "inquiry";
+  } else if (row.dispute_status !== null) {
     if (row.dispute_closed !== 1) return "disputed";
-    return RELEASED.has(row.dispute_status) ? "dispute_won" : "dispute_lost";
+    return row.dispute_status === "won" ? "dispute_won" : "dispute_lost";
   }
   if (row.refunded_amount >= row.amount) return "refunded";
   return row.refunded_amount > 0 ? "partly_refunded" : "succeeded";
@@ -96,7 +101,7 @@ export class PaymentLedger {
     else if (event.kind === "refund_state") {
       const undone = await this.recordRefund(event.refundId, event.intentId, event.amount, event.status, event.created, event.at, event.failureReason);
       if (undone) this.log.warn(`refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`);
-    } else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status);
+    } else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status, event.at);
     return this.settle(event.intentId, siteUrl, true);
   }
 
@@ -129,11 +134,16 @@ export class PaymentLedger {
            OR (excluded.observed_at = charge_refunds.observed_at AND excluded.amount_refunded > charge_refunds.amount_refunded)`, intentId, amountRefunded, Date.now(), at);
   }
 
-  /** `charge.dispute.*`: a closed dispute keeps its outcome whatever arrives after it. */
-  async recordDispute(disputeId: string, intentId: string, amount: number, status: string): Promise<void> {
+  /**
+   * `charge.dispute.*` as of `at` (Stripe's time, epoch seconds): a closed dispute keeps its outcome whatever
+   * arrives after it, and an open one takes no older word over a newer one (an inquiry that became a
+   * dispute stays one).
+   */
+  async recordDispute(disputeId: string, intentId: string, amount: number, status: string, at: number): Promise<void> {
     const now = Date.now();
-    await this.store.run(`INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
-         ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6 WHERE disputes.closed = 0`, disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now);
+    await this.store.run(`INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)
+         ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6, observed_at = ?7
+         WHERE disputes.closed = 0 AND (?5 = 1 OR disputes.observed_at <= ?7)`, disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now, at);
   }
 
   /**

@@ -9,8 +9,11 @@ import { badRequest } from "../../lib/errors.ts";
  */
 const REFUND_EVENTS = new Set(["charge.refund.updated", "refund.created", "refund.updated", "refund.failed"]);
 
+/** Events about one dispute (its object a Dispute); `updated` says when an inquiry becomes a dispute. */
+const DISPUTE_EVENTS = ["charge.dispute.created", "charge.dispute.updated", "charge.dispute.funds_withdrawn", "charge.dispute.funds_reinstated", "charge.dispute.closed"];
+
 /** The Stripe events that change a payment after the sale; subscribe to these with `payment_intent.succeeded`. */
-export const LEDGER_EVENTS = new Set(["charge.refunded", "charge.dispute.created", "charge.dispute.closed", ...REFUND_EVENTS]);
+export const LEDGER_EVENTS = new Set(["charge.refunded", ...REFUND_EVENTS, ...DISPUTE_EVENTS]);
 
 const amount = z.number().int().min(0).max(100_000_000);
 const intentId = z.string().min(1).max(255).nullable().optional();
@@ -68,7 +71,7 @@ export type LedgerEvent =
   | { kind: "refund"; intentId: string | null; amountRefunded: number; at: number }
   /** One refund's state as of `at`: a failed or canceled one no longer counts. */
   | { kind: "refund_state"; intentId: string | null; refundId: string; amount: number; status: string; failureReason: string | null; created: number; at: number }
-  | { kind: "dispute"; intentId: string | null; disputeId: string; amount: number; status: string };
+  | { kind: "dispute"; intentId: string | null; disputeId: string; amount: number; status: string; at: number };
 
 /** A signed event's object, checked: a malformed one is a 400 and nothing is written. `at`: the event's `created`. */
 export function parseLedgerEvent(type: string, object: unknown, at: unknown): LedgerEvent {
@@ -88,5 +91,5 @@ export function parseLedgerEvent(type: string, object: unknown, at: unknown): Le
   const dispute = disputeSchema.safeParse(object);
   if (!dispute.success) throw badRequest(`Malformed ${type} event`);
   const { id, payment_intent, amount: disputed, status } = dispute.data;
-  return { kind: "dispute", intentId: payment_intent ?? null, disputeId: id, amount: disputed, status };
+  return { kind: "dispute", intentId: payment_intent ?? null, disputeId: id, amount: disputed, status, at: when.data };
 }

@@ -64,8 +64,17 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
       }
     >
       <form className="refund-form" onSubmit={onSubmit} noValidate>
+        {payment.status === "inquiry" ? (
+          <div className="alert alert-warning refund-note" data-testid="inquiry-note">
+            <AlertIcon />
+            <div>
+              <p className="alert-title">The buyer's bank is asking about this payment</p>
+              <p>This is an inquiry, not yet a dispute: no money has been taken from you. Refunding it in full answers it, with no dispute fee.</p>
+            </div>
+          </div>
+        ) : null}
         {failure ? (
-          <div className="alert alert-warning refund-failed-note" data-testid="refund-failed-note">
+          <div className="alert alert-warning refund-note" data-testid="refund-failed-note">
             <AlertIcon />
             <div>
               <p className="alert-title">{failure}</p>
