@@ -164,7 +164,7 @@ for (const engine of await testEngines()) {
 }
 
 for (const engine of await testEngines()) {
-  test(`on ${engine}, a database from before failed refunds keeps its ledger, and a refund that fails later comes off it`, async () => {
+  test(`on ${engine}, a database from before failed refunds keeps its ledger (an inquiry no longer holds money), and a refund that fails later comes off it`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
     const pg = engine === "postgres" ? await createTestDatabase() : null;
     const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
@@ -174,12 +174,18 @@ for (const engine of await testEngines()) {
       await store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_old', 'donation', 1000, 'gbp', 'succeeded', 1, ?, ?)", at, at);
       await store.run("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES ('re_admin', 'pi_old', 200, ?)", at);
       await store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES ('pi_old', 500, ?)", at);
+      // An inquiry on another payment: before, it counted as money held; it takes none.
+      await store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_asked', 'donation', 700, 'gbp', 'succeeded', 1, ?, ?)", at, at);
+      await store.run("INSERT INTO disputes (id, intent_id, amount, status, created_at, updated_at) VALUES ('dp_old', 'pi_asked', 700, 'warning_needs_response', ?, ?)", at, at);
+      expect(await store.get("SELECT disputed_amount FROM payment_ledger WHERE intent_id = 'pi_asked'")).toEqual({ disputed_amount: 700 });
       const ledger = () => store.get<{ refunded_amount: number; failed_refund_amount: number; refund_failure: string | null }>("SELECT refunded_amount, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = 'pi_old'");
-      expect(await store.get("SELECT refunded_amount FROM payment_ledger")).toEqual({ refunded_amount: 500 });
+      expect(await store.get("SELECT refunded_amount FROM payment_ledger WHERE intent_id = 'pi_old'")).toEqual({ refunded_amount: 500 });
 
       expect(await migrate(store, migrations)).toEqual([8]);
       expect(await ledger()).toEqual({ refunded_amount: 500, failed_refund_amount: 0, refund_failure: null });
       expect(await store.get("SELECT observed_at FROM charge_refunds")).toEqual({ observed_at: at / 1000 });
+      expect(await store.get("SELECT disputed_amount, dispute_status FROM payment_ledger WHERE intent_id = 'pi_asked'")).toEqual({ disputed_amount: 0, dispute_status: "warning_needs_response" });
+      expect(await store.get("SELECT observed_at FROM disputes")).toEqual({ observed_at: at / 1000 });
       expect(await store.get("SELECT status, refund_created, failed_at FROM refunds")).toEqual({ status: "succeeded", refund_created: null, failed_at: null });
       // The admin's £2 refund fails after the charge was last seen: the charge's £5 counted it, £3 is left.
       await store.run("UPDATE refunds SET status = 'failed', failure_reason = 'lost_or_stolen_card', failed_at = ?", at / 1000 + 60);
