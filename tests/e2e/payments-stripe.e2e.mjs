@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after } from "node:test";
 import { request } from "playwright-core";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
 import { openBuyDialog } from "./support/viewer-flows.mjs";
@@ -98,10 +99,14 @@ app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments 
   const row = page.locator("tbody tr").filter({ hasText: code });
   await row.getByText("Inquiry", { exact: true }).waitFor();
   await row.getByText("Revoked").waitFor();
+  // The failed refund from the test above is on the same screen.
+  await page.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+  await assertAccessible(page, "/admin/payments with an inquiry and a failed refund");
   await screenshotScreen(page, "admin-payments-inquiry");
   await row.getByRole("button", { name: `Refund ${intentId}` }).click();
   const confirm = page.getByRole("dialog", { name: "Refund this payment?" });
   await confirm.getByTestId("inquiry-note").getByText("The buyer's bank is asking about this payment").waitFor();
+  await assertAccessible(page, "the Refund dialog of an inquiry");
   await screenshotScreen(page, "admin-payments-inquiry-dialog");
   await confirm.getByRole("button", { name: "Refund €4.50" }).click();
   await toastWith(page, "Refund Issued").getByText("€4.50 refunded.", { exact: true }).waitFor();
