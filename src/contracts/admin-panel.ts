@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "./admin.ts";
+import { REFUND_REASONS } from "./payments-ledger.ts";
 
 /** Payloads of the admin panel calls, shared by the server and the web app. Money is integer pence. */
 
@@ -106,4 +107,5 @@ export const refundPaymentBody = z.object({
     .int("expectedRefunded must be a whole number of pence")
     .min(0, "expectedRefunded cannot be negative")
     .optional(),
+  reason: z.enum(REFUND_REASONS, { error: "reason must be requested_by_customer, duplicate or fraudulent" }).optional(),
 });

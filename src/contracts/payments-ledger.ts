@@ -31,6 +31,13 @@ export interface PaymentRecord {
   createdAt: string;
 }
 
+/**
+ * Why a refund is made, as Stripe's Refunds API takes it: "fraudulent" also puts the card and e-mail on
+ * the Stripe account's block lists.
+ */
+export const REFUND_REASONS = ["requested_by_customer", "duplicate", "fraudulent"] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
 /** POST /api/admin/payments/refund */
 export interface RefundPaymentBody {
   paymentIntentId: string;
@@ -38,6 +45,8 @@ export interface RefundPaymentBody {
   amount?: number;
   /** minor units: what the admin saw refunded (`PaymentRecord.refundedAmount`); a ledger showing more refuses with 409 */
   expectedRefunded?: number;
+  /** Passed to Stripe; none when left out. */
+  reason?: RefundReason;
 }
 
 export interface RefundOutcome {

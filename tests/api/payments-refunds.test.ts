@@ -360,6 +360,19 @@ describe("the admin's refunds", () => {
     expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100 });
   });
 
+  test("the admin's reason goes to Stripe (a fraudulent payment's card is then blocked there); none is sent when none is given", async () => {
+    const { intentId } = await buyAndWatch("StolenCard");
+    const res = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0, reason: "fraudulent" });
+    expect(res.status).toBe(200);
+    const [call] = stripe.requests.filter((r) => r.path === "/v1/refunds" && r.params.payment_intent === intentId);
+    expect(call!.params.reason).toBe("fraudulent");
+    expect(stripe.refunds.find((r) => r.payment_intent === intentId)!.reason).toBe("fraudulent");
+    const id = await donate((await buyAndWatch("NoReason")).buyer, 500);
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 0 })).status).toBe(200);
+    const plain = stripe.requests.find((r) => r.path === "/v1/refunds" && r.params.payment_intent === id)!;
+    expect("reason" in plain.params).toBe(false);
+  });
+
   test("partial refunds add up to the amount and no further", async () => {
     const viewer = (await buyAndWatch("Partial")).buyer;
     const id = await donate(viewer, 1000);
@@ -452,6 +465,7 @@ describe("the admin's refunds", () => {
     ["a negative amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: -1 }, 400, "expectedRefunded cannot be negative"],
     ["a fractional amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: 0.5 }, 400, "expectedRefunded must be a whole number of pence"],
     ["a string amount seen refunded", { paymentIntentId: "pi_nope", expectedRefunded: "0" }, 400, "expectedRefunded must be a number of pence"],
+    ["a reason Stripe does not take", { paymentIntentId: "pi_nope", reason: "changed_my_mind" }, 400, "reason must be requested_by_customer, duplicate or fraudulent"],
   ];
   for (const [name, body, status, error] of bad) {
     test(`a refund of ${name} is refused with ${status}`, async () => {

@@ -67,6 +67,8 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   await row.getByRole("button", { name: `Refund ${intentId}` }).click();
   await confirm.getByTestId("refund-failed-note").getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
   await confirm.getByText("Confirm? €4.50 goes back to the buyer's card. This cannot be undone.").waitFor();
+  await confirm.getByLabel("Reason").selectOption("fraudulent");
+  await confirm.getByText("Stripe also adds the card and e-mail to your block lists.").waitFor();
   await screenshotScreen(page, "admin-payments-refund-failed-dialog");
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await confirm.waitFor({ state: "detached" });
@@ -108,8 +110,9 @@ app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments 
   await confirm.getByTestId("inquiry-note").getByText("The buyer's bank is asking about this payment").waitFor();
   await assertAccessible(page, "the Refund dialog of an inquiry");
   await screenshotScreen(page, "admin-payments-inquiry-dialog");
+  await confirm.getByLabel("Reason").selectOption({ label: "Requested by the buyer" });
   await confirm.getByRole("button", { name: "Refund €4.50" }).click();
   await toastWith(page, "Refund Issued").getByText("€4.50 refunded.", { exact: true }).waitFor();
   await row.getByText("Refunded", { exact: true }).waitFor();
-  assert.deepEqual(fakeStripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.amount), [450]);
+  assert.deepEqual(fakeStripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => [r.amount, r.reason]), [[450, "requested_by_customer"]]);
 });

@@ -37,6 +37,8 @@ export interface FakeRefund {
   status: "succeeded" | "failed" | "canceled";
   created: number;
   failure_reason?: string;
+  /** requested_by_customer, duplicate or fraudulent, as asked; null when none was given. */
+  reason: string | null;
 }
 
 export interface FakeDispute {
@@ -161,13 +163,13 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   };
 
   /** Refunds against a charge, as Stripe's Refunds API does; null when there is nothing left to refund. */
-  const refundCharge = (charge: FakeCharge, amount?: number): FakeRefund | null => {
+  const refundCharge = (charge: FakeCharge, amount?: number, reason: string | null = null): FakeRefund | null => {
     const left = charge.amount - charge.amount_refunded;
     const wanted = amount ?? left;
     if (charge.disputed || wanted < 1 || wanted > left) return null;
     charge.amount_refunded += wanted;
     charge.refunded = charge.amount_refunded === charge.amount;
-    const refund: FakeRefund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded", created: now() };
+    const refund: FakeRefund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded", created: now(), reason };
     refunds.push(refund);
     return refund;
   };
@@ -178,8 +180,10 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     if (!intent.latest_charge) return stripeError(400, "This PaymentIntent does not have a successful charge to refund.");
     const amount = params.amount === undefined ? undefined : Number(params.amount);
     if (amount !== undefined && (!Number.isInteger(amount) || amount < 1)) return stripeError(400, "Invalid integer: amount");
+    const reason = params.reason === undefined ? null : String(params.reason);
+    if (reason !== null && !["requested_by_customer", "duplicate", "fraudulent"].includes(reason)) return stripeError(400, `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`);
     const charge = chargeOf(intent.id);
-    const refund = refundCharge(charge, amount);
+    const refund = refundCharge(charge, amount, reason);
     if (!refund) return stripeError(400, "Refund amount is greater than the amount left to refund, or the charge is disputed.", "charge_already_refunded");
     // `expand[]=charge`: the charge as it is after this refund, in place of its id.
     const expand = Object.values((params.expand as Record<string, string> | undefined) ?? {});

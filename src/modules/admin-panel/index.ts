@@ -131,7 +131,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .get("/users.csv", async () => csvResponse("users", (await panel.usersCsv())))
         .get("/payments", () => ctx.ledger.list())
         .get("/payments.csv", async () => csvResponse("payments", (await ctx.ledger.csv())))
-        .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request), body.expectedRefunded), {
+        .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request), body.expectedRefunded, body.reason), {
           body: refundPaymentBody,
         })
         .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))

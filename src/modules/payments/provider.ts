@@ -1,4 +1,5 @@
 import type { PaymentMode } from "../../contracts/payments.ts";
+import type { RefundReason } from "../../contracts/payments-ledger.ts";
 
 export type PaymentKind = "access" | "donation";
 
@@ -45,7 +46,7 @@ export interface PaymentProvider {
   /** null when the provider does not know the id. */
   retrieveIntent(id: string): Promise<ProviderIntent | null>;
   /** Refunds part or all of a succeeded intent; the same idempotency key refunds once. */
-  refund(intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund>;
+  refund(intentId: string, amount: number, idempotencyKey: string, reason?: RefundReason): Promise<ProviderRefund>;
 }
 
 /** Marks our intents, so a shared Stripe account's other payments are left alone. */

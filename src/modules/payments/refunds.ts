@@ -1,5 +1,5 @@
 import type { Store } from "../../db/store.ts";
-import { refundableAmount, type RefundOutcome } from "../../contracts/payments-ledger.ts";
+import { refundableAmount, type RefundOutcome, type RefundReason } from "../../contracts/payments-ledger.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { conflict, badRequest, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
@@ -20,9 +20,10 @@ export class RefundService {
    * payment and what was refunded before, so a double click (or a retry) refunds once. `expectedRefunded`:
    * what the admin saw refunded when they decided; a ledger that shows more by then (the refund they
    * are retrying went through and Stripe's webhook has recorded it) refuses the refund instead of
-   * making a second one under a new key.
+   * making a second one under a new key. `reason` goes to the provider; it is not part of the key, so a
+   * retry with another reason cannot refund twice.
    */
-  async refund(intentId: string, amount: number | undefined, siteUrl: string, expectedRefunded?: number): Promise<RefundOutcome> {
+  async refund(intentId: string, amount: number | undefined, siteUrl: string, expectedRefunded?: number, reason?: RefundReason): Promise<RefundOutcome> {
     const before = await this.ledger.find(intentId);
     if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
     const left = refundableAmount({
@@ -42,7 +43,7 @@ export class RefundService {
     // After a refund failed, the same amount again is a new refund, not the failed one under its old key.
     const afterFailed = before.failed_refund_amount > 0 ? `-after-${before.failed_refund_amount}-failed` : "";
     const key = `dreadcast-refund-${intentId}-${before.refunded_amount}-${wanted}${afterFailed}`;
-    const refund = await this.provider.refund(intentId, wanted, key);
+    const refund = await this.provider.refund(intentId, wanted, key, reason);
     const effects = await this.store.tx(async () => {
       await this.store.lock(`payment:${intentId}`);
       await this.ledger.recordRefund(refund.id, intentId, refund.amount, refund.status, refund.created, refund.created);

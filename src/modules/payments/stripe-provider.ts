@@ -3,6 +3,7 @@ import type { Config } from "../../config.ts";
 import { HttpError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { CreateIntentRequest, PaymentProvider, ProviderIntent, ProviderRefund } from "./provider.ts";
+import type { RefundReason } from "../../contracts/payments-ledger.ts";
 
 /**
  * How long one call to Stripe may take, and how often a call that could not reach it is tried again (with
@@ -73,10 +74,10 @@ export class StripePaymentProvider implements PaymentProvider {
     }
   }
 
-  async refund(intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
+  async refund(intentId: string, amount: number, idempotencyKey: string, reason?: RefundReason): Promise<ProviderRefund> {
     try {
       // The charge comes with it, so the ledger learns at once of refunds made elsewhere (the dashboard).
-      const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount, expand: ["charge"] }, { idempotencyKey });
+      const refund = await this.stripe.refunds.create({ payment_intent: intentId, amount, expand: ["charge"], ...(reason ? { reason } : {}) }, { idempotencyKey });
       const charge = refund.charge;
       const chargeRefunded = charge && typeof charge === "object" && Number.isSafeInteger(charge.amount_refunded) ? charge.amount_refunded : null;
       return { id: refund.id, amount: refund.amount, status: refund.status ?? "succeeded", created: refund.created, chargeRefunded };

@@ -60,9 +60,11 @@ export async function startFakeStripeApi() {
     const left = charge.amount - charge.amount_refunded;
     const amount = params.amount === undefined ? left : Number(params.amount);
     if (!Number.isInteger(amount) || amount < 1 || amount > left) return { status: 400, body: stripeError("Refund amount is greater than the amount left to refund.", { code: "charge_already_refunded" }) };
+    const reason = params.reason ?? null;
+    if (reason !== null && !["requested_by_customer", "duplicate", "fraudulent"].includes(reason)) return { status: 400, body: stripeError("Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer") };
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    const created = { id: newId("re"), object: "refund", amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: "succeeded", created: Math.floor(Date.now() / 1000) };
+    const created = { id: newId("re"), object: "refund", amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, status: "succeeded", created: Math.floor(Date.now() / 1000), reason };
     refunds.push(created);
     return { status: 200, body: created };
   };

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { formatMoney, toMinorUnits } from "@contracts/money";
-import { refundableAmount, refundFailureText, type PaymentRecord } from "@contracts/payments-ledger";
+import { refundableAmount, refundFailureText, type PaymentRecord, type RefundReason } from "@contracts/payments-ledger";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { AlertIcon, CoinsIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
@@ -9,6 +9,14 @@ import { useRefundPayment } from "../api/payments";
 
 const refusalMessage = (error: unknown) => serverErrorMessage(error) ?? "Failed to refund the payment.";
 
+/** The reasons Stripe takes, as the admin reads them; none by default. */
+const REASON_LABELS: [RefundReason | "", string][] = [
+  ["", "No reason given"],
+  ["requested_by_customer", "Requested by the buyer"],
+  ["duplicate", "Duplicate payment"],
+  ["fraudulent", "Fraudulent"],
+];
+
 /**
  * Confirm? before a refund: how much (all that is left by default), and for an access pass refunded in
  * full, that its code stops working at once.
@@ -16,9 +24,12 @@ const refusalMessage = (error: unknown) => serverErrorMessage(error) ?? "Failed 
 export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord | null; onOpenChange: (open: boolean) => void }) {
   const refund = useRefundPayment();
   const amountId = useId();
+  const reasonId = useId();
+  const [reason, setReason] = useState<RefundReason | "">("");
   const left = payment ? refundableAmount(payment) : 0;
   const [units, setUnits] = useState("");
   useEffect(() => setUnits(payment ? (left / 100).toFixed(2) : ""), [payment, left]);
+  useEffect(() => setReason(""), [payment?.paymentIntentId]);
   // Why the server refused the last attempt: the mutation's error, shown until the amount or the payment changes.
   const { reset } = refund;
   useEffect(() => reset(), [payment?.paymentIntentId, reset]);
@@ -36,7 +47,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
     event.preventDefault();
     if (problem) return;
     refund.mutate(
-      { paymentIntentId: payment.paymentIntentId, amount, expectedRefunded: payment.refundedAmount },
+      { paymentIntentId: payment.paymentIntentId, amount, expectedRefunded: payment.refundedAmount, ...(reason ? { reason } : {}) },
       {
         onSuccess: (outcome) => {
           onOpenChange(false);
@@ -65,7 +76,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
     >
       <form className="refund-form" onSubmit={onSubmit} noValidate>
         {payment.status === "inquiry" ? (
-          <div className="alert alert-warning refund-note" data-testid="inquiry-note">
+          <div className="alert alert-warning" data-testid="inquiry-note">
             <AlertIcon />
             <div>
               <p className="alert-title">The buyer's bank is asking about this payment</p>
@@ -74,7 +85,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
           </div>
         ) : null}
         {failure ? (
-          <div className="alert alert-warning refund-note" data-testid="refund-failed-note">
+          <div className="alert alert-warning" data-testid="refund-failed-note">
             <AlertIcon />
             <div>
               <p className="alert-title">{failure}</p>
@@ -101,6 +112,19 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             aria-invalid={problem ? true : undefined}
           />
           <p className="field-hint">{problem ?? `Paid ${money(payment.amount)}; ${money(left)} can still be refunded.`}</p>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={reasonId}>
+            Reason
+          </label>
+          <select id={reasonId} className="input admin-select" value={reason} onChange={(e) => setReason(e.target.value as RefundReason | "")}>
+            {REASON_LABELS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint">{reason === "fraudulent" ? "Stripe also adds the card and e-mail to your block lists." : "Sent to Stripe with the refund."}</p>
         </div>
         {refused ? (
           <p className="field-error refund-refused" role="alert">
