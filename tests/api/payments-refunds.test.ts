@@ -373,6 +373,21 @@ describe("the admin's refunds", () => {
     expect("reason" in plain.params).toBe(false);
   });
 
+  test("a refund retried with another reason is not made twice: Stripe refuses the key's other details, and so does the server, with 409", async () => {
+    const id = await donate((await buyAndWatch("Changed")).buyer, 600);
+    // The first attempt reached Stripe, but its answer was lost before the ledger heard of it.
+    const first = await fetch(`${stripe.url}/v1/refunds`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stripe.appConfig.stripeSecretKey}`, "idempotency-key": `dreadcast-refund-${id}-0-600`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ payment_intent: id, amount: "600", "expand[0]": "charge", reason: "duplicate" }).toString(),
+    });
+    expect(first.status).toBe(200);
+    const retried = await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 0, reason: "fraudulent" });
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toBe("This refund was just tried with other details, and may have gone through. Reload the payments and check before refunding again.");
+    expect(stripe.refunds.filter((r) => r.payment_intent === id)).toHaveLength(1);
+  });
+
   test("partial refunds add up to the amount and no further", async () => {
     const viewer = (await buyAndWatch("Partial")).buyer;
     const id = await donate(viewer, 1000);

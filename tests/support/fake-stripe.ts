@@ -149,7 +149,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   const refunds: FakeRefund[] = [];
   const disputes = new Map<string, FakeDispute>();
   /** Idempotency-Key → the answer first given, as Stripe replays it. */
-  const idempotent = new Map<string, Response>();
+  /** Idempotency-Key → the request's body and the answer first given, replayed as Stripe does for the same body. */
+  const idempotent = new Map<string, { body: string; response: Response }>();
   let counter = 0;
   const signer = new Stripe(secretKey);
   let clockOffset = 0;
@@ -225,9 +226,12 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       if (request.headers.get("authorization") !== `Bearer ${secretKey}`) return stripeError(401, "Invalid API Key provided");
       if (request.method === "POST" && url.pathname === "/v1/refunds") {
         const replay = idempotencyKey ? idempotent.get(idempotencyKey) : undefined;
-        if (replay) return replay.clone();
+        if (replay && replay.body !== body) {
+          return Response.json({ error: { type: "idempotency_error", message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.` } }, { status: 400 });
+        }
+        if (replay) return replay.response.clone();
         const response = postRefund(params);
-        if (idempotencyKey) idempotent.set(idempotencyKey, response.clone());
+        if (idempotencyKey) idempotent.set(idempotencyKey, { body, response: response.clone() });
         return response;
       }
       const chargeMatch = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);

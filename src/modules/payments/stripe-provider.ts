@@ -82,6 +82,11 @@ export class StripePaymentProvider implements PaymentProvider {
       const chargeRefunded = charge && typeof charge === "object" && Number.isSafeInteger(charge.amount_refunded) ? charge.amount_refunded : null;
       return { id: refund.id, amount: refund.amount, status: refund.status ?? "succeeded", created: refund.created, chargeRefunded };
     } catch (error) {
+      if (error instanceof Stripe.errors.StripeIdempotencyError) {
+        // The same refund tried again with other details (another reason): the first may have gone through.
+        this.log.warn(`Stripe refused a retried refund of ${intentId} with other details: ${error.message}`);
+        throw new HttpError(409, "This refund was just tried with other details, and may have gone through. Reload the payments and check before refunding again.");
+      }
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
         this.log.warn(`Stripe refused to refund ${intentId}: ${error.message}`);
         throw new HttpError(409, "The payment provider refused this refund. It may already be refunded or disputed.");
