@@ -47,10 +47,14 @@ export function slug(text) {
     .slice(0, 80);
 }
 
-/** Saves test-results/screenshots/<name>.png (the full page). */
+/**
+ * Saves test-results/screenshots/<name>.png (the full page), for people to look at. DREADCAST_E2E_SCREENSHOTS=0
+ * skips the capture (CI, where no one looks at them); the page is still resized and laid out at each width.
+ */
 export async function screenshot(page, name) {
-  mkdirSync(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
+  if (process.env.DREADCAST_E2E_SCREENSHOTS === "0") return path;
+  mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path, fullPage: true });
   return path;
 }
