@@ -63,7 +63,6 @@ export function StreamStat({ icon, label, value }: { icon: ReactNode; label: str
   );
 }
 
-
 /** The donation goal meter. Money in minor units of the event's currency. */
 export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFAULT_CURRENCY }: { current: number; goal: number; label?: string; currency?: string }) {
   const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
