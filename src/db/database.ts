@@ -84,7 +84,8 @@ export async function migrate(store: Store, list: Migration[]): Promise<number[]
     await store.tx(async () => {
       await lock();
       if (await store.get("SELECT version FROM schema_migrations WHERE version = ?", migration.version)) return;
-      await store.exec(store.engine === "sqlite" ? migration.sqlite : migration.postgres);
+      const sql = store.engine === "sqlite" ? migration.sqlite : migration.postgres;
+      if (sql.trim()) await store.exec(sql); // a change for the other engine only
       await migration.seed?.(store);
       await store.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", migration.version, migration.name, Date.now());
       ran.push(migration.version);

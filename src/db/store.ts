@@ -402,8 +402,10 @@ export class PostgresStore implements Store {
   static connect(url: string, options: PostgresOptions = {}): PostgresStore {
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     // Run-time parameters sent with each connection's startup: the statement timeout, and a session left
-    // in a transaction with nothing to do (its client gone) ended so that it lets go of its locks.
-    const connection: Record<string, string> = { application_name: options.applicationName ?? "dreadcast" };
+    // in a transaction with nothing to do (its client gone) ended so that it lets go of its locks. No JIT
+    // compilation: every query here is short, and compiling one the planner overestimates (the Payments
+    // list's per-row lookups) took 20–30 ms, longer than running it.
+    const connection: Record<string, string> = { application_name: options.applicationName ?? "dreadcast", jit: "off" };
     if (statementTimeoutMs > 0) {
       connection.statement_timeout = String(statementTimeoutMs);
       connection.idle_in_transaction_session_timeout = String(Math.max(30_000, 3 * statementTimeoutMs));
