@@ -122,6 +122,9 @@ export class ChatMessageStore {
    * PostgreSQL: the numbers come from the `chat_seq` counter, moved on in the same statement that inserts
    * the lines. Its row stays locked until the statement commits, so the next writer waits for it and
    * numbers follow the order of commits, as under the lock. A counter not there yet starts from the table.
+   * The statement takes the chat's lock too (held to its commit, like the counter's row): an instance of an
+   * earlier version, which numbers its lines from the table under that lock alone, then never picks a
+   * number this one is taking (it would lose its line to the unique key during a rolling upgrade).
    */
   private insertCounted(messages: NewMessage[]): Promise<MessageRow[]> {
     const now = Date.now();
@@ -130,8 +133,9 @@ export class ChatMessageStore {
     const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::bigint)").join(", ");
     return this.store
       .all<MessageRow>(
-        `WITH counter AS (
-           INSERT INTO event_counters (name, value) VALUES ('chat_seq', (SELECT COALESCE(MAX(seq), 0) FROM chat_messages) + ?)
+        `WITH chat_lock AS (SELECT pg_advisory_xact_lock(hashtext('chat_messages')) AS held),
+         counter AS (
+           INSERT INTO event_counters (name, value) SELECT 'chat_seq', (SELECT COALESCE(MAX(seq), 0) FROM chat_messages) + ? FROM chat_lock
            ON CONFLICT (name) DO UPDATE SET value = event_counters.value + ?
            RETURNING value
          )
