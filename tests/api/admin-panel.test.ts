@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { enter } from "../support/viewer.ts";
 
 let app: TestApp;
 let admin: TestClient;
@@ -164,6 +165,22 @@ describe("access codes", () => {
     expect(revoked.body.revoked).toBe(true);
     expect((await admin.post("/api/admin/access-codes/999999/revoke")).status).toBe(404);
     expect((await admin.post("/api/admin/access-codes/abc/revoke")).status).toBe(400);
+  });
+
+  test("a code revoked by mistake is restored: it works again, a second restore changes nothing, unknown ids are 404", async () => {
+    const code = (await admin.post("/api/admin/generate-access-code", {})).body;
+    expect((await admin.post(`/api/admin/access-codes/${code.id}/revoke`)).body.revoked).toBe(true);
+    expect((await enter(app.client(), code.code, "Mistaken")).body.valid).toBe(false);
+    const restored = await admin.post(`/api/admin/access-codes/${code.id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id: code.id, code: code.code, revoked: false });
+    expect((await enter(app.client(), code.code, "Mistaken")).body.valid).toBe(true);
+    const again = await admin.post(`/api/admin/access-codes/${code.id}/restore`);
+    expect(again.status).toBe(200);
+    expect(again.body.revoked).toBe(false);
+    expect((await admin.post("/api/admin/access-codes/999999/restore")).status).toBe(404);
+    expect((await admin.post("/api/admin/access-codes/abc/restore")).status).toBe(400);
+    expect((await app.client().post(`/api/admin/access-codes/${code.id}/restore`)).status).toBe(401);
   });
 });
 

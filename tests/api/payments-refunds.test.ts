@@ -26,11 +26,12 @@ const ownAddress = () => ({ "x-forwarded-for": `198.51.100.${++buyers}` });
 /** A pass bought through Stripe and fulfilled by its webhook; the buyer let in on a live socket. */
 async function buyAndWatch(username: string, email = `${username.toLowerCase()}@example.com`) {
   const buyer = app.client();
-  const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email }, ownAddress())).body;
+  const address = ownAddress();
+  const intent = (await buyer.post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email }, address)).body;
   stripe.setStatus(intent.paymentIntentId, "succeeded");
   expect((await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId)).status).toBe(200);
   const code = (await buyer.post("/api/generate-access-code", { paymentIntentId: intent.paymentIntentId, deviceFingerprint: makeFingerprint() })).body.accessCode as string;
-  expect((await enter(buyer, code, username)).body.valid).toBe(true);
+  expect((await enter(buyer, code, username, makeFingerprint(), undefined, address)).body.valid).toBe(true);
   const socket = await WsClient.connect(app, buyer);
   return { buyer, code, intentId: intent.paymentIntentId as string, socket };
 }
@@ -317,6 +318,38 @@ describe("refunds that fail or are canceled", () => {
     expect(keys).toHaveLength(2);
     expect(keys[1]).not.toBe(keys[0]);
     expect(stripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.status)).toEqual(["failed", "succeeded"]);
+  });
+
+  test("a pass revoked with a refund that failed can be restored from Access Codes; one refunded in full or disputed cannot", async () => {
+    const codeId = async (code: string) => ((await admin.get("/api/admin/access-codes")).body as { id: number; code: string }[]).find((c) => c.code === code)!.id;
+    const { code, intentId } = await buyAndWatch("Restorable");
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
+    const id = await codeId(code);
+    // Refunded in full: the ledger would revoke it again.
+    const refused = await admin.post(`/api/admin/access-codes/${id}/restore`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.");
+    stripe.advanceClock(3);
+    const refundId = stripe.refunds.find((r) => r.payment_intent === intentId)!.id;
+    expect((await stripe.deliverEvent(app.url, "refund.failed", stripe.failRefund(refundId))).status).toBe(200);
+    const restored = await admin.post(`/api/admin/access-codes/${id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ code, revoked: false });
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "succeeded", codeRevoked: false, failedRefundAmount: 100 });
+    const viewer = app.client();
+    expect((await enter(viewer, code, "Restorable", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(true);
+    // The failed refund's later events leave the restored pass alone; a new full refund revokes it again.
+    expect((await stripe.deliverEvent(app.url, "charge.refund.updated", stripe.refunds.find((r) => r.id === refundId))).status).toBe(200);
+    expect((await viewer.get("/api/user-data")).status).toBe(200);
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
+    expect((await viewer.get("/api/user-data")).status).toBe(401);
+
+    const disputed = await buyAndWatch("Contested");
+    await stripe.deliverEvent(app.url, "charge.dispute.created", stripe.openDispute(disputed.intentId));
+    const contested = await admin.post(`/api/admin/access-codes/${await codeId(disputed.code)}/restore`);
+    expect(contested.status).toBe(409);
+    expect(contested.body.error).toBe("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
+    expect((await enter(app.client(), disputed.code, "Contested", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(false);
   });
 
   test("a malformed refund event is a 400 and is not recorded", async () => {

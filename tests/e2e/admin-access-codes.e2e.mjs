@@ -111,7 +111,7 @@ app.browserTest("send by e-mail asks for the address, pre-filled with the code's
   await rowOf(page, without.code).getByText("new.owner@example.com").waitFor();
 });
 
-app.browserTest("reset a device binding and revoke a code, each after a confirmation", async ({ page }) => {
+app.browserTest("reset a device binding, revoke a code and restore it, each after a confirmation", async ({ page }) => {
   await logIn(page);
   const { code } = await generateCode(page);
   await enterAsViewer(page, code, "Harrow");
@@ -136,17 +136,31 @@ app.browserTest("reset a device binding and revoke a code, each after a confirma
 
   await row.getByRole("button", { name: `Revoke ${code}` }).click();
   confirm = page.getByRole("dialog", { name: "Revoke this access code?" });
-  await confirm.getByText("This cannot be undone.").waitFor();
+  await confirm.getByText("You can restore it later.", { exact: false }).waitFor();
   await confirm.getByRole("button", { name: "Revoke code" }).click();
   await toastWith(page, "Code Revoked").waitFor();
   await row.getByText("Revoked").waitFor();
-  assert.equal(await row.getByRole("button", { name: `Revoke ${code}` }).isDisabled(), true);
+  assert.equal(await row.getByRole("button", { name: `Revoke ${code}` }).count(), 0, "a revoked code offers Restore instead");
   assert.equal(await row.getByRole("button", { name: `Send ${code}` }).isDisabled(), true);
 
-  const list = await (await page.request.get("/api/admin/access-codes")).json();
-  const record = list.find((c) => c.code === code);
+  let list = await (await page.request.get("/api/admin/access-codes")).json();
+  let record = list.find((c) => c.code === code);
   assert.equal(record.revoked, true);
   assert.equal(record.deviceBound, false);
+
+  // Revoked by mistake: restored, it works again.
+  await row.getByRole("button", { name: `Restore ${code}` }).click();
+  confirm = page.getByRole("dialog", { name: "Restore this access code?" });
+  await confirm.getByText(`${code} will work again: its holder can enter it and watch.`, { exact: false }).waitFor();
+  await screenshotScreen(page, "admin-access-codes-confirm-restore");
+  await confirm.getByRole("button", { name: "Restore code" }).click();
+  await toastWith(page, "Code Restored").getByText(`${code} works again.`).waitFor();
+  await row.getByRole("button", { name: `Revoke ${code}` }).waitFor();
+  assert.equal(await row.getByText("Revoked").count(), 0);
+  assert.equal(await row.getByRole("button", { name: `Send ${code}` }).isDisabled(), false);
+  list = await (await page.request.get("/api/admin/access-codes")).json();
+  record = list.find((c) => c.code === code);
+  assert.equal(record.revoked, false);
 });
 
 app.browserTest("failures: loading, generating and sending each show their toast", async ({ page }) => {

@@ -76,6 +76,20 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   const cards = page.locator("li.record-card").filter({ hasText: accessCode });
   await page.setViewportSize({ width: 390, height: 844 });
   await cards.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+
+  // The buyer should keep watching: the pass the refund revoked is restored from Access Codes.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await row.getByRole("button", { name: `Refund ${intentId}` }).click();
+  await confirm.getByText(`The access code ${accessCode} was revoked with the refund. If the buyer should keep watching, restore it from Access Codes.`).waitFor();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await page.goto("/admin/access-codes");
+  const codeRow = page.locator("tbody tr").filter({ hasText: accessCode });
+  await codeRow.getByRole("button", { name: `Restore ${accessCode}` }).click();
+  await page.getByRole("dialog", { name: "Restore this access code?" }).getByRole("button", { name: "Restore code" }).click();
+  await toastWith(page, "Code Restored").waitFor();
+  await page.goto("/admin/payments");
+  await row.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
+  assert.equal(await row.getByText("Revoked").count(), 0, "the pass works again");
 });
 
 app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments screen, and a full refund answers it", async ({ page }) => {

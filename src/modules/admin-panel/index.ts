@@ -126,6 +126,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
           },
           { params: idParam },
         )
+        .post("/access-codes/:id/restore", ({ params }) => panel.restore(params.id), { params: idParam })
         .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
         .get("/users", () => panel.listUsers())
         .get("/users.csv", async () => csvResponse("users", (await panel.usersCsv())))

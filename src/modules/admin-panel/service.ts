@@ -1,6 +1,6 @@
 import type { Store } from "../../db/store.ts";
 import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
+import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
 import { toCsv } from "./csv.ts";
 
@@ -71,6 +71,31 @@ export class AdminPanelService {
   async revoke(id: number): Promise<string[]> {
     await this.findAccessCode(id);
     return await this.store.tx(() => this.access.revoke(id));
+  }
+
+  /**
+   * Lets a revoked code work again (revoked by mistake, or with a refund that then failed): its holder can
+   * enter it again. A pass whose payment stays refunded in full, or was ever disputed, stays revoked, as the
+   * ledger would revoke it again at its payment's next event; a new code is the way to let that buyer in.
+   */
+  async restore(id: number): Promise<AccessCodeRecord> {
+    const code = await this.findAccessCode(id);
+    if (!code.revoked) return code;
+    await this.store.tx(async () => {
+      const payment = await this.store.get<{ intent_id: string }>("SELECT p.intent_id FROM payments p JOIN access_codes c ON c.payment_id = p.id WHERE c.id = ?", id);
+      if (payment) {
+        // The ledger's lock: a refund or dispute being recorded for this payment is seen, or waits.
+        await this.store.lock(`payment:${payment.intent_id}`);
+        const ledger = await this.store.get<{ amount: number; refunded_amount: number; dispute_status: string | null }>(
+          "SELECT amount, refunded_amount, dispute_status FROM payment_ledger WHERE intent_id = ?",
+          payment.intent_id,
+        );
+        if (ledger && ledger.dispute_status !== null) throw conflict("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
+        if (ledger && ledger.refunded_amount >= ledger.amount) throw conflict("This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.");
+      }
+      await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);
+    });
+    return this.findAccessCode(id);
   }
 
   /** Forgets the device a regular code is bound to (a buyer who changed phone); the next device binds. */

@@ -6,7 +6,7 @@ import { SearchField } from "@/components/admin/search-field";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { BanIcon, DownloadIcon, KeyIcon, PhoneIcon, PlusIcon } from "@/components/ui/icons";
+import { BanIcon, DownloadIcon, KeyIcon, PhoneIcon, PlusIcon, ResetIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
@@ -15,6 +15,7 @@ import { serverErrorMessage } from "@/lib/api-client";
 import { matchesSearch } from "@/lib/search";
 import { ACCESS_CODES_CSV_URL, useAccessCodes } from "../api/get-access-codes";
 import { useResetDevice } from "../api/reset-device";
+import { useRestoreAccessCode } from "../api/restore-access-code";
 import { useRevokeAccessCode } from "../api/revoke-access-code";
 import { AccessCodeList } from "./access-code-list";
 import { GenerateCodeDialog } from "./generate-code-dialog";
@@ -22,7 +23,33 @@ import { SendCodeDialog } from "./send-code-dialog";
 import "@/components/admin/admin-ui.css";
 import "./access-codes.css";
 
-type Confirming = { action: "revoke" | "reset"; record: AccessCodeRecord } | null;
+type Action = "revoke" | "restore" | "reset";
+type Confirming = { action: Action; record: AccessCodeRecord } | null;
+
+/** What each confirmation asks and says. */
+const CONFIRM: Record<Action, { Icon: typeof BanIcon; title: string; describe: (code: string) => string; confirmLabel: string; pendingLabel: string }> = {
+  revoke: {
+    Icon: BanIcon,
+    title: "Revoke this access code?",
+    describe: (code) => `${code} will stop working at once, and anyone watching with it is signed out. You can restore it later.`,
+    confirmLabel: "Revoke code",
+    pendingLabel: "Revoking...",
+  },
+  restore: {
+    Icon: ResetIcon,
+    title: "Restore this access code?",
+    describe: (code) => `${code} will work again: its holder can enter it and watch. A pass refunded in full or disputed stays revoked.`,
+    confirmLabel: "Restore code",
+    pendingLabel: "Restoring...",
+  },
+  reset: {
+    Icon: PhoneIcon,
+    title: "Reset device binding?",
+    describe: (code) => `${code} will work on the next device that uses it. Do this for a buyer who changed phone or browser.`,
+    confirmLabel: "Reset device",
+    pendingLabel: "Resetting...",
+  },
+};
 
 async function copyCode(record: AccessCodeRecord) {
   try {
@@ -33,7 +60,7 @@ async function copyCode(record: AccessCodeRecord) {
   }
 }
 
-/** Access codes: list, search on code, generate, send by e-mail, copy, revoke, reset the device, CSV. */
+/** Access codes: list, search on code, generate, send by e-mail, copy, revoke and restore, reset the device, CSV. */
 export function AccessCodesPage() {
   const codes = useAccessCodes();
   useQueryErrorToast(codes, "Failed to fetch access codes.");
@@ -45,12 +72,15 @@ export function AccessCodesPage() {
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [highlightId, setHighlightId] = useState<number | null>(null);
   const revoke = useRevokeAccessCode();
+  const restore = useRestoreAccessCode();
   const resetDevice = useResetDevice();
 
   const all = codes.data ?? [];
   const shown = all.filter((c) => matchesSearch(search, c.code));
   // A code just generated is the newest: the first page, where it is highlighted.
   const list = useListPage(shown, `${search.trim()}|${highlightId ?? ""}`);
+
+  const asked = CONFIRM[confirming?.action ?? "revoke"];
 
   const onConfirm = () => {
     if (!confirming) return;
@@ -61,6 +91,12 @@ export function AccessCodesPage() {
         ...done,
         onSuccess: () => toast({ title: "Code Revoked", description: `${record.code} no longer works.` }),
         onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to revoke access code." }),
+      });
+    } else if (action === "restore") {
+      restore.mutate(record.id, {
+        ...done,
+        onSuccess: () => toast({ title: "Code Restored", description: `${record.code} works again.` }),
+        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to restore access code." }),
       });
     } else {
       resetDevice.mutate(record.id, {
@@ -119,6 +155,7 @@ export function AccessCodesPage() {
               onSend={setSending}
               onResetDevice={(record) => setConfirming({ action: "reset", record })}
               onRevoke={(record) => setConfirming({ action: "revoke", record })}
+              onRestore={(record) => setConfirming({ action: "restore", record })}
             />
             <ListPager list={list} noun="codes" />
           </>
@@ -130,16 +167,12 @@ export function AccessCodesPage() {
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
-        icon={confirming?.action === "reset" ? <PhoneIcon /> : <BanIcon />}
-        title={confirming?.action === "reset" ? "Reset device binding?" : "Revoke this access code?"}
-        description={
-          confirming?.action === "reset"
-            ? `${confirming.record.code} will work on the next device that uses it. Do this for a buyer who changed phone or browser.`
-            : `${confirming?.record.code ?? ""} will stop working at once, and anyone watching with it is signed out. This cannot be undone.`
-        }
-        confirmLabel={confirming?.action === "reset" ? "Reset device" : "Revoke code"}
-        pendingLabel={confirming?.action === "reset" ? "Resetting..." : "Revoking..."}
-        pending={revoke.isPending || resetDevice.isPending}
+        icon={<asked.Icon />}
+        title={asked.title}
+        description={asked.describe(confirming?.record.code ?? "")}
+        confirmLabel={asked.confirmLabel}
+        pendingLabel={asked.pendingLabel}
+        pending={revoke.isPending || restore.isPending || resetDevice.isPending}
         onConfirm={onConfirm}
       />
     </>

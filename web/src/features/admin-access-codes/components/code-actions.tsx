@@ -1,11 +1,12 @@
 import type { AccessCodeRecord } from "@contracts/admin-panel";
-import { BanIcon, CopyIcon, MailIcon, PhoneIcon } from "@/components/ui/icons";
+import { BanIcon, CopyIcon, MailIcon, PhoneIcon, ResetIcon } from "@/components/ui/icons";
 
 export interface CodeActionHandlers {
   onCopy: (record: AccessCodeRecord) => void;
   onSend: (record: AccessCodeRecord) => void;
   onResetDevice: (record: AccessCodeRecord) => void;
   onRevoke: (record: AccessCodeRecord) => void;
+  onRestore: (record: AccessCodeRecord) => void;
 }
 
 /** The copy button beside a code. */
@@ -17,7 +18,7 @@ export function CopyCodeButton({ record, onCopy }: { record: AccessCodeRecord; o
   );
 }
 
-/** Send, reset device and revoke for one code: icon buttons in the table, labelled tiles on cards. */
+/** Send, reset device and revoke (restore, once revoked) for one code: icon buttons in the table, labelled tiles on cards. */
 export function CodeActions({
   record,
   labelled,
@@ -25,12 +26,15 @@ export function CodeActions({
   onSend,
   onResetDevice,
   onRevoke,
+  onRestore,
 }: CodeActionHandlers & { record: AccessCodeRecord; labelled: boolean }) {
   const actions = [
     ...(labelled ? [{ label: "Copy", name: "Copy", Icon: CopyIcon, onClick: () => onCopy(record), disabled: false }] : []),
     { label: "Send", name: "Send", Icon: MailIcon, onClick: () => onSend(record), disabled: record.revoked },
     { label: "Reset", name: "Reset device", Icon: PhoneIcon, onClick: () => onResetDevice(record), disabled: record.revoked || !record.deviceBound },
-    { label: "Revoke", name: "Revoke", Icon: BanIcon, onClick: () => onRevoke(record), disabled: record.revoked },
+    record.revoked
+      ? { label: "Restore", name: "Restore", Icon: ResetIcon, onClick: () => onRestore(record), disabled: false }
+      : { label: "Revoke", name: "Revoke", Icon: BanIcon, onClick: () => onRevoke(record), disabled: false },
   ];
   return (
     <>
