@@ -352,6 +352,49 @@ describe("refunds that fail or are canceled", () => {
     expect((await enter(app.client(), disputed.code, "Contested", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(false);
   });
 
+  test("a buyer told their pass was refunded is told when the refund fails, and told again of a second refund; a canceled refund or a partial one that fails tells no one", async () => {
+    const mails = (like: string) =>
+      app.ctx.store.all<{ dedupe_key: string; to_address: string; subject: string; text_body: string; html_body: string }>("SELECT dedupe_key, to_address, subject, text_body, html_body FROM email_queue WHERE dedupe_key LIKE ? ORDER BY id", like);
+    const before = (await mails("pass-refund-failed:%")).length; // earlier tests' failed refunds
+    const { code, intentId } = await buyAndWatch("ToldTwice");
+    const paymentId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM payments WHERE intent_id = ?", intentId))!.id;
+    await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
+    expect((await mails(`pass-refunded:${paymentId}%`)).map((m) => m.dedupe_key)).toEqual([`pass-refunded:${paymentId}`]);
+    stripe.advanceClock(3);
+    const refundId = stripe.refunds.find((r) => r.payment_intent === intentId)!.id;
+    const failed = stripe.failRefund(refundId);
+    expect((await stripe.deliverEvent(app.url, "refund.failed", failed)).status).toBe(200);
+    // The same failure told again (by the charge's event) mails once.
+    expect((await stripe.deliverEvent(app.url, "charge.refund.updated", failed)).status).toBe(200);
+    const told = (await mails("pass-refund-failed:%")).filter((m) => m.dedupe_key === `pass-refund-failed:${refundId}`);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ to_address: "toldtwice@example.com", subject: "Your DREADCAST refund did not go through" });
+    expect(told[0]!.text_body).toContain("The refund of £1.00 for your access pass could not be paid back to your card: the card has expired or was canceled.");
+    expect(told[0]!.text_body).toContain(code);
+    expect(told[0]!.html_body).toContain(code);
+
+    // Restored, then refunded again: the buyer is told of this refund too.
+    const id = ((await admin.get("/api/admin/access-codes")).body as { id: number; code: string }[]).find((c) => c.code === code)!.id;
+    expect((await admin.post(`/api/admin/access-codes/${id}/restore`)).status).toBe(200);
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
+    expect((await mails(`pass-refunded:${paymentId}%`)).map((m) => m.dedupe_key)).toEqual([`pass-refunded:${paymentId}`, `pass-refunded:${paymentId}:after-100`]);
+
+    // Half a pass refunded (no one was told), then failed; a full refund canceled: no mail either way.
+    const half = await buyAndWatch("HalfFailed");
+    const partial = stripe.refund(half.intentId, 50);
+    await chargeEvent(half.intentId);
+    stripe.advanceClock(2);
+    expect((await stripe.deliverEvent(app.url, "refund.failed", stripe.failRefund(partial.id))).status).toBe(200);
+    const whole = await buyAndWatch("CanceledWhole");
+    const canceled = stripe.refund(whole.intentId);
+    await chargeEvent(whole.intentId);
+    stripe.advanceClock(2);
+    expect((await stripe.deliverEvent(app.url, "refund.updated", stripe.failRefund(canceled.id, "canceled"))).status).toBe(200);
+    expect((await mails("pass-refund-failed:%")).map((m) => m.dedupe_key)).not.toContain(`pass-refund-failed:${partial.id}`);
+    expect((await mails("pass-refund-failed:%")).map((m) => m.dedupe_key)).not.toContain(`pass-refund-failed:${canceled.id}`);
+    expect(await mails("pass-refund-failed:%")).toHaveLength(before + 1);
+  });
+
   test("a malformed refund event is a 400 and is not recorded", async () => {
     const good = { id: "re_x", object: "refund", amount: 100, status: "failed", payment_intent: "pi_x", created: 1_700_000_000 };
     for (const [type, object] of [

@@ -1,7 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { accessCodeMail, lostCodeMail, passRefundedMail } from "./templates.ts";
+import { accessCodeMail, lostCodeMail, passRefundedMail, passRefundFailedMail } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface QueuedMail {
@@ -97,9 +97,20 @@ export class MailService {
     return this.enqueue({ to, ...lostCodeMail(codes, siteUrl) });
   }
 
-  /** Tells the buyer their pass was refunded and no longer works; once per payment. */
-  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string): Promise<boolean> {
-    return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl), dedupeKey: `pass-refunded:${paymentId}` });
+  /**
+   * Tells the buyer their pass was refunded and no longer works: once per payment, and once more after each
+   * refund that failed (`failedBefore`, the payment's failed refunds so far: a pass restored and refunded again).
+   */
+  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string, failedBefore = 0): Promise<boolean> {
+    const dedupeKey = failedBefore > 0 ? `pass-refunded:${paymentId}:after-${failedBefore}` : `pass-refunded:${paymentId}`;
+    return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl), dedupeKey });
+  }
+
+  /** Tells a buyer who was told their pass was refunded that a refund of it failed; once per refund. False when they were never told. */
+  async queuePassRefundFailed(paymentId: number, refundId: string, code: string, amount: string, failureReason: string | null, to: string, siteUrl: string): Promise<boolean> {
+    const told = await this.store.get("SELECT 1 AS told FROM email_queue WHERE dedupe_key = ? OR dedupe_key LIKE ?", `pass-refunded:${paymentId}`, `pass-refunded:${paymentId}:%`);
+    if (!told) return false;
+    return this.enqueue({ to, ...passRefundFailedMail(code, amount, failureReason, siteUrl), dedupeKey: `pass-refund-failed:${refundId}` });
   }
 
   /**

@@ -98,3 +98,31 @@ export function passRefundedMail(code: string, amount: string, siteUrl: string):
   );
   return { subject, text, html };
 }
+
+/** Why a refund failed, in the buyer's words (Stripe's `failure_reason`). */
+const REFUND_FAILURES_FOR_BUYER: Record<string, string> = {
+  expired_or_canceled_card: "the card has expired or was canceled",
+  lost_or_stolen_card: "the card was reported lost or stolen",
+  declined: "the card's bank declined it",
+};
+
+export function passRefundFailedMail(code: string, amount: string, failureReason: string | null, siteUrl: string): MailContent {
+  const why = REFUND_FAILURES_FOR_BUYER[failureReason ?? ""] ?? "the card's bank could not accept it";
+  const subject = "Your DREADCAST refund did not go through";
+  const text = [
+    `The refund of ${amount} for your access pass could not be paid back to your card: ${why}. The money has not reached you.`,
+    "",
+    `Access code: ${code}`,
+    "",
+    "The organiser has been told. To get your money back another way, contact them and quote your access code.",
+    "",
+    siteUrl,
+  ].join("\n");
+  const html = layout(
+    "Your refund did not go through",
+    `<p>The refund of <strong>${escapeHtml(amount)}</strong> for your access pass could not be paid back to your card: ${escapeHtml(why)}. <strong>The money has not reached you.</strong></p>${codeBlock(code)}
+<p>The organiser has been told. To get your money back another way, contact them and quote your access code.</p>
+<p style="font-size:13px;color:#a3a3a3;"><a href="${escapeHtml(siteUrl)}" style="color:#f87171;">${escapeHtml(siteUrl)}</a></p>`,
+  );
+  return { subject, text, html };
+}

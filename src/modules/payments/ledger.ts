@@ -100,9 +100,26 @@ export class PaymentLedger {
     if (event.kind === "refund") await this.recordChargeRefunded(event.intentId, event.amountRefunded, event.at);
     else if (event.kind === "refund_state") {
       const undone = await this.recordRefund(event.refundId, event.intentId, event.amount, event.status, event.created, event.at, event.failureReason);
-      if (undone) this.log.warn(`refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`);
+      if (undone) {
+        this.log.warn(`refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`);
+        if (event.status === "failed") await this.tellBuyerRefundFailed(event.intentId, event.refundId, event.amount, event.failureReason, siteUrl);
+      }
     } else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status, event.at);
     return this.settle(event.intentId, siteUrl, true);
+  }
+
+  /**
+   * A buyer told by e-mail that their pass was refunded learns that a refund of it failed (a refund canceled
+   * was the account's own doing; one failed because the buyer disputed the charge reaches them that way).
+   */
+  private async tellBuyerRefundFailed(intentId: string, refundId: string, amount: number, failureReason: string | null, siteUrl: string): Promise<void> {
+    if (failureReason === "charge_for_pending_refund_disputed") return;
+    const row = await this.find(intentId);
+    if (!row || row.kind !== "access" || row.fulfilled !== 1) return;
+    const code = await this.access.codeForPayment(row.id);
+    const email = row.email ?? code?.email;
+    if (!code || !email) return;
+    await this.mail.queuePassRefundFailed(row.id, refundId, code.code, formatMoney(amount, row.currency), failureReason, email, row.site_url ?? siteUrl);
   }
 
   async find(intentId: string): Promise<LedgerRow | null> {
@@ -164,7 +181,7 @@ export class PaymentLedger {
     if (!code || code.revoked) return {};
     await this.access.revoke(code.id);
     const email = row.email ?? code.email;
-    if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl);
+    if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
     return { revokedCodeIds: [code.id] };
   }
 
