@@ -204,6 +204,10 @@ describe("disputes from Stripe's webhook", () => {
     expect((await stripe.deliverEvent(app.url, "charge.dispute.created", inquiry)).status).toBe(200);
     expect((await socket.closed).code).toBe(4001);
     expect(await ledgerOf(intentId)).toMatchObject({ status: "inquiry", disputedAmount: 0, refundedAmount: 0 });
+    const codeId = (await app.ctx.store.get<{ id: number }>("SELECT c.id FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intentId))!.id;
+    const kept = await admin.post(`/api/admin/access-codes/${codeId}/restore`);
+    expect(kept.status).toBe(409);
+    expect(kept.body.error).toBe("The buyer's bank asked about this pass's payment, so it stays revoked. Generate a new code to let the buyer in again.");
     const refund = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
     expect(refund.status).toBe(200);
     expect(refund.body.payment).toMatchObject({ status: "refunded", refundedAmount: 100 });

@@ -2,6 +2,7 @@ import type { Store } from "../../db/store.ts";
 import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
+import { isInquiry } from "../payments/ledger.ts";
 import { toCsv } from "./csv.ts";
 
 interface CodeRow {
@@ -90,6 +91,7 @@ export class AdminPanelService {
           "SELECT amount, refunded_amount, dispute_status FROM payment_ledger WHERE intent_id = ?",
           payment.intent_id,
         );
+        if (ledger && isInquiry(ledger.dispute_status)) throw conflict("The buyer's bank asked about this pass's payment, so it stays revoked. Generate a new code to let the buyer in again.");
         if (ledger && ledger.dispute_status !== null) throw conflict("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
         if (ledger && ledger.refunded_amount >= ledger.amount) throw conflict("This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.");
       }
