@@ -62,6 +62,7 @@ app.browserTest("payments: list, search, kind and status filters, totals, net re
   await rowWith(page, "mara@crypt.example").first().waitFor();
   const totals = page.getByRole("region", { name: "Totals" });
   await totals.getByText("£78.00").first().waitFor();
+  await totals.getByText("What buyers paid and got back, before Stripe's own fees (per payment, and per dispute).").waitFor();
   await page.getByRole("img", { name: /Sales and net revenue from .* payments peaked at 6 .* net revenue total £78\.00/ }).waitFor();
 
   await page.getByRole("combobox", { name: "Kind" }).selectOption("donation");

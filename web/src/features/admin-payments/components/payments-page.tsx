@@ -45,6 +45,7 @@ function Totals({ payments, currency }: { payments: PaymentRecord[]; currency: s
           </div>
         </dl>
       ))}
+      <p className="ledger-totals-note">What buyers paid and got back, before Stripe's own fees (per payment, and per dispute).</p>
     </section>
   );
 }
