@@ -61,6 +61,7 @@ const ROUTES: RouteSpec[] = [
   { method: "POST", path: "/api/admin/generate-access-code", auth: "admin", body: "json", valid: () => ({ kind: "SKP", email: "fan@example.com" }) },
   { method: "POST", path: "/api/admin/access-codes/:id/send", auth: "admin", body: "json", valid: () => ({ email: "fan@example.com" }) },
   { method: "POST", path: "/api/admin/access-codes/:id/revoke", auth: "admin", body: "none", weight: 0.5 },
+  { method: "POST", path: "/api/admin/access-codes/:id/restore", auth: "admin", body: "none" },
   { method: "POST", path: "/api/admin/access-codes/:id/reset-device", auth: "admin", body: "none" },
   { method: "GET", path: "/api/admin/users", auth: "admin", body: "none", weight: 0.5 },
   { method: "GET", path: "/api/admin/users.csv", auth: "admin", body: "none", weight: 0.5 },
