@@ -322,6 +322,10 @@ describe("refunds that fail or are canceled", () => {
     expect(keys).toHaveLength(2);
     expect(keys[1]).not.toBe(keys[0]);
     expect(stripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.status)).toEqual(["failed", "succeeded"]);
+    // The buyer was told of the refund, of its failure, and of the refund that went through.
+    const paymentId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM payments WHERE intent_id = ?", intentId))!.id;
+    const told = await app.ctx.store.all<{ dedupe_key: string }>("SELECT dedupe_key FROM email_queue WHERE dedupe_key LIKE ? OR dedupe_key = ? ORDER BY id", `pass-refunded:${paymentId}%`, `pass-refund-failed:${refundId}`);
+    expect(told.map((m) => m.dedupe_key)).toEqual([`pass-refunded:${paymentId}`, `pass-refund-failed:${refundId}`, `pass-refunded:${paymentId}:after-100`]);
   });
 
   test("a pass revoked with a refund that failed can be restored from Access Codes; one refunded in full or disputed cannot", async () => {

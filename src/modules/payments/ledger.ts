@@ -178,11 +178,13 @@ export class PaymentLedger {
     const disputed = row.dispute_status !== null;
     if (!refunded && !disputed) return {};
     const code = await this.access.codeForPayment(row.id);
-    if (!code || code.revoked) return {};
-    await this.access.revoke(code.id);
+    if (!code) return {};
+    const revokedNow = !code.revoked;
+    if (revokedNow) await this.access.revoke(code.id);
+    // Told once per full refund: again for one made after a refund failed, also when the pass was revoked already.
     const email = row.email ?? code.email;
     if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
-    return { revokedCodeIds: [code.id] };
+    return revokedNow ? { revokedCodeIds: [code.id] } : {};
   }
 
   /** Every fulfilled purchase and donation (or the one of `intentId`), newest first. */
