@@ -81,8 +81,11 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   await page.setViewportSize({ width: 1280, height: 900 });
   await row.getByRole("button", { name: `Refund ${intentId}` }).click();
   await confirm.getByText(`The access code ${accessCode} was revoked with the refund. If the buyer should keep watching, restore it from Access Codes.`).waitFor();
-  await confirm.getByRole("button", { name: "Cancel" }).click();
-  await page.goto("/admin/access-codes");
+  await assertAccessible(page, "the Refund dialog of a failed refund, with its link to Access Codes");
+  await confirm.getByRole("link", { name: "Access Codes" }).click();
+  await waitForPath(page, "/admin/access-codes");
+  assert.equal(await page.getByRole("searchbox", { name: "Search codes" }).inputValue(), accessCode);
+  await page.getByText(/^1 of \d+ codes$/).waitFor();
   const codeRow = page.locator("tbody tr").filter({ hasText: accessCode });
   await codeRow.getByRole("button", { name: `Restore ${accessCode}` }).click();
   await page.getByRole("dialog", { name: "Restore this access code?" }).getByRole("button", { name: "Restore code" }).click();

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useSearchParams } from "wouter";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { ListPager, useListPage } from "@/components/admin/list-pager";
@@ -66,7 +67,9 @@ export function AccessCodesPage() {
   useQueryErrorToast(codes, "Failed to fetch access codes.");
   // The seven columns need about 830px beside the sidebar; narrower screens get cards.
   const asCards = !useMediaQuery("(min-width: 1240px)");
-  const [search, setSearch] = useState("");
+  // `?search=` opens the list searched (the Refund dialog links a revoked pass here).
+  const [params] = useSearchParams();
+  const [search, setSearch] = useState(() => params.get("search") ?? "");
   const [generating, setGenerating] = useState(false);
   const [sending, setSending] = useState<AccessCodeRecord | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);

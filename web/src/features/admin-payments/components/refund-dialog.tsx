@@ -1,8 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
+import { Link } from "wouter";
 import { formatMoney, toMinorUnits } from "@contracts/money";
 import { refundableAmount, refundFailureText, type PaymentRecord, type RefundReason } from "@contracts/payments-ledger";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { AlertIcon, CoinsIcon } from "@/components/ui/icons";
+import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 import { useRefundPayment } from "../api/payments";
@@ -92,7 +94,11 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
               <p>The money went back to your Stripe balance and the buyer has not been refunded. A new refund to the same card may fail the same way; you may have to pay the buyer back another way.</p>
               {payment.kind === "access" && payment.code && payment.codeRevoked ? (
                 <p>
-                  The access code {payment.code} was revoked with the refund. If the buyer should keep watching, restore it from Access Codes.
+                  The access code {payment.code} was revoked with the refund. If the buyer should keep watching, restore it from{" "}
+                  <Link href={`${paths.admin.accessCodes}?search=${encodeURIComponent(payment.code)}`} className="alert-link">
+                    Access Codes
+                  </Link>
+                  .
                 </p>
               ) : null}
             </div>
