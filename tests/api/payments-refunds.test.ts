@@ -207,13 +207,36 @@ describe("disputes from Stripe's webhook", () => {
     const codeId = (await app.ctx.store.get<{ id: number }>("SELECT c.id FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intentId))!.id;
     const kept = await admin.post(`/api/admin/access-codes/${codeId}/restore`);
     expect(kept.status).toBe(409);
-    expect(kept.body.error).toBe("The buyer's bank asked about this pass's payment, so it stays revoked. Generate a new code to let the buyer in again.");
+    expect(kept.body.error).toBe("The buyer's bank is asking about this pass's payment, so it stays revoked until the inquiry is closed.");
     const refund = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 });
     expect(refund.status).toBe(200);
     expect(refund.body.payment).toMatchObject({ status: "refunded", refundedAmount: 100 });
     stripe.advanceClock(1);
     expect((await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(inquiry.id, "warning_closed"))).status).toBe(200);
     expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100, disputedAmount: 0 });
+  });
+
+  test("an inquiry closed without a dispute: the pass it revoked can be restored, and the payment's later events leave it working", async () => {
+    const { code, intentId } = await buyAndWatch("Answered");
+    const inquiry = stripe.openDispute(intentId, "warning_needs_response");
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.created", inquiry)).status).toBe(200);
+    const codeId = (await app.ctx.store.get<{ id: number }>("SELECT c.id FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intentId))!.id;
+    expect((await admin.post(`/api/admin/access-codes/${codeId}/restore`)).status).toBe(409);
+    stripe.advanceClock(1);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(inquiry.id, "warning_closed"))).status).toBe(200);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "succeeded", codeRevoked: true, disputedAmount: 0 });
+    const restored = await admin.post(`/api/admin/access-codes/${codeId}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ code, revoked: false });
+    const viewer = app.client();
+    expect((await enter(viewer, code, "Answered", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(true);
+    // The closed inquiry's event again, and a partial refund, leave the restored pass working.
+    stripe.advanceClock(1);
+    expect((await stripe.deliverEvent(app.url, "charge.dispute.closed", stripe.closeDispute(inquiry.id, "warning_closed"))).status).toBe(200);
+    stripe.refund(intentId, 30);
+    expect((await chargeEvent(intentId)).status).toBe(200);
+    expect(await ledgerOf(intentId)).toMatchObject({ status: "partly_refunded", codeRevoked: false });
+    expect((await viewer.get("/api/user-data")).status).toBe(200);
   });
 
   test("an inquiry that becomes a dispute takes the money then; its older 'inquiry' word arriving late changes nothing", async () => {

@@ -76,8 +76,9 @@ export class AdminPanelService {
 
   /**
    * Lets a revoked code work again (revoked by mistake, or with a refund that then failed): its holder can
-   * enter it again. A pass whose payment stays refunded in full, or was ever disputed, stays revoked, as the
-   * ledger would revoke it again at its payment's next event; a new code is the way to let that buyer in.
+   * enter it again. A pass whose payment stays refunded in full, was ever disputed or is under an open
+   * inquiry stays revoked, as the ledger would revoke it again at its payment's next event; a new code is
+   * the way to let that buyer in (an inquiry closed, the pass can be restored).
    */
   async restore(id: number): Promise<AccessCodeRecord> {
     const code = await this.findAccessCode(id);
@@ -87,12 +88,13 @@ export class AdminPanelService {
       if (payment) {
         // The ledger's lock: a refund or dispute being recorded for this payment is seen, or waits.
         await this.store.lock(`payment:${payment.intent_id}`);
-        const ledger = await this.store.get<{ amount: number; refunded_amount: number; dispute_status: string | null }>(
-          "SELECT amount, refunded_amount, dispute_status FROM payment_ledger WHERE intent_id = ?",
+        const ledger = await this.store.get<{ amount: number; refunded_amount: number; dispute_status: string | null; dispute_closed: number | null }>(
+          "SELECT amount, refunded_amount, dispute_status, dispute_closed FROM payment_ledger WHERE intent_id = ?",
           payment.intent_id,
         );
-        if (ledger && isInquiry(ledger.dispute_status)) throw conflict("The buyer's bank asked about this pass's payment, so it stays revoked. Generate a new code to let the buyer in again.");
-        if (ledger && ledger.dispute_status !== null) throw conflict("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
+        const inquiry = ledger !== null && isInquiry(ledger.dispute_status);
+        if (inquiry && ledger.dispute_closed !== 1) throw conflict("The buyer's bank is asking about this pass's payment, so it stays revoked until the inquiry is closed.");
+        if (ledger && ledger.dispute_status !== null && !inquiry) throw conflict("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
         if (ledger && ledger.refunded_amount >= ledger.amount) throw conflict("This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.");
       }
       await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);

@@ -164,8 +164,9 @@ export class PaymentLedger {
   }
 
   /**
-   * Brings a fulfilled payment in line with its refunds and disputes: a pass refunded in full or ever
-   * disputed is revoked (and its buyer told of a refund) — a dispute won restores the money, not the pass,
+   * Brings a fulfilled payment in line with its refunds and disputes: a pass refunded in full, ever
+   * disputed or under an open inquiry is revoked (and its buyer told of a refund) — a dispute won restores
+   * the money, not the pass; a closed inquiry leaves the pass as it is (revoked, or restored by an admin),
    * also when it was opened and won before the payment was seen to succeed; a donation's change moves the total.
    * `changed`: a refund or dispute was just recorded (otherwise a fulfilment asks).
    */
@@ -175,7 +176,8 @@ export class PaymentLedger {
     if (row.fulfilled !== 1) return {};
     if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
     const refunded = row.refunded_amount >= row.amount;
-    const disputed = row.dispute_status !== null;
+    // Ever disputed, or asked about by an inquiry still open (one closed took no money: the pass stays as it is).
+    const disputed = row.dispute_status !== null && !(isInquiry(row.dispute_status) && row.dispute_closed === 1);
     if (!refunded && !disputed) return {};
     const code = await this.access.codeForPayment(row.id);
     if (!code) return {};
