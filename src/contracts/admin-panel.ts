@@ -31,12 +31,19 @@ export interface StatsSample {
   donationTotal: number;
 }
 
+/** Why a bought pass stays revoked: its payment is refunded in full, was disputed, or is under an open inquiry. */
+export type PassHold = "refunded" | "disputed" | "inquiry";
+
+export const PASS_HOLD_LABELS: Record<PassHold, string> = { refunded: "Refunded", disputed: "Disputed", inquiry: "Inquiry open" };
+
 export interface AccessCodeRecord {
   id: number;
   code: string;
   kind: "SKP" | "MOD" | "SCP";
   used: boolean;
   revoked: boolean;
+  /** What keeps the code's pass revoked (its payment's refunds and disputes); null when it can be restored. */
+  hold: PassHold | null;
   deviceBound: boolean;
   email: string | null;
   username: string | null;

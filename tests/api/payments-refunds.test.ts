@@ -356,6 +356,8 @@ describe("refunds that fail or are canceled", () => {
     const { code, intentId } = await buyAndWatch("Restorable");
     expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
     const id = await codeId(code);
+    const listed = async (code: string) => ((await admin.get("/api/admin/access-codes")).body as { code: string; revoked: boolean; hold: string | null }[]).find((c) => c.code === code);
+    expect(await listed(code)).toMatchObject({ revoked: true, hold: "refunded" });
     // Refunded in full: the ledger would revoke it again.
     const refused = await admin.post(`/api/admin/access-codes/${id}/restore`);
     expect(refused.status).toBe(409);
@@ -363,9 +365,10 @@ describe("refunds that fail or are canceled", () => {
     stripe.advanceClock(3);
     const refundId = stripe.refunds.find((r) => r.payment_intent === intentId)!.id;
     expect((await stripe.deliverEvent(app.url, "refund.failed", stripe.failRefund(refundId))).status).toBe(200);
+    expect(await listed(code)).toMatchObject({ revoked: true, hold: null });
     const restored = await admin.post(`/api/admin/access-codes/${id}/restore`);
     expect(restored.status).toBe(200);
-    expect(restored.body).toMatchObject({ code, revoked: false });
+    expect(restored.body).toMatchObject({ code, revoked: false, hold: null });
     expect(await ledgerOf(intentId)).toMatchObject({ status: "succeeded", codeRevoked: false, failedRefundAmount: 100 });
     const viewer = app.client();
     expect((await enter(viewer, code, "Restorable", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(true);
@@ -380,6 +383,7 @@ describe("refunds that fail or are canceled", () => {
     const contested = await admin.post(`/api/admin/access-codes/${await codeId(disputed.code)}/restore`);
     expect(contested.status).toBe(409);
     expect(contested.body.error).toBe("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
+    expect(await listed(disputed.code)).toMatchObject({ revoked: true, hold: "disputed" });
     expect((await enter(app.client(), disputed.code, "Contested", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(false);
   });
 

@@ -56,6 +56,16 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   assert.deepEqual(fakeStripe.refunds.map((r) => [r.payment_intent, r.amount]), [[intentId, 450]]);
   await screenshotScreen(page, "admin-payments-stripe-refunded");
 
+  // On Access Codes the pass shows why it is revoked, and it cannot be restored while refunded in full.
+  await page.goto(`/admin/access-codes?search=${accessCode}`);
+  const refundedCode = page.locator("tbody tr").filter({ hasText: accessCode });
+  await refundedCode.getByText("Revoked").waitFor();
+  await refundedCode.getByText("Refunded", { exact: true }).waitFor();
+  assert.equal(await refundedCode.getByRole("button", { name: `Restore ${accessCode}` }).isDisabled(), true);
+  await screenshotScreen(page, "admin-access-codes-refunded-pass");
+  await page.goto("/admin/payments");
+  await row.getByText("Refunded", { exact: true }).waitFor();
+
   // The card was closed: the refund fails, its money is back in the account, and the admin is told why.
   const failed = fakeStripe.failRefund(fakeStripe.refunds[0].id);
   assert.equal((await fakeStripe.deliverEvent(app.url, "refund.failed", failed)).status, 200);

@@ -1,8 +1,8 @@
 import type { Store } from "../../db/store.ts";
-import type { AccessCodeRecord, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
+import type { AccessCodeRecord, PassHold, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
-import { isInquiry } from "../payments/ledger.ts";
+import { passHold } from "../payments/ledger.ts";
 import { toCsv } from "./csv.ts";
 
 interface CodeRow {
@@ -11,6 +11,11 @@ interface CodeRow {
   kind: "SKP" | "MOD" | "SCP";
   used: number;
   revoked: number;
+  /** The code's payment as the ledger sees it (null: no payment behind the code). */
+  pay_amount: number | null;
+  refunded_amount: number | null;
+  dispute_status: string | null;
+  dispute_closed: number | null;
   bound: number;
   email: string | null;
   username: string | null;
@@ -29,6 +34,13 @@ interface UserRow {
   created_at: number;
 }
 
+/** Why a restore is refused, by what keeps the pass revoked. */
+const HOLD_REFUSALS: Record<PassHold, string> = {
+  refunded: "This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.",
+  disputed: "This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.",
+  inquiry: "The buyer's bank is asking about this pass's payment, so it stays revoked until the inquiry is closed.",
+};
+
 const SAMPLE_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const CHART_POINTS = 240;
 
@@ -45,15 +57,17 @@ export class AdminPanelService {
 
   async listAccessCodes(): Promise<AccessCodeRecord[]> {
     return (await this.store.all<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+           l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
            (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c ORDER BY c.created_at DESC, c.id DESC`))
+         FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id ORDER BY c.created_at DESC, c.id DESC`))
       .map(toCodeRecord);
   }
 
   async findAccessCode(id: number): Promise<AccessCodeRecord> {
     const row = (await this.store.get<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+           l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
            (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c WHERE c.id = ?`, id));
+         FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id WHERE c.id = ?`, id));
     if (!row) throw notFound("Unknown access code");
     return toCodeRecord(row);
   }
@@ -88,14 +102,8 @@ export class AdminPanelService {
       if (payment) {
         // The ledger's lock: a refund or dispute being recorded for this payment is seen, or waits.
         await this.store.lock(`payment:${payment.intent_id}`);
-        const ledger = await this.store.get<{ amount: number; refunded_amount: number; dispute_status: string | null; dispute_closed: number | null }>(
-          "SELECT amount, refunded_amount, dispute_status, dispute_closed FROM payment_ledger WHERE intent_id = ?",
-          payment.intent_id,
-        );
-        const inquiry = ledger !== null && isInquiry(ledger.dispute_status);
-        if (inquiry && ledger.dispute_closed !== 1) throw conflict("The buyer's bank is asking about this pass's payment, so it stays revoked until the inquiry is closed.");
-        if (ledger && ledger.dispute_status !== null && !inquiry) throw conflict("This pass's payment was disputed, so it stays revoked. Generate a new code to let the buyer in again.");
-        if (ledger && ledger.refunded_amount >= ledger.amount) throw conflict("This pass was refunded in full, so it stays revoked. Generate a new code to let the buyer in again.");
+        const hold = (await this.findAccessCode(id)).hold;
+        if (hold) throw conflict(HOLD_REFUSALS[hold]);
       }
       await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);
     });
@@ -201,6 +209,7 @@ function toCodeRecord(r: CodeRow): AccessCodeRecord {
     kind: r.kind,
     used: r.used === 1,
     revoked: r.revoked === 1,
+    hold: r.pay_amount === null ? null : passHold({ amount: r.pay_amount, refunded_amount: r.refunded_amount ?? 0, dispute_status: r.dispute_status, dispute_closed: r.dispute_closed }),
     deviceBound: r.bound === 1,
     email: r.email,
     username: r.username,

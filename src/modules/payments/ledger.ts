@@ -1,5 +1,6 @@
 import type { Store } from "../../db/store.ts";
 import { formatMoney } from "../../contracts/money.ts";
+import type { PassHold } from "../../contracts/admin-panel.ts";
 import { netAmount, type PaymentRecord, type PaymentStatus } from "../../contracts/payments-ledger.ts";
 import type { AccessService } from "../access/service.ts";
 import { toCsv } from "../admin-panel/csv.ts";
@@ -45,6 +46,17 @@ const CLOSED = new Set(["won", "lost", "warning_closed"]);
 
 /** An inquiry (or retrieval): the card issuer asks before any dispute, and no money moves unless it becomes one. */
 export const isInquiry = (disputeStatus: string | null): boolean => disputeStatus?.startsWith("warning") === true;
+
+/**
+ * What keeps a pass revoked, as the ledger sees its payment: a dispute ever opened, a refund in full, or an
+ * inquiry still open (one closed took no money); null when nothing does.
+ */
+export function passHold(row: Pick<LedgerRow, "amount" | "refunded_amount" | "dispute_status" | "dispute_closed">): PassHold | null {
+  if (row.dispute_status !== null && !isInquiry(row.dispute_status)) return "disputed";
+  if (row.refunded_amount >= row.amount) return "refunded";
+  if (isInquiry(row.dispute_status) && row.dispute_closed !== 1) return "inquiry";
+  return null;
+}
 
 export function ledgerStatus(row: Pick<LedgerRow, "amount" | "refunded_amount" | "dispute_status" | "dispute_closed">): PaymentStatus {
   if (isInquiry(row.dispute_status)) {
@@ -175,10 +187,8 @@ export class PaymentLedger {
     if (!row) return { unknownIntent: intentId };
     if (row.fulfilled !== 1) return {};
     if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
+    if (passHold(row) === null) return {};
     const refunded = row.refunded_amount >= row.amount;
-    // Ever disputed, or asked about by an inquiry still open (one closed took no money: the pass stays as it is).
-    const disputed = row.dispute_status !== null && !(isInquiry(row.dispute_status) && row.dispute_closed === 1);
-    if (!refunded && !disputed) return {};
     const code = await this.access.codeForPayment(row.id);
     if (!code) return {};
     const revokedNow = !code.revoked;

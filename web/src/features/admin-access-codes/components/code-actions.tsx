@@ -33,7 +33,8 @@ export function CodeActions({
     { label: "Send", name: "Send", Icon: MailIcon, onClick: () => onSend(record), disabled: record.revoked },
     { label: "Reset", name: "Reset device", Icon: PhoneIcon, onClick: () => onResetDevice(record), disabled: record.revoked || !record.deviceBound },
     record.revoked
-      ? { label: "Restore", name: "Restore", Icon: ResetIcon, onClick: () => onRestore(record), disabled: false }
+      ? // A pass its payment keeps revoked (refunded in full, disputed, an inquiry open) cannot be restored.
+        { label: "Restore", name: "Restore", Icon: ResetIcon, onClick: () => onRestore(record), disabled: record.hold !== null }
       : { label: "Revoke", name: "Revoke", Icon: BanIcon, onClick: () => onRevoke(record), disabled: false },
   ];
   return (

@@ -1,4 +1,4 @@
-import type { AccessCodeRecord } from "@contracts/admin-panel";
+import { PASS_HOLD_LABELS, type AccessCodeRecord } from "@contracts/admin-panel";
 
 const KIND = {
   SKP: { label: "Regular", className: "badge" },
@@ -11,9 +11,16 @@ export function KindBadge({ kind }: { kind: AccessCodeRecord["kind"] }) {
   return <span className={className}>{label}</span>;
 }
 
-/** Used / unused, or revoked (which wins). */
+/** Used / unused, or revoked (which wins), with what keeps a revoked pass so (its payment refunded, disputed…). */
 export function UsedBadge({ record }: { record: AccessCodeRecord }) {
-  if (record.revoked) return <span className="badge badge-danger">Revoked</span>;
+  if (record.revoked) {
+    return (
+      <>
+        <span className="badge badge-danger">Revoked</span>
+        {record.hold ? <span className="cell-sub code-hold">{PASS_HOLD_LABELS[record.hold]}</span> : null}
+      </>
+    );
+  }
   return record.used ? <span className="badge badge-yes">Used</span> : <span className="badge">Unused</span>;
 }
 
