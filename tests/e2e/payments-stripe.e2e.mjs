@@ -100,6 +100,12 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   await codeRow.getByRole("button", { name: `Restore ${accessCode}` }).click();
   await page.getByRole("dialog", { name: "Restore this access code?" }).getByRole("button", { name: "Restore code" }).click();
   await toastWith(page, "Code Restored").waitFor();
+  // The buyer was told the pass no longer works: sending it to them again is offered at once.
+  const send = page.getByRole("dialog", { name: "Send access code" });
+  assert.equal(await send.getByLabel("E-mail address").inputValue(), "euro-buyer@example.com");
+  await screenshotScreen(page, "admin-access-codes-restored-send");
+  await send.getByRole("button", { name: "Send" }).click();
+  await toastWith(page, "Email Sent").getByText(`${accessCode} was sent to euro-buyer@example.com.`).waitFor();
   await page.goto("/admin/payments");
   await row.getByText("€4.50 refund failed: the card has expired or was canceled").waitFor();
   assert.equal(await row.getByText("Revoked").count(), 0, "the pass works again");

@@ -98,7 +98,11 @@ export function AccessCodesPage() {
     } else if (action === "restore") {
       restore.mutate(record.id, {
         ...done,
-        onSuccess: () => toast({ title: "Code Restored", description: `${record.code} works again.` }),
+        onSuccess: (restored) => {
+          toast({ title: "Code Restored", description: `${record.code} works again.` });
+          // Its buyer was likely told it no longer works: offer to send it to them again.
+          if (restored.email) setSending(restored);
+        },
         onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to restore access code." }),
       });
     } else {
