@@ -197,6 +197,21 @@ describe("users and bans", () => {
     expect(csv.some((l) => l.startsWith(`"'=cmd|calc"`))).toBe(true);
   });
 
+  test("the users list marks who is banned: by name in any case, or by the code they hold; no one else", async () => {
+    const now = Date.now();
+    const codes = [] as number[];
+    for (const _ of [1, 2]) codes.push((await admin.post("/api/admin/generate-access-code", {})).body.id as number);
+    await app.ctx.store.run("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?)", "ByName", codes[0]!, now);
+    await app.ctx.store.run("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?)", "ByCode", codes[1]!, now);
+    await app.ctx.store.run("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?)", "Innocent", null, now);
+    await app.ctx.store.run("INSERT INTO banned_users (username, banned_by, created_at) VALUES (?, ?, ?)", "BYNAME", "warden", now);
+    await app.ctx.store.run("INSERT INTO banned_users (username, access_code_id, banned_by, created_at) VALUES (?, ?, ?, ?)", "an old name", codes[1]!, "warden", now);
+    const users = (await admin.get("/api/admin/users")).body as { username: string; banned: boolean }[];
+    const banned = (name: string) => users.find((u) => u.username === name)?.banned;
+    expect([banned("ByName"), banned("ByCode"), banned("Innocent")]).toEqual([true, true, false]);
+    await app.ctx.store.run("DELETE FROM banned_users WHERE username IN ('BYNAME', 'an old name')");
+  });
+
   test("banned users are listed and can be unbanned once", async () => {
     await app.ctx.store.run("INSERT INTO banned_users (username, banned_by, created_at) VALUES (?, ?, ?)", "Nightcrawler", "warden", Date.now());
     const list = await admin.get("/api/admin/banned-users");

@@ -121,8 +121,10 @@ export class AdminPanelService {
   async listUsers(): Promise<UserRecord[]> {
     return (await this.store.all<UserRow>(`SELECT u.id, u.username, u.email, u.access_code_id, c.code, c.kind, u.created_at,
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted,
-           EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username
-                   OR (b.access_code_id IS NOT NULL AND b.access_code_id = u.access_code_id)) AS banned
+           -- Two lookups rather than one with OR: each is answered from an index or a hash of the bans
+           -- (PostgreSQL compared every ban's case-insensitive name with every user's: 200 ms at 5,000 users).
+           (EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username)
+             OR EXISTS (SELECT 1 FROM banned_users b WHERE b.access_code_id = u.access_code_id)) AS banned
          FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`))
       .map((r) => ({
         id: r.id,
