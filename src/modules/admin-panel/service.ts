@@ -12,6 +12,7 @@ interface CodeRow {
   used: number;
   revoked: number;
   /** The code's payment as the ledger sees it (null: no payment behind the code). */
+  pay_intent: string | null;
   pay_amount: number | null;
   refunded_amount: number | null;
   dispute_status: string | null;
@@ -33,6 +34,12 @@ interface UserRow {
   banned: number;
   created_at: number;
 }
+
+/** A code with its latest user and its payment as the ledger sees it (what keeps a bought pass revoked). */
+const CODE_SELECT = `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+           l.intent_id AS pay_intent, l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
+           (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
+         FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id`;
 
 /** Why a restore is refused, by what keeps the pass revoked. */
 const HOLD_REFUSALS: Record<PassHold, string> = {
@@ -56,20 +63,18 @@ export class AdminPanelService {
   }
 
   async listAccessCodes(): Promise<AccessCodeRecord[]> {
-    return (await this.store.all<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
-           l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
-           (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id ORDER BY c.created_at DESC, c.id DESC`))
-      .map(toCodeRecord);
+    return (await this.store.all<CodeRow>(`${CODE_SELECT} ORDER BY c.created_at DESC, c.id DESC`)).map(toCodeRecord);
   }
 
   async findAccessCode(id: number): Promise<AccessCodeRecord> {
-    const row = (await this.store.get<CodeRow>(`SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
-           l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
-           (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
-         FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id WHERE c.id = ?`, id));
+    return toCodeRecord(await this.codeRow(id));
+  }
+
+  /** One code's row, with its payment as the ledger sees it; 404 for an unknown id. */
+  private async codeRow(id: number): Promise<CodeRow> {
+    const row = await this.store.get<CodeRow>(`${CODE_SELECT} WHERE c.id = ?`, id);
     if (!row) throw notFound("Unknown access code");
-    return toCodeRecord(row);
+    return row;
   }
 
   /** A new regular or moderator code, made by an admin (no payment behind it). */
@@ -95,14 +100,13 @@ export class AdminPanelService {
    * the way to let that buyer in (an inquiry closed, the pass can be restored).
    */
   async restore(id: number): Promise<AccessCodeRecord> {
-    const code = await this.findAccessCode(id);
-    if (!code.revoked) return code;
+    const row = await this.codeRow(id);
+    if (row.revoked !== 1) return toCodeRecord(row);
     await this.store.tx(async () => {
-      const payment = await this.store.get<{ intent_id: string }>("SELECT p.intent_id FROM payments p JOIN access_codes c ON c.payment_id = p.id WHERE c.id = ?", id);
-      if (payment) {
+      if (row.pay_intent !== null) {
         // The ledger's lock: a refund or dispute being recorded for this payment is seen, or waits.
-        await this.store.lock(`payment:${payment.intent_id}`);
-        const hold = (await this.findAccessCode(id)).hold;
+        await this.store.lock(`payment:${row.pay_intent}`);
+        const hold = toCodeRecord(await this.codeRow(id)).hold;
         if (hold) throw conflict(HOLD_REFUSALS[hold]);
       }
       await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);
