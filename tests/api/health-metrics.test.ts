@@ -4,6 +4,9 @@ import pkg from "../../package.json";
 import { startTestApp, type TestApp } from "../harness.ts";
 import { joinAs, say, WsClient } from "../ws/helpers.ts";
 
+/** Prometheus' own linter (Debian's `prometheus` package). */
+const PROMTOOL = Bun.which("promtool");
+
 /** The endpoints a load balancer and a Prometheus server use. */
 const apps: TestApp[] = [];
 async function app(overrides: Parameters<typeof startTestApp>[0] = {}) {
@@ -76,14 +79,32 @@ describe("health, readiness and metrics", () => {
     expect(sample(page, "dreadcast_broadcast_frames_total", labels)).toBeGreaterThanOrEqual(2);
     expect(sample(page, "dreadcast_database_up", labels)).toBe(1);
     expect(sample(page, "dreadcast_database_latency_seconds", labels)).toBeGreaterThan(0);
-    expect(sample(page, "dreadcast_payments_total", { kind: "access" })).toBe(1);
-    expect(sample(page, "dreadcast_payments_amount_minor_total", { kind: "access" })).toBeGreaterThan(0);
-    expect(sample(page, "dreadcast_email_queue_depth", { status: "pending" })).toBeGreaterThanOrEqual(0);
+    // The event's figures, reported by the instance running the stats sampler (this one, alone).
+    expect(sample(page, "dreadcast_event_payments", { kind: "access" })).toBe(1);
+    expect(sample(page, "dreadcast_event_payments", { kind: "donation" })).toBe(0);
+    expect(sample(page, "dreadcast_event_payments_minor_units", { kind: "access", currency: "GBP" })).toBe(100);
+    expect(sample(page, "dreadcast_event_hearts", labels)).toBe(1);
+    expect(sample(page, "dreadcast_event_email_queue_depth", { status: "pending" })).toBeGreaterThanOrEqual(0);
     expect(sample(page, "dreadcast_job_owner", { job: "mail" })).toBe(1);
     expect(sample(page, "dreadcast_job_owner", { job: "stats-sampler" })).toBe(1);
     expect(sample(page, "dreadcast_job_owner", { job: "fake-viewers" })).toBe(1);
     expect(sample(page, "process_resident_memory_bytes", labels)).toBeGreaterThan(1e6);
     // Every sample line is well-formed: name{labels} value.
     for (const line of page.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+\{[^}]*\} (-?[0-9.e+-]+|NaN))$/);
+  });
+
+  test("/metrics passes promtool's check: counters end in _total, nothing else does, names in base units", async () => {
+    if (!PROMTOOL) {
+      console.log("SKIPPED: promtool's check of /metrics (no promtool; apt-get install prometheus)");
+      return;
+    }
+    const a = await app({ metrics: true, instanceName: "lint" });
+    const ws = await WsClient.connect(a, await joinAs(a, "Linted", "SKP"));
+    await say(ws, "checked");
+    const page = (await a.client().get("/metrics")).text;
+    expect(page).toContain("dreadcast_event_payments{");
+    const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: new TextEncoder().encode(page), stdout: "pipe", stderr: "pipe" });
+    expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+    expect(check.exitCode).toBe(0);
   });
 });

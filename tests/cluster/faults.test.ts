@@ -10,6 +10,7 @@ import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts
 
 /** Faults a cluster lives through: an instance SIGKILLed or frozen mid-chat, Redis restarted mid-chat. */
 const redis: TestRedis | null = await startTestRedis();
+const PROMTOOL = Bun.which("promtool");
 const postgres = await postgresAvailable();
 const ready = redis !== null && postgres;
 if (!ready) console.warn(`cluster fault tests skipped: ${redis ? "" : "no redis-server binary; "}${postgres ? "" : "no PostgreSQL server answers"}`);
@@ -229,9 +230,19 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     const jobs = ["mail", "stats-sampler", "fake-viewers"];
     await eventually(async () => (await Promise.all(jobs.map((job) => owns(first, job)))).every(Boolean), 5000, "first runs the jobs");
     for (const job of jobs) expect(await owns(second, job)).toBe(false);
+    // The event's figures come from the jobs' owner alone, so that a sum over the instances counts them once.
+    const page = async (instance: InstanceProcess) => await (await fetch(`${instance.url}/metrics`)).text();
+    expect(await page(first)).toMatch(/^dreadcast_event_hearts\{instance="first"\} 0$/m);
+    expect(await page(first)).toMatch(/^dreadcast_event_payments\{instance="first",kind="access"\} 0$/m);
+    expect(await page(second)).not.toContain("dreadcast_event_");
     const killedAt = performance.now();
     await first.kill(9);
     await eventually(async () => (await Promise.all(jobs.map((job) => owns(second, job)))).every(Boolean), 10_000, "second took the jobs over");
+    expect(await page(second)).toMatch(/^dreadcast_event_hearts\{instance="second"\} 0$/m);
+    if (PROMTOOL) {
+      const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: new TextEncoder().encode(await page(second)), stdout: "pipe", stderr: "pipe" });
+      expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+    } else console.log("SKIPPED: promtool's check of a cluster instance's /metrics (no promtool; apt-get install prometheus)");
     // The lease (5 s) ran out and was taken at the next renewal (every second).
     expect(performance.now() - killedAt).toBeLessThan(8000);
     expect(second.output()).toContain("[second] now runs mail");

@@ -5,6 +5,9 @@ import { PostgresStore } from "../../db/store.ts";
 import { loadWebBuild } from "../../http/web-app.ts";
 import { unauthorized } from "../../lib/errors.ts";
 
+/** The single-owner job whose instance reports the event-wide figures (dreadcast_event_*). */
+const EVENT_REPORTER = "stats-sampler";
+
 /** How long the database may take to answer a health check before it counts as away. */
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -49,6 +52,37 @@ class Exposition {
   }
 }
 
+const EVENT_WIDE = "(event-wide: only the instance running the stats sampler reports it)";
+
+/** The event's figures, `dreadcast_event_*`: what it has, not what this instance did. */
+async function eventFigures(ctx: AppContext, out: Exposition, databaseUp: boolean): Promise<void> {
+  out.add("dreadcast_event_hearts", "gauge", `The event's heart total ${EVENT_WIDE}.`, ctx.chat.heartCount());
+  out.add("dreadcast_event_fake_viewers", "gauge", `Fake viewers added to the count everyone sees ${EVENT_WIDE}.`, ctx.chat.currentFakeViewers());
+  if (!databaseUp) return;
+  try {
+    const queue = await ctx.store.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM email_queue WHERE status != 'sent' GROUP BY status");
+    const payments = await ctx.store.all<{ kind: string; currency: string; n: number; amount: number }>(
+      "SELECT kind, currency, COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount FROM payments WHERE fulfilled = 1 GROUP BY kind, currency",
+    );
+    out.add(
+      "dreadcast_event_email_queue_depth",
+      "gauge",
+      `E-mails waiting to be sent (pending) or given up on (failed) ${EVENT_WIDE}.`,
+      ["pending", "failed"].map((status) => [{ status }, Number(queue.find((q) => q.status === status)?.n ?? 0)]),
+    );
+    const count = (kind: string) => payments.filter((p) => p.kind === kind).reduce((n, p) => n + Number(p.n), 0);
+    out.add("dreadcast_event_payments", "gauge", `Payments that succeeded, refunded ones included, by kind ${EVENT_WIDE}.`, ["access", "donation"].map((kind) => [{ kind }, count(kind)]));
+    out.add(
+      "dreadcast_event_payments_minor_units",
+      "gauge",
+      `What they came to before refunds, in minor units (pence, cents), by kind and currency ${EVENT_WIDE}.`,
+      payments.map((p) => [{ kind: p.kind, currency: p.currency.toUpperCase() }, Number(p.amount)]),
+    );
+  } catch {
+    // The database went away between the queries: the next scrape has them.
+  }
+}
+
 async function metrics(ctx: AppContext): Promise<string> {
   const out = new Exposition(ctx.cluster.name);
   const cluster = ctx.cluster.status();
@@ -61,13 +95,11 @@ async function metrics(ctx: AppContext): Promise<string> {
   out.add("dreadcast_viewers", "gauge", "Distinct people with a chat socket open on this instance.", sockets.people);
   out.add("dreadcast_sockets", "gauge", "Chat sockets open on this instance.", sockets.sockets);
   out.add("dreadcast_cluster_viewers", "gauge", "Distinct people connected to the whole cluster, as this instance counts them (without fake viewers).", ctx.chat.realViewerCount());
-  out.add("dreadcast_fake_viewers", "gauge", "Fake viewers added to the count everyone sees.", ctx.chat.currentFakeViewers());
   out.add("dreadcast_chat_messages_total", "counter", "Chat lines accepted on this instance.", live.lines);
   out.add("dreadcast_hearts_total", "counter", "Hearts counted on this instance.", live.hearts);
   out.add("dreadcast_chat_messages_per_second", "gauge", "Chat lines accepted on this instance per second, over the last ten seconds.", Math.round(live.linesPerSecond * 100) / 100);
   out.add("dreadcast_hearts_per_second", "gauge", "Hearts counted on this instance per second, over the last ten seconds.", Math.round(live.heartsPerSecond * 100) / 100);
   out.add("dreadcast_broadcast_frames_total", "counter", "Frames fanned out to this instance's sockets (one per event or chat batch).", live.frames);
-  out.add("dreadcast_heart_total", "gauge", "The event's heart total.", ctx.chat.heartCount());
   const latency = await databaseLatency(ctx);
   out.add("dreadcast_database_up", "gauge", "1 when the database answered the scrape's query.", latency === null ? 0 : 1);
   if (latency !== null) out.add("dreadcast_database_latency_seconds", "gauge", "Round trip of a trivial query to the database.", latency);
@@ -86,17 +118,9 @@ async function metrics(ctx: AppContext): Promise<string> {
     "1 for each periodic job this instance runs (one instance of a cluster runs each).",
     ["mail", "stats-sampler", "fake-viewers"].map((job) => [{ job }, cluster.owns.includes(job) ? 1 : 0]),
   );
-  if (latency !== null) {
-    try {
-      const queue = await ctx.store.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM email_queue WHERE status != 'sent' GROUP BY status");
-      out.add("dreadcast_email_queue_depth", "gauge", "E-mails waiting to be sent (pending) or given up on (failed).", ["pending", "failed"].map((status) => [{ status }, queue.find((q) => q.status === status)?.n ?? 0]));
-      const payments = await ctx.store.all<{ kind: string; n: number; amount: number }>("SELECT kind, COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount FROM payments WHERE fulfilled = 1 GROUP BY kind");
-      out.add("dreadcast_payments_total", "counter", "Payments that succeeded and were counted, by kind.", ["access", "donation"].map((kind) => [{ kind }, payments.find((p) => p.kind === kind)?.n ?? 0]));
-      out.add("dreadcast_payments_amount_minor_total", "counter", "Their sum in minor units (pence, cents) of the event's currency.", ["access", "donation"].map((kind) => [{ kind }, payments.find((p) => p.kind === kind)?.amount ?? 0]));
-    } catch {
-      // The database went away between the two queries: the next scrape has them.
-    }
-  }
+  // The event's own figures are the same whichever instance reads them: one instance reports them, so that
+  // a sum over the instances counts each once.
+  if (cluster.owns.includes(EVENT_REPORTER)) await eventFigures(ctx, out, latency !== null);
   const usage = process.cpuUsage();
   out.add("process_cpu_seconds_total", "counter", "CPU time this process used.", (usage.user + usage.system) / 1e6);
   out.add("process_resident_memory_bytes", "gauge", "Resident memory of this process.", process.memoryUsage.rss());
