@@ -15,6 +15,7 @@ import { RefundService } from "./modules/payments/refunds.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
+import { configuredSiteHost } from "./modules/settings/site-host.ts";
 import { StreamSourceService } from "./modules/stream/source.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
@@ -58,8 +59,12 @@ function createCluster(config: Config, store: Store, log: Logger): Cluster {
 export async function createContext(config: Config, store: Store, log: Logger): Promise<AppContext> {
   const cluster = createCluster(config, store, log);
   await cluster.start();
-  const settings = new SettingsService(store);
+  const settings = new SettingsService(store, configuredSiteHost(config));
   const mail = new MailService(store, createMailTransport(config, log), log);
+  mail.setOrganizerContact(async () => {
+    const { organizerName, contactEmail } = await settings.get();
+    return contactEmail ? { name: organizerName, email: contactEmail } : null;
+  });
   const viewerSessions = new ViewerSessionService(store, config);
   const access = new AccessService(store, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;

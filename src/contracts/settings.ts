@@ -23,6 +23,22 @@ export interface PublicLivestreamSettings {
   accessPrice: number;
   /** The event's currency: the donation total, goal and price are in it. */
   currency: Currency;
+  /** Who runs the event and where buyers reach them: the footer's links, "" where not set. */
+  organizer: OrganizerDetails;
+}
+
+export const SOCIAL_NETWORKS = ["instagram", "youtube", "tiktok", "x", "discord"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+/** A profile link per network; "" while the organiser has none. */
+export type SocialLinks = Record<SocialNetwork, string>;
+
+/** The organiser's details; each "" while not set. */
+export interface OrganizerDetails {
+  organizerName: string;
+  contactEmail: string;
+  privacyUrl: string;
+  termsUrl: string;
+  socialLinks: SocialLinks;
 }
 
 /** The admin view of the settings row. */
@@ -42,29 +58,98 @@ export interface LivestreamSettings {
   currency: Currency;
   /** Whether a pass or donation has been paid yet: the currency then changes only when confirmed. */
   hasSales: boolean;
+  organizerName: string;
+  contactEmail: string;
+  privacyUrl: string;
+  termsUrl: string;
+  socialLinks: SocialLinks;
 }
+
+const isWebAddress = (value: string) => {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
 
 export const embedUrl = z
   .string()
   .trim()
   .max(2000, "Please enter a valid embed URL")
-  .refine((value) => {
-    if (value === "") return true;
-    try {
-      return ["http:", "https:"].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, "Please enter a valid embed URL");
+  .refine((value) => value === "" || isWebAddress(value), "Please enter a valid embed URL");
 
-/** PUT /api/admin/livestream-settings (donationGoal already in pence). */
-export const livestreamSettingsBody = z.object({
+/** A link the footer opens: "" (not set) or an http(s) address. */
+const pageUrl = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(2000, `${label} is too long`)
+    .refine((value) => value === "" || isWebAddress(value), `${label} must be an http:// or https:// address`);
+
+/** The host names each network's profile links are on. */
+export const SOCIAL_HOSTS: Record<SocialNetwork, { label: string; hosts: string[] }> = {
+  instagram: { label: "Instagram", hosts: ["instagram.com"] },
+  youtube: { label: "YouTube", hosts: ["youtube.com", "youtu.be"] },
+  tiktok: { label: "TikTok", hosts: ["tiktok.com"] },
+  x: { label: "X", hosts: ["x.com", "twitter.com"] },
+  discord: { label: "Discord", hosts: ["discord.gg", "discord.com"] },
+};
+
+const onHosts = (value: string, hosts: string[]) => {
+  const host = new URL(value).hostname.toLowerCase();
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
+};
+
+const socialUrl = (network: SocialNetwork) => {
+  const { label, hosts } = SOCIAL_HOSTS[network];
+  return pageUrl(`The ${label} link`).refine(
+    (value) => value === "" || !isWebAddress(value) || onHosts(value, hosts),
+    `The ${label} link must be on ${hosts[0]}`,
+  );
+};
+
+export const socialLinks = z.object({
+  instagram: socialUrl("instagram"),
+  youtube: socialUrl("youtube"),
+  tiktok: socialUrl("tiktok"),
+  x: socialUrl("x"),
+  discord: socialUrl("discord"),
+});
+
+/** The organiser's details as the admin sends them ("" clears one). */
+export const organizerFields = {
+  organizerName: z.string().trim().max(200, "Organiser name is too long"),
+  contactEmail: z
+    .string()
+    .trim()
+    .max(254, "Please enter a valid email address")
+    .refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address"),
+  privacyUrl: pageUrl("Privacy policy link"),
+  termsUrl: pageUrl("Terms of service link"),
+  socialLinks,
+};
+
+/** The fields of the spec's PUT /api/admin/livestream-settings (donationGoal already in pence). */
+export const livestreamSettingsFields = {
   eventTitle: z.string().trim().min(1, "Event title is required").max(200, "Event title is too long"),
   thumbnailUrl: z.string().trim().min(1, "Thumbnail path is required").max(2000, "Thumbnail path is too long"),
   embedUrl,
   donationGoal: z.number().int("Donation goal must be whole pence").min(100, "Donation goal must be at least 1").max(100_000_000, "Donation goal is too large"),
   isActive: z.boolean(),
   startDate: z.string().refine((value) => !Number.isNaN(Date.parse(value)), "Start date must be an ISO date"),
+};
+
+/**
+ * PUT /api/admin/livestream-settings. Each field left out stays as saved, so a page saves only what its
+ * admin changed and never writes back a value someone else (or another card) has changed since it loaded.
+ */
+export const livestreamSettingsBody = z.object({
+  ...livestreamSettingsFields,
+  ...organizerFields,
+}).partial().extend({
+  /** Only the networks sent change. */
+  socialLinks: socialLinks.partial().optional(),
   /** Left out: unchanged. Checked against the currency's minimum by `accessPriceProblem`. */
   accessPrice: z.number({ error: "Access price must be a number" }).int("Access price must be whole pence").optional(),
   currency: z.enum(CURRENCIES, { error: "Choose one of the listed currencies" }).optional(),
@@ -72,4 +157,3 @@ export const livestreamSettingsBody = z.object({
   confirmCurrencyChange: z.boolean().optional(),
 });
 export type LivestreamSettingsBody = z.infer<typeof livestreamSettingsBody>;
-

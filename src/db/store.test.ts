@@ -268,7 +268,7 @@ for (const engine of await testEngines()) {
       expect(before.find((r) => r.intent_id === "pi_failed_after")).toMatchObject({ refunded_amount: 100, failed_refund_amount: 200, refund_failure: "expired_or_canceled_card" });
       expect(before.find((r) => r.intent_id === "pi_two_disputes")).toMatchObject({ disputed_amount: 700, dispute_status: "under_review", dispute_closed: 1 });
 
-      expect(await migrate(store, migrations)).toEqual([9]);
+      expect(await migrate(store, migrations.filter((m) => m.version <= 9))).toEqual([9]);
       expect(await ledger()).toEqual(before);
       for (const row of before) {
         expect(await store.get("SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = ?", row.intent_id as string)).toEqual(row);

@@ -30,6 +30,17 @@ describe("with an SMTP server", () => {
     expect(mail.html).toContain("ENTER THE DARKNESS");
   });
 
+  test("the code e-mail names the organiser's contact address once it is set", async () => {
+    const first = await buyDemoCode(app.client(), "early@example.com");
+    expect((await smtp.waitFor((m) => m.text.includes(first.accessCode))).text).not.toContain("Write to");
+    await app.ctx.settings.update({ organizerName: "Night Owl Events", contactEmail: "help@nightowl.example" });
+    const { accessCode } = await buyDemoCode(app.client(), "asker@example.com");
+    const mail = await smtp.waitFor((m) => m.text.includes(accessCode));
+    expect(mail.text).toContain("Questions, or watching on a new device? Write to Night Owl Events at help@nightowl.example and quote your access code.");
+    expect(mail.html).toContain('<a href="mailto:help@nightowl.example"');
+    await app.ctx.settings.update({ organizerName: "", contactEmail: "" });
+  });
+
   test("an address given when entering a code without one gets the code once", async () => {
     const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(app.client(), code.code, "Latecomer", undefined, "late@example.com");

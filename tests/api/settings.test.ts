@@ -30,6 +30,7 @@ describe("public livestream settings", () => {
       isActive: true,
       accessPrice: 100,
       currency: "gbp",
+      organizer: { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: { instagram: "", youtube: "", tiktok: "", x: "", discord: "" } },
     });
     expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);
   });
@@ -92,5 +93,113 @@ describe("public livestream settings", () => {
     const body = (await app.client().get("/api/livestream-settings")).body;
     expect(body.thumbnailUrl).toBe("/uploads/thumb.png");
     expect(body.displayThumbnail).toBe("/uploads/thumb.png");
+  });
+});
+
+describe("admin livestream settings: a save writes only what it sends", () => {
+  const SPEC_BODY = {
+    eventTitle: "The Hollow Night",
+    thumbnailUrl: "/assets/default-thumbnail.jpg",
+    embedUrl: "https://player.example.com/embed/hollow",
+    donationGoal: 7500,
+    isActive: true,
+    startDate: "2031-10-31T21:30:00.000Z",
+  };
+
+  test("the spec's full body is saved as before", async () => {
+    const admin = await loginAsAdmin(app);
+    const res = await admin.put("/api/admin/livestream-settings", SPEC_BODY);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(SPEC_BODY);
+    expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject(SPEC_BODY);
+  });
+
+  test("a title saved after the stream source changed leaves the new player in place", async () => {
+    const admin = await loginAsAdmin(app);
+    const loaded = (await admin.get("/api/admin/livestream-settings")).body;
+    expect((await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" })).status).toBe(200);
+    const res = await admin.put("/api/admin/livestream-settings", { eventTitle: "Renamed Night" });
+    expect(res.status).toBe(200);
+    const saved = (await admin.get("/api/admin/livestream-settings")).body;
+    expect(saved.eventTitle).toBe("Renamed Night");
+    expect(saved.embedUrl).toBe("https://www.youtube.com/embed/dQw4w9WgXcQ");
+    expect({ ...saved, eventTitle: loaded.eventTitle, embedUrl: loaded.embedUrl }).toEqual(loaded);
+    await admin.put("/api/admin/livestream-settings", { eventTitle: "DREADCAST: The Night It Streams", embedUrl: EMBED });
+  });
+
+  test("an empty body changes nothing; a bad field is refused and nothing else is written", async () => {
+    const admin = await loginAsAdmin(app);
+    const before = (await admin.get("/api/admin/livestream-settings")).body;
+    expect((await admin.put("/api/admin/livestream-settings", {})).body).toEqual(before);
+    const res = await admin.put("/api/admin/livestream-settings", { eventTitle: "Half Saved", donationGoal: 50 });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("Donation goal must be at least 1");
+    expect((await admin.get("/api/admin/livestream-settings")).body).toEqual(before);
+  });
+});
+
+describe("the organiser's details", () => {
+  const NONE = { instagram: "", youtube: "", tiktok: "", x: "", discord: "" };
+
+  test("start empty, are saved by the admin and shown to everyone", async () => {
+    const admin = await loginAsAdmin(app);
+    expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject({ organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: NONE });
+    const res = await admin.put("/api/admin/livestream-settings", {
+      organizerName: "Night Owl Events",
+      contactEmail: " help@nightowl.example ",
+      privacyUrl: "https://nightowl.example/privacy",
+      termsUrl: "https://nightowl.example/terms",
+      socialLinks: { instagram: "https://www.instagram.com/nightowl", discord: "https://discord.gg/abc123" },
+    });
+    expect(res.status).toBe(200);
+    const organizer = {
+      organizerName: "Night Owl Events",
+      contactEmail: "help@nightowl.example",
+      privacyUrl: "https://nightowl.example/privacy",
+      termsUrl: "https://nightowl.example/terms",
+      socialLinks: { ...NONE, instagram: "https://www.instagram.com/nightowl", discord: "https://discord.gg/abc123" },
+    };
+    expect(res.body).toMatchObject(organizer);
+    expect((await app.client().get("/api/livestream-settings")).body.organizer).toEqual(organizer);
+
+    // Only the networks sent change; "" clears one.
+    await admin.put("/api/admin/livestream-settings", { socialLinks: { x: "https://x.com/nightowl", instagram: "" } });
+    expect((await app.client().get("/api/livestream-settings")).body.organizer.socialLinks).toEqual({ ...NONE, discord: "https://discord.gg/abc123", x: "https://x.com/nightowl" });
+  });
+
+  test.each([
+    ["an e-mail that is not one", { contactEmail: "help@" }, "Please enter a valid email address"],
+    ["a privacy policy that is not a web page", { privacyUrl: "javascript:alert(1)" }, "Privacy policy link must be an http:// or https:// address"],
+    ["terms on ftp", { termsUrl: "ftp://nightowl.example/terms" }, "Terms of service link must be an http:// or https:// address"],
+    ["an Instagram link elsewhere", { socialLinks: { instagram: "https://evil.example/instagram.com" } }, "The Instagram link must be on instagram.com"],
+    ["a TikTok link that is no address", { socialLinks: { tiktok: "tiktok.com/@nightowl" } }, "The TikTok link must be an http:// or https:// address"],
+    ["a name too long", { organizerName: "x".repeat(201) }, "Organiser name is too long"],
+  ])("refuses %s with a 400 that says why", async (_, body, message) => {
+    const admin = await loginAsAdmin(app);
+    const before = (await admin.get("/api/admin/livestream-settings")).body;
+    const res = await admin.put("/api/admin/livestream-settings", body);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain(message);
+    expect((await admin.get("/api/admin/livestream-settings")).body).toEqual(before);
+  });
+});
+
+describe("Livestream active", () => {
+  test("off: viewers get no player (settings, playback, the pages told live); on again: back", async () => {
+    const admin = await loginAsAdmin(app);
+    const viewer = app.client();
+    await enter(viewer, (await app.ctx.access.issueAccessCode("SKP")).code, "Early");
+    expect((await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: EMBED })).status).toBe(200);
+    expect((await viewer.get("/api/stream/playback")).body.url).toBe(EMBED);
+
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    const settings = (await viewer.get("/api/livestream-settings")).body;
+    expect([settings.isActive, settings.embedUrl]).toEqual([false, ""]);
+    expect((await viewer.get("/api/stream/playback")).body.url).toBe("");
+    expect((await admin.get("/api/admin/livestream-settings")).body.embedUrl).toBe(EMBED);
+
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);
+    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe(EMBED);
+    expect((await viewer.get("/api/stream/playback")).body.url).toBe(EMBED);
   });
 });

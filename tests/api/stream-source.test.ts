@@ -26,7 +26,7 @@ beforeAll(async () => {
   // A stand-in page, so /livestream answers with the page headers as it does with the built web app.
   const page = join(mkdtempSync(join(tmpdir(), "dreadcast-page-")), "index.html");
   writeFileSync(page, "<!doctype html><title>dreadcast</title>");
-  app = await startTestApp({ publicUrl: "https://live.example.com" }, [{ path: "/index.html", file: page, immutable: false }]);
+  app = await startTestApp({ publicUrl: "https://live.example.com", allowPrivateOrigins: true }, [{ path: "/index.html", file: page, immutable: false }]);
   admin = await loginAsAdmin(app);
   viewer = app.client();
   viewerCode = (await app.ctx.access.issueAccessCode("SKP")).code;
@@ -166,7 +166,7 @@ describe("GET /api/stream/playback", () => {
     await save({ kind: "embed", embedUrl: "https://player.twitch.tv/?channel=dreadcast" });
     const res = await viewer.get("/api/stream/playback");
     expect(res.body).toMatchObject({ kind: "embed", url: "https://player.twitch.tv/?channel=dreadcast&parent=live.example.com", watermark: null });
-    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe("https://player.twitch.tv/?channel=dreadcast");
+    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe("https://player.twitch.tv/?channel=dreadcast&parent=live.example.com");
     const csp = (await fetch(app.url + "/livestream")).headers.get("content-security-policy")!;
     expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com https://player.twitch.tv;");
   });
@@ -189,5 +189,69 @@ describe("GET /api/stream/playback", () => {
     expect(csp).toContain("media-src 'self' blob:;");
     expect(csp).toContain("worker-src 'self' blob:;");
     expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com;");
+  });
+});
+
+describe("embed links are saved as players", () => {
+  const saved = async () => (await admin.get("/api/admin/stream-source")).body.embedUrl;
+
+  test.each([
+    ["a YouTube watch link", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
+    ["a youtu.be link", "https://youtu.be/dQw4w9WgXcQ?si=abc", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
+    ["a YouTube /live/ link", "https://www.youtube.com/live/dQw4w9WgXcQ", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
+    ["a YouTube channel's live page", "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv/live", "https://www.youtube.com/embed/live_stream?channel=UCabcdefghijklmnopqrstuv"],
+    ["a Twitch channel", "https://www.twitch.tv/NightShift", "https://player.twitch.tv/?channel=nightshift&parent=live.example.com"],
+    ["a Twitch past broadcast", "https://www.twitch.tv/videos/123456789", "https://player.twitch.tv/?video=v123456789&parent=live.example.com"],
+    ["a Vimeo video", "https://vimeo.com/76979871", "https://player.vimeo.com/video/76979871"],
+    ["an unlisted Vimeo video", "https://vimeo.com/76979871/a1b2c3d4e5", "https://player.vimeo.com/video/76979871?h=a1b2c3d4e5"],
+    ["a Vimeo event", "https://vimeo.com/event/4242", "https://vimeo.com/event/4242/embed"],
+    ["a YouTube player, kept as it is", "https://www.youtube.com/embed/dQw4w9WgXcQ?autoplay=1", "https://www.youtube.com/embed/dQw4w9WgXcQ?autoplay=1"],
+    ["a Vimeo player, kept as it is", "https://player.vimeo.com/video/76979871", "https://player.vimeo.com/video/76979871"],
+    ["another service's player, kept as it is", "https://live.example.org/embed/video", "https://live.example.org/embed/video"],
+  ])("%s", async (_, link, player) => {
+    const res = await save({ kind: "embed", embedUrl: link });
+    expect(res.status).toBe(200);
+    expect(res.body.embedUrl).toBe(player);
+    expect(await saved()).toBe(player);
+    expect((await viewer.get("/api/livestream-settings")).body.embedUrl).toBe(player);
+  });
+
+  test("Twitch's parent is the configured site, never the Host a request names", async () => {
+    const res = await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://www.twitch.tv/nightshift" }, { host: "evil.example", origin: "http://evil.example" });
+    expect(res.status).toBe(200);
+    expect(res.body.embedUrl).toBe("https://player.twitch.tv/?channel=nightshift&parent=live.example.com");
+  });
+
+  test("without --public-url, Twitch's parent is the address the server listens on", async () => {
+    const local = await startTestApp();
+    try {
+      const res = await (await loginAsAdmin(local)).put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://twitch.tv/nightshift" }, { host: "evil.example", origin: "http://evil.example" });
+      expect(res.body.embedUrl).toBe("https://player.twitch.tv/?channel=nightshift&parent=127.0.0.1");
+    } finally {
+      await local.close();
+    }
+  });
+
+  test.each([
+    ["a YouTube channel handle", "https://www.youtube.com/@nightshift", "That YouTube link is not a video. Paste the live video's link (https://www.youtube.com/watch?v=…) or its embed address (https://www.youtube.com/embed/…)."],
+    ["Twitch's directory", "https://www.twitch.tv/directory", "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>)."],
+    ["a Twitch player naming no channel", "https://player.twitch.tv/?autoplay=true", "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>)."],
+    ["a Vimeo showcase page", "https://vimeo.com/showcase", "That Vimeo link is not a video or an event. Paste the video's link (https://vimeo.com/<number>) or its player (https://player.vimeo.com/video/<number>)."],
+    ["a site's home page", "https://live.example.org", "That is a site's home page, not a player. Paste the player's embed address: for an Owncast server that is https://live.example.org/embed/video; other services show it under Share → Embed."],
+  ])("refuses %s, saying what to paste, and keeps what was saved", async (_, link, message) => {
+    expect((await save({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" })).status).toBe(200);
+    const res = await save({ kind: "embed", embedUrl: link });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message, field: "embedUrl" });
+    expect(await saved()).toBe("https://www.youtube.com/embed/dQw4w9WgXcQ");
+  });
+
+  test("the settings' embed URL is converted and refused the same way", async () => {
+    const res = await admin.put("/api/admin/livestream-settings", { embedUrl: "https://youtu.be/dQw4w9WgXcQ" });
+    expect(res.status).toBe(200);
+    expect(res.body.embedUrl).toBe("https://www.youtube.com/embed/dQw4w9WgXcQ");
+    const refused = await admin.put("/api/admin/livestream-settings", { embedUrl: "https://vimeo.com/showcase" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.field).toBe("embedUrl");
   });
 });

@@ -128,8 +128,8 @@ async function metrics(ctx: AppContext): Promise<string> {
 }
 
 /**
- * `/healthz`: alive and the database answers (200, or 503). `/readyz`: ready to take viewers — the
- * database answers and, in a cluster, Redis is connected — for a load balancer's health checks; it also
+ * `/healthz`: alive and the database answers (200, or 503). `/readyz`: this instance can take viewers —
+ * its database answers; Redis is reported, not required — for a load balancer's health checks; it also
  * names the version and web build, so a rolling upgrade can be watched instance by instance.
  * `/metrics`: Prometheus text, when switched on (`--metrics`, or `--metrics-token` and that bearer token).
  */
@@ -144,9 +144,10 @@ export function healthRoutes(ctx: AppContext) {
     .get("/readyz", async ({ set }) => {
       const database = (await databaseLatency(ctx)) !== null;
       const cluster = ctx.cluster.status();
-      const redis = !cluster.clustered || cluster.redis === "up";
+      // Redis away pauses only the chat between instances, for all of them at once: each still serves its
+      // viewers, so a balancer should keep sending them (an instance without its database cannot).
       const body = {
-        status: database && redis ? "ready" : "unavailable",
+        status: database ? "ready" : "unavailable",
         instance: cluster.name,
         version: pkg.version,
         build: await loadWebBuild(),

@@ -36,7 +36,23 @@ function enterButton(siteUrl: string): string {
 <p style="text-align:center;font-size:13px;color:#a3a3a3;">or open <a href="${href}" style="color:#f87171;">${href}</a></p>`;
 }
 
-export function accessCodeMail(code: string, siteUrl: string): MailContent {
+/** Who runs the event, for buyers to write to (set in the admin's Settings). */
+export interface MailContact {
+  /** "" when the organiser gave no name. */
+  name: string;
+  email: string;
+}
+
+function contactLine(contact: MailContact): string {
+  return `Questions, or watching on a new device? Write to ${contact.name || "the organiser"} at ${contact.email} and quote your access code.`;
+}
+
+function contactHtml(contact: MailContact): string {
+  const href = escapeHtml(`mailto:${contact.email}`);
+  return `<p style="font-size:14px;color:#a3a3a3;">Questions, or watching on a new device? Write to ${escapeHtml(contact.name || "the organiser")} at <a href="${href}" style="color:#f87171;">${escapeHtml(contact.email)}</a> and quote your access code.</p>`;
+}
+
+export function accessCodeMail(code: string, siteUrl: string, contact: MailContact | null = null): MailContent {
   const subject = "Your DREADCAST access code";
   const text = [
     "Your access to the livestream is secured.",
@@ -46,12 +62,13 @@ export function accessCodeMail(code: string, siteUrl: string): MailContent {
     "Keep this code safe. It can only be used on one device.",
     "",
     `Enter it with a chat username at ${siteUrl}/access`,
+    ...(contact ? ["", contactLine(contact)] : []),
   ].join("\n");
   const html = layout(
     "Your access is secured",
     `<p>The wait is nearly over. Here is your access code:</p>${codeBlock(code)}
 <p><strong>Keep this code safe. It can only be used on one device.</strong></p>
-<p>Enter it together with a chat username when the event begins.</p>${enterButton(siteUrl)}`,
+<p>Enter it together with a chat username when the event begins.</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}`,
   );
   return { subject, text, html };
 }

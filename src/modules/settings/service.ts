@@ -1,7 +1,15 @@
-import type { Store } from "../../db/store.ts";
+import type { Param, Store } from "../../db/store.ts";
 import { accessPriceProblem, isCurrency, type Currency } from "../../contracts/money.ts";
-import { type LivestreamSettings, type LivestreamSettingsBody, type PublicLivestreamSettings } from "../../contracts/settings.ts";
-import { badRequest, conflict } from "../../lib/errors.ts";
+import { toEmbedLink } from "../../contracts/embed-link.ts";
+import {
+  SOCIAL_NETWORKS,
+  type LivestreamSettings,
+  type LivestreamSettingsBody,
+  type OrganizerDetails,
+  type PublicLivestreamSettings,
+  type SocialLinks,
+} from "../../contracts/settings.ts";
+import { badRequest, conflict, fieldError } from "../../lib/errors.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../db/migrations.ts";
 
 interface SettingsRow {
@@ -15,8 +23,38 @@ interface SettingsRow {
   fake_viewers_target: number;
   access_price: number;
   currency: string;
+  organizer_name: string;
+  contact_email: string;
+  privacy_url: string;
+  terms_url: string;
+  social_links: string;
   has_sales: number;
 }
+
+/** The saved profile links, every network present ("" where none is set). */
+function parseSocialLinks(json: string): SocialLinks {
+  let saved: Record<string, unknown> = {};
+  try {
+    saved = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    // Never written otherwise; an unreadable value shows as no links.
+  }
+  return Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, typeof saved[n] === "string" ? saved[n] : ""])) as SocialLinks;
+}
+
+/** The body's fields that are plain columns, with their column and how each is stored. */
+const COLUMNS: { [K in keyof LivestreamSettingsBody]?: [column: string, toRow?: (value: NonNullable<LivestreamSettingsBody[K]>) => unknown] } = {
+  eventTitle: ["event_title"],
+  thumbnailUrl: ["thumbnail_url"],
+  embedUrl: ["embed_url"],
+  donationGoal: ["donation_goal"],
+  isActive: ["is_active", (active) => (active ? 1 : 0)],
+  startDate: ["start_date", (iso) => Date.parse(iso)],
+  organizerName: ["organizer_name"],
+  contactEmail: ["contact_email"],
+  privacyUrl: ["privacy_url"],
+  termsUrl: ["terms_url"],
+};
 
 /** What is kept until the next write: the settings, the donation total and the serialised public views. */
 interface Cache {
@@ -41,7 +79,11 @@ export class SettingsService {
   private viewerCountProvider: () => number = () => 0;
   private cache: Cache = emptyCache(-1);
 
-  constructor(private readonly store: Store) {}
+  /** @param siteHost this site's host name, which a Twitch player address must name as its `parent`. */
+  constructor(
+    private readonly store: Store,
+    private readonly siteHost = "localhost",
+  ) {}
 
   /** The cache, emptied first if anything has been written since it was filled. */
   private current() {
@@ -73,12 +115,30 @@ export class SettingsService {
       accessPrice: row.access_price,
       currency: isCurrency(row.currency) ? row.currency : "gbp",
       hasSales: row.has_sales === 1,
+      organizerName: row.organizer_name,
+      contactEmail: row.contact_email,
+      privacyUrl: row.privacy_url,
+      termsUrl: row.terms_url,
+      socialLinks: parseSocialLinks(row.social_links),
     };
   }
 
   /**
-   * Saves the admin's settings. A price must be at least the currency's Stripe minimum; a new currency
-   * after the first sale must be confirmed (amounts already paid keep the currency they were paid in).
+   * The stream's embed address as it is saved: a page link of YouTube, Twitch or Vimeo becomes its
+   * player, a Twitch player names this site as `parent`; a link that is no player is refused (400, on
+   * the `embedUrl` field) saying what to paste.
+   */
+  embedLink(input: string): string {
+    const link = toEmbedLink(input, this.siteHost);
+    if ("problem" in link) throw fieldError("embedUrl", link.problem);
+    return link.url;
+  }
+
+  /**
+   * Saves the fields the admin sent; those left out keep their saved value, so a save never writes back
+   * a value its page did not touch. A price must be at least the currency's Stripe minimum; a new
+   * currency after the first sale must be confirmed (amounts already paid keep the currency they were
+   * paid in).
    */
   async update(settings: LivestreamSettingsBody): Promise<LivestreamSettings> {
     const current = await this.read();
@@ -89,19 +149,22 @@ export class SettingsService {
     if (currency !== current.currency && current.hasSales && settings.confirmCurrencyChange !== true) {
       throw conflict(`Payments have already been taken in ${current.currency.toUpperCase()}. Confirm the change of currency to ${currency.toUpperCase()}.`);
     }
-    await this.store.run(
-      `UPDATE livestream_settings SET event_title = ?, thumbnail_url = ?, embed_url = ?, donation_goal = ?, is_active = ?,
-       start_date = ?, access_price = ?, currency = ?, updated_at = ? WHERE id = 1`,
-      settings.eventTitle,
-        settings.thumbnailUrl,
-        settings.embedUrl,
-        settings.donationGoal,
-        settings.isActive ? 1 : 0,
-        Date.parse(settings.startDate),
-        accessPrice,
-        currency,
-      Date.now(),
-    );
+    const change: LivestreamSettingsBody = { ...settings };
+    if (change.embedUrl !== undefined) change.embedUrl = this.embedLink(change.embedUrl);
+    const assignments: string[] = ["access_price = ?", "currency = ?"];
+    const values: Param[] = [accessPrice, currency];
+    for (const [name, spec] of Object.entries(COLUMNS)) {
+      const value = change[name as keyof LivestreamSettingsBody];
+      if (value === undefined || !spec) continue;
+      const [column, toRow] = spec as [string, ((v: unknown) => Param)?];
+      assignments.push(`${column} = ?`);
+      values.push(toRow ? toRow(value) : (value as Param));
+    }
+    if (change.socialLinks) {
+      assignments.push("social_links = ?");
+      values.push(JSON.stringify({ ...current.socialLinks, ...change.socialLinks }));
+    }
+    await this.store.run(`UPDATE livestream_settings SET ${assignments.join(", ")}, updated_at = ? WHERE id = 1`, ...values, Date.now());
     return this.get();
   }
 
@@ -164,7 +227,7 @@ export class SettingsService {
     return json;
   }
 
-  /** What anyone may read; the stream link only for callers who have paid (or administer). */
+  /** What anyone may read; the stream link only for callers who have paid (or administer), and only while the livestream is active. */
   async publicView(canWatch: boolean, viewerCount = this.viewerCount()): Promise<PublicLivestreamSettings> {
     const s = await this.get();
     return {
@@ -173,13 +236,19 @@ export class SettingsService {
       thumbnailUrl: s.thumbnailUrl,
       displayThumbnail: s.thumbnailUrl.trim() || DEFAULT_THUMBNAIL_URL,
       thumbnailData: null,
-      embedUrl: canWatch ? s.embedUrl : "",
+      embedUrl: canWatch && s.isActive ? s.embedUrl : "",
       viewerCount,
       currentDonation: await this.donationTotal(),
       donationGoal: s.donationGoal,
       isActive: s.isActive,
       accessPrice: s.accessPrice,
       currency: s.currency,
+      organizer: organizerOf(s),
     };
   }
+}
+
+/** The organiser's details out of the settings. */
+export function organizerOf(s: LivestreamSettings): OrganizerDetails {
+  return { organizerName: s.organizerName, contactEmail: s.contactEmail, privacyUrl: s.privacyUrl, termsUrl: s.termsUrl, socialLinks: s.socialLinks };
 }

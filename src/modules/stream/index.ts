@@ -8,7 +8,7 @@ import { apiHeaders } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { announceSettings } from "../admin-panel/index.ts";
-import { RELAY_PREFIX } from "./providers.ts";
+import { PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
 import { HlsRelay, type RelayAnswer } from "./relay.ts";
 import { requireWatcher, WatcherCheck, type Watcher } from "./watchers.ts";
 
@@ -93,7 +93,9 @@ export function streamRoutes(ctx: AppContext, relay: RelayRoute) {
     .get("/api/stream/playback", async ({ request, set }) => {
       const watcher = await requireWatcher(ctx, request);
       const provider = ctx.stream.provider();
-      const { url, expiresAt } = await provider.playback(Date.now(), publicHost(request));
+      // While the admin has the livestream switched off there is nothing to play.
+      const live = (await ctx.settings.get()).isActive;
+      const { url, expiresAt } = live ? await provider.playback(Date.now(), publicHost(request)) : { url: "", expiresAt: Date.now() + PLAYBACK_TTL_MS };
       set.headers["cache-control"] = "private, no-store";
       const playback: StreamPlayback = {
         kind: provider.kind,

@@ -106,7 +106,8 @@ export class StreamSourceService {
         fields[name] = toPem(key);
       }
     }
-    const embedUrl = kind === "embed" ? (fields.embedUrl ?? "") : null;
+    // A page link becomes its player; a link that is no player is refused before anything is written.
+    const embedUrl = kind === "embed" ? this.settings.embedLink(fields.embedUrl ?? "") : null;
     delete fields.embedUrl;
     await this.store.tx(async () => {
       if (embedUrl !== null) await this.settings.setEmbedUrl(embedUrl);

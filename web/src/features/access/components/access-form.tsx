@@ -5,7 +5,9 @@ import { useLocation } from "wouter";
 import { z } from "zod";
 import { FORCED_ACCESS_CODE, FORCED_ACCESS_EMAIL, accessCodeSchema, usernameSchema } from "@contracts/access";
 import { emailSchema } from "@contracts/admin";
+import { ACCESS_MESSAGES } from "@contracts/access-messages";
 import { Alert } from "@/components/ui/alert";
+import { ContactOrganiser } from "@/components/ui/contact-organiser";
 import { FormField } from "@/components/ui/form-field";
 import { paths } from "@/config/paths";
 import { generatedUsername } from "@/lib/navigation-guard";
@@ -64,7 +66,12 @@ export function AccessForm({ busy }: { busy: boolean }) {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label="Enter your access code">
-      {failure ? <Alert variant="error">{failure}</Alert> : null}
+      {failure ? (
+        <Alert variant="error">
+          {failure}
+          {failure === ACCESS_MESSAGES.wrongDevice ? <ContactOrganiser /> : null}
+        </Alert>
+      ) : null}
       <FormField
         label="Access code"
         placeholder="SKP-XXXX-XXXX-XXXX-XXXX"

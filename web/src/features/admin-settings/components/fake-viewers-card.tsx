@@ -7,6 +7,7 @@ import { useAdminStats } from "@/lib/admin-stats";
 import { serverErrorMessage } from "@/lib/api-client";
 import { formatCount } from "@/lib/numbers";
 import { useSetFakeViewers } from "../api/fake-viewers";
+import { SettingsSectionHead } from "./settings-section";
 
 /** A whole number from 0 to 5000, or null. */
 function parseTarget(text: string): number | null {
@@ -49,17 +50,13 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
   const current = stats.data?.currentFakeViewers;
   return (
     <section className="card settings-section fake-viewers" aria-labelledby="fake-viewers-heading">
-      <div className="settings-section-head">
-        <span className="settings-section-icon" aria-hidden="true">
-          <EyeIcon />
-        </span>
-        <div>
-          <h2 id="fake-viewers-heading" className="settings-section-title">
-            Fake viewers
-          </h2>
-          <p className="settings-section-text">Adds to the viewer count everyone sees. Changes are gradual, about 100 at a time.</p>
-        </div>
-      </div>
+      <SettingsSectionHead
+        id="fake-viewers-heading"
+        icon={<EyeIcon />}
+        title="Fake viewers"
+        text="Adds to the viewer count everyone sees. Changes are gradual, about 100 at a time."
+        saves="Saves at once: the switch and Update Target"
+      />
       <div className="form">
         <Switch
           label="Fake viewers enabled"

@@ -21,13 +21,19 @@ const CURRENCY_NAMES: Record<string, string> = {
 };
 
 /** The pass's price, the event's currency and the donation goal (all in units of that currency). */
-export function PricingSection({ form, hasSales }: { form: UseFormReturn<SettingsFormInput, unknown, SettingsFormValues>; hasSales: boolean }) {
+export function PricingSection({ form, hasSales, unsaved }: { form: UseFormReturn<SettingsFormInput, unknown, SettingsFormValues>; hasSales: boolean; unsaved: boolean }) {
   const currencyId = useId();
   const { errors } = form.formState;
   const currency = form.watch("currency");
   const code = currency.toUpperCase();
   return (
-    <SettingsSection icon={<CoinsIcon />} title="Price & donations" text="What a pass costs, in which currency, and the goal of the fear meter.">
+    <SettingsSection
+      icon={<CoinsIcon />}
+      title="Price & donations"
+      text="What a pass costs, in which currency, and the goal of the fear meter."
+      saves="Saved with Save Settings"
+      unsaved={unsaved}
+    >
       <div className="field">
         <label className="field-label" htmlFor={currencyId}>
           Currency

@@ -5,18 +5,47 @@ import type { LivestreamSettings } from "@contracts/settings";
 import { Switch } from "@/components/admin/switch";
 import { FormField } from "@/components/ui/form-field";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
-import { ImageIcon, SkullIcon, TvIcon } from "@/components/ui/icons";
+import { ImageIcon, SkullIcon } from "@/components/ui/icons";
 import { DEFAULT_THUMBNAIL_URL } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
+import { serverErrorMessage } from "@/lib/api-client";
 import { useUpdateLivestreamSettings } from "../api/livestream-settings";
 import { useUploadThumbnail } from "../api/upload-thumbnail";
-import { savedBody, settingsFormSchema, toFormValues, toSettingsBody, type SettingsFormInput, type SettingsFormValues } from "../lib/settings-form";
-import { EmbedUrlField } from "./embed-url-field";
+import { settingsFormSchema, toFormValues, toSettingsBody, type ChangedFields, type SettingsFormInput, type SettingsFormValues } from "../lib/settings-form";
+import { OrganizerSection } from "./organizer-section";
 import { PricingSection } from "./pricing-section";
 import { SettingsSection } from "./settings-section";
 import { ThumbnailField } from "./thumbnail-field";
 
 const error = (description: string) => toast({ variant: "destructive", title: "Error", description });
+
+/** The cards of this form, by the fields each holds: a card with a changed field says it is unsaved. */
+const CARDS = {
+  Event: ["eventTitle", "startDate", "isActive"],
+  Thumbnail: ["thumbnailUrl"],
+  "Price & donations": ["currency", "accessPrice", "donationGoal"],
+  Organiser: ["organizerName", "contactEmail", "privacyUrl", "termsUrl", "socialLinks"],
+} as const satisfies Record<string, (keyof SettingsFormValues)[]>;
+type Card = keyof typeof CARDS;
+
+/** The cards holding changes not saved yet, in page order. */
+function unsavedCards(changed: ChangedFields): Card[] {
+  return (Object.keys(CARDS) as Card[]).filter((card) => CARDS[card].some((name) => isChanged(changed[name])));
+}
+
+const isChanged = (mark: ChangedFields[keyof ChangedFields]): boolean => mark === true || (typeof mark === "object" && Object.values(mark).some(Boolean));
+
+/** "Event", "Event and Organiser", "Event, Thumbnail and Organiser". */
+const listed = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+
+/** What the Livestream active switch does, said for its position (and a start date still ahead). */
+function activeDescription(active: boolean, startDate: string): string {
+  if (!active) return "Off: viewers see that the stream is not live yet, and no player. Turn it on when the stream begins.";
+  const ahead = new Date(startDate).getTime() - Date.now();
+  const days = Math.floor(ahead / 86_400_000);
+  const early = ahead > 60_000 ? ` The start date is ${days >= 1 ? `${days} ${days === 1 ? "day" : "days"}` : "less than a day"} away: turn this off until the stream begins.` : "";
+  return `On: viewers with a pass see the player and the LIVE badge.${early}`;
+}
 
 /**
  * The livestream settings form; the thumbnail upload and reset save on their own. `aside` goes under the
@@ -33,11 +62,12 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
   const [thumbnailBusy, setThumbnailBusy] = useState<"upload" | "reset" | null>(null);
   /** A currency change after the first sale, waiting for the admin's Confirm?. */
   const [pendingCurrency, setPendingCurrency] = useState<SettingsFormValues | null>(null);
-  const { errors, isDirty } = form.formState;
+  const { errors, dirtyFields } = form.formState;
+  const unsaved = unsavedCards(dirtyFields as ChangedFields);
 
   const submit = (values: SettingsFormValues, confirmCurrencyChange?: boolean) =>
     save.mutate(
-      { ...toSettingsBody(values), confirmCurrencyChange },
+      { ...toSettingsBody(values, form.formState.dirtyFields as ChangedFields), confirmCurrencyChange },
       {
         onSuccess: (saved) => {
           setPendingCurrency(null);
@@ -52,9 +82,9 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     else submit(values);
   });
 
-  /** Saves the last saved settings with a new thumbnail, leaving other unsaved edits in the form. */
+  /** Saves the new thumbnail alone, leaving other unsaved edits in the form. */
   const storeThumbnail = (thumbnailUrl: string, onSuccess: () => void, failure: string) =>
-    saveThumbnail.mutate(savedBody(settings, { thumbnailUrl }), {
+    saveThumbnail.mutate({ thumbnailUrl }, {
       onSuccess: () => {
         form.resetField("thumbnailUrl", { defaultValue: thumbnailUrl });
         onSuccess();
@@ -76,9 +106,11 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
           () => toast({ title: "Upload Successful", description: "The new thumbnail is saved and shown on the home page." }),
           "Failed to update settings with new thumbnail.",
         ),
-      onError: () => {
+      onError: (failure) => {
         setThumbnailBusy(null);
-        error("Failed to upload thumbnail.");
+        // The server says why it refused the file (not an image, too large, empty).
+        const why = serverErrorMessage(failure);
+        toast({ variant: "destructive", title: "Failed to upload thumbnail.", description: why ?? "Please try again." });
       },
     });
   };
@@ -92,7 +124,13 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     <form className="settings-form" onSubmit={onSubmit} noValidate aria-label="Livestream settings">
       <div className="settings-columns">
         <div className="settings-column">
-          <SettingsSection icon={<SkullIcon />} title="Event" text="What viewers see before and during the event.">
+          <SettingsSection
+            icon={<SkullIcon />}
+            title="Event"
+            text="What viewers see before and during the event."
+            saves="Saved with Save Settings"
+            unsaved={unsaved.includes("Event")}
+          >
             <FormField label="Event title" autoComplete="off" error={errors.eventTitle?.message} {...form.register("eventTitle")} />
             <FormField
               label="Start date"
@@ -107,20 +145,24 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
               render={({ field }) => (
                 <Switch
                   label="Livestream active"
-                  description={field.value ? "The event is live: viewers with a code can watch." : "The event is not live yet."}
+                  description={activeDescription(field.value, form.watch("startDate"))}
                   checked={field.value}
                   onCheckedChange={field.onChange}
                 />
               )}
             />
           </SettingsSection>
-          <SettingsSection icon={<TvIcon />} title="Stream" text="The player embedded on the livestream page.">
-            <EmbedUrlField form={form} />
-          </SettingsSection>
-          <PricingSection form={form} hasSales={settings.hasSales} />
+          <PricingSection form={form} hasSales={settings.hasSales} unsaved={unsaved.includes("Price & donations")} />
+          <OrganizerSection form={form} unsaved={unsaved.includes("Organiser")} />
         </div>
         <div className="settings-column">
-          <SettingsSection icon={<ImageIcon />} title="Thumbnail" text="The banner image of the home page.">
+          <SettingsSection
+            icon={<ImageIcon />}
+            title="Thumbnail"
+            text="The banner image of the home page."
+            saves="Upload and Reset save at once; a typed path with Save Settings"
+            unsaved={unsaved.includes("Thumbnail")}
+          >
             <ThumbnailField
               form={form}
               uploading={thumbnailBusy === "upload"}
@@ -132,9 +174,10 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
           {aside}
         </div>
       </div>
-      <div className="settings-savebar" data-dirty={isDirty || undefined}>
+      <div className="settings-savebar" data-dirty={unsaved.length > 0 || undefined}>
         <p className="settings-savebar-text" aria-live="polite">
-          {isDirty ? "You have unsaved changes." : "All changes saved."}
+          {unsaved.length > 0 ? `You have unsaved changes in ${listed(unsaved)}.` : "All changes saved."}
+          <span className="settings-savebar-scope"> Save Settings saves Event, Thumbnail path, Price & donations and Organiser; the other cards save on their own.</span>
         </p>
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {save.isPending ? "Saving..." : "Save Settings"}

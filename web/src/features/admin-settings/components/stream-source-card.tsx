@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from "react";
+import { toEmbedLink } from "@contracts/embed-link";
 import type { StreamKind, StreamSourceView } from "@contracts/stream";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { Switch } from "@/components/admin/switch";
 import { Alert } from "@/components/ui/alert";
-import { LockIcon } from "@/components/ui/icons";
+import { LinkIcon, LockIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { ApiError, serverErrorMessage } from "@/lib/api-client";
 import { useSaveStreamSource, useStreamSource } from "../api/stream-source";
@@ -15,6 +16,7 @@ import "./stream-source.css";
 
 const TITLE = "Stream source";
 const TEXT = "Where the video comes from, and how it is kept for those who paid.";
+const SAVES = "Saved with its own button, Save Stream Source";
 
 /** The field a server refusal names, when it names one. */
 function refusedField(error: unknown): string | null {
@@ -32,7 +34,7 @@ export function StreamSourceCard() {
   const source = useStreamSource();
   if (source.data) return <StreamSourceForm saved={source.data} />;
   return (
-    <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT}>
+    <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
       {source.isError ? (
         <LoadFailed icon={<LockIcon />} title="The stream source could not be loaded" onRetry={() => void source.refetch()} />
       ) : (
@@ -69,7 +71,9 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
     save.mutate(result.body, {
       onSuccess: (view) => {
         setValues(toFieldValues(view));
-        toast({ title: "Stream Source Saved", description: `Viewers now watch through ${option.label}.` });
+        const typed = values.embedUrl?.trim() ?? "";
+        const player = view.kind === "embed" && view.embedUrl !== typed ? ` Saved as the player ${view.embedUrl}.` : "";
+        toast({ title: "Stream Source Saved", description: `Viewers now watch through ${option.label}.${player}` });
       },
       onError: (error) => {
         const field = refusedField(error);
@@ -82,7 +86,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
 
   return (
     <form className="stream-source" onSubmit={onSubmit} noValidate aria-label={TITLE}>
-      <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT}>
+      <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
         <StreamKindPicker value={kind} onChange={onKind} />
         {option.protects ? (
           <Alert title="Only paying viewers can play it">
@@ -102,6 +106,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
           errors={errors}
           onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
         />
+        {kind === "embed" && !errors.embedUrl ? <EmbedPreview input={values.embedUrl ?? ""} /> : null}
         <Switch
           label="Viewer watermark"
           description="Shows each viewer's chat name and the last 4 characters of their code faintly over the player, drifting slowly, so a recording names its source."
@@ -115,5 +120,29 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
         </div>
       </SettingsSection>
     </form>
+  );
+}
+
+/** What a pasted link will be saved as (its player), or why it is no player, before Save is pressed. */
+function EmbedPreview({ input }: { input: string }) {
+  // The server names its configured host as Twitch's parent; this page's host is what it will usually be.
+  const link = toEmbedLink(input, window.location.hostname);
+  if ("problem" in link) {
+    return (
+      <div className="embed-suggestion" role="status">
+        <LinkIcon />
+        <p className="embed-suggestion-text">{link.problem}</p>
+      </div>
+    );
+  }
+  if (!link.converted) return null;
+  return (
+    <div className="embed-suggestion" role="status">
+      <LinkIcon />
+      <div className="embed-suggestion-text">
+        <p>That is a page link. It will be saved as its player:</p>
+        <p className="mono embed-suggestion-url">{link.url}</p>
+      </div>
+    </div>
   );
 }

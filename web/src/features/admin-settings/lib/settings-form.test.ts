@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { LivestreamSettings } from "@contracts/settings";
-import { isoToLocalInput, localInputToIso, penceToPounds, poundsToPence, savedBody, settingsFormSchema, toFormValues, toSettingsBody } from "./settings-form";
+import { isoToLocalInput, localInputToIso, penceToPounds, poundsToPence, settingsFormSchema, toFormValues, toSettingsBody } from "./settings-form";
 
 describe("poundsToPence", () => {
   test("multiplies by 100 and rounds to whole pence", () => {
@@ -19,7 +19,9 @@ describe("poundsToPence", () => {
   });
 });
 
-const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", embedUrl: "", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00", accessPrice: 1, currency: "gbp" };
+const NO_LINKS = { instagram: "", youtube: "", tiktok: "", x: "", discord: "" };
+const ORGANIZER = { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: NO_LINKS };
+const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00", accessPrice: 1, currency: "gbp", ...ORGANIZER };
 const messages = (input: unknown) => {
   const result = settingsFormSchema.safeParse(input);
   return result.success ? [] : result.error.issues.map((i) => i.message);
@@ -33,14 +35,15 @@ describe("settingsFormSchema", () => {
   test("the spec's messages", () => {
     expect(messages({ ...valid, eventTitle: "  " })).toEqual(["Event title is required"]);
     expect(messages({ ...valid, thumbnailUrl: "" })).toEqual(["Thumbnail path is required"]);
-    expect(messages({ ...valid, embedUrl: "not a url" })).toEqual(["Please enter a valid embed URL"]);
-    expect(messages({ ...valid, embedUrl: "javascript:alert(1)" })).toEqual(["Please enter a valid embed URL"]);
     expect(messages({ ...valid, donationGoal: 0.99 })).toEqual(["Donation goal must be at least 1"]);
     expect(messages({ ...valid, donationGoal: Number.NaN })).toEqual(["Donation goal must be at least 1"]);
   });
 
-  test("an empty embed URL is allowed (the stream shows 'Loading Stream' until one is set)", () => {
-    expect(messages({ ...valid, embedUrl: "" })).toEqual([]);
+  test("the organiser's details: an e-mail, web links, each network's own site", () => {
+    expect(messages({ ...valid, contactEmail: "help@" })).toEqual(["Please enter a valid email address"]);
+    expect(messages({ ...valid, termsUrl: "javascript:alert(1)" })).toEqual(["Terms of service link must be an http:// or https:// address"]);
+    expect(messages({ ...valid, socialLinks: { ...NO_LINKS, discord: "https://example.com/discord" } })).toEqual(["The Discord link must be on discord.gg"]);
+    expect(messages({ ...valid, socialLinks: { ...NO_LINKS, x: "https://twitter.com/night" }, contactEmail: "help@night.example" })).toEqual([]);
   });
 });
 
@@ -57,12 +60,15 @@ describe("form values and the PUT body", () => {
     accessPrice: 450,
     currency: "eur",
     hasSales: false,
+    ...ORGANIZER,
   };
+
+  const everything = { eventTitle: true, thumbnailUrl: true, donationGoal: true, isActive: true, startDate: true, accessPrice: true, currency: true };
 
   test("pence become pounds in the form and pence again in the body; the start date round-trips", () => {
     const form = toFormValues(settings);
     expect(form.donationGoal).toBe(123.45);
-    const body = toSettingsBody(settingsFormSchema.parse(form));
+    const body = toSettingsBody(settingsFormSchema.parse(form), everything);
     expect(body.donationGoal).toBe(12345);
     expect(body.startDate).toBe("2030-10-31T21:00:00.000Z");
     expect(form).toMatchObject({ accessPrice: 4.5, currency: "eur" });
@@ -87,14 +93,16 @@ describe("form values and the PUT body", () => {
     expect(localInputToIso(isoToLocalInput("2030-01-02T03:04:00.000Z"))).toBe("2030-01-02T03:04:00.000Z");
   });
 
-  test("savedBody keeps the saved settings and changes one field", () => {
-    expect(savedBody(settings, { thumbnailUrl: "/uploads/b.png" })).toEqual({
-      eventTitle: "Night",
-      thumbnailUrl: "/uploads/b.png",
-      embedUrl: "https://player.vimeo.com/video/1",
-      donationGoal: 12345,
-      isActive: false,
-      startDate: "2030-10-31T21:00:00.000Z",
-    });
+  test("the body holds only the fields the admin changed", () => {
+    const values = settingsFormSchema.parse({ ...toFormValues(settings), eventTitle: "Renamed", socialLinks: { ...NO_LINKS, x: "https://x.com/night" } });
+    expect(toSettingsBody(values, {})).toEqual({});
+    expect(toSettingsBody(values, { eventTitle: true })).toEqual({ eventTitle: "Renamed" });
+    expect(toSettingsBody(values, { socialLinks: { x: true, discord: false } })).toEqual({ socialLinks: { x: "https://x.com/night" } });
+    expect(toSettingsBody(values, { donationGoal: true, startDate: true })).toEqual({ donationGoal: 12345, startDate: "2030-10-31T21:00:00.000Z" });
+  });
+
+  test("a new currency is sent with the price shown beside it", () => {
+    const values = settingsFormSchema.parse({ ...toFormValues(settings), currency: "gbp" });
+    expect(toSettingsBody(values, { currency: true })).toEqual({ currency: "gbp", accessPrice: 450 });
   });
 });

@@ -1,19 +1,21 @@
 import { z } from "zod";
 import { accessPriceProblem, CURRENCIES, toMinorUnits } from "@contracts/money";
-import { livestreamSettingsBody, type LivestreamSettings, type LivestreamSettingsBody } from "@contracts/settings";
+import { livestreamSettingsFields, organizerFields, type LivestreamSettings, type LivestreamSettingsBody } from "@contracts/settings";
 
 /** The form's default donation goal, in pounds. */
 export const DEFAULT_DONATION_GOAL_POUNDS = 50;
 const GOAL_MESSAGE = "Donation goal must be at least 1";
 
 /**
- * The settings form: the server's rules for title, thumbnail and embed URL; the goal and the access price
- * in units of the currency (the server takes minor units) and the start date as a datetime-local value
- * (the server takes ISO).
+ * The settings form: the server's rules for title, thumbnail and the organiser's details; the goal and
+ * the access price in units of the currency (the server takes minor units) and the start date as a
+ * datetime-local value (the server takes ISO). The stream's embed URL is the Stream source card's.
  */
-export const settingsFormSchema = livestreamSettingsBody
-  .omit({ donationGoal: true, startDate: true, isActive: true, accessPrice: true, currency: true, confirmCurrencyChange: true })
-  .extend({
+export const settingsFormSchema = z
+  .object({
+    eventTitle: livestreamSettingsFields.eventTitle,
+    thumbnailUrl: livestreamSettingsFields.thumbnailUrl,
+    ...organizerFields,
     donationGoal: z.number({ error: GOAL_MESSAGE }).min(1, GOAL_MESSAGE).max(1_000_000, "Donation goal is too large"),
     isActive: z.boolean(),
     startDate: z.string().refine((value) => !Number.isNaN(new Date(value).getTime()), "Please choose a start date"),
@@ -52,27 +54,42 @@ export function toFormValues(settings: LivestreamSettings): SettingsFormInput {
   return {
     eventTitle: settings.eventTitle,
     thumbnailUrl: settings.thumbnailUrl,
-    embedUrl: settings.embedUrl,
     donationGoal: settings.donationGoal > 0 ? penceToPounds(settings.donationGoal) : DEFAULT_DONATION_GOAL_POUNDS,
     isActive: settings.isActive,
     startDate: isoToLocalInput(settings.startDate),
     accessPrice: penceToPounds(settings.accessPrice),
     currency: settings.currency,
+    organizerName: settings.organizerName,
+    contactEmail: settings.contactEmail,
+    privacyUrl: settings.privacyUrl,
+    termsUrl: settings.termsUrl,
+    socialLinks: { ...settings.socialLinks },
   };
 }
 
-/** The PUT body: donation goal and price in minor units, start date in ISO. */
-export function toSettingsBody(values: SettingsFormValues): LivestreamSettingsBody {
-  return {
-    ...values,
-    donationGoal: poundsToPence(values.donationGoal),
-    accessPrice: poundsToPence(values.accessPrice),
-    startDate: localInputToIso(values.startDate),
-  };
-}
+/** The fields the admin changed, as react-hook-form marks them (a nested object per social network). */
+export type ChangedFields = { [K in keyof SettingsFormValues]?: boolean | Partial<Record<string, boolean>> };
 
-/** The saved settings with one field changed: what the thumbnail upload and reset save on their own. */
-export function savedBody(settings: LivestreamSettings, change: Partial<LivestreamSettingsBody>): LivestreamSettingsBody {
-  const { eventTitle, thumbnailUrl, embedUrl, donationGoal, isActive, startDate } = settings;
-  return { eventTitle, thumbnailUrl, embedUrl, donationGoal, isActive, startDate, ...change };
+/**
+ * The PUT body: only the fields the admin changed (a save never writes back a value someone else, or
+ * another card, has saved since the page loaded); the goal and price in minor units, the start date in ISO.
+ */
+export function toSettingsBody(values: SettingsFormValues, changed: ChangedFields): LivestreamSettingsBody {
+  const body: LivestreamSettingsBody = {};
+  const put = <K extends keyof LivestreamSettingsBody>(name: K, value: LivestreamSettingsBody[K]) => {
+    body[name] = value;
+  };
+  for (const name of Object.keys(changed) as (keyof SettingsFormValues)[]) {
+    const mark = changed[name];
+    if (!mark) continue;
+    if (name === "socialLinks") {
+      const networks = (mark === true ? Object.keys(values.socialLinks) : Object.keys(mark).filter((n) => mark[n])) as (keyof typeof values.socialLinks)[];
+      put("socialLinks", Object.fromEntries(networks.map((network) => [network, values.socialLinks[network]])));
+    } else if (name === "donationGoal" || name === "accessPrice") put(name, poundsToPence(values[name]));
+    else if (name === "startDate") put("startDate", localInputToIso(values.startDate));
+    else put(name, values[name]);
+  }
+  // A price is checked against its currency: a new currency goes with the price shown beside it.
+  if (body.currency !== undefined) body.accessPrice ??= poundsToPence(values.accessPrice);
+  return body;
 }

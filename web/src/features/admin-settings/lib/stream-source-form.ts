@@ -24,7 +24,14 @@ export const KIND_OPTIONS: KindOption[] = [
     label: "Embed link",
     summary: "YouTube, Twitch, Vimeo or an Owncast page",
     protects: false,
-    fields: [{ name: "embedUrl", label: "Player address", hint: "The embed URL, e.g. https://www.youtube.com/embed/VIDEO_ID. Twitch gets parent=<this site> added for you.", placeholder: "https://…" }],
+    fields: [
+      {
+        name: "embedUrl",
+        label: "Embed URL",
+        hint: "A YouTube video or channel, a Twitch channel or a Vimeo video as you copy it from the address bar, or any player's embed address. Page links are turned into their player when saved; Twitch gets parent=<this site> added.",
+        placeholder: "https://www.youtube.com/watch?v=…",
+      },
+    ],
   },
   {
     kind: "mux",

@@ -83,7 +83,16 @@ export function LivestreamPage() {
         title={title}
         live={data?.isActive ?? false}
         headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} /> : null}
-        player={<StreamPlayer playback={verified ? playback.data : undefined} title={title} playerRef={playerRef} store={store} onReload={reloadPlayback} />}
+        player={
+          <StreamPlayer
+            playback={verified && data?.isActive !== false ? playback.data : undefined}
+            offline={data?.isActive === false}
+            title={title}
+            playerRef={playerRef}
+            store={store}
+            onReload={reloadPlayback}
+          />
+        }
         stats={
           <>
             <ViewerCount store={store} initial={data?.viewerCount ?? 0} />

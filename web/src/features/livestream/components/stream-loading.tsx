@@ -8,3 +8,13 @@ export function StreamLoading({ overlay = false }: { overlay?: boolean }) {
     </div>
   );
 }
+
+/** The stream is switched off by the admin: not live (yet), nothing to play. */
+export function StreamOffline() {
+  return (
+    <div className="stream-player-loading stream-player-offline" role="status">
+      <p className="stream-player-title">Stream Offline</p>
+      <p className="stream-player-text">The event will begin soon...</p>
+    </div>
+  );
+}

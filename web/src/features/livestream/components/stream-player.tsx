@@ -4,12 +4,14 @@ import { HeartIcon } from "@/components/ui/icons";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
 import { HlsVideo } from "./hls-video";
-import { StreamLoading } from "./stream-loading";
+import { StreamLoading, StreamOffline } from "./stream-loading";
 import { Watermark } from "./watermark";
 
 interface StreamPlayerProps {
   /** The viewer's playback address; absent or with an empty url while there is nothing to play. */
   playback: StreamPlayback | undefined;
+  /** The admin has the livestream switched off: it says so instead of waiting for a stream. */
+  offline?: boolean;
   title: string;
   playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
   store: LiveStore;
@@ -21,11 +23,13 @@ interface StreamPlayerProps {
  * The player: the provider's iframe, or the relayed HLS video; the loading card until there is an
  * address; the viewer's watermark and the hearts float over it.
  */
-export function StreamPlayer({ playback, title, playerRef, store, onReload }: StreamPlayerProps) {
-  const url = playback?.url ?? "";
+export function StreamPlayer({ playback, offline = false, title, playerRef, store, onReload }: StreamPlayerProps) {
+  const url = offline ? "" : (playback?.url ?? "");
   return (
     <div className={url ? "stream-player stream-player-frame" : "stream-player"}>
-      {!url ? (
+      {offline ? (
+        <StreamOffline />
+      ) : !url ? (
         <StreamLoading />
       ) : playback?.kind === "hls" ? (
         <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
