@@ -20,6 +20,8 @@ export interface Config {
   mailFrom: string;
   enableTestCodes: boolean;
   trustProxy: string[];
+  /** The HLS relay may fetch from loopback, private and link-local addresses (an origin beside the server). */
+  allowPrivateOrigins: boolean;
   /** The longest a busy chat holds a line to send several in one frame; 0 sends each line at once. */
   chatBatchMs: number;
   /** A redis:// URL: this instance joins a cluster serving one event (needs PostgreSQL). */
@@ -75,6 +77,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   "mail-from": { key: "mailFrom", kind: "string", value: "ADDR", help: "sender address of the e-mails (default dreadcast@localhost)" },
   "enable-test-codes": { key: "enableTestCodes", kind: "boolean", help: "issue SCP- test codes even with live payments" },
   "trust-proxy": { key: "trustProxy", kind: "list", value: "IPS", help: "comma-separated proxy addresses whose X-Forwarded-For is trusted" },
+  "allow-private-origins": {
+    key: "allowPrivateOrigins",
+    kind: "boolean",
+    help: "let the HLS relay's origin be on this machine or its private network (e.g. MediaMTX on 127.0.0.1); refused otherwise",
+  },
   "redis-url": {
     key: "redisUrl",
     kind: "redis-url",
@@ -103,6 +110,7 @@ export function defaultConfig(): Config {
     mailFrom: "dreadcast@localhost",
     enableTestCodes: false,
     trustProxy: [],
+    allowPrivateOrigins: false,
     chatBatchMs: 100,
     redisUrl: null,
     instanceName: `${hostname()}-${process.pid}`,

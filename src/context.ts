@@ -76,7 +76,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
   payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
-  const stream = new StreamSourceService(store, settings);
+  const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins);
   await stream.load();
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
   cluster.listen((message) => {

@@ -11,7 +11,8 @@ let admin: TestClient;
 const origins: HlsOrigin[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // The origin runs on this machine, as an origin beside the server does.
+  app = await startTestApp({ allowPrivateOrigins: true });
   admin = await loginAsAdmin(app);
 });
 afterEach(async () => {

@@ -30,7 +30,7 @@ const open: Cluster[] = [];
 async function startCluster(size = 2, names = ["alpha", "beta", "gamma"]): Promise<Cluster> {
   const db = await createTestDatabase("dreadcast_cluster");
   const apps: TestApp[] = [];
-  for (let i = 0; i < size; i++) apps.push(await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: names[i]! }));
+  for (let i = 0; i < size; i++) apps.push(await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: names[i]!, allowPrivateOrigins: true }));
   const cluster: Cluster = {
     db,
     apps,

@@ -6,7 +6,8 @@ import { DESKTOP, MOBILE, screenshotDir } from "./support/browser.mjs";
 import { logIn } from "./support/admin-panel.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
 
-const app = useApp();
+// The HLS relay's example origin is on this machine, beside the server.
+const app = useApp({ args: ["--allow-private-origins"] });
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 

@@ -5,7 +5,8 @@ import { screenshotWidths } from "./support/browser.mjs";
 import { useApp } from "./support/e2e.mjs";
 import { adminApi, enterStream, routePlayer } from "./support/live.mjs";
 
-const app = useApp();
+// The HLS origin runs on this machine, beside the server.
+const app = useApp({ args: ["--allow-private-origins"] });
 /** @type {Awaited<ReturnType<typeof adminApi>>} */
 let admin;
 const theAdmin = async () => (admin ??= await adminApi(app.url));

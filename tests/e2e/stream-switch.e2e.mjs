@@ -12,7 +12,8 @@ import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 const OTHER_ORIGIN = "https://backup-player.dreadcast.test";
 const OTHER_URL = `${OTHER_ORIGIN}/embed/night-one-backup`;
 
-const app = useApp();
+// The HLS origin runs on this machine, beside the server.
+const app = useApp({ args: ["--allow-private-origins"] });
 
 /** Resolves once the player frame has loaded the stand-in player at this address (not a blocked frame). */
 async function playerShows(page, url, timeout = 15_000) {

@@ -306,8 +306,9 @@ let hlsOrigin: HlsOrigin | undefined;
 beforeAll(async () => {
   fakeStripe = await startFakeStripe();
   hlsOrigin = await startHlsOrigin();
-  demo = await startRoutedApp();
-  stripeApp = await startRoutedApp(fakeStripe.appConfig);
+  // The origin runs on this machine, as an origin beside the server does.
+  demo = await startRoutedApp({ allowPrivateOrigins: true });
+  stripeApp = await startRoutedApp({ ...fakeStripe.appConfig, allowPrivateOrigins: true });
   for (const app of [demo, stripeApp]) await app.ctx.stream.save({ kind: "hls", originUrl: hlsOrigin.playlistUrl });
 });
 

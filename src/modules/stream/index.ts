@@ -5,7 +5,9 @@ import { blobResponse } from "../../http/byte-range.ts";
 import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
-import { fieldError } from "../../lib/errors.ts";
+import { fieldError, tooManyRequests } from "../../lib/errors.ts";
+import { RateLimiter } from "../../lib/rate-limit.ts";
+import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { announceSettings } from "../admin-panel/index.ts";
 import { PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
@@ -13,6 +15,14 @@ import { HlsRelay, type RelayAnswer } from "./relay.ts";
 import { requireWatcher, WatcherCheck, type Watcher } from "./watchers.ts";
 
 const KIND_MESSAGE = "Choose a stream source: embed, mux, cloudflare, bunny or hls";
+
+/**
+ * Relay requests one session may make per window: a low-latency player asks about ten a second (a playlist
+ * and a part every 200 ms), a classic one a few every segment, so this is ten LL-HLS players or dozens of
+ * classic ones behind one session (tabs, screens at a watch party).
+ */
+const RELAY_REQUESTS_PER_SESSION = 1200;
+const RELAY_WINDOW_MS = 10_000;
 
 /** The chat name and the end of the code, so a recording of the player names whose pass it came from. */
 function watermarkText(watcher: Watcher): string {
@@ -54,8 +64,10 @@ export type RelayRoute = (request: Request) => Response | Promise<Response>;
  */
 export function relayRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): RelayRoute {
   const headers = apiHeaders(ctx.config);
-  const relay = new HlsRelay(() => ctx.stream.relayOrigin(), headers, ctx.log);
+  const relay = new HlsRelay(() => ctx.stream.relayOrigin(), headers, ctx.log, ctx.config.allowPrivateOrigins);
   const watchers = new WatcherCheck(ctx);
+  // Counted by this instance alone, as its relay fetches and keeps for itself.
+  const perSession = new RateLimiter(RELAY_REQUESTS_PER_SESSION, RELAY_WINDOW_MS);
   ctx.disposers.push(() => relay.clear());
   const refuse = (error: unknown) => {
     const answer = errorAnswer(error);
@@ -65,6 +77,8 @@ export function relayRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): RelayRo
     typeof body === "string" ? new Response(body, { headers }) : blobResponse(body, headers, request.headers.get("range"));
   const serve = (request: Request) => {
     try {
+      const wait = perSession.hit(`${readCookie(request, VIEWER_COOKIE) ?? ""} ${readCookie(request, ADMIN_COOKIE) ?? ""}`);
+      if (wait > 0) throw tooManyRequests("Too many requests for the stream from this session. Please wait a moment.", wait);
       const answer = relay.serve(request.url);
       return answer instanceof Promise ? answer.then((a) => send(a, request), refuse) : send(answer, request);
     } catch (error) {

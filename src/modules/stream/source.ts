@@ -3,6 +3,7 @@ import { SECRET_FIELDS, type StreamKind, type StreamSourceBody, type StreamSourc
 import { fieldError } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { loadRsaPrivateKey, toPem } from "./keys.ts";
+import { ALLOW_PRIVATE_FLAG, checkedAddress, OriginRefused } from "./origin.ts";
 import { BunnyProvider, CloudflareProvider, EmbedProvider, HlsRelayProvider, MuxProvider, type PlaybackProvider } from "./providers.ts";
 
 interface SourceRow {
@@ -18,6 +19,9 @@ interface StoredSource {
   watermark: boolean;
 }
 
+/** How long the admin waits at most for the origin's name to be looked up. */
+const ORIGIN_LOOKUP_TIMEOUT_MS = 5000;
+
 const KEY_FIELDS: Record<string, string> = { signingKey: "Signing key", privateKey: "Private key" };
 
 /**
@@ -32,6 +36,8 @@ export class StreamSourceService {
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
+    /** --allow-private-origins: an HLS origin on this machine or its network is accepted. */
+    private readonly allowPrivateOrigins: boolean,
   ) {}
 
   /** Reads the saved source and builds its provider (at start, and after a save here or elsewhere). */
@@ -90,7 +96,8 @@ export class StreamSourceService {
 
   /**
    * Saves a validated body in one transaction. A secret left empty keeps the one saved for the same kind;
-   * a key that no RSA parser accepts is refused with its field named, before anything is written.
+   * a key that no RSA parser accepts, or an HLS origin inside this machine or its network (unless allowed),
+   * is refused with its field named, before anything is written.
    */
   async save(body: StreamSourceBody): Promise<StreamSourceView> {
     const { kind, watermark, ...given } = body;
@@ -106,6 +113,7 @@ export class StreamSourceService {
         fields[name] = toPem(key);
       }
     }
+    if (kind === "hls" && !this.allowPrivateOrigins) await this.checkOrigin(fields.originUrl!);
     // A page link becomes its player; a link that is no player is refused before anything is written.
     const embedUrl = kind === "embed" ? this.settings.embedLink(fields.embedUrl ?? "") : null;
     delete fields.embedUrl;
@@ -116,5 +124,17 @@ export class StreamSourceService {
     await this.load();
     this.onSaved();
     return this.view();
+  }
+
+  /** 400 on the origin field when the relay would fetch from this machine or its network (the relay checks again on every fetch). */
+  private async checkOrigin(originUrl: string): Promise<void> {
+    try {
+      await checkedAddress(new URL(originUrl), AbortSignal.timeout(ORIGIN_LOOKUP_TIMEOUT_MS));
+    } catch (error) {
+      if (error instanceof OriginRefused) {
+        throw fieldError("originUrl", `Origin URL is refused: ${error.message}. The relay fetches from this machine or its private network only when dreadcast runs with ${ALLOW_PRIVATE_FLAG}.`);
+      }
+      throw fieldError("originUrl", "Origin URL's host name could not be looked up in time. Check it, or try again.");
+    }
   }
 }
