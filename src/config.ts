@@ -202,6 +202,25 @@ export function redactPassword(raw: string): string {
   return raw.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@");
 }
 
+/**
+ * The placeholder of the shipped examples (deploy/cluster/systemd/cluster.env.example) that `raw` still holds:
+ * a `CHANGE_ME` (`sk_live_CHANGE_ME`, a URL's password), or a host of the reserved example domains
+ * (live.example.com, mail.example.com, tickets@example.com). Null for a real value.
+ */
+export function examplePlaceholder(raw: string): string | null {
+  const changeMe = /[\w.-]*CHANGE_ME[\w.-]*/i.exec(raw);
+  if (changeMe) return changeMe[0];
+  let host = /@([^\s@<>]+)>?\s*$/.exec(raw)?.[1] ?? "";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    try {
+      host = new URL(raw).hostname;
+    } catch {
+      return null;
+    }
+  }
+  return /(^|\.)example(\.(com|net|org))?\.?$/i.test(host) ? host : null;
+}
+
 function envName(flag: string): string {
   return `DREADCAST_${flag.toUpperCase().replace(/-/g, "_")}`;
 }
@@ -209,9 +228,13 @@ function envName(flag: string): string {
 /** flag > DREADCAST_* env var > default. Throws ConfigError with a one-line message on bad input. */
 export function parseServeArgs(argv: string[], env: Record<string, string | undefined>): Config {
   const config = defaultConfig() as unknown as Record<string, unknown>;
+  /** Where each value in effect came from (`DREADCAST_X` or `--x`), and the value as given. */
+  const given = new Map<string, { from: string; raw: string }>();
   for (const [name, spec] of Object.entries(FLAGS)) {
     const raw = env[envName(name)];
-    if (raw !== undefined) config[spec.key] = parseValue(name, spec, raw);
+    if (raw === undefined) continue;
+    config[spec.key] = parseValue(name, spec, raw);
+    given.set(name, { from: envName(name), raw });
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -230,6 +253,11 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
       i++;
     }
     config[spec.key] = parseValue(name, spec, raw);
+    given.set(name, { from: `--${name}`, raw });
+  }
+  for (const { from, raw } of given.values()) {
+    const placeholder = examplePlaceholder(raw);
+    if (placeholder) throw new ConfigError(`${from} is still the example's placeholder '${placeholder}': put in the real value`);
   }
   const result = config as unknown as Config;
   if (result.stripeSecretKey && !result.stripePublishableKey) {

@@ -9,9 +9,11 @@ import { closeStore, DatabaseUnavailableError, describePostgres, openStore } fro
 import { RedisUnavailableError } from "./cluster/cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 
-function displayUrl(config: Config, port: number): string {
-  if (config.publicUrl) return config.publicUrl;
-  const host = ["0.0.0.0", "::", ""].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
+
+/** Where this process listens (bound to every address: localhost, to be clicked on). */
+function boundUrl(config: Config, port: number): string {
+  const host = EVERY_ADDRESS.includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
 }
 
@@ -29,7 +31,8 @@ async function serve(config: Config): Promise<void> {
   }
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
-  const url = displayUrl(config, port);
+  const bound = boundUrl(config, port);
+  const url = config.publicUrl ?? bound;
   // Before the first line is printed: whoever waits for it may signal at once.
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -44,7 +47,9 @@ async function serve(config: Config): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  console.log(`dreadcast ${pkg.version} listening on ${url}`);
+  // The bound address first, even behind a balancer: it is what the balancer must reach.
+  const notes = [EVERY_ADDRESS.includes(config.host) ? `every address of this machine` : "", config.publicUrl ? `public URL ${config.publicUrl}` : ""].filter(Boolean);
+  console.log(`dreadcast ${pkg.version} listening on ${bound}${notes.length ? ` (${notes.join(", ")})` : ""}`);
   console.log(
     paymentMode(config) === "demo"
       ? "payments: demo mode — no real money, test card 4242 4242 4242 4242"

@@ -120,6 +120,6 @@ function pgDumpAdvice(databaseUrl: string, file: string): string {
   const db = decodeURIComponent(url.pathname.slice(1)) || "postgres";
   return (
     `the event's data is in PostgreSQL at ${describePostgres(databaseUrl)}; back it up with pg_dump instead ` +
-    `(e.g. pg_dump -Fc -h ${host} -p ${url.port || 5432}${user} -f ${file} ${db}), and DATA_DIR/uploads with it`
+    `(e.g. pg_dump -Fc -h ${host} -p ${url.port || 5432}${user} -f ${file} ${db}); uploaded images are in it too`
   );
 }

@@ -166,8 +166,8 @@ describe("backup", () => {
 });
 
 /** Starts a server and reads its output up to `until`; the process keeps running. */
-async function serve(dir: string, { port = "0", until = "data: " } = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, "--port", port, "--host", "127.0.0.1", "--data-dir", dir, ...(await dbArgs(dir))], { stdout: "pipe", stderr: "pipe" });
+async function serve(dir: string, { port = "0", until = "data: ", flags = [] as string[] } = {}) {
+  const proc = Bun.spawn([process.execPath, MAIN, "--port", port, "--host", "127.0.0.1", "--data-dir", dir, ...(await dbArgs(dir)), ...flags], { stdout: "pipe", stderr: "pipe" });
   const reader = proc.stdout.getReader();
   let out = "";
   while (!out.includes(until)) {
@@ -192,6 +192,15 @@ describe("serving", () => {
     expect(await proc.exited).toBe(0);
     const wal = join(dir, "dreadcast.db-wal");
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
+  });
+
+  test("with a public URL, prints the address it bound beside it (what a balancer must reach)", async () => {
+    const dir = tempDir();
+    const { proc, out, url } = await serve(dir, { until: "create the first one", flags: ["--public-url", "https://night.dreadcast.test"] });
+    expect(out).toMatch(new RegExp(`^dreadcast \\S+ listening on ${url} \\(public URL https://night\\.dreadcast\\.test\\)$`, "m"));
+    expect(out).toContain("no admin yet: create the first one at https://night.dreadcast.test/admin/create-first-admin");
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
   });
 
   test("a port already in use is a clear error, not a stack trace", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { FLAGS } from "../../src/config.ts";
+import { ConfigError, FLAGS, parseServeArgs } from "../../src/config.ts";
+import { runCli } from "../support/cli.ts";
 
 /**
  * The deployment examples under deploy/ name flags, DREADCAST_* variables and health paths of the server;
@@ -203,5 +204,72 @@ describe("deploy/", () => {
     }
     const compose = files.find((f) => f.path.endsWith("compose.yaml"))!;
     expect(compose.text).toContain("GET /readyz HTTP/1.0");
+  });
+});
+
+/** The DREADCAST_* lines of an env file, as systemd's EnvironmentFile reads them. */
+function envFile(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const match = /^(DREADCAST_[A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match) env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+/** The one-line refusal of parseServeArgs for `env`, or null when it is accepted. */
+function refusal(env: Record<string, string>): string | null {
+  try {
+    parseServeArgs([], env);
+    return null;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+}
+
+describe("cluster.env.example left as it is", () => {
+  const example = envFile(files.find((f) => f.path.endsWith("cluster.env.example"))!.text);
+  /** What an operator fills in: real-looking values of the same shapes. */
+  const filledIn: Record<string, string> = {
+    DREADCAST_DATABASE_URL: "postgres://dreadcast:9f2c7d1e@db.internal:5432/dreadcast",
+    DREADCAST_PUBLIC_URL: "https://night.hauntedhouse.tv",
+    DREADCAST_STRIPE_SECRET_KEY: "sk_live_51Habcdefghijklmnop",
+    DREADCAST_STRIPE_PUBLISHABLE_KEY: "pk_live_51Habcdefghijklmnop",
+    DREADCAST_STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+    DREADCAST_SMTP_URL: "smtps://tickets:9f2c7d1e@smtp.hauntedhouse.tv",
+    DREADCAST_MAIL_FROM: "tickets@hauntedhouse.tv",
+    DREADCAST_METRICS_TOKEN: "4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4e5f60718",
+  };
+
+  test("is refused by the server in one line naming the first placeholder, exit 2", async () => {
+    const { code, stdout, stderr } = await runCli(["--data-dir", DEPLOY], example);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("dreadcast: DREADCAST_DATABASE_URL is still the example's placeholder 'CHANGE_ME': put in the real value\n");
+  });
+
+  test("each placeholder is refused on its own, by its variable or its flag; filled in, the example is accepted", () => {
+    expect(Object.keys(filledIn).every((name) => name in example)).toBe(true);
+    expect(refusal({ ...example, ...filledIn })).toBeNull();
+    const placeholders: Record<string, string> = {
+      DREADCAST_DATABASE_URL: "CHANGE_ME",
+      DREADCAST_PUBLIC_URL: "live.example.com",
+      DREADCAST_STRIPE_SECRET_KEY: "sk_live_CHANGE_ME",
+      DREADCAST_STRIPE_PUBLISHABLE_KEY: "pk_live_CHANGE_ME",
+      DREADCAST_STRIPE_WEBHOOK_SECRET: "whsec_CHANGE_ME",
+      DREADCAST_SMTP_URL: "CHANGE_ME",
+      DREADCAST_MAIL_FROM: "example.com",
+      DREADCAST_METRICS_TOKEN: "CHANGE_ME_TO_A_LONG_RANDOM_TOKEN",
+    };
+    for (const [name, placeholder] of Object.entries(placeholders)) {
+      expect(refusal({ ...example, ...filledIn, [name]: example[name]! })).toBe(`${name} is still the example's placeholder '${placeholder}': put in the real value`);
+    }
+    // The SMTP host of the example, with a real password, is still the example's.
+    expect(refusal({ ...filledIn, DREADCAST_SMTP_URL: "smtps://user:9f2c7d1e@mail.example.com" })).toContain("'mail.example.com'");
+    // A flag given over the file's placeholder is what counts, and is what a refusal names.
+    const flag = ["--metrics-token", "4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4"];
+    expect(() => parseServeArgs(flag, { ...filledIn, DREADCAST_METRICS_TOKEN: example.DREADCAST_METRICS_TOKEN! })).not.toThrow();
+    expect(() => parseServeArgs(["--public-url", "https://live.example.com"], filledIn)).toThrow("--public-url is still the example's placeholder 'live.example.com'");
   });
 });

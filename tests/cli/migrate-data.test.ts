@@ -99,6 +99,9 @@ describe("bad input", () => {
     expectOneLine(byFlag, 2, /the event's data is in PostgreSQL at db\.example\.com:6543\/event; back it up with pg_dump/);
     expect(byFlag.stderr).toContain(`pg_dump -Fc -h db.example.com -p 6543 -U dread -f ${join(dir, "copy.db")} event`);
     expect(byFlag.stderr).not.toContain("hunter2");
+    // Uploaded images are rows of the database: the dump holds them, no folder needs copying beside it.
+    expect(byFlag.stderr).toContain("uploaded images are in it too");
+    expect(byFlag.stderr).not.toContain("DATA_DIR/uploads");
     expect(existsSync(join(dir, "copy.db"))).toBe(false);
     const byEnv = await run(["backup", "copy.db", "--data-dir", dir], { DREADCAST_DATABASE_URL: "postgres://127.0.0.1/event" });
     expectOneLine(byEnv, 2, /PostgreSQL at 127\.0\.0\.1:5432\/event; back it up with pg_dump/);
