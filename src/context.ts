@@ -61,9 +61,9 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   await cluster.start();
   const settings = new SettingsService(store, configuredSiteHost(config));
   const mail = new MailService(store, createMailTransport(config, log), log);
-  mail.setOrganizerContact(async () => {
-    const { organizerName, contactEmail } = await settings.get();
-    return contactEmail ? { name: organizerName, email: contactEmail } : null;
+  mail.setEventDetails(async () => {
+    const { eventTitle, startDate, organizerName, contactEmail } = await settings.get();
+    return { title: eventTitle, startDate, contact: contactEmail ? { name: organizerName, email: contactEmail } : null };
   });
   const viewerSessions = new ViewerSessionService(store, config);
   const access = new AccessService(store, config, viewerSessions, mail);

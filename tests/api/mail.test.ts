@@ -41,6 +41,23 @@ describe("with an SMTP server", () => {
     await app.ctx.settings.update({ organizerName: "", contactEmail: "" });
   });
 
+  test("the code e-mail gives the event's title and its start date and time in UTC, the zone named", async () => {
+    const before = await app.ctx.settings.get();
+    // 01:30 in a zone two hours ahead of UTC is 23:30 UTC the day before.
+    await app.ctx.settings.update({ eventTitle: "Hollow Farm <Live> & Uncut", startDate: "2026-11-01T01:30:00+02:00" });
+    try {
+      const { accessCode } = await buyDemoCode(app.client(), "calendar@example.com");
+      const mail = await smtp.waitFor((m) => m.text.includes(accessCode));
+      expect(mail.text).toMatch(/^Event: Hollow Farm <Live> & Uncut\r?\nStarts: Saturday 31 October 2026, 23:30 UTC\r?$/m);
+      expect(mail.text).toContain(`(the countdown at ${app.url}/ shows the start in your own time zone)`);
+      expect(mail.html).toContain("Hollow Farm &lt;Live&gt; &amp; Uncut");
+      expect(mail.html).toContain("Saturday 31 October 2026, 23:30 UTC");
+      expect(mail.html).not.toContain("<Live>");
+    } finally {
+      await app.ctx.settings.update({ eventTitle: before.eventTitle, startDate: before.startDate });
+    }
+  });
+
   test("an address given when entering a code without one gets the code once", async () => {
     const code = await app.ctx.access.issueAccessCode("SKP");
     await enter(app.client(), code.code, "Latecomer", undefined, "late@example.com");

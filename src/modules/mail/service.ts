@@ -1,7 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { accessCodeMail, lostCodeMail, passRefundedMail, passRefundFailedMail, type MailContact } from "./templates.ts";
+import { accessCodeMail, lostCodeMail, passRefundedMail, passRefundFailedMail, type MailEvent } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface QueuedMail {
@@ -88,17 +88,17 @@ export class MailService {
     return result.changes > 0;
   }
 
-  /** Who buyers write to; null while the organiser has set no contact address. */
-  private organizerContact: () => Promise<MailContact | null> = async () => null;
+  /** The event the passes are for (title, start, organiser's contact); null until the settings are wired in. */
+  private eventDetails: () => Promise<MailEvent | null> = async () => null;
 
-  /** The settings tell this once they are read: the code e-mail names the organiser's contact address. */
-  setOrganizerContact(provider: () => Promise<MailContact | null>): void {
-    this.organizerContact = provider;
+  /** The settings tell this once they are read: the code e-mail names the event, its start and the organiser's contact. */
+  setEventDetails(provider: () => Promise<MailEvent | null>): void {
+    this.eventDetails = provider;
   }
 
   /** The code e-mail; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
   async queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): Promise<boolean> {
-    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.organizerContact()), dedupeKey });
+    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.eventDetails()), dedupeKey });
   }
 
   queueLostCodes(codes: string[], to: string, siteUrl: string): Promise<boolean> {

@@ -43,6 +43,42 @@ export interface MailContact {
   email: string;
 }
 
+/** The event a pass is for, as the code e-mail tells the buyer. */
+export interface MailEvent {
+  title: string;
+  /** ISO 8601 */
+  startDate: string;
+  /** null while the organiser has set no contact address. */
+  contact: MailContact | null;
+}
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/**
+ * "Saturday 31 October 2026, 20:00 UTC". The server does not know the buyer's time zone, so the time is
+ * given in UTC with the zone named; the site's countdown shows it in the buyer's own.
+ */
+export function eventStartUtc(iso: string): string {
+  const d = new Date(iso);
+  const hhmm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${hhmm} UTC`;
+}
+
+function eventLines(event: MailEvent, siteUrl: string): string[] {
+  return [`Event: ${event.title}`, `Starts: ${eventStartUtc(event.startDate)}`, `(the countdown at ${siteUrl}/ shows the start in your own time zone)`];
+}
+
+function eventHtml(event: MailEvent, siteUrl: string): string {
+  const home = escapeHtml(`${siteUrl}/`);
+  return `<div style="margin:20px 0;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;">
+<div style="font-size:12px;letter-spacing:2px;color:#a3a3a3;">THE EVENT</div>
+<div style="font-size:18px;color:#f5f5f5;font-weight:bold;margin-top:2px;">${escapeHtml(event.title)}</div>
+<div style="font-size:16px;color:#fca5a5;margin-top:4px;">${escapeHtml(eventStartUtc(event.startDate))}</div>
+<div style="font-size:13px;color:#a3a3a3;margin-top:6px;">The countdown at <a href="${home}" style="color:#f87171;">${home}</a> shows the start in your own time zone.</div>
+</div>`;
+}
+
 function contactLine(contact: MailContact): string {
   return `Questions, or watching on a new device? Write to ${contact.name || "the organiser"} at ${contact.email} and quote your access code.`;
 }
@@ -52,11 +88,14 @@ function contactHtml(contact: MailContact): string {
   return `<p style="font-size:14px;color:#a3a3a3;">Questions, or watching on a new device? Write to ${escapeHtml(contact.name || "the organiser")} at <a href="${href}" style="color:#f87171;">${escapeHtml(contact.email)}</a> and quote your access code.</p>`;
 }
 
-export function accessCodeMail(code: string, siteUrl: string, contact: MailContact | null = null): MailContent {
+/** The code e-mail: the code, and (when known) the event's title, its start in UTC and the organiser's contact. */
+export function accessCodeMail(code: string, siteUrl: string, event: MailEvent | null = null): MailContent {
   const subject = "Your DREADCAST access code";
+  const contact = event?.contact ?? null;
   const text = [
     "Your access to the livestream is secured.",
     "",
+    ...(event ? [...eventLines(event, siteUrl), ""] : []),
     `Access code: ${code}`,
     "",
     "Keep this code safe. It can only be used on one device.",
@@ -67,7 +106,7 @@ export function accessCodeMail(code: string, siteUrl: string, contact: MailConta
   const html = layout(
     "Your access is secured",
     `<p>The wait is nearly over. Here is your access code:</p>${codeBlock(code)}
-<p><strong>Keep this code safe. It can only be used on one device.</strong></p>
+<p><strong>Keep this code safe. It can only be used on one device.</strong></p>${event ? eventHtml(event, siteUrl) : ""}
 <p>Enter it together with a chat username when the event begins.</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}`,
   );
   return { subject, text, html };
