@@ -19,6 +19,13 @@ describe("chat_batch lines", () => {
     expect(readServerFrame(JSON.parse(frame))).toEqual({ type: "chat_batch", messages: [viewerLine, donationLine, pinnedSystem] });
   });
 
+  test("a donation line carries the currency it was paid in, and reads back with it", () => {
+    const inEuros: ChatMessage = { ...donationLine, text: "donated €50.00", donation: 50, currency: "eur" };
+    expect(packChatLine(inEuros)).toEqual([inEuros.id, "Ghoul", "donated €50.00", at, "donation", 0, 50, "eur"]);
+    expect(readServerFrame(JSON.parse(chatBatchFrame([inEuros, viewerLine])))).toEqual({ type: "chat_batch", messages: [inEuros, viewerLine] });
+    for (const bad of [["a", "b", "c", 1, "donation", 0, 5, 3], ["a", "b", "c", 1, "donation", 0, 5, "eur", "x"]]) expect(unpackChatLine(bad)).toBeNull();
+  });
+
   test("the frame is about half the bytes of the same lines as message objects", () => {
     const lines = Array.from({ length: 12 }, (_, i) => ({ ...viewerLine, id: `mhf0k2x3c${String(i).padStart(8, "0")}`, username: `Viewer ${i}` }));
     const packed = chatBatchFrame(lines).length;

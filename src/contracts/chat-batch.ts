@@ -8,12 +8,12 @@
  *
  * `at` is the line's time in milliseconds since the epoch (its `timestamp`, to the millisecond). A line
  * that is not a plain viewer's adds its `type`, then 1 when it is pinned (else 0), then its donation in
- * pounds: `[id, username, text, at, "donation", 0, 5]`. Read, the frame is the `chat_batch` event with
- * its `messages`, oldest first.
+ * pounds, then the currency it was paid in: `[id, username, text, at, "donation", 0, 5, "gbp"]`. Read, the
+ * frame is the `chat_batch` event with its `messages`, oldest first.
  */
 import type { ChatMessage } from "./chat.ts";
 
-export type PackedChatLine = [id: string, username: string, text: string, at: number, type?: ChatMessage["type"], pinned?: 0 | 1, donation?: number];
+export type PackedChatLine = [id: string, username: string, text: string, at: number, type?: ChatMessage["type"], pinned?: 0 | 1, donation?: number, currency?: string];
 
 const LINE_TYPES = new Set<unknown>(["user", "system", "donation"]);
 
@@ -21,6 +21,7 @@ export function packChatLine(message: ChatMessage): PackedChatLine {
   const line: PackedChatLine = [message.id, message.username, message.text, Date.parse(message.timestamp)];
   if (message.type !== "user" || message.isPinned || message.donation !== undefined) line.push(message.type, message.isPinned ? 1 : 0);
   if (message.donation !== undefined) line.push(message.donation);
+  if (message.donation !== undefined && message.currency !== undefined) line.push(message.currency);
   return line;
 }
 
@@ -31,14 +32,16 @@ export function chatBatchFrame(messages: readonly ChatMessage[]): string {
 
 /** A packed line as a message, or null when it is not one. */
 export function unpackChatLine(line: unknown): ChatMessage | null {
-  if (!Array.isArray(line) || line.length < 4 || line.length > 7) return null;
-  const [id, username, text, at, type = "user", pinned = 0, donation] = line as unknown[];
+  if (!Array.isArray(line) || line.length < 4 || line.length > 8) return null;
+  const [id, username, text, at, type = "user", pinned = 0, donation, currency] = line as unknown[];
   if (typeof id !== "string" || typeof username !== "string" || typeof text !== "string" || typeof at !== "number" || !Number.isFinite(at)) return null;
   if (!LINE_TYPES.has(type) || (pinned !== 0 && pinned !== 1) || (donation !== undefined && typeof donation !== "number")) return null;
+  if (currency !== undefined && (typeof currency !== "string" || donation === undefined)) return null;
   const time = new Date(at);
   if (Number.isNaN(time.getTime())) return null;
   const message: ChatMessage = { id, username, text, timestamp: time.toISOString(), type: type as ChatMessage["type"], isPinned: pinned === 1 };
   if (donation !== undefined) message.donation = donation;
+  if (typeof currency === "string") message.currency = currency;
   return message;
 }
 

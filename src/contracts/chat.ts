@@ -121,6 +121,8 @@ export const chatMessageSchema = z.object({
   isPinned: z.boolean(),
   /** Pounds, only on donation lines. */
   donation: z.number().optional(),
+  /** The currency the donation was paid in (ISO 4217, lower case), only on donation lines; the event's when missing. */
+  currency: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

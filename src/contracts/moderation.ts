@@ -76,9 +76,23 @@ export interface ChatExportMessage {
   timestamp: string;
   deleted: boolean;
   pinned: boolean;
-  /** Pounds, on donation lines. */
+  /** Major units (pounds), on donation lines. */
   donation: number | null;
+  /** The currency the donation was paid in (ISO 4217, lower case), on donation lines that know it. */
+  currency: string | null;
 }
+
+/** POST /api/admin/users/:id/ban: why, when the admin says (shown on Banned Users). */
+export const banUserBody = z
+  .object({
+    reason: z
+      .string({ error: "The reason must be text" })
+      .trim()
+      .max(200, "The reason must be 200 characters or less")
+      .optional()
+      .transform((r) => (r ? r : undefined)),
+  })
+  .default({ reason: undefined });
 
 export const moderatorBody = z.object({ isModerator: z.boolean({ error: "isModerator must be true or false" }) });
 export const userIdParam = z.object({ id: z.coerce.number().int().positive("Unknown user") });

@@ -281,3 +281,40 @@ for (const engine of await testEngines()) {
     }
   });
 }
+
+for (const engine of await testEngines()) {
+  test(`on ${engine}, donation lines from before migration 11 take the currency their donation was paid in`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
+    const pg = engine === "postgres" ? await createTestDatabase() : null;
+    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
+    try {
+      await migrate(store, migrations.filter((m) => m.version <= 10));
+      const at = Date.UTC(2026, 9, 31, 22, 0, 0);
+      // Ghoul gave €50 under the euro, then £50 after the event moved to pounds; a line with no donation behind it knows none.
+      const donate = async (id: number, intent: string, username: string, amount: number, currency: string, time: number) => {
+        await store.run("INSERT INTO payments (id, intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES (?, ?, 'donation', ?, ?, 'succeeded', 1, ?, ?)", id, intent, amount, currency, time, time);
+        await store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, ?, ?, ?)", id, username, amount, time);
+      };
+      await donate(1, "pi_eur", "Ghoul", 5000, "eur", at);
+      await donate(2, "pi_gbp", "Ghoul", 5000, "gbp", at + 3_600_000);
+      const line = (id: string, seq: number, username: string, text: string, type: string, pence: number | null, time: number) =>
+        store.run("INSERT INTO chat_messages (id, seq, username, text, type, donation_pence, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", id, seq, username, text, type, pence, time);
+      await line("a", 1, "ghoul", "donated €50.00", "donation", 5000, at + 20);
+      await line("b", 2, "Ghoul", "donated £50.00", "donation", 5000, at + 3_600_015);
+      await line("c", 3, "Nobody", "donated £3.00", "donation", 300, at);
+      await line("d", 4, "Ghoul", "boo", "user", null, at);
+
+      expect(await migrate(store, migrations.filter((m) => m.version <= 11))).toEqual([11]);
+      expect(await store.all("SELECT id, donation_currency FROM chat_messages ORDER BY seq")).toEqual([
+        { id: "a", donation_currency: "eur" },
+        { id: "b", donation_currency: "gbp" },
+        { id: "c", donation_currency: null },
+        { id: "d", donation_currency: null },
+      ]);
+    } finally {
+      await store.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}

@@ -170,13 +170,13 @@ describe("the chat export", () => {
     expect(json.headers.get("content-disposition")).toMatch(/^attachment; filename="chat-\d{4}-\d{2}-\d{2}\.json"$/);
     const messages = json.body.messages as { id: string; text: string; deleted: boolean }[];
     expect(messages.length).toBe((await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM chat_messages"))!.n);
-    expect(messages.find((m) => m.id === kept.id)).toMatchObject({ username: "Archivist", type: "user", deleted: false, pinned: false, donation: null });
+    expect(messages.find((m) => m.id === kept.id)).toMatchObject({ username: "Archivist", type: "user", deleted: false, pinned: false, donation: null, currency: null });
     expect(messages.find((m) => m.id === gone.id)!.deleted).toBe(true);
 
     const csv = await admin.get("/api/admin/chat-export.csv");
     const rows = csv.text.trim().split("\r\n");
-    expect(rows[0]).toBe("time,username,type,text,donation_gbp,pinned,deleted,id");
-    expect(rows.some((r) => r.includes(`Archivist,user,"for the record, ""quoted"", with a comma",,false,false,${kept.id}`))).toBe(true);
+    expect(rows[0]).toBe("time,username,type,text,donation,currency,pinned,deleted,id");
+    expect(rows.some((r) => r.includes(`Archivist,user,"for the record, ""quoted"", with a comma",,,false,false,${kept.id}`))).toBe(true);
     expect(rows.some((r) => r.includes(`'=SUM(A1) this one is deleted`) && r.endsWith(`true,${gone.id}`))).toBe(true);
     mod.close();
   });

@@ -552,6 +552,7 @@ export class ChatHub {
       text: `donated ${formatMoney(donation.amount, donation.currency)}`,
       type: "donation",
       donationPence: donation.amount,
+      donationCurrency: donation.currency,
     });
     this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
   }

@@ -10,13 +10,14 @@ interface MessageRow {
   type: ChatMessage["type"];
   is_pinned: number;
   donation_pence: number | null;
+  donation_currency: string | null;
   created_at: number;
   /** Only where asked for (to order the rows an insert returns). */
   seq?: number;
 }
 
-const COLUMNS = "id, username, text, type, is_pinned, donation_pence, created_at";
-/** Rows per INSERT statement (eight parameters each, well under either engine's limit). */
+const COLUMNS = "id, username, text, type, is_pinned, donation_pence, donation_currency, created_at";
+/** Rows per INSERT statement (nine parameters each, well under either engine's limit). */
 const INSERT_ROWS = 200;
 
 /**
@@ -29,10 +30,10 @@ function lineId(now: number): string {
 
 /**
  * A new line's values in the order both inserts list the columns: id, seq (or its place in the window),
- * user_id, username, text, type, donation_pence, created_at.
+ * user_id, username, text, type, donation_pence, donation_currency, created_at.
  */
 function lineParams(m: NewMessage, seq: number, now: number): Param[] {
-  return [lineId(now), seq, m.userId, m.username, m.text, m.type, m.donationPence ?? null, now];
+  return [lineId(now), seq, m.userId, m.username, m.text, m.type, m.donationPence ?? null, m.donationCurrency ?? null, now];
 }
 
 const bySeq = (a: MessageRow, b: MessageRow) => a.seq! - b.seq!;
@@ -47,6 +48,7 @@ function toMessage(row: MessageRow): ChatMessage {
     isPinned: row.is_pinned === 1,
   };
   if (row.donation_pence !== null) message.donation = row.donation_pence / 100;
+  if (row.donation_pence !== null && row.donation_currency !== null) message.currency = row.donation_currency;
   return message;
 }
 
@@ -56,6 +58,8 @@ export interface NewMessage {
   text: string;
   type: ChatMessage["type"];
   donationPence?: number;
+  /** The currency the donation was paid in. */
+  donationCurrency?: string;
 }
 
 /**
@@ -130,7 +134,7 @@ export class ChatMessageStore {
     const now = Date.now();
     const count = messages.length;
     const params: Param[] = [count, count, count, ...messages.flatMap((m, i) => lineParams(m, i + 1, now))];
-    const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::bigint)").join(", ");
+    const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::bigint)").join(", ");
     return this.store
       .all<MessageRow>(
         `WITH chat_lock AS (SELECT pg_advisory_xact_lock(hashtext('chat_messages')) AS held),
@@ -139,9 +143,9 @@ export class ChatMessageStore {
            ON CONFLICT (name) DO UPDATE SET value = event_counters.value + ?
            RETURNING value
          )
-         INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at)
-         SELECT line.id, counter.value - ? + line.n, line.user_id, line.username, line.text, line.type, line.donation_pence, line.created_at
-         FROM counter, (VALUES ${values}) AS line (id, n, user_id, username, text, type, donation_pence, created_at)
+         INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, created_at)
+         SELECT line.id, counter.value - ? + line.n, line.user_id, line.username, line.text, line.type, line.donation_pence, line.donation_currency, line.created_at
+         FROM counter, (VALUES ${values}) AS line (id, n, user_id, username, text, type, donation_pence, donation_currency, created_at)
          RETURNING ${COLUMNS}, seq`,
         ...params,
       )
@@ -167,7 +171,7 @@ export class ChatMessageStore {
         const now = Date.now();
         const params = chunk.flatMap((m, i) => lineParams(m, base + from + i + 1, now));
         const inserted = await this.store.all<MessageRow>(
-          `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
+          `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
           ...params,
         );
         rows.push(...inserted.sort(bySeq));

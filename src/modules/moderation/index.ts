@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { chatRulesBody, liftTimeoutBody, moderationLogQuery, moderatorBody, userIdParam } from "../../contracts/moderation.ts";
+import { banUserBody, chatRulesBody, liftTimeoutBody, moderationLogQuery, moderatorBody, userIdParam } from "../../contracts/moderation.ts";
 import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
-import { notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { csvResponse, downloadResponse } from "../admin-panel/csv.ts";
 import { ModeratorActions } from "../chat/moderator-actions.ts";
@@ -53,6 +53,20 @@ export function moderationRoutes(ctx: AppContext) {
             return { id: params.id, username, isModerator: body.isModerator };
           },
           { params: userIdParam, body: moderatorBody },
+        )
+        // A ban from the Users screen, for anyone who entered, whether or not they have chatted: as a
+        // moderator's in the chat, by name and by code, their sessions ended and the stream refused to them.
+        .post(
+          "/users/:id/ban",
+          async ({ params, body, admin }) => {
+            const user = await service.findUser(params.id);
+            if (await hub.isBanned(user.username, user.accessCodeId)) throw conflict(`'${user.username}' is already banned`);
+            const reason = body.reason ?? null;
+            await hub.ban(user.username, user.accessCodeId, admin.username, reason);
+            await hub.moderation.log.record({ action: "ban", moderator: admin.username, target: user.username, detail: reason });
+            return { ok: true, id: params.id, username: user.username };
+          },
+          { params: userIdParam, body: banUserBody },
         )
         .get("/chat-export.json", async () =>
           downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),

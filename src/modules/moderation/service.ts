@@ -12,6 +12,7 @@ interface ExportRow {
   is_pinned: number;
   deleted: number;
   donation_pence: number | null;
+  donation_currency: string | null;
   created_at: number;
 }
 
@@ -37,6 +38,13 @@ export class ModerationAdminService {
     return { username: user.username, changed: changes > 0 };
   }
 
+  /** A viewer by id, with the code they entered with; 404 for an unknown id. */
+  async findUser(userId: number): Promise<{ username: string; accessCodeId: number | null }> {
+    const user = await this.store.get<{ username: string; accessCodeId: number | null }>('SELECT username, access_code_id AS "accessCodeId" FROM users WHERE id = ?', userId);
+    if (!user) throw notFound("Unknown user");
+    return user;
+  }
+
   logCsv(entries: ModerationLogEntry[]): string {
     return toCsv(
       ["time", "action", "moderator", "target", "message", "detail"],
@@ -46,7 +54,7 @@ export class ModerationAdminService {
 
   /** Every chat line ever sent, oldest first, deleted ones included and marked. */
   async chatExport(): Promise<ChatExportMessage[]> {
-    return (await this.store.all<ExportRow>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, created_at FROM chat_messages ORDER BY seq"))
+    return (await this.store.all<ExportRow>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, donation_currency, created_at FROM chat_messages ORDER BY seq"))
       .map((r) => ({
         id: r.id,
         username: r.username,
@@ -56,13 +64,14 @@ export class ModerationAdminService {
         deleted: r.deleted === 1,
         pinned: r.is_pinned === 1,
         donation: r.donation_pence === null ? null : r.donation_pence / 100,
+        currency: r.donation_pence === null ? null : r.donation_currency,
       }));
   }
 
   chatExportCsv(messages: ChatExportMessage[]): string {
     return toCsv(
-      ["time", "username", "type", "text", "donation_gbp", "pinned", "deleted", "id"],
-      messages.map((m) => [m.timestamp, m.username, m.type, m.text, m.donation === null ? null : m.donation.toFixed(2), m.pinned, m.deleted, m.id]),
+      ["time", "username", "type", "text", "donation", "currency", "pinned", "deleted", "id"],
+      messages.map((m) => [m.timestamp, m.username, m.type, m.text, m.donation === null ? null : m.donation.toFixed(2), m.currency?.toUpperCase() ?? null, m.pinned, m.deleted, m.id]),
     );
   }
 }

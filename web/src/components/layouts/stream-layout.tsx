@@ -140,7 +140,7 @@ export function nameColour(username: string): string {
   return NAME_COLOURS[hash % NAME_COLOURS.length]!;
 }
 
-/** One chat line. Text is always rendered as text; a donation's amount in the event's currency. */
+/** One chat line. Text is always rendered as text; a donation's amount in the currency it was paid in (the event's for a line that does not say). */
 export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { message: ChatMessage; actions?: ReactNode; currency?: string }) {
   if (message.type === "system") {
     return (
@@ -154,7 +154,7 @@ export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { me
     return (
       <li className="chat-line chat-line-donation" data-tier={tier}>
         <p className="chat-line-text">
-          <span className="chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), currency)}</span>
+          <span className="chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), message.currency ?? currency)}</span>
           <span className="chat-user">{message.username}</span> <span className="chat-donation-text">{message.text}</span>
         </p>
         {actions}
