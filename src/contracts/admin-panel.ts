@@ -7,8 +7,13 @@ import { REFUND_REASONS } from "./payments-ledger.ts";
 export interface AdminStats {
   userCount: number;
   accessCodeCount: number;
-  /** pence, every counted donation */
+  /** pence, every counted donation in the event's currency, less refunds */
   donationTotal: number;
+  /**
+   * Every counted donation less refunds, one total per currency it was paid in, the event's currency first
+   * (always there, 0 when nothing was given in it): after a change of currency, those from before too.
+   */
+  donationTotals: { currency: string; amount: number }[];
   viewerCount: number;
   /** pence, toward the goal */
   currentDonation: number;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { enter } from "../support/viewer.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
 
 let app: TestApp;
 let admin: TestClient;
@@ -37,6 +37,7 @@ const ADMIN_ROUTES: [string, string, unknown?][] = [
   ["GET", "/api/admin/users.csv"],
   ["GET", "/api/admin/banned-users"],
   ["POST", "/api/admin/unban-user", { username: "someone" }],
+  ["POST", "/api/admin/users/1/ban", {}],
   ["GET", "/api/admin/livestream-settings"],
   ["PUT", "/api/admin/livestream-settings", validSettings],
   ["POST", "/api/admin/upload-thumbnail"],
@@ -220,6 +221,92 @@ describe("users and bans", () => {
     expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toEqual([]);
     expect((await admin.post("/api/admin/unban-user", { username: "Nightcrawler" })).status).toBe(404);
     expect((await admin.post("/api/admin/unban-user", {})).status).toBe(400);
+  });
+});
+
+describe("one e-mail address per pass, the same on every screen", () => {
+  type Listed = { email: string | null };
+  const userOf = async (username: string) => ((await admin.get("/api/admin/users")).body as (Listed & { username: string })[]).find((u) => u.username === username)!;
+  const usersCsvLine = async (username: string) => (await admin.get("/api/admin/users.csv")).text.split("\r\n").find((l) => l.startsWith(`${username},`))!;
+  const codeOf = async (code: string) => ((await admin.get("/api/admin/access-codes")).body as (Listed & { code: string })[]).find((c) => c.code === code)!;
+  const paymentOf = async (intent: string) => ((await admin.get("/api/admin/payments")).body as (Listed & { paymentIntentId: string })[]).find((p) => p.paymentIntentId === intent)!;
+  const everywhere = async (username: string, code: string, intent: string) => ({
+    users: (await userOf(username)).email,
+    csv: (await usersCsvLine(username)).split(",")[1] || null,
+    codes: (await codeOf(code)).email,
+    payments: (await paymentOf(intent)).email,
+  });
+
+  test("bought with an address, entered without one: Users and its CSV show the buyer's address as Access Codes and Payments do", async () => {
+    const { accessCode, paymentIntentId } = await buyDemoCode(app.client(), "buyer.one@example.com");
+    expect((await enter(app.client(), accessCode, "QuietBuyer")).body.valid).toBe(true);
+    const email = "buyer.one@example.com";
+    expect(await everywhere("QuietBuyer", accessCode, paymentIntentId)).toEqual({ users: email, csv: email, codes: email, payments: email });
+  });
+
+  test("bought without an address, given one on entering: Payments shows it as the code does", async () => {
+    const { accessCode, paymentIntentId } = await buyDemoCode(app.client());
+    expect((await enter(app.client(), accessCode, "LateGiver", undefined, "late.giver@example.com")).body.valid).toBe(true);
+    const email = "late.giver@example.com";
+    expect(await everywhere("LateGiver", accessCode, paymentIntentId)).toEqual({ users: email, csv: email, codes: email, payments: email });
+  });
+
+  test("the code's address, where an admin sent it, wins over the receipt's; a code without one shows the receipt's", async () => {
+    const { accessCode, paymentIntentId } = await buyDemoCode(app.client(), "typo@exmaple.com");
+    expect((await enter(app.client(), accessCode, "Corrected")).body.valid).toBe(true);
+    const id = (await admin.get("/api/admin/access-codes")).body.find((c: { code: string }) => c.code === accessCode).id;
+    expect((await admin.post(`/api/admin/access-codes/${id}/send`, { email: "fixed@example.com" })).status).toBe(200);
+    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({ users: "fixed@example.com", csv: "fixed@example.com", codes: "fixed@example.com", payments: "fixed@example.com" });
+    // A code whose own address was never kept (older data): the payment's receipt address, on every screen.
+    await app.ctx.store.run("UPDATE access_codes SET email = NULL WHERE id = ?", id);
+    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({ users: "typo@exmaple.com", csv: "typo@exmaple.com", codes: "typo@exmaple.com", payments: "typo@exmaple.com" });
+  });
+
+  test("a donation shows its donor's address as the Users list does", async () => {
+    const viewer = app.client();
+    const { accessCode } = await buyDemoCode(viewer, "patron@example.com");
+    expect((await enter(viewer, accessCode, "Patroness")).body.valid).toBe(true);
+    const intent = (await viewer.post("/api/create-donation-intent", { amount: 700 })).body;
+    expect((await viewer.post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: "4242424242424242" })).status).toBe(200);
+    expect((await paymentOf(intent.paymentIntentId)).email).toBe("patron@example.com");
+    expect((await userOf("Patroness")).email).toBe("patron@example.com");
+  });
+});
+
+describe("a ban from the Users screen", () => {
+  test("bans someone who never chatted, by name and code: their stream and chat are refused, Banned Users lists it with the reason, and it is logged", async () => {
+    const viewer = app.client();
+    const code = (await admin.post("/api/admin/generate-access-code", {})).body;
+    expect((await enter(viewer, code.code, "SilentLurker")).body.valid).toBe(true);
+    expect((await viewer.get("/api/user-data")).status).toBe(200);
+    const user = ((await admin.get("/api/admin/users")).body as { id: number; username: string; banned: boolean }[]).find((u) => u.username === "SilentLurker")!;
+    expect(user.banned).toBe(false);
+
+    const res = await admin.post(`/api/admin/users/${user.id}/ban`, { reason: "  Sharing the stream link  " });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, id: user.id, username: "SilentLurker" });
+    expect(((await admin.get("/api/admin/users")).body as { id: number; banned: boolean }[]).find((u) => u.id === user.id)!.banned).toBe(true);
+    expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toContainEqual({ username: "SilentLurker", bannedBy: "warden", reason: "Sharing the stream link", bannedAt: expect.any(String) });
+    // Their session is over, and the code is refused under any name.
+    expect((await viewer.get("/api/stream/playback")).status).toBeOneOf([401, 403]);
+    expect((await enter(app.client(), code.code, "NewName")).body.valid).toBe(false);
+    const log = (await admin.get("/api/admin/moderation-log?action=ban")).body.entries as { moderator: string; target: string; detail: string | null }[];
+    expect(log[0]).toMatchObject({ moderator: "warden", target: "SilentLurker", detail: "Sharing the stream link" });
+
+    const again = await admin.post(`/api/admin/users/${user.id}/ban`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("'SilentLurker' is already banned");
+    expect((await admin.post("/api/admin/unban-user", { username: "SilentLurker" })).status).toBe(200);
+  });
+
+  test("unknown users are 404, bad ids and reasons 400", async () => {
+    expect((await admin.post("/api/admin/users/999999/ban", {})).status).toBe(404);
+    expect((await admin.post("/api/admin/users/abc/ban", {})).status).toBe(400);
+    const id = ((await admin.get("/api/admin/users")).body as { id: number }[])[0]!.id;
+    const long = await admin.post(`/api/admin/users/${id}/ban`, { reason: "x".repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toBe("The reason must be 200 characters or less");
+    expect((await admin.post(`/api/admin/users/${id}/ban`, { reason: 5 })).status).toBe(400);
   });
 });
 

@@ -86,6 +86,19 @@ describe("the event's price and currency", () => {
     const intent = (await app.client().post("/api/create-payment-intent", { product: "livestream-access" })).body;
     expect(stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 500, currency: "usd" });
   });
+
+  test("after the change the dashboard gives one donation total per currency, and the euro donation's chat line stays in euros", async () => {
+    expect((await admin.get("/api/admin/stats")).body).toMatchObject({
+      currency: "usd",
+      donationTotal: 0,
+      donationTotals: [{ currency: "usd", amount: 0 }, { currency: "eur", amount: 500 }],
+    });
+    const lastDonationLine = () => app.ctx.chat.messages.history().findLast((m) => m.type === "donation");
+    expect(lastDonationLine()).toMatchObject({ text: "donated €5.00", donation: 5, currency: "eur" });
+    // As a restarted server reads it back, and as a joining viewer gets it.
+    await app.ctx.chat.messages.load();
+    expect(lastDonationLine()).toMatchObject({ text: "donated €5.00", donation: 5, currency: "eur" });
+  });
 });
 
 test("demo mode charges the event's price in its currency too", async () => {

@@ -84,6 +84,7 @@ const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/api/admin/timeouts", auth: "admin", body: "none" },
   { method: "POST", path: "/api/admin/lift-timeout", auth: "admin", body: "json", valid: () => ({ username: "someone" }) },
   { method: "POST", path: "/api/admin/users/:id/moderator", auth: "admin", body: "json", valid: () => ({ isModerator: true }) },
+  { method: "POST", path: "/api/admin/users/:id/ban", auth: "admin", body: "json", valid: () => ({ reason: "spam" }), weight: 0.5 },
   { method: "GET", path: "/api/admin/chat-export.json", auth: "admin", body: "none", weight: 0.5 },
   { method: "GET", path: "/api/admin/chat-export.csv", auth: "admin", body: "none", weight: 0.5 },
   {

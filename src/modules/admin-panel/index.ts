@@ -57,9 +57,11 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const stats = async (): Promise<AdminStats> => {
     const s = await settings.get();
     const total = await settings.donationTotal();
+    const others = (await ctx.ledger.donationTotals()).filter((t) => t.currency !== s.currency && t.amount !== 0);
     return {
       ...(await panel.counts()),
       donationTotal: total,
+      donationTotals: [{ currency: s.currency, amount: total }, ...others],
       viewerCount: hub.viewerCount(),
       currentDonation: total,
       donationGoal: s.donationGoal,

@@ -2,7 +2,7 @@ import type { Store } from "../../db/store.ts";
 import type { AccessCodeRecord, PassHold, StatsSample, UserRecord } from "../../contracts/admin-panel.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
-import { passHold } from "../payments/ledger.ts";
+import { passEmailSql, passHold, viewerEmailSql } from "../payments/ledger.ts";
 import { toCsv } from "./csv.ts";
 
 interface CodeRow {
@@ -36,7 +36,7 @@ interface UserRow {
 }
 
 /** A code with its latest user and its payment as the ledger sees it (what keeps a bought pass revoked). */
-const CODE_SELECT = `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, c.email, c.created_at,
+const CODE_SELECT = `SELECT c.id, c.code, c.kind, c.used, c.revoked, c.device_fingerprint IS NOT NULL AS bound, ${passEmailSql("c", "l")} AS email, c.created_at,
            l.intent_id AS pay_intent, l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
            (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1) AS username
          FROM access_codes c LEFT JOIN payment_ledger l ON l.id = c.payment_id`;
@@ -123,13 +123,14 @@ export class AdminPanelService {
   }
 
   async listUsers(): Promise<UserRecord[]> {
-    return (await this.store.all<UserRow>(`SELECT u.id, u.username, u.email, u.access_code_id, c.code, c.kind, u.created_at,
+    return (await this.store.all<UserRow>(`SELECT u.id, u.username, ${viewerEmailSql("u", "c", "p")} AS email, u.access_code_id, c.code, c.kind, u.created_at,
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted,
            -- Two lookups rather than one with OR: each is answered from an index or a hash of the bans
            -- (PostgreSQL compared every ban's case-insensitive name with every user's: 200 ms at 5,000 users).
            (EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username)
              OR EXISTS (SELECT 1 FROM banned_users b WHERE b.access_code_id = u.access_code_id)) AS banned
-         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id ORDER BY u.created_at DESC, u.id DESC`))
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id LEFT JOIN payments p ON p.id = c.payment_id
+         ORDER BY u.created_at DESC, u.id DESC`))
       .map((r) => ({
         id: r.id,
         username: r.username,

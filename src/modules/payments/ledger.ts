@@ -58,6 +58,22 @@ export function passHold(row: Pick<LedgerRow, "amount" | "refunded_amount" | "di
   return null;
 }
 
+/**
+ * The e-mail address of a pass, as every admin screen and e-mail takes it: the code's (given at purchase,
+ * on entering, or where an admin sent the code), else its payment's receipt address. SQL over the aliases
+ * of an access code and of its payment (a `payments` row or the ledger view).
+ */
+export const passEmailSql = (code: string, payment: string): string => `COALESCE(${code}.email, ${payment}.email)`;
+
+/** A viewer's e-mail address: their pass's (see `passEmailSql`), else the one they gave on entering. */
+export const viewerEmailSql = (user: string, code: string, payment: string): string => `COALESCE(${code}.email, ${payment}.email, ${user}.email)`;
+
+/** Minor units of one currency. */
+export interface CurrencyAmount {
+  currency: string;
+  amount: number;
+}
+
 export function ledgerStatus(row: Pick<LedgerRow, "amount" | "refunded_amount" | "dispute_status" | "dispute_closed">): PaymentStatus {
   if (isInquiry(row.dispute_status)) {
     // An open inquiry is shown until a full refund answers it; a closed one leaves the refunds to tell.
@@ -129,7 +145,7 @@ export class PaymentLedger {
     const row = await this.find(intentId);
     if (!row || row.kind !== "access" || row.fulfilled !== 1) return;
     const code = await this.access.codeForPayment(row.id);
-    const email = row.email ?? code?.email;
+    const email = code?.email ?? row.email;
     if (!code || !email) return;
     await this.mail.queuePassRefundFailed(row.id, refundId, code.code, formatMoney(amount, row.currency), failureReason, email, row.site_url ?? siteUrl);
   }
@@ -194,16 +210,33 @@ export class PaymentLedger {
     const revokedNow = !code.revoked;
     if (revokedNow) await this.access.revoke(code.id);
     // Told once per full refund: again for one made after a refund failed, also when the pass was revoked already.
-    const email = row.email ?? code.email;
+    const email = code.email ?? row.email;
     if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
     return revokedNow ? { revokedCodeIds: [code.id] } : {};
   }
 
-  /** Every fulfilled purchase and donation (or the one of `intentId`), newest first. */
+  /**
+   * Donations counted so far, less what refunds and disputes took back, one total per currency they were
+   * paid in (an event whose currency changed has donations in both), largest first.
+   */
+  async donationTotals(): Promise<CurrencyAmount[]> {
+    return this.store.all<CurrencyAmount>(
+      `SELECT l.currency, CAST(SUM(d.amount - CASE WHEN d.amount < l.refunded_amount + l.disputed_amount THEN d.amount
+           ELSE l.refunded_amount + l.disputed_amount END) AS BIGINT) AS amount
+         FROM donations d JOIN payment_ledger l ON l.id = d.payment_id GROUP BY l.currency ORDER BY amount DESC, l.currency`,
+    ).then((rows) => rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) })));
+  }
+
+  /**
+   * Every fulfilled purchase and donation (or the one of `intentId`), newest first. A pass's e-mail is the
+   * pass's (`passEmailSql`); a donation's is its receipt address, else its donor's (as the Users list shows it).
+   */
   async list(intentId: string | null = null): Promise<PaymentRecord[]> {
-    return (await this.store.all<LedgerRow & { code: string | null; code_revoked: number | null; chat_name: string | null; user_email: string | null }>(`SELECT l.*, c.code, c.revoked AS code_revoked,
+    return (await this.store.all<LedgerRow & { code: string | null; code_revoked: number | null; chat_name: string | null; contact_email: string | null }>(`SELECT l.*, c.code, c.revoked AS code_revoked,
            COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
-           (SELECT u.email FROM users u WHERE u.id = l.user_id) AS user_email
+           COALESCE(${passEmailSql("c", "l")}, (SELECT ${viewerEmailSql("u", "uc", "up")} FROM users u
+               LEFT JOIN access_codes uc ON uc.id = u.access_code_id LEFT JOIN payments up ON up.id = uc.payment_id
+             WHERE u.id = l.user_id)) AS contact_email
          FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
          WHERE l.fulfilled = 1 AND (CAST(?1 AS TEXT) IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`, intentId))
       .map((r) => ({
@@ -216,7 +249,7 @@ export class PaymentLedger {
         disputedAmount: r.disputed_amount,
         failedRefundAmount: r.failed_refund_amount,
         refundFailure: r.refund_failure,
-        email: r.email ?? r.user_email,
+        email: r.contact_email,
         username: r.chat_name,
         code: r.code,
         codeRevoked: r.code_revoked === 1,
