@@ -32,7 +32,7 @@ const card = (page) => page.getByRole("form", { name: "Stream source" });
 const source = async (page) => (await page.request.get("/api/admin/stream-source")).json();
 
 const KINDS = [
-  ["Embed link", { "Player address": "https://www.youtube.com/embed/dQw4w9WgXcQ" }],
+  ["Embed link", { "Embed URL": "https://www.youtube.com/embed/dQw4w9WgXcQ" }],
   ["Mux", { "Playback ID": "a1B2c3D4e5F6", "Signing key ID": "sK3yId00", "Signing key": PEM }],
   ["Cloudflare Stream", { "Customer code": "f33zs165nr7gyfy4", "Video or live input UID": "0123456789abcdef0123456789abcdef", "Key ID": "fedcba9876543210fedcba9876543210", "Private key": PEM }],
   ["Bunny Stream", { "Library ID": "123456", "Video ID": "7a3c1a8e-55f1-4d1c-9b8e-3e0f6d3b6c21", "Token authentication key": "4f0c1c2e-aaaa-bbbb-cccc-0123456789ab" }],
