@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { MOBILE } from "./support/browser.mjs";
+import { DESKTOP, MOBILE } from "./support/browser.mjs";
 import { banThroughChat, enterAsViewer, failRoute, generateCode, logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
+import { makeFingerprint } from "../support/fingerprint.mjs";
 
 const app = useApp();
 const VIEWERS = [
@@ -68,6 +69,61 @@ app.browserTest("users: the list, a case-insensitive search on username or e-mai
   await assertAccessible(page, "/admin/users");
 });
 
+/** How far the Users table reaches past its scrolling box (0 when it fits), and whether the row's last buttons are inside it. */
+async function tableFit(page, username) {
+  const wrap = page.locator(".table-wrap");
+  const { overflow, wrapRight } = await wrap.evaluate((el) => ({ overflow: el.scrollWidth - el.clientWidth, wrapRight: el.getBoundingClientRect().right }));
+  const last = await rowOf(page, username).locator("td").last().boundingBox();
+  return { overflow, lastCellInside: last.x + last.width <= wrapRight + 0.5 };
+}
+
+app.browserTest("users at 1280 px: the table fits its box with long addresses, and one who never chatted is banned from here, out of the stream", async ({ page }) => {
+  await logIn(page);
+  await seedViewers(page);
+  // A buyer's address kept on the pass (given at purchase), entered without one: Users shows the pass's.
+  const { code } = await generateCode(page, { email: "a.very.long.address.for.a.buyer@some-haunted-mansion.example" });
+  await enterAsViewer(page, code, "NeverChatted");
+  await page.goto("/admin/users");
+  await rowOf(page, "NeverChatted").getByText("a.very.long.address.for.a.buyer@some-haunted-mansion.example").waitFor();
+  assert.deepEqual(page.viewportSize(), DESKTOP);
+  assert.deepEqual(await tableFit(page, "NeverChatted"), { overflow: 0, lastCellInside: true }, "no column cut off at 1280 px");
+  await rowOf(page, "NeverChatted").getByRole("button", { name: "Make NeverChatted a moderator" }).waitFor();
+
+  await rowOf(page, "NeverChatted").getByRole("button", { name: "Ban NeverChatted" }).click();
+  const dialog = page.getByRole("dialog", { name: "Ban NeverChatted?" });
+  await dialog.getByText("They are locked out of the stream and the chat at once").waitFor();
+  await dialog.getByLabel("Reason (optional)").fill("Sharing the stream link");
+  await screenshotScreen(page, "admin-users-ban-confirm");
+  await dialog.getByRole("button", { name: "Ban", exact: true }).click();
+  await toastWith(page, "User Banned").getByText("NeverChatted is locked out of the stream and the chat.").waitFor();
+  await rowOf(page, "NeverChatted").getByText("Banned", { exact: true }).waitFor();
+  assert.equal(await rowOf(page, "NeverChatted").getByRole("button", { name: "Ban NeverChatted" }).count(), 0, "no second ban");
+  assert.deepEqual(await tableFit(page, "NeverChatted"), { overflow: 0, lastCellInside: true });
+  await screenshotScreen(page, "admin-users-banned");
+  await assertAccessible(page, "/admin/users with a ban made from it");
+
+  await page.goto("/admin/banned-users");
+  await page.getByRole("heading", { name: "Banned from the stream and chat" }).waitFor();
+  await page.getByText("People locked out of the stream and the chat, and unbanning them.").waitFor();
+  const list = page.getByRole("radiogroup", { name: "Banned from the stream and chat" });
+  await list.getByText("NeverChatted").waitFor();
+  await list.getByText("“Sharing the stream link”").waitFor();
+  await page.getByRole("link", { name: "Ban from Users" }).click();
+  await page.getByRole("heading", { level: 1, name: "Users" }).waitFor();
+
+  // The code is refused under a new name: the ban locks the pass out, not only the chat.
+  const context = await page.context().browser().newContext({ baseURL: app.url });
+  try {
+    const response = await context.request.post("/api/validate-access", { data: { accessCode: code, username: "Disguised", deviceFingerprint: makeFingerprint() } });
+    assert.equal((await response.json()).valid, false);
+  } finally {
+    await context.close();
+  }
+  const { bannedUsers } = await (await page.request.get("/api/admin/banned-users")).json();
+  assert.equal((await page.request.post("/api/admin/unban-user", { data: { username: "NeverChatted" } })).status(), 200);
+  assert.ok(bannedUsers.some((b) => b.username === "NeverChatted" && b.bannedBy === "gravekeeper"));
+});
+
 app.browserTest("users: a failed load shows 'Failed to fetch users.'", async ({ page }) => {
   await logIn(page);
   await failRoute(page, "/api/admin/users");
@@ -92,7 +148,7 @@ app.browserTest("banned users: pick one, confirm, and they are unbanned and gone
   for (const username of ["Ezekiel", "Quill", ...extra]) await banThroughChat(page, username);
 
   await page.reload();
-  const list = page.getByRole("radiogroup", { name: "Banned from the chat" });
+  const list = page.getByRole("radiogroup", { name: "Banned from the stream and chat" });
   await list.getByText("Ezekiel").waitFor();
   await page.getByText("8 banned").waitFor();
   await list.getByText(`Banned by ${"gravekeeper"}`).first().waitFor();
@@ -119,7 +175,7 @@ app.browserTest("banned users: pick one, confirm, and they are unbanned and gone
   await unban.click();
   dialog = page.getByRole("dialog", { name: "Unban Ezekiel?" });
   await dialog.getByRole("button", { name: "Unban", exact: true }).click();
-  await toastWith(page, "User Unbanned").getByText("Ezekiel can join the chat again.").waitFor();
+  await toastWith(page, "User Unbanned").getByText("Ezekiel can watch and chat again.").waitFor();
   await list.getByText("Ezekiel").waitFor({ state: "detached" });
   await page.getByText("7 banned").waitFor();
   const { bannedUsers } = await (await page.request.get("/api/admin/banned-users")).json();
@@ -142,7 +198,7 @@ app.browserTest("banned users: failures to load and to unban show their toasts",
   await page.getByText("The banned users could not be loaded").waitFor();
   await restore();
   await page.getByRole("button", { name: "Try again" }).click();
-  const list = page.getByRole("radiogroup", { name: "Banned from the chat" });
+  const list = page.getByRole("radiogroup", { name: "Banned from the stream and chat" });
   await list.getByText("Quill").click();
 
   await failRoute(page, "/api/admin/unban-user");
@@ -165,7 +221,7 @@ app.browserTest(
     await screenshotScreen(page, "admin-users-cards");
 
     await page.goto("/admin/banned-users");
-    await page.getByRole("radiogroup", { name: "Banned from the chat" }).getByText("Quill").click();
+    await page.getByRole("radiogroup", { name: "Banned from the stream and chat" }).getByText("Quill").click();
     await page.getByText("Selected: Quill").waitFor();
     overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0);

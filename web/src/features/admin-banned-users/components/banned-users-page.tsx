@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { Link } from "wouter";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { ListPager, useListPage } from "@/components/admin/list-pager";
 import { LoadFailed } from "@/components/admin/load-failed";
@@ -7,6 +8,7 @@ import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BanIcon, UserCheckIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
+import { paths } from "@/config/paths";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { toast } from "@/hooks/use-toast";
 import { formatDateTime } from "@/lib/dates";
@@ -17,8 +19,9 @@ import "@/components/admin/admin-ui.css";
 import "./banned-users.css";
 
 /**
- * Users banned from the chat: pick one, confirm, and the ban is lifted. After a raid there may be
- * thousands: a search (name, who banned them, reason) and pages of 50 keep one easy to find.
+ * Users banned from the event (a ban locks them out of the stream and the chat, by name and by access
+ * code): pick one, confirm, and the ban is lifted. After a raid there may be thousands: a search (name,
+ * who banned them, reason) and pages of 50 keep one easy to find. Bans are made in the chat or on Users.
  */
 export function BannedUsersPage() {
   const banned = useBannedUsers();
@@ -41,7 +44,7 @@ export function BannedUsersPage() {
     if (!picked) return;
     unban.mutate(picked.username, {
       onSuccess: () => {
-        toast({ title: "User Unbanned", description: `${picked.username} can join the chat again.` });
+        toast({ title: "User Unbanned", description: `${picked.username} can watch and chat again.` });
         setSelected(null);
       },
       onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to unban user." }),
@@ -51,11 +54,20 @@ export function BannedUsersPage() {
 
   return (
     <>
-      <AdminPageHeader title="Banned Users" description="People banned from the chat, and unbanning them." />
+      <AdminPageHeader
+        title="Banned Users"
+        description="People locked out of the stream and the chat, and unbanning them."
+        actions={
+          <Link href={paths.admin.users} className="btn btn-outline">
+            <BanIcon />
+            Ban from Users
+          </Link>
+        }
+      />
       <section ref={page.topRef} className="card list-panel" aria-labelledby="banned-heading">
         <div className="banned-head">
           <h2 id="banned-heading" className="banned-title">
-            Banned from the chat
+            Banned from the stream and chat
           </h2>
           {banned.data ? <span className="badge badge-danger">{formatCount(list.length)} banned</span> : null}
         </div>
@@ -65,12 +77,16 @@ export function BannedUsersPage() {
           <LoadFailed icon={<BanIcon />} title="The banned users could not be loaded" onRetry={() => void banned.refetch()} />
         ) : list.length === 0 ? (
           <EmptyState icon={<BanIcon />} title="Nobody is banned">
-            Users banned from the chat by a moderator or admin are listed here, where you can unban them.
+            A ban locks a viewer out of the stream and the chat, under their name and with their access code. Viewers banned by a moderator in the chat, or by you on{" "}
+            <Link href={paths.admin.users} className="text-link">
+              Users
+            </Link>
+            , are listed here, where you can unban them.
           </EmptyState>
         ) : (
           <>
             <p id="banned-help" className="banned-help">
-              Pick a user, then unban them. They can come back with their access code and name.
+              Pick a user, then unban them. They can watch and chat again with their access code and name.
             </p>
             <div className="admin-toolbar">
               <SearchField label="Search banned users" placeholder="Name or reason…" value={search} onChange={setSearch} />

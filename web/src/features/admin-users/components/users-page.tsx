@@ -6,13 +6,14 @@ import { IconFact } from "@/components/admin/icon-fact";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ClockIcon, DownloadIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
+import { BanIcon, ClockIcon, DownloadIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatDateTime } from "@/lib/dates";
 import { matchesSearch } from "@/lib/search";
 import { USERS_CSV_URL, useUsers } from "../api/get-users";
+import { BanUserDialog } from "./ban-user-dialog";
 import { ModeratorBadge, ModeratorToggle } from "./moderator-toggle";
 import "@/components/admin/admin-ui.css";
 import "./users.css";
@@ -26,7 +27,24 @@ function StatusBadge({ user }: { user: UserRecord }) {
   );
 }
 
-/** Viewers who entered the event, searchable by username or e-mail, with a CSV export. */
+/** Ban (an icon button in the table, a labelled one on cards); none for someone banned already. */
+function BanButton({ user, compact = false, onBan }: { user: UserRecord; compact?: boolean; onBan: (user: UserRecord) => void }) {
+  if (user.banned) return null;
+  return (
+    <button
+      type="button"
+      className={`btn btn-sm btn-outline btn-ban${compact ? " btn-icon" : ""}`}
+      onClick={() => onBan(user)}
+      aria-label={compact ? `Ban ${user.username}` : undefined}
+      title={compact ? "Ban" : undefined}
+    >
+      <BanIcon />
+      {compact ? null : "Ban"}
+    </button>
+  );
+}
+
+/** Viewers who entered the event, searchable by username or e-mail, with a CSV export; each can be made a moderator or banned. */
 export function UsersPage() {
   const users = useUsers();
   useQueryErrorToast(users, "Failed to fetch users.");
@@ -35,12 +53,13 @@ export function UsersPage() {
   const all = users.data ?? [];
   const shown = all.filter((u) => matchesSearch(search, u.username, u.email));
   const list = useListPage(shown, search.trim());
+  const [banning, setBanning] = useState<UserRecord | null>(null);
 
   return (
     <>
       <AdminPageHeader
         title="Users"
-        description="Everyone who has entered the event. Make a viewer a moderator here."
+        description="Everyone who has entered the event. Make a viewer a moderator, or ban them from the stream, here."
         actions={
           <a className="btn btn-outline" href={USERS_CSV_URL} download>
             <DownloadIcon />
@@ -87,9 +106,10 @@ export function UsersPage() {
                     Joined {formatDateTime(u.createdAt)}
                   </IconFact>
                 </dl>
-                {u.moderator === "code" ? null : (
+                {u.moderator === "code" && u.banned ? null : (
                   <div className="record-card-actions">
                     <ModeratorToggle user={u} />
+                    <BanButton user={u} onBan={setBanning} />
                   </div>
                 )}
               </li>
@@ -97,7 +117,7 @@ export function UsersPage() {
           </ul>
         ) : (
           <div className="table-wrap">
-            <table className="data-table">
+            <table className="data-table users-table">
               <caption className="sr-only">Users</caption>
               <thead>
                 <tr>
@@ -107,7 +127,7 @@ export function UsersPage() {
                   <th scope="col">Status</th>
                   <th scope="col">Joined</th>
                   <th scope="col">
-                    <span className="sr-only">Moderator</span>
+                    <span className="sr-only">Moderator and ban</span>
                   </th>
                 </tr>
               </thead>
@@ -115,14 +135,17 @@ export function UsersPage() {
                 {list.rows.map((u) => (
                   <tr key={u.id}>
                     <td className="user-name">{u.username}</td>
-                    <td>{u.email ?? <span className="cell-muted">—</span>}</td>
-                    <td className="mono cell-nowrap">{u.accessCode ?? <span className="cell-muted">—</span>}</td>
+                    <td className="users-email">{u.email ?? <span className="cell-muted">—</span>}</td>
+                    <td className="mono users-code">{u.accessCode ?? <span className="cell-muted">—</span>}</td>
                     <td>
                       <StatusBadge user={u} />
                     </td>
-                    <td className="cell-nowrap cell-muted">{formatDateTime(u.createdAt)}</td>
+                    <td className="cell-muted users-joined">{formatDateTime(u.createdAt)}</td>
                     <td className="cell-actions">
-                      <ModeratorToggle user={u} compact />
+                      <span className="users-actions">
+                        <ModeratorToggle user={u} compact />
+                        <BanButton user={u} compact onBan={setBanning} />
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -132,6 +155,7 @@ export function UsersPage() {
         )}
         <ListPager list={list} noun="users" />
       </section>
+      <BanUserDialog user={banning} onOpenChange={(open) => !open && setBanning(null)} />
     </>
   );
 }
