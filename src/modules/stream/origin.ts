@@ -85,7 +85,7 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
     const abort = () => reject(signal.reason);
     if (signal.aborted) abort();
     signal.addEventListener("abort", abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
 }
 
