@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../harness.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
-import { enter, makeFingerprint } from "../support/viewer.ts";
+import { enter, makeFingerprint, otherDevice } from "../support/viewer.ts";
 import { adminOf, joinAs, upgradeStatus, WsClient } from "../ws/helpers.ts";
 import { startRoutedApp, viewerSession, type RoutedApp } from "./support.ts";
 
@@ -140,6 +140,71 @@ describe("moderation, bans and revocation", () => {
     expect(line.message.text).toBe(text);
     expect((await viewer.get("/api/user-data")).body.username).toBe("<b>x</b><script>");
     ws.close();
+  }, 30_000);
+});
+
+describe("one device per code", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  const WRONG_DEVICE = "Your access code cannot be used on this device. Each code is limited to one device.";
+  const newCode = async () => (await app.ctx.access.issueAccessCode("SKP")).code;
+
+  test("a second device is refused with incomplete data too, and never renames the owner", async () => {
+    const code = await newCode();
+    const owner = app.client();
+    expect((await enter(owner, code, "rightful", makeFingerprint())).body.valid).toBe(true);
+
+    const thief = app.client();
+    const elsewhere = otherDevice();
+    expect((await enter(thief, code, "thief", elsewhere)).body).toEqual({ valid: false, message: WRONG_DEVICE });
+    // The same request with one field left empty, as a browser that cannot tell its screen would send it.
+    for (const blank of ["screenResolution", "timezone", "language", "platform"]) {
+      const answer = await enter(thief, code, "thief", makeFingerprint({ ...elsewhere, deviceToken: elsewhere.deviceToken, [blank]: "" }));
+      expect(answer.body).toEqual({ valid: false, message: WRONG_DEVICE });
+    }
+    for (const path of ["/api/verify-existing-access", "/api/verify-stream-access"]) {
+      const answer = await thief.post(path, { accessCode: code, username: "thief", deviceFingerprint: { ...elsewhere, screenResolution: "" } });
+      expect(answer.body.valid).toBe(false);
+    }
+    expect((await thief.get("/api/user-data")).status).toBe(401);
+    expect((await owner.get("/api/user-data")).body.username).toBe("rightful");
+  }, 30_000);
+
+  test("a device that looks the same (rule 6) may come in as the owner but not rename them", async () => {
+    const code = await newCode();
+    const owner = app.client();
+    expect((await enter(owner, code, "original", makeFingerprint())).body.valid).toBe(true);
+    const twin = app.client();
+    expect((await enter(twin, code, "usurper", makeFingerprint())).body).toEqual({ valid: false, message: WRONG_DEVICE });
+    expect((await owner.get("/api/user-data")).body.username).toBe("original");
+    expect((await enter(twin, code, "original", makeFingerprint())).body.valid).toBe(true);
+    expect((await owner.get("/api/user-data")).body.username).toBe("original");
+  }, 30_000);
+
+  test("a phone with incomplete data gets in on its first visit and again with its device token, and may rename itself", async () => {
+    const code = await newCode();
+    const phone = makeFingerprint({ screenResolution: "", platform: "", userAgent: "Mozilla/5.0 (Linux; Android 14)" });
+    expect((await enter(app.client(), code, "pocket", phone)).body.valid).toBe(true);
+    // Coming back: a new browser session, the same device token (kept in local storage), now with a new name.
+    const back = app.client();
+    expect((await enter(back, code, "pocket", phone)).body.valid).toBe(true);
+    expect((await back.post("/api/verify-stream-access", { accessCode: code, username: "pocket", deviceFingerprint: phone })).body.valid).toBe(true);
+    expect((await enter(back, code, "pocket2", { ...phone, createdAt: new Date().toISOString() })).body.valid).toBe(true);
+    expect((await back.get("/api/user-data")).body.username).toBe("pocket2");
+    // Complete data from the same token later (the browser could tell more this time) still gets in.
+    expect((await enter(back, code, "pocket2", makeFingerprint({ deviceToken: phone.deviceToken }))).body.valid).toBe(true);
+    // Any other device, incomplete or not, is refused.
+    expect((await enter(app.client(), code, "pocket2", makeFingerprint({ screenResolution: "" }))).body).toEqual({ valid: false, message: WRONG_DEVICE });
+  }, 30_000);
+
+  test("the same device with complete data still gets in after its storage was cleared (same screen, language, timezone, platform)", async () => {
+    const code = await newCode();
+    expect((await enter(app.client(), code, "steady", makeFingerprint())).body.valid).toBe(true);
+    expect((await enter(app.client(), code, "steady", makeFingerprint())).body.valid).toBe(true);
   }, 30_000);
 });
 

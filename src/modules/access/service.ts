@@ -165,6 +165,10 @@ export class AccessService {
     const taken = await this.usernameRefusal(request.username, code.id);
     if (taken) return taken;
     const owner = await this.userByName(request.username);
+    // A new name renames the code's viewer: only from the code's own device (its token), never a second one.
+    if (!device.ownDevice && !owner && code.kind !== "SCP" && (await this.store.get("SELECT 1 AS one FROM users WHERE access_code_id = ?", code.id)) !== null) {
+      return refuse("wrong-device");
+    }
 
     if (device.update) await this.store.run("UPDATE access_codes SET device_fingerprint = ? WHERE id = ?", JSON.stringify(device.update), code.id);
     const userId = await this.upsertUser(code, request.username, request.email, owner?.id);
