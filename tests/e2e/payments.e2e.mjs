@@ -63,8 +63,9 @@ app.browserTest("payments: list, search, kind and status filters, totals, net re
   const totals = page.getByRole("region", { name: "Totals" });
   await totals.getByText("£78.00").first().waitFor();
   await totals.getByText("What buyers paid and got back, before Stripe's own fees (per payment, and per dispute).").waitFor();
-  await page.getByRole("img", { name: /Sales and net revenue from .* payments peaked at 6 .* net revenue total £78\.00/ }).waitFor();
+  await page.getByRole("img", { name: /Sales and net revenue from .* payments in GBP peaked at 6 .* net revenue total £78\.00 \(GBP\)/ }).waitFor();
 
+  assert.deepEqual(await page.getByRole("combobox", { name: "Kind" }).locator("option").allInnerTexts(), ["All kinds", "Access passes", "Donations"]);
   await page.getByRole("combobox", { name: "Kind" }).selectOption("donation");
   await page.getByText("3 of 6 payments").waitFor();
   assert.equal(await page.locator("tbody tr").filter({ hasText: "Access pass" }).count(), 0);
@@ -126,7 +127,8 @@ app.browserTest("refunding a pass after its Confirm? revokes the code: the viewe
   // A second refund while the dialog is open elsewhere (another admin, or a refund through Stripe): the
   // one from the dialog, made from what it showed, is refused, and the dialog shows what is left now.
   const refundButton = donation.getByRole("button", { name: /^Refund / });
-  const intentId = (await refundButton.getAttribute("aria-label")).replace(/^Refund /, "");
+  assert.equal(await refundButton.getAttribute("aria-label"), "Refund £10.00 donation of partial@crypt.example");
+  const intentId = (await (await page.request.get("/api/admin/payments")).json()).find((p) => p.kind === "donation" && p.email === "partial@crypt.example").paymentIntentId;
   await refundButton.click();
   await dialog.getByText("Paid £10.00; £7.50 can still be refunded.").waitFor();
   const elsewhere = await page.request.post("/api/admin/payments/refund", { data: { paymentIntentId: intentId, amount: 100 }, headers: { origin: app.url } });
@@ -219,5 +221,42 @@ app.browserTest("a price of €4.50 is set (confirming the change of currency af
   const totals = page.getByRole("region", { name: "Totals" });
   await totals.getByText("Gross EUR").waitFor();
   await totals.getByText("Gross GBP").waitFor();
+  await euro.getByRole("button", { name: "Refund €4.50 access pass of a buyer with no e-mail" }).waitFor();
+
+  // The chart adds up one currency and says so; the other is a click away.
+  const all = await (await page.request.get("/api/admin/payments")).json();
+  const inEuros = all.filter((p) => p.currency === "eur").length;
+  const chart = page.getByRole("region", { name: "Net revenue chart" });
+  await chart.getByText(`In EUR only: ${inEuros} of ${all.length} payments. Amounts paid in different currencies are never added up.`).waitFor();
+  await chart.getByText("Payments in EUR", { exact: true }).waitFor();
+  await chart.getByRole("img", { name: new RegExp(`payments in EUR peaked at ${inEuros} .*net revenue total €[\\d.,]+ \\(EUR\\)`) }).waitFor();
+  const currencies = chart.getByRole("group", { name: "Chart currency" });
+  assert.equal(await currencies.getByRole("button", { name: "EUR" }).getAttribute("aria-pressed"), "true");
   await screenshotScreen(page, "admin-payments-two-currencies");
+  await currencies.getByRole("button", { name: "GBP" }).click();
+  await chart.getByText(`In GBP only: ${all.length - inEuros} of ${all.length} payments.`, { exact: false }).waitFor();
+  await chart.getByRole("img", { name: new RegExp(`payments in GBP peaked at ${all.length - inEuros} `) }).waitFor();
+  await assertAccessible(page, "/admin/payments in two currencies");
+
+  // A pass bought without an address, its code then sent to one: Payments shows the code's address.
+  const quiet = await buyPass(page);
+  const codes = await (await page.request.get("/api/admin/access-codes")).json();
+  const sent = await page.request.post(`/api/admin/access-codes/${codes.find((c) => c.code === quiet.code).id}/send`, { data: { email: "sent-later@crypt.example" } });
+  assert.equal(sent.status(), 200);
+  await page.reload();
+  await rowWith(page, quiet.code).getByText("sent-later@crypt.example").waitFor();
+
+  // The dashboard gives the donations of each currency, labelled.
+  const stats = await (await page.request.get("/api/admin/stats")).json();
+  const pounds = stats.donationTotals.find((t) => t.currency === "gbp");
+  assert.ok(pounds && pounds.amount > 0, JSON.stringify(stats.donationTotals));
+  await page.goto("/admin/dashboard");
+  const card = page.locator("article.stat-card").filter({ has: page.getByRole("heading", { name: "Donation total", exact: true }) });
+  await card.locator(".stat-card-value").getByText("€0.00", { exact: true }).waitFor();
+  await card.getByText("In EUR, less refunds.").waitFor();
+  await card.getByText(`Also £${(pounds.amount / 100).toFixed(2)} in GBP`).waitFor();
+  await page.getByText("Donations in EUR only; those paid in GBP are in the Donation total above.").waitFor();
+  await page.locator("figure.stats-chart").getByText("Donations (EUR)").waitFor();
+  await screenshotScreen(page, "admin-dashboard-two-currencies");
+  await assertAccessible(page, "/admin/dashboard in two currencies");
 });

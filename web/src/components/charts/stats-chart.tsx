@@ -35,6 +35,8 @@ export interface ChartLabels {
   money: string;
   /** "£12.00 donated", "£12.00 net" */
   moneyUnit: string;
+  /** The count is of things in the chart's currency only (payments), not of all of them (viewers). */
+  countInCurrency?: boolean;
 }
 
 export const VIEWERS_AND_DONATIONS: ChartLabels = { title: "Viewers & donations", summary: "Viewers and donations", count: "Viewers", countUnit: "viewers", money: "Donations", moneyUnit: "donated" };
@@ -46,6 +48,8 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const gradientId = useId();
   const summaryId = useId();
   const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, "");
+  const code = currency.toUpperCase();
+  const countUnit = labels.countInCurrency ? `${labels.countUnit} in ${code}` : labels.countUnit;
 
   const data = points.filter((s) => Number.isFinite(s.at)).sort((a, b) => a.at - b.at);
   const last = data[data.length - 1];
@@ -83,7 +87,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const activeX = active ? x(active.at) : 0;
 
   const summary = last
-    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${labels.countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatMoney(last.money, currency)}.`
+    ? `${labels.summary} from ${dayAndClock.format(data[0]!.at)} to ${dayAndClock.format(last.at)}: ${countUnit} peaked at ${peakViewers} and are ${last.count} now; ${labels.money.toLowerCase()} total ${formatMoney(last.money, currency)} (${code}).`
     : "No samples yet.";
 
   return (
@@ -91,9 +95,9 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
       <figcaption className="stats-chart-head">
         <span className="stats-chart-title">{labels.title}</span>
         <span className="stats-chart-legend" aria-hidden="true">
-          <span className="legend-item legend-viewers">{labels.count}</span>
+          <span className="legend-item legend-viewers">{labels.countInCurrency ? `${labels.count} in ${code}` : labels.count}</span>
           <span className="legend-item legend-donations">
-            {labels.money} ({symbol})
+            {labels.money} ({code})
           </span>
         </span>
       </figcaption>
@@ -163,7 +167,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
           >
             <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
             <span className="tooltip-row legend-viewers">
-              {formatCount(active.count)} {labels.countUnit}
+              {formatCount(active.count)} {countUnit}
             </span>
             <span className="tooltip-row legend-donations">
               {formatMoney(active.money, currency)} {labels.moneyUnit}

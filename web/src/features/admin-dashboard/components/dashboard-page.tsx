@@ -50,7 +50,24 @@ export function DashboardPage() {
   );
 }
 
+/** Each currency's donations, labelled: after a change of currency the event has donations in both, never added up. */
+function DonationTotalDetail({ stats }: { stats: AdminStats }) {
+  const others = (stats.donationTotals ?? []).filter((t) => t.currency !== stats.currency);
+  if (others.length === 0) return <>Every donation so far, less refunds</>;
+  return (
+    <>
+      In {stats.currency.toUpperCase()}, less refunds.
+      {others.map((t) => (
+        <span key={t.currency} className="stat-card-other-total">
+          Also <strong>{formatMoney(t.amount, t.currency)}</strong> in {t.currency.toUpperCase()}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample[] | undefined }) {
+  const otherCurrencies = (stats.donationTotals ?? []).filter((t) => t.currency !== stats.currency).map((t) => t.currency.toUpperCase());
   const realViewers = Math.max(0, stats.viewerCount - stats.currentFakeViewers);
   // The live figures extend the minute-by-minute history up to now.
   const series = samples
@@ -71,7 +88,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
         />
         <StatCard icon={<UsersIcon />} label="Users" value={formatCount(stats.userCount)} detail="Entered with an access code" />
         <StatCard icon={<KeyIcon />} label="Access codes" value={formatCount(stats.accessCodeCount)} detail="Sold and generated" />
-        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail="Every donation so far, less refunds" />
+        <StatCard icon={<CoinsIcon />} label="Donation total" value={formatMoney(stats.donationTotal, stats.currency)} detail={<DonationTotalDetail stats={stats} />} />
       </section>
       <section className="dash-row" aria-label="Goal and fake viewers">
         <DonationMeter current={stats.currentDonation} goal={stats.donationGoal} currency={stats.currency} />
@@ -79,7 +96,14 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
       </section>
       <section className="card dash-chart" aria-label="Chart">
         {series ? (
-          <StatsChart points={series} currency={stats.currency} />
+          <>
+            <StatsChart points={series} currency={stats.currency} />
+            {otherCurrencies.length > 0 ? (
+              <p className="dash-chart-note">
+                Donations in {stats.currency.toUpperCase()} only; those paid in {otherCurrencies.join(" and ")} are in the Donation total above.
+              </p>
+            ) : null}
+          </>
         ) : (
           <div className="chart-placeholder">
             <ActivityIcon />

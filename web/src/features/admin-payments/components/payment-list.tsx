@@ -3,7 +3,7 @@ import { refundableAmount, refundFailureText, type PaymentRecord } from "@contra
 import { IconFact } from "@/components/admin/icon-fact";
 import { AlertIcon, CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
-import { KIND_LABELS, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
+import { KIND_LABELS, refundButtonName, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
 
 interface PaymentListProps {
   payments: PaymentRecord[];
@@ -55,7 +55,7 @@ function Kind({ payment }: { payment: PaymentRecord }) {
 function RefundButton({ payment, onRefund }: { payment: PaymentRecord; onRefund: (payment: PaymentRecord) => void }) {
   const left = refundableAmount(payment);
   return (
-    <button type="button" className="btn btn-outline btn-sm" disabled={left <= 0} onClick={() => onRefund(payment)} aria-label={`Refund ${payment.paymentIntentId}`}>
+    <button type="button" className="btn btn-outline btn-sm" disabled={left <= 0} onClick={() => onRefund(payment)} aria-label={refundButtonName(payment, formatMoney)}>
       <CoinsIcon />
       Refund
     </button>

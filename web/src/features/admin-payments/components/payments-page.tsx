@@ -14,7 +14,7 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { matchesSearch } from "@/lib/search";
 import { PAYMENTS_CSV_URL, usePayments } from "../api/payments";
-import { KIND_LABELS, NET_REVENUE, STATUS_LABELS, netRevenuePoints } from "../lib/payment-labels";
+import { currenciesOf, KIND_PLURALS, NET_REVENUE, STATUS_LABELS, netRevenuePoints } from "../lib/payment-labels";
 import { PaymentList } from "./payment-list";
 import { RefundDialog } from "./refund-dialog";
 import "@/components/admin/admin-ui.css";
@@ -62,6 +62,9 @@ export function PaymentsPage() {
   // The payment being refunded, read from the list each time: when the list reloads (a refund refused
   // because the payment changed meanwhile), the dialog shows what is left now.
   const [refundingId, setRefundingId] = useState<string | null>(null);
+  // The chart adds up one currency (amounts paid in different currencies are never added): the event's,
+  // or another the admin picks when payments were taken in several.
+  const [pickedCurrency, setPickedCurrency] = useState<string | null>(null);
 
   const all = payments.data ?? [];
   const refunding = refundingId === null ? null : (all.find((p) => p.paymentIntentId === refundingId) ?? null);
@@ -70,8 +73,14 @@ export function PaymentsPage() {
   );
   const filtered = search.trim() !== "" || kind !== "all" || status !== "all";
   const list = useListPage(shown, `${search.trim()}|${kind}|${status}`);
-  // Drawn again only when the payments change, not on every keystroke or page turn.
-  const chart = useMemo(() => <StatsChart points={netRevenuePoints(payments.data ?? [], currency)} currency={currency} labels={NET_REVENUE} />, [payments.data, currency]);
+  const currencies = useMemo(() => currenciesOf(payments.data ?? [], currency), [payments.data, currency]);
+  const chartCurrency = pickedCurrency !== null && currencies.includes(pickedCurrency) ? pickedCurrency : currency;
+  const inChart = all.filter((p) => p.currency === chartCurrency).length;
+  // Drawn again only when the payments or the chart's currency change, not on every keystroke or page turn.
+  const chart = useMemo(
+    () => <StatsChart points={netRevenuePoints(payments.data ?? [], chartCurrency)} currency={chartCurrency} labels={NET_REVENUE} />,
+    [payments.data, chartCurrency],
+  );
 
   return (
     <>
@@ -90,6 +99,20 @@ export function PaymentsPage() {
           <Totals payments={all} currency={currency} />
           <section className="card ledger-chart" aria-label="Net revenue chart">
             {chart}
+            {currencies.length > 1 ? (
+              <div className="ledger-chart-scope">
+                <p className="ledger-chart-note">
+                  In {chartCurrency.toUpperCase()} only: {inChart} of {all.length} payments. Amounts paid in different currencies are never added up.
+                </p>
+                <div className="ledger-chart-currencies" role="group" aria-label="Chart currency">
+                  {currencies.map((c) => (
+                    <button key={c} type="button" className={`btn btn-sm ${c === chartCurrency ? "btn-primary" : "btn-outline"}`} aria-pressed={c === chartCurrency} onClick={() => setPickedCurrency(c)}>
+                      {c.toUpperCase()}
+                    </button>
+                  ))}
+                </div>
+              </div>
+            ) : null}
           </section>
         </>
       ) : null}
@@ -101,8 +124,8 @@ export function PaymentsPage() {
           <SearchField label="Search payments" placeholder="E-mail, chat name or code…" value={search} onChange={setSearch} />
           <select className="input admin-select ledger-filter" aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as KindFilter)}>
             <option value="all">All kinds</option>
-            <option value="access">{KIND_LABELS.access}s</option>
-            <option value="donation">{KIND_LABELS.donation}s</option>
+            <option value="access">{KIND_PLURALS.access}</option>
+            <option value="donation">{KIND_PLURALS.donation}</option>
           </select>
           <select className="input admin-select ledger-filter" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
             <option value="all">All statuses</option>

@@ -23,7 +23,24 @@ export const STATUS_BADGES: Record<PaymentStatus, string> = {
 
 export const KIND_LABELS: Record<PaymentRecord["kind"], string> = { access: "Access pass", donation: "Donation" };
 
-export const NET_REVENUE: ChartLabels = { title: "Sales & net revenue", summary: "Sales and net revenue", count: "Payments", countUnit: "payments", money: "Net revenue", moneyUnit: "net" };
+/** The kind filter's choices. */
+export const KIND_PLURALS: Record<PaymentRecord["kind"], string> = { access: "Access passes", donation: "Donations" };
+
+/** "Refund £1.00 access pass of mara@crypt.example": the Refund button's accessible name. */
+export function refundButtonName(p: Pick<PaymentRecord, "kind" | "amount" | "currency" | "email" | "username">, money: (minor: number, currency: string) => string): string {
+  const buyer = p.email ?? p.username ?? "a buyer with no e-mail";
+  return `Refund ${money(p.amount, p.currency)} ${KIND_LABELS[p.kind].toLowerCase()} of ${buyer}`;
+}
+
+/** The currencies paid in, the event's first, then by how many payments each has. */
+export function currenciesOf(payments: Pick<PaymentRecord, "currency">[], eventCurrency: string): string[] {
+  const counts = new Map<string, number>();
+  for (const p of payments) counts.set(p.currency, (counts.get(p.currency) ?? 0) + 1);
+  const others = [...counts.keys()].filter((c) => c !== eventCurrency).sort((a, b) => counts.get(b)! - counts.get(a)! || a.localeCompare(b));
+  return [eventCurrency, ...others];
+}
+
+export const NET_REVENUE: ChartLabels = { title: "Sales & net revenue", summary: "Sales and net revenue", count: "Payments", countUnit: "payments", money: "Net revenue", moneyUnit: "net", countInCurrency: true };
 
 /** The running count of payments and their net revenue in one currency, oldest first, for the chart. */
 export function netRevenuePoints(payments: PaymentRecord[], currency: string): ChartPoint[] {
