@@ -79,7 +79,7 @@ app.browserTest("a regular code already used on another device gets the one-devi
   }
 });
 
-app.browserTest("when verification fails the viewer is told, and the chat cannot connect", async ({ page, context }) => {
+app.browserTest("when verification keeps failing the viewer is told, the chat cannot connect, and RECONNECT stays usable", async ({ page, context }) => {
   await page.goto("/design");
   const code = await (await theAdmin()).generateCode("SKP");
   await page.evaluate(([c]) => {
@@ -91,6 +91,7 @@ app.browserTest("when verification fails the viewer is told, and the chat cannot
   await toastWith(page, "Verification Error").getByText("There was a problem verifying your access. Please try again.").waitFor();
   await page.getByText("Connection error. Please reload the page.").waitFor();
   assert.equal(await page.getByRole("textbox", { name: "Chat message" }).getAttribute("placeholder"), "Connecting...");
+  assert.equal(await page.getByRole("button", { name: "RECONNECT" }).isDisabled(), false);
   assert.equal(new URL(page.url()).pathname, "/livestream");
 });
 

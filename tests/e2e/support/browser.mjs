@@ -30,9 +30,10 @@ export function launchBrowser() {
  * @param {import("playwright-core").Browser} browser
  * @param {string} baseURL
  * @param {{ width: number, height: number }} [viewport]
+ * @param {import("playwright-core").BrowserContextOptions} [contextOptions] e.g. { timezoneId }
  */
-export async function openPage(browser, baseURL, viewport = DESKTOP) {
-  const context = await browser.newContext({ baseURL, viewport, deviceScaleFactor: 1, reducedMotion: "reduce" });
+export async function openPage(browser, baseURL, viewport = DESKTOP, contextOptions = {}) {
+  const context = await browser.newContext({ baseURL, viewport, deviceScaleFactor: 1, reducedMotion: "reduce", ...contextOptions });
   const page = await context.newPage();
   const pageErrors = [];
   page.on("pageerror", (error) => pageErrors.push(error));

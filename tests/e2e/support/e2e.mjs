@@ -29,12 +29,12 @@ export function useApp(serverOptions = {}) {
     /**
      * @param {string} name
      * @param {(t: { page: import("playwright-core").Page, context: import("playwright-core").BrowserContext, url: string }) => Promise<void>} fn
-     * @param {{ viewport?: { width: number, height: number } }} [options]
+     * @param {{ viewport?: { width: number, height: number }, contextOptions?: import("playwright-core").BrowserContextOptions }} [options]
      */
-    browserTest(name, fn, { viewport = DESKTOP } = {}) {
+    browserTest(name, fn, { viewport = DESKTOP, contextOptions = {} } = {}) {
       test(name, async () => {
         if (!state.browser || !state.server) throw new Error("the browser or the server did not start");
-        const { context, page, pageErrors } = await openPage(state.browser, state.server.url, viewport);
+        const { context, page, pageErrors } = await openPage(state.browser, state.server.url, viewport, contextOptions);
         try {
           await fn({ page, context, url: state.server.url });
           assert.deepEqual(pageErrors.map(String), [], "uncaught errors in the page");

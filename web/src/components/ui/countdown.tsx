@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useNow } from "@/hooks/use-now";
+import { formatEventDay, formatEventTime } from "@/lib/dates";
 import "./countdown.css";
 
 const SECOND = 1000;
@@ -28,15 +29,6 @@ export function twoDigits(value: number): string {
   return String(value).padStart(2, "0");
 }
 
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(id);
-  }, [intervalMs]);
-  return now;
-}
-
 const UNITS = [
   ["days", "Days"],
   ["hours", "Hours"],
@@ -44,14 +36,25 @@ const UNITS = [
   ["seconds", "Seconds"],
 ] as const;
 
-/** Four boxes (Days, Hours, Minutes, Seconds) counting down to `target`, refreshed every second. `null`: not known yet. */
-export function Countdown({ target, heading = "EVENT BEGINS IN" }: { target: number | null; heading?: string }) {
+interface CountdownProps {
+  /** epoch ms; `null`: not known yet. */
+  target: number | null;
+  heading?: string;
+  /** Shows the start's day and time (in the viewer's zone) under the heading. */
+  showDate?: boolean;
+  /** Small boxes, for inside the player. */
+  compact?: boolean;
+}
+
+/** Four boxes (Days, Hours, Minutes, Seconds) counting down to `target`, refreshed every second. */
+export function Countdown({ target, heading = "EVENT BEGINS IN", showDate = false, compact = false }: CountdownProps) {
   const now = useNow(SECOND);
   const left = target === null ? null : timeLeft(target, now);
   const summary = left ? `${left.days} days, ${left.hours} hours, ${left.minutes} minutes and ${left.seconds} seconds` : "Loading the start time";
   return (
-    <section className="countdown" aria-label={heading}>
+    <section className={compact ? "countdown countdown-compact" : "countdown"} aria-label={heading}>
       <h2 className="countdown-heading">{heading}</h2>
+      {showDate && target !== null ? <EventDate iso={new Date(target).toISOString()} className="countdown-date" /> : null}
       <div className="countdown-boxes" role="timer" aria-label={summary}>
         {UNITS.map(([key, label]) => (
           <div key={key} className="countdown-box">
@@ -65,5 +68,20 @@ export function Countdown({ target, heading = "EVENT BEGINS IN" }: { target: num
         ))}
       </div>
     </section>
+  );
+}
+
+/** The event's day and time in the viewer's own time zone, the zone named: "Saturday 31 October 2026 · 21:00 GMT". */
+export function EventDate({ iso, className }: { iso: string; className?: string }) {
+  return (
+    <p className={className}>
+      <time dateTime={iso}>
+        <span className="event-date-day">{formatEventDay(iso)}</span>{" "}
+        <span className="event-date-sep" aria-hidden="true">
+          ·
+        </span>{" "}
+        <span className="event-date-time">{formatEventTime(iso)}</span>
+      </time>
+    </p>
   );
 }

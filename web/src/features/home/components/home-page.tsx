@@ -1,28 +1,14 @@
-import { useState } from "react";
-import { Countdown } from "@/components/ui/countdown";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { thumbnailOf, useLivestreamSettings } from "@/lib/livestream-settings";
 import { BuyAccessCard } from "./buy-access-card";
+import { EventSchedule } from "./event-schedule";
 import { LandingEntryForm } from "./landing-entry-form";
 import { ThumbnailBanner } from "./thumbnail-banner";
 import "./home.css";
 
-/** When the settings cannot be loaded, the event is taken to start this far ahead. */
-const FALLBACK_START_MS = 5 * 24 * 60 * 60 * 1000;
-
-function useEventStart(): number | null {
-  const settings = useLivestreamSettings();
-  const [fallback] = useState(() => Date.now() + FALLBACK_START_MS);
-  if (settings.isError) return fallback;
-  if (!settings.data) return null;
-  const start = Date.parse(settings.data.startDate);
-  return Number.isNaN(start) ? fallback : start;
-}
-
 /** The landing page: banner, countdown, the pass on sale, and the way in for code holders. */
 export function HomePage() {
   const settings = useLivestreamSettings();
-  const start = useEventStart();
   const title = settings.data?.eventTitle || DEFAULT_EVENT_TITLE;
   return (
     <div className="page home">
@@ -38,7 +24,7 @@ export function HomePage() {
           with everyone else brave enough to stay.
         </p>
       </section>
-      <Countdown target={start} />
+      <EventSchedule />
       <div className="home-entry">
         <BuyAccessCard />
         <div className="or-divider" role="separator" aria-label="or">

@@ -17,7 +17,7 @@ interface LiveChatProps {
   connection: LiveConnection;
   /** Access is still being checked: the chat is not connecting yet. */
   verifying: boolean;
-  /** Access could not be checked, so the chat cannot connect. */
+  /** Access could not be checked for a while (it is asked again by itself, and on RECONNECT), so the chat cannot connect. */
   verificationFailed: boolean;
   onDonate: () => void;
   /** The pointer or focus is on Donate: a moment to fetch the dialog's code. */
@@ -61,7 +61,7 @@ function ConnectionStatus({ store, connection, verifying, verificationFailed }: 
   const firstConnect = verifying || (status.state !== "closed" && status.attempt === 0 && status.removedWith === null);
   if (firstConnect && !verificationFailed) return <span className="chat-status">Connecting…</span>;
   return (
-    <button type="button" className="btn btn-outline chat-reconnect" onClick={connection.reconnect} disabled={verificationFailed}>
+    <button type="button" className="btn btn-outline chat-reconnect" onClick={connection.reconnect}>
       <RefreshIcon />
       RECONNECT
     </button>

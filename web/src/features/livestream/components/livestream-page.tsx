@@ -1,12 +1,13 @@
 import { useSignalEffect } from "@preact/signals-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import type { PublicLivestreamSettings } from "@contracts/settings";
 import { DEFAULT_CURRENCY, formatAmount } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
 import { StreamLayout } from "@/components/layouts/stream-layout";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
+import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
 import { playbackQueryKey, usePlayback } from "../api/get-playback";
@@ -35,9 +36,12 @@ const DEFAULT_GOAL_PENCE = 5000;
  */
 export function LivestreamPage() {
   const [store] = useState(() => new LiveStore());
-  const access = useStreamAccess();
+  const { access, retry: retryAccess } = useStreamAccess();
   const verified = access.status === "verified";
   const connection = useLiveConnection(store, access);
+  // Until access is checked there is no chat to reconnect: RECONNECT asks the server about the access again.
+  const chatConnection = useMemo(() => (verified ? connection : { ...connection, reconnect: retryAccess }), [verified, connection, retryAccess]);
+  const accessFailing = access.status === "unreachable" && access.failing;
   const settings = useLivestreamSettings({ refetchInterval: SETTINGS_POLL_MS });
   const moderator = useModeratorStatus(verified);
   const queryClient = useQueryClient();
@@ -81,13 +85,14 @@ export function LivestreamPage() {
     <>
       <StreamLayout
         title={title}
-        live={data?.isActive ?? false}
+        live={streamIsLive(data, verified ? playback.data?.url : undefined)}
         headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} /> : null}
         player={
           <StreamPlayer
             playback={verified && data?.isActive !== false ? playback.data : undefined}
             offline={data?.isActive === false}
             title={title}
+            startDate={data?.startDate}
             playerRef={playerRef}
             store={store}
             onReload={reloadPlayback}
@@ -105,9 +110,9 @@ export function LivestreamPage() {
         chat={
           <LiveChat
             store={store}
-            connection={connection}
-            verifying={access.status === "verifying"}
-            verificationFailed={access.status === "error"}
+            connection={chatConnection}
+            verifying={access.status === "verifying" || (access.status === "unreachable" && !accessFailing)}
+            verificationFailed={accessFailing}
             onDonate={() => {
               setDonationMounted(true);
               setDonating(true);

@@ -1,3 +1,6 @@
+import { Countdown, EventDate } from "@/components/ui/countdown";
+import { useReached } from "@/hooks/use-now";
+
 /** The 'Loading Stream' card: before there is a stream to play, or over the video while it (re)loads. */
 export function StreamLoading({ overlay = false }: { overlay?: boolean }) {
   return (
@@ -15,6 +18,29 @@ export function StreamOffline() {
     <div className="stream-player-loading stream-player-offline" role="status">
       <p className="stream-player-title">Stream Offline</p>
       <p className="stream-player-text">The event will begin soon...</p>
+    </div>
+  );
+}
+
+/**
+ * Before there is a stream to play: the loading card (or the offline one), and when the event starts (its
+ * day and time in the viewer's zone, and the countdown), or once the start has passed, that it is due.
+ */
+export function StreamWaiting({ startDate, offline }: { startDate: string | undefined; offline: boolean }) {
+  const start = startDate ? Date.parse(startDate) : Number.NaN;
+  const known = !Number.isNaN(start);
+  const started = useReached(known ? start : null);
+  return (
+    <div className="stream-player-waiting">
+      {offline ? <StreamOffline /> : <StreamLoading />}
+      {!known ? null : started ? (
+        <section className="stream-player-due" aria-label="STARTING ANY MOMENT">
+          <h2 className="countdown-heading">STARTING ANY MOMENT</h2>
+          <EventDate iso={new Date(start).toISOString()} className="countdown-date" />
+        </section>
+      ) : (
+        <Countdown target={start} showDate compact />
+      )}
     </div>
   );
 }

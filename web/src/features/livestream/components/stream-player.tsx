@@ -4,7 +4,7 @@ import { HeartIcon } from "@/components/ui/icons";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
 import { HlsVideo } from "./hls-video";
-import { StreamLoading, StreamOffline } from "./stream-loading";
+import { StreamWaiting } from "./stream-loading";
 import { Watermark } from "./watermark";
 
 interface StreamPlayerProps {
@@ -13,6 +13,8 @@ interface StreamPlayerProps {
   /** The admin has the livestream switched off: it says so instead of waiting for a stream. */
   offline?: boolean;
   title: string;
+  /** The event's start (ISO), shown while there is nothing to play yet. */
+  startDate: string | undefined;
   playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
   store: LiveStore;
   /** Asks the server for a fresh playback address (the player has to load again). */
@@ -20,17 +22,15 @@ interface StreamPlayerProps {
 }
 
 /**
- * The player: the provider's iframe, or the relayed HLS video; the loading card until there is an
- * address; the viewer's watermark and the hearts float over it.
+ * The player: the provider's iframe, or the relayed HLS video; the loading card and the event's start
+ * until there is an address; the viewer's watermark and the hearts float over it.
  */
-export function StreamPlayer({ playback, offline = false, title, playerRef, store, onReload }: StreamPlayerProps) {
+export function StreamPlayer({ playback, offline = false, title, startDate, playerRef, store, onReload }: StreamPlayerProps) {
   const url = offline ? "" : (playback?.url ?? "");
   return (
-    <div className={url ? "stream-player stream-player-frame" : "stream-player"}>
-      {offline ? (
-        <StreamOffline />
-      ) : !url ? (
-        <StreamLoading />
+    <div className={url ? "stream-player stream-player-frame" : "stream-player stream-player-empty"}>
+      {!url ? (
+        <StreamWaiting startDate={startDate} offline={offline} />
       ) : playback?.kind === "hls" ? (
         <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
       ) : (

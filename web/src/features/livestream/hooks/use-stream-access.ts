@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import type { VerifyAccessBody, VerifyStreamAccessBody, ViewerProfile } from "@contracts/access";
 import { paths } from "@/config/paths";
@@ -14,6 +14,7 @@ import {
   type StreamJudgement,
 } from "@/lib/access-verdicts";
 import { api } from "@/lib/api-client";
+import { FAILED_ATTEMPTS_BEFORE_ERROR, reconnectDelay } from "@/lib/chat-socket";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
 import { guardNavigation, isSpecialAccessCode, loopRecentlyStopped } from "@/lib/navigation-guard";
 import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeLocal, writeSession } from "@/lib/storage";
@@ -21,8 +22,11 @@ import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeLocal, writeSess
 export type StreamAccess =
   | { status: "verifying" }
   | { status: "verified"; accessCode: string; username: string }
-  /** Verification could not be done (network, server): the chat cannot connect. */
-  | { status: "error" }
+  /**
+   * The server could not answer (network, 5xx, too busy): asked again by itself with the chat's backoff.
+   * `failures` in a row so far; from FAILED_ATTEMPTS_BEFORE_ERROR on, `failing` (the viewer is told).
+   */
+  | { status: "unreachable"; failures: number; failing: boolean }
   /** Refused or redirected: the page is on its way out. */
   | { status: "denied" };
 
@@ -56,16 +60,29 @@ async function chatName(): Promise<string | null> {
   }
 }
 
+export interface StreamAccessCheck {
+  access: StreamAccess;
+  /** Asks the server again now (the RECONNECT button while it could not be reached). */
+  retry: () => void;
+}
+
 /**
  * On mount: checks the stored code, username and this device with the server (which also opens the
- * viewer session the chat needs). A refusal sends the viewer back to /access with a toast.
+ * viewer session the chat needs). A refusal sends the viewer back to /access with a toast. No answer
+ * (network, server) is asked again by itself, 1 s later and then 1.5× longer each time up to 30 s, as the
+ * chat reconnects; after a streak of failures the viewer is told, and told no more once it answers.
  */
-export function useStreamAccess(): StreamAccess {
+export function useStreamAccess(): StreamAccessCheck {
   const [location, navigate] = useLocation();
   const [access, setAccess] = useState<StreamAccess>({ status: "verifying" });
+  const retryRef = useRef<() => void>(() => {});
+  const retry = useCallback(() => retryRef.current(), []);
 
   useEffect(() => {
     let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let failureNotice: { dismiss: () => void } | null = null;
     const leave = (why: ToastInput) => {
       toast({ variant: "destructive", ...why });
       setAccess({ status: "denied" });
@@ -84,28 +101,46 @@ export function useStreamAccess(): StreamAccess {
       // /access has already said 'Access Granted' in this tab; a viewer arriving any other way is told here.
       const alreadyVerified = readSession(SESSION_KEYS.accessVerified) === "true";
       const special = isSpecialAccessCode(accessCode);
-      const judgement = await (special ? verifySpecialAccess : verifyStreamAccess)(accessCode, username);
-      if (cancelled) return;
-      if (judgement.granted === null) {
-        toast({ variant: "destructive", ...VERIFICATION_ERROR });
-        return setAccess({ status: "error" });
-      }
-      if (!judgement.granted) return leave({ title: ACCESS_DENIED_TITLE, description: judgement.reason });
-      if (!alreadyVerified) {
-        if (judgement.message) toast({ title: judgement.message, description: `Watching as ${username}.` });
-        writeSession(SESSION_KEYS.accessVerified, "true");
-        writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
-      }
-      writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
-      setAccess({ status: "verified", accessCode, username });
+      let asking = false;
+
+      const ask = async () => {
+        clearTimeout(timer);
+        asking = true;
+        const judgement = await (special ? verifySpecialAccess : verifyStreamAccess)(accessCode, username);
+        asking = false;
+        if (cancelled) return;
+        if (judgement.granted === null) {
+          failures += 1;
+          const failing = failures >= FAILED_ATTEMPTS_BEFORE_ERROR;
+          if (failing) failureNotice ??= toast({ variant: "destructive", ...VERIFICATION_ERROR });
+          setAccess({ status: "unreachable", failures, failing });
+          timer = setTimeout(() => void ask(), reconnectDelay(failures - 1));
+          return;
+        }
+        failureNotice?.dismiss();
+        if (!judgement.granted) return leave({ title: ACCESS_DENIED_TITLE, description: judgement.reason });
+        if (!alreadyVerified) {
+          if (judgement.message) toast({ title: judgement.message, description: `Watching as ${username}.` });
+          writeSession(SESSION_KEYS.accessVerified, "true");
+          writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
+        }
+        writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
+        setAccess({ status: "verified", accessCode, username });
+      };
+      retryRef.current = () => {
+        if (!asking && !cancelled && failures > 0) void ask();
+      };
+      await ask();
     }
 
     void verify();
     return () => {
       cancelled = true;
+      clearTimeout(timer);
+      retryRef.current = () => {};
     };
     // Once per visit to the page.
   }, []);
 
-  return access;
+  return { access, retry };
 }
