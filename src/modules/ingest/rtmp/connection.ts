@@ -1,0 +1,402 @@
+/**
+ * One RTMP connection, from handshake to the end of its publish: connect → releaseStream/FCPublish →
+ * createStream → publish (the stream key checked through `authorize`) → media into a MediaSink →
+ * FCUnpublish/deleteStream or the socket's close → `sink.end`. Anything out of order is dropped with one
+ * log line; anything malformed ends the connection. `receive` never throws: a bad peer costs only itself.
+ * Transport-agnostic (TCP or TLS): the server hands it bytes and a way to write and close.
+ */
+
+import type { Logger } from "../../../lib/logger.ts";
+import type { MediaSink, StreamMetadata } from "../media.ts";
+import { type Amf0Value, Amf0EcmaArray, Amf0Error } from "./amf0.ts";
+import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, readU32, type RtmpMessage } from "./chunks.ts";
+import { decodeMessageValues, PUBLISH_STREAM_ID, readCommand, replies, type Command } from "./commands.ts";
+import { FlvDemuxer, FlvError } from "./flv.ts";
+import { ServerHandshake } from "./handshake.ts";
+import { PublishMeter, type PublishStats } from "./stats.ts";
+import { TrackClock } from "./track-clock.ts";
+
+export type AuthorizeResult = "ok" | "bad key" | "busy";
+
+export interface RtmpLimits {
+  /** Connections open at once, publishing or not. */
+  maxConnections: number;
+  /** Connections not (yet) publishing at once: what junk connections can occupy. */
+  maxPendingConnections: number;
+  /** Largest RTMP message once publishing (a keyframe), bytes. */
+  maxMessageBytes: number;
+  /** Largest RTMP message before publishing (commands only), bytes. */
+  maxSetupMessageBytes: number;
+  /** Chunk streams one connection may use. */
+  maxChunkStreams: number;
+  /** Silence that ends a connection not yet publishing, ms. */
+  setupIdleTimeoutMs: number;
+  /** Time from the TCP connection to an accepted publish, ms (no dripping a byte every few seconds). */
+  setupDeadlineMs: number;
+  /** Silence that ends a publish (a stalled encoder), ms. */
+  publishIdleTimeoutMs: number;
+}
+
+export const DEFAULT_RTMP_LIMITS: RtmpLimits = {
+  maxConnections: 64,
+  maxPendingConnections: 16,
+  maxMessageBytes: 8 * 1024 * 1024,
+  maxSetupMessageBytes: 64 * 1024,
+  maxChunkStreams: 32,
+  setupIdleTimeoutMs: 5_000,
+  setupDeadlineMs: 15_000,
+  publishIdleTimeoutMs: 10_000,
+};
+
+export interface RtmpTransport {
+  readonly remoteAddress: string;
+  write(data: Uint8Array): void;
+  /** Closes after what was written is sent. */
+  end(): void;
+}
+
+/** A publish in progress, as the application sees it. */
+export interface PublishSession {
+  readonly id: number;
+  /** The RTMP application name (the path before the stream key, e.g. "live"). */
+  readonly app: string;
+  readonly remoteAddress: string;
+  readonly startedAt: Date;
+  stats(): PublishStats;
+  /** Drops the publisher (the sink gets `end(reason)`). */
+  close(reason?: string): void;
+}
+
+export interface ConnectionHooks {
+  authorize(app: string, key: string): AuthorizeResult | Promise<AuthorizeResult>;
+  onPublish(session: PublishSession): MediaSink;
+  /** Marks app/key live for this connection; false when another connection holds it. */
+  claim(name: string): boolean;
+  release(name: string): void;
+  /** Called once, when the connection is over. */
+  onClosed(): void;
+}
+
+type Phase = "handshake" | "connecting" | "connected" | "authorizing" | "publishing" | "closed";
+
+const PEER_BANDWIDTH = 2_500_000;
+const WINDOW_ACK_SIZE = 2_500_000;
+const OUR_CHUNK_SIZE = 4096;
+
+export class RtmpConnection {
+  phase: Phase = "handshake";
+  private readonly handshake = new ServerHandshake();
+  private readonly reader: ChunkReader;
+  private readonly writer = new ChunkWriter();
+  private readonly demuxer = new FlvDemuxer();
+  private readonly meter = new PublishMeter();
+  private readonly videoClock = new TrackClock();
+  private readonly audioClock = new TrackClock();
+  private readonly logged = new Set<string>();
+  private readonly openedAt = Date.now();
+  private lastDataAt = Date.now();
+  private app = "";
+  private claimed: string | null = null;
+  private sink: MediaSink | null = null;
+  private session: PublishSession | null = null;
+  private peerWindow = WINDOW_ACK_SIZE;
+  private bytesAcknowledged = 0;
+
+  constructor(
+    readonly id: number,
+    private readonly transport: RtmpTransport,
+    private readonly limits: RtmpLimits,
+    private readonly hooks: ConnectionHooks,
+    private readonly logger: Logger,
+  ) {
+    this.reader = new ChunkReader(this.readerLimits(false));
+  }
+
+  get publishSession(): PublishSession | null {
+    return this.session;
+  }
+
+  receive(data: Uint8Array): void {
+    if (this.phase === "closed") return;
+    const now = Date.now();
+    this.lastDataAt = now;
+    this.meter.bytes(data.length, now);
+    try {
+      let rest = data;
+      if (this.phase === "handshake") {
+        const step = this.handshake.push(data);
+        if (step.reply) this.transport.write(step.reply);
+        if (!step.done) return;
+        this.phase = "connecting";
+        rest = step.rest;
+      }
+      for (const message of this.reader.push(rest)) {
+        this.handle(message);
+        if (this.isClosed()) return;
+      }
+      if (this.meter.bytesIn - this.bytesAcknowledged >= this.peerWindow) {
+        this.bytesAcknowledged = this.meter.bytesIn;
+        this.send(control.acknowledgement(this.meter.bytesIn % 2 ** 32));
+      }
+    } catch (error) {
+      if (error instanceof RtmpProtocolError || error instanceof Amf0Error) {
+        this.log("warn", `protocol error: ${error.message}`);
+        this.close(`protocol error: ${error.message}`);
+      } else {
+        this.logger.error(`rtmp #${this.id}: unexpected failure; connection closed`, error);
+        this.close("server error");
+      }
+    }
+  }
+
+  /** The socket closed (by the peer or by us). */
+  closed(): void {
+    this.close("disconnected");
+  }
+
+  /** Ends the connection if it has been silent or setting up for too long. */
+  checkTimeouts(now: number): void {
+    if (this.phase === "closed") return;
+    const silent = now - this.lastDataAt;
+    if (this.phase === "publishing") {
+      if (silent > this.limits.publishIdleTimeoutMs) this.timeout(`no data for ${Math.round(silent / 1000)} s`);
+    } else if (silent > this.limits.setupIdleTimeoutMs) this.timeout(`no data for ${Math.round(silent / 1000)} s before publishing`);
+    else if (this.phase !== "authorizing" && now - this.openedAt > this.limits.setupDeadlineMs && !this.sink) this.timeout("no publish in time");
+  }
+
+  close(reason: string): void {
+    if (this.phase === "closed") return;
+    this.phase = "closed";
+    this.endSink(reason);
+    this.transport.end();
+    this.hooks.onClosed();
+  }
+
+  /** A method, not a field read: the phase changes inside calls the compiler cannot follow. */
+  isClosed(): boolean {
+    return this.phase === "closed";
+  }
+
+  private timeout(reason: string): void {
+    this.log("info", `closed: ${reason}`);
+    this.close(`timeout: ${reason}`);
+  }
+
+  private handle(message: RtmpMessage): void {
+    switch (message.type) {
+      case MessageType.CommandAmf0:
+      case MessageType.CommandAmf3:
+        return this.command(readCommand(message));
+      case MessageType.DataAmf0:
+      case MessageType.DataAmf3:
+        return this.data(message);
+      case MessageType.Video:
+      case MessageType.Audio:
+        return this.media(message);
+      case MessageType.WindowAckSize:
+        if (message.payload.length >= 4) this.peerWindow = Math.max(readU32(message.payload, 0), 4096);
+        return;
+      default:
+        return; // chunk size and abort are applied by the reader; acknowledgements, user control and the rest need nothing
+    }
+  }
+
+  private command(command: Command): void {
+    const { name, transactionId } = command;
+    if (name === "connect") return this.connect(command);
+    if (this.phase === "connecting") return this.drop(`"${safeName(name)}" before connect`);
+    switch (name) {
+      case "releaseStream":
+        return this.send(replies.result(transactionId));
+      case "FCPublish":
+        return this.send(replies.onFCPublish());
+      case "createStream":
+        return this.send(replies.result(transactionId, PUBLISH_STREAM_ID));
+      case "publish":
+        this.publish(command).catch((error: unknown) => {
+          this.logger.error(`rtmp #${this.id}: publish failed`, error);
+          this.close("server error");
+        });
+        return;
+      case "FCUnpublish":
+        this.send(replies.onFCUnpublish());
+        return this.endSink("unpublished");
+      case "deleteStream":
+      case "closeStream":
+        return this.endSink("unpublished");
+      case "play":
+      case "play2":
+        this.log("info", "refused a play request: this server only takes publishers");
+        this.send(replies.onStatus("error", "NetStream.Play.Failed", "This server only accepts publishing"));
+        return this.close("play refused");
+      default:
+        return; // _checkbw, getStreamLength, _result of our own calls…: nothing to answer
+    }
+  }
+
+  private connect(command: Command): void {
+    if (this.phase !== "connecting") return this.drop("a second connect");
+    const object = command.object;
+    const app = object && typeof object === "object" && !Array.isArray(object) && !(object instanceof Date) && !(object instanceof Amf0EcmaArray) ? object.app : undefined;
+    if (typeof app !== "string" || app.length > 256) {
+      this.send(replies.connectRejected(command.transactionId, "connect needs an app name"));
+      return this.close("connect without an app");
+    }
+    this.app = app.replace(/\/+$/, "");
+    this.phase = "connected";
+    this.send(control.windowAckSize(WINDOW_ACK_SIZE));
+    this.send(control.setPeerBandwidth(PEER_BANDWIDTH));
+    this.send(control.setChunkSize(OUR_CHUNK_SIZE));
+    this.writer.setChunkSize(OUR_CHUNK_SIZE);
+    this.send(replies.connectSuccess(command.transactionId));
+  }
+
+  private async publish(command: Command): Promise<void> {
+    if (this.phase !== "connected") return this.drop(`publish while ${this.phase}`);
+    const key = command.args[0];
+    if (typeof key !== "string" || key === "" || key.length > 1024) return this.refuse("bad key");
+    this.phase = "authorizing";
+    let result: AuthorizeResult;
+    try {
+      result = await this.hooks.authorize(this.app, key);
+    } catch (error) {
+      this.logger.error(`rtmp #${this.id}: the stream key check failed`, error);
+      result = "bad key";
+    }
+    if (this.phase !== "authorizing") return; // closed meanwhile
+    const name = `${this.app}/${key}`;
+    if (result === "ok" && !this.hooks.claim(name)) result = "busy";
+    if (result !== "ok") return this.refuse(result);
+    this.claimed = name;
+    const session: PublishSession = {
+      id: this.id,
+      app: this.app,
+      remoteAddress: this.transport.remoteAddress,
+      startedAt: new Date(),
+      stats: () => this.meter.snapshot(),
+      close: (reason = "dropped by the server") => this.close(reason),
+    };
+    try {
+      this.sink = this.hooks.onPublish(session);
+    } catch (error) {
+      this.logger.error(`rtmp #${this.id}: the publish could not start`, error);
+      this.send(replies.onStatus("error", "NetStream.Publish.Failed", "The server could not start this publish"));
+      return this.close("publish failed to start");
+    }
+    this.session = session;
+    this.phase = "publishing";
+    this.reader.setLimits(this.readerLimits(true));
+    this.send(control.streamBegin(PUBLISH_STREAM_ID));
+    this.send(replies.onStatus("status", "NetStream.Publish.Start", "Publishing"));
+    this.log("info", `publishing on app "${safeName(this.app)}"`);
+  }
+
+  private refuse(result: "bad key" | "busy"): void {
+    const description = result === "busy" ? "Another publisher is live on this stream key" : "Stream key refused";
+    this.log("warn", `publish refused: ${description.toLowerCase()}`);
+    this.send(replies.onStatus("error", "NetStream.Publish.BadName", description));
+    this.close(`publish refused (${result})`);
+  }
+
+  private data(message: RtmpMessage): void {
+    const values = decodeMessageValues(message);
+    const [first, second, third] = values;
+    const meta = first === "@setDataFrame" && second === "onMetaData" ? third : first === "onMetaData" ? second : undefined;
+    if (meta === undefined) return;
+    if (this.phase !== "publishing" || !this.sink) return this.drop("metadata before publish");
+    this.sink.metadata(readMetadata(meta));
+  }
+
+  private media(message: RtmpMessage): void {
+    const sink = this.sink;
+    if (this.phase !== "publishing" || !sink) return this.drop("media before publish");
+    const video = message.type === MessageType.Video;
+    try {
+      if (video) {
+        const tag = this.demuxer.video(message.payload, message.timestamp);
+        if (tag.kind === "unsupported") return this.unsupported(tag.reason);
+        if (tag.kind === "config") sink.videoConfig(tag.config);
+        if (tag.kind !== "frame") return;
+        const dts = this.videoClock.dts(tag.frame.dts);
+        const frame = { ...tag.frame, pts: tag.frame.pts - tag.frame.dts + dts, dts };
+        this.meter.video(frame.dts, frame.keyframe);
+        sink.video(frame);
+      } else {
+        const tag = this.demuxer.audio(message.payload, message.timestamp);
+        if (tag.kind === "unsupported") return this.unsupported(tag.reason);
+        if (tag.kind === "config") sink.audioConfig(tag.config);
+        if (tag.kind !== "frame") return;
+        this.meter.audio();
+        sink.audio({ ...tag.frame, dts: this.audioClock.dts(tag.frame.dts) });
+      }
+    } catch (error) {
+      if (!(error instanceof FlvError)) throw error;
+      this.drop(`malformed ${video ? "video" : "audio"}: ${error.message}`);
+    }
+  }
+
+  private unsupported(reason: string): void {
+    this.log("warn", reason);
+    this.close(reason);
+  }
+
+  private endSink(reason: string): void {
+    if (this.claimed) this.hooks.release(this.claimed);
+    this.claimed = null;
+    const sink = this.sink;
+    this.sink = null;
+    if (this.phase === "publishing") this.phase = "connected";
+    if (!sink) return;
+    this.log("info", `publish ended: ${reason}`);
+    try {
+      sink.end(reason);
+    } catch (error) {
+      this.logger.error(`rtmp #${this.id}: the media sink failed to end`, error);
+    }
+  }
+
+  private send(message: RtmpMessage): void {
+    this.transport.write(this.writer.encode(message));
+  }
+
+  /** Something out of order: dropped, logged once per kind per connection. */
+  private drop(what: string): void {
+    if (this.logged.has(what)) return;
+    this.logged.add(what);
+    this.log("warn", `dropped ${what}`);
+  }
+
+  private log(level: "info" | "warn", message: string): void {
+    this.logger[level](`rtmp #${this.id} ${this.transport.remoteAddress}: ${message}`);
+  }
+
+  private readerLimits(publishing: boolean) {
+    const maxMessageBytes = publishing ? this.limits.maxMessageBytes : this.limits.maxSetupMessageBytes;
+    return { maxMessageBytes, maxChunkStreams: this.limits.maxChunkStreams, maxInFlightBytes: maxMessageBytes + 1024 * 1024 };
+  }
+}
+
+/** Client-chosen names go into logs only when they are plain words. */
+function safeName(name: string): string {
+  return /^[\w@.\-]{1,64}$/.test(name) ? name : "(unprintable)";
+}
+
+function readMetadata(value: Amf0Value): StreamMetadata {
+  const object = value instanceof Amf0EcmaArray ? value.entries : value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) ? value : {};
+  const num = (key: string, max: number): number | undefined => {
+    const v = object[key];
+    return typeof v === "number" && Number.isFinite(v) && v > 0 && v <= max ? v : undefined;
+  };
+  const stereo = object.stereo;
+  const meta: StreamMetadata = {
+    width: num("width", 16384),
+    height: num("height", 16384),
+    framerate: num("framerate", 1000) ?? num("videoframerate", 1000),
+    videoBitrateKbps: num("videodatarate", 1_000_000),
+    audioBitrateKbps: num("audiodatarate", 100_000),
+    audioSampleRate: num("audiosamplerate", 768_000),
+    audioChannels: num("audiochannels", 64) ?? (typeof stereo === "boolean" ? (stereo ? 2 : 1) : undefined),
+    encoder: typeof object.encoder === "string" ? object.encoder.slice(0, 200) : undefined,
+  };
+  return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as StreamMetadata;
+}
