@@ -57,6 +57,9 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
   const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes }, websocket: WEBSOCKET_SETTINGS })
+    .onStart(({ server }) => {
+      if (server?.port) ctx.site.listening(server.port);
+    })
     .onError({ as: "global" }, ({ code, error, set }) => {
       // A body stream cut off at its limit reaches here wrapped in the parser's error.
       const cause = code === "PARSE" ? (error as { cause?: unknown }).cause : undefined;

@@ -266,6 +266,10 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
   if (result.stripePublishableKey && !result.stripeSecretKey) {
     throw new ConfigError("--stripe-publishable-key needs --stripe-secret-key too");
   }
+  if (result.stripeSecretKey && !result.publicUrl) {
+    // Buyers' e-mails link to the site, and a link never comes from a request's Host header.
+    throw new ConfigError("live payments (--stripe-secret-key) need --public-url, the site's address that buyers' e-mails link to");
+  }
   if (result.redisUrl && !result.databaseUrl) {
     throw new ConfigError("--redis-url needs --database-url: the instances of a cluster share the event's PostgreSQL database");
   }

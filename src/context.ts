@@ -8,6 +8,7 @@ import { AdminService } from "./modules/admin/service.ts";
 import { DEFAULT_CHAT_BATCHING } from "./modules/chat/fanout.ts";
 import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
+import { SiteAddress } from "./modules/mail/site-url.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
 import { PaymentLedger } from "./modules/payments/ledger.ts";
@@ -24,6 +25,8 @@ export interface AppContext {
   /** The event's database: embedded SQLite or PostgreSQL, the same queries on both. */
   store: Store;
   log: Logger;
+  /** The address in links sent off the site (e-mail): --public-url, else where this server listens; never a request's Host. */
+  site: SiteAddress;
   admins: AdminService;
   settings: SettingsService;
   /** The stream source the admin chose and the provider that gives viewers their playback address. */
@@ -92,6 +95,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     config,
     store,
     log,
+    site: new SiteAddress(config),
     admins: new AdminService(store),
     settings,
     mail,

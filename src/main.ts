@@ -8,14 +8,9 @@ import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
 import { RedisUnavailableError } from "./cluster/cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
+import { listenUrl } from "./modules/mail/site-url.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
-
-/** Where this process listens (bound to every address: localhost, to be clicked on). */
-function boundUrl(config: Config, port: number): string {
-  const host = EVERY_ADDRESS.includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
-  return `http://${host}:${port}`;
-}
 
 async function serve(config: Config): Promise<void> {
   // One process per SQLite file; on PostgreSQL several instances share the database.
@@ -31,7 +26,7 @@ async function serve(config: Config): Promise<void> {
   }
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
-  const bound = boundUrl(config, port);
+  const bound = listenUrl(config.host, port);
   const url = config.publicUrl ?? bound;
   // Before the first line is printed: whoever waits for it may signal at once.
   let stopping = false;

@@ -19,11 +19,17 @@ export function bodyLimit(path: string): number {
   return DEFAULT_BODY_LIMIT;
 }
 
+/** The origin a request was sent to, from its Host header; a Host that makes no address (`a"b`) is a bad request. */
+export function requestOrigin(request: Request): string {
+  if (!URL.canParse(request.url)) throw new HttpError(400, "Invalid Host header");
+  return new URL(request.url).origin;
+}
+
 /** Origins a browser may send state-changing requests from: the request's own and the public URL's. */
 export function isCrossSite(request: Request, config: Config): boolean {
   const origin = request.headers.get("origin");
   if (origin) {
-    if (origin === new URL(request.url).origin) return false;
+    if (origin === requestOrigin(request)) return false;
     if (config.publicUrl && origin === new URL(config.publicUrl).origin) return false;
     return true;
   }
@@ -100,6 +106,7 @@ export function securityPlugin(config: Config) {
     .onRequest((context) => {
       const request = context.request;
       if (request.method === "GET" || request.method === "HEAD") return;
+      if (!URL.canParse(request.url)) throw new HttpError(400, "Invalid Host header");
       if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) throw new HttpError(403, "Cross-site request refused");
       const limit = bodyLimit(pathOf(request.url));
       const declared = request.headers.get("content-length");

@@ -12,7 +12,7 @@ import { makeFingerprint } from "../support/fingerprint.mjs";
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET],
+  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
 });
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {

@@ -62,6 +62,7 @@ test(`${engine}: purchases, donations and chat survive ${KILLS} SIGKILLs: one co
     "--stripe-publishable-key", "pk_test_x",
     "--stripe-webhook-secret", WEBHOOK_SECRET,
     "--stripe-api-url", stripe.url,
+    "--public-url", "http://crypt.dreadcast.test",
     "--smtp-url", smtp.url,
     "--mail-from", "crypt@dreadcast.test",
     ...(databaseUrl ? ["--database-url", databaseUrl] : []),

@@ -16,7 +16,6 @@ import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
-import { siteUrlFor } from "../mail/site-url.ts";
 import type { AdmitRequest } from "./service.ts";
 import { VIEWER_COOKIE, VIEWER_SESSION_TTL_MS } from "./sessions.ts";
 
@@ -55,7 +54,7 @@ export function accessRoutes(ctx: AppContext) {
         ...parsed.data,
         onlyKinds,
         currentSessionId: readCookie(request, VIEWER_COOKIE),
-        siteUrl: siteUrlFor(ctx.config, request),
+        siteUrl: ctx.site.url(),
       });
       if (!outcome.valid) {
         if (outcome.reason === "invalid-code") await failuresPerIp.fail(clientIp);
@@ -91,7 +90,7 @@ export function accessRoutes(ctx: AppContext) {
       async ({ body, clientIp, request }) => {
         const wait = await throttle(clientIp);
         if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
-        const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, siteUrlFor(ctx.config, request));
+        const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, ctx.site.url());
         return { accessCode: code.code };
       },
       { body: generateAccessCodeBody },
@@ -117,7 +116,7 @@ export function accessRoutes(ctx: AppContext) {
       const wait = await lostCodePerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
       // Over the per-address limit the answer is the same; only the e-mail is skipped.
-      if ((await lostCodePerEmail.hit(parsed.data.email.toLowerCase())) === 0) await ctx.access.sendLostCodes(parsed.data.email, siteUrlFor(ctx.config, request));
+      if ((await lostCodePerEmail.hit(parsed.data.email.toLowerCase())) === 0) await ctx.access.sendLostCodes(parsed.data.email, ctx.site.url());
       return { ok: true, message: LOST_CODE_MESSAGE };
     });
 }

@@ -39,7 +39,6 @@ export async function announceSettings(ctx: AppContext): Promise<void> {
 export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
   const { settings, mail, chat: hub } = ctx;
   const panel = new AdminPanelService(ctx.store, ctx.access);
-  const siteUrl = (request: Request) => ctx.config.publicUrl ?? new URL(request.url).origin;
 
   // A sample missed while the database is away is said once, not every minute.
   const sampling = new LastingFailure(ctx.log, "stats samples not taken", "stats samples taken again");
@@ -99,9 +98,9 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .get("/access-codes.csv", async () => csvResponse("access-codes", (await panel.accessCodesCsv())))
         .post(
           "/generate-access-code",
-          async ({ body, request, set }) => {
+          async ({ body, set }) => {
             const record = await panel.createAccessCode(body.kind ?? "SKP", body.email);
-            if (body.email) await mail.queueAccessCode(record.id, record.code, body.email, siteUrl(request));
+            if (body.email) await mail.queueAccessCode(record.id, record.code, body.email, ctx.site.url());
             set.status = 201;
             return record;
           },
@@ -109,13 +108,13 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         )
         .post(
           "/access-codes/:id/send",
-          async ({ params, body, request }) => {
+          async ({ params, body }) => {
             const record = await panel.findAccessCode(params.id);
             const to = body.email ?? record.email;
             if (!to) throw badRequest("Enter an e-mail address to send this code to");
             if (record.revoked) throw badRequest("This access code has been revoked");
             if (body.email) await panel.setEmail(record.id, body.email);
-            await mail.queueAccessCode(record.id, record.code, to, siteUrl(request), `access-code:${record.id}:sent:${Date.now()}`);
+            await mail.queueAccessCode(record.id, record.code, to, ctx.site.url(), `access-code:${record.id}:sent:${Date.now()}`);
             return { ok: true, email: to };
           },
           { params: idParam, body: sendAccessCodeBody },
@@ -134,7 +133,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .get("/users.csv", async () => csvResponse("users", (await panel.usersCsv())))
         .get("/payments", () => ctx.ledger.list())
         .get("/payments.csv", async () => csvResponse("payments", (await ctx.ledger.csv())))
-        .post("/payments/refund", ({ body, request }) => ctx.refunds.refund(body.paymentIntentId, body.amount, siteUrl(request), body.expectedRefunded, body.reason), {
+        .post("/payments/refund", ({ body }) => ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason), {
           body: refundPaymentBody,
         })
         .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))

@@ -51,7 +51,7 @@ async function identify(ctx: AppContext, adminCookie: string | undefined, viewer
  */
 export function chatRoutes(ctx: AppContext) {
   const hub = ctx.chat;
-  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.config.publicUrl ?? ""), ctx.store, ctx.cluster);
+  const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.site.url()), ctx.store, ctx.cluster);
 
   // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
   const upgradesPerIp = ctx.cluster.limiter("ws-upgrades", UPGRADES_PER_IP_PER_MINUTE, 60_000);

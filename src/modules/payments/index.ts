@@ -7,7 +7,6 @@ import { clientIpPlugin } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import type { Limiter } from "../../cluster/cluster.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
-import { siteUrlFor } from "../mail/site-url.ts";
 
 /** Payment setup for the dialog, the demo card form and the Stripe webhook. */
 export function paymentRoutes(ctx: AppContext) {
@@ -24,9 +23,9 @@ export function paymentRoutes(ctx: AppContext) {
     .get("/payment-config", () => ctx.payments.paymentConfig())
     .post(
       "/create-payment-intent",
-      async ({ body, clientIp, request }) => {
+      async ({ body, clientIp }) => {
         await limit(intentsPerIp, clientIp);
-        return ctx.payments.createAccessIntent(body.email, siteUrlFor(ctx.config, request));
+        return ctx.payments.createAccessIntent(body.email, ctx.site.url());
       },
       { body: createPaymentIntentBody },
     )
@@ -36,15 +35,15 @@ export function paymentRoutes(ctx: AppContext) {
         const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
         if (!viewer) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
         await limit(intentsPerIp, clientIp);
-        return ctx.payments.createDonationIntent(body.amount, viewer, siteUrlFor(ctx.config, request));
+        return ctx.payments.createDonationIntent(body.amount, viewer, ctx.site.url());
       },
       { body: createDonationIntentBody },
     )
     .post(
       "/demo/confirm-payment",
-      async ({ body, clientIp, request }) => {
+      async ({ body, clientIp }) => {
         await limit(demoConfirmsPerIp, clientIp);
-        return { ok: true, paymentIntent: await ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, siteUrlFor(ctx.config, request), body.email) };
+        return { ok: true, paymentIntent: await ctx.payments.confirmDemoPayment(body.clientSecret, body.cardNumber, ctx.site.url(), body.email) };
       },
       { body: demoConfirmPaymentBody },
     )
@@ -55,7 +54,7 @@ export function paymentRoutes(ctx: AppContext) {
     })
     .post(
       "/stripe/webhook",
-      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature"), siteUrlFor(ctx.config, request)),
+      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature"), ctx.site.url()),
       { parse: "none" },
     );
 }

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.ts";
 import { blobResponse } from "../../http/byte-range.ts";
 import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
-import { apiHeaders } from "../../http/security.ts";
+import { apiHeaders, requestOrigin } from "../../http/security.ts";
 import { fieldError, tooManyRequests } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
@@ -101,7 +101,7 @@ export function relayRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): RelayRo
  * route table does not match (paths that only lead into the relay once their dot segments are resolved).
  */
 export function streamRoutes(ctx: AppContext, relay: RelayRoute) {
-  const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? request.url).hostname;
+  const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? requestOrigin(request)).hostname;
 
   return new Elysia({ name: "stream-routes" })
     .get("/api/stream/playback", async ({ request, set }) => {
