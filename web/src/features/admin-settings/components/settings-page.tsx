@@ -17,7 +17,7 @@ export function SettingsPage() {
   useQueryErrorToast(settings, "Failed to fetch livestream settings.");
   return (
     <>
-      <AdminPageHeader title="Settings" description="The event title, thumbnail, stream, donation goal and start date." />
+      <AdminPageHeader title="Settings" description="The event, its thumbnail, price and organiser, the fake viewers and the stream source." />
       {settings.data ? (
         <Loaded settings={settings.data} />
       ) : settings.isError ? (
