@@ -105,6 +105,7 @@ interface Session {
 const AAC_FRAME_SAMPLES = 1024;
 const AUDIO_QUEUE_LIMIT = 1_000;
 const AUDIO_BEFORE_VIDEO_LIMIT = 100;
+const EARLY_AUDIO_MS = 500;
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export class Packager implements MediaSink {
@@ -189,8 +190,9 @@ export class Packager implements MediaSink {
     if (this.closed) return;
     if (!this.session) {
       if (!this.videoConfigNext || !frame.keyframe) return;
-      this.startSession(frame.dts);
-      const early = this.audioBeforeVideo.splice(0);
+      // Audio of the moments just before the first keyframe is kept: the timeline starts with it.
+      const early = this.audioBeforeVideo.splice(0).filter((a) => a.dts >= frame.dts - EARLY_AUDIO_MS && a.dts <= frame.dts);
+      this.startSession(Math.min(frame.dts, early[0]?.dts ?? frame.dts));
       for (const audio of early) this.audio(audio);
     }
     const session = this.session!;
@@ -314,7 +316,7 @@ export class Packager implements MediaSink {
     const segmentMs = (session.segmentTicks * 1000) / lead.timescale;
     if ((nextSync && segmentMs >= this.segmentMinMs) || segmentMs >= this.segmentMaxMs) {
       this.closePart(session);
-      this.closeSegment(session);
+      this.closeSegment();
     } else if (session.partTicks + sample.duration > partLimit) {
       this.closePart(session);
     }
@@ -345,6 +347,8 @@ export class Packager implements MediaSink {
       tracks.push(fragmentTrack(session.video.init.id, session.partVideo));
       independent = session.partVideo[0]!.sync;
       figures.videoFrames += session.partVideo.length;
+      if (figures.firstVideoTime < 0) figures.firstVideoTime = session.partVideo[0]!.time;
+      figures.lastVideoTime = last.time;
       for (const s of session.partVideo) {
         if (s.sync) figures.keyframes++;
         figures.videoBytes += s.data.length;
@@ -364,9 +368,9 @@ export class Packager implements MediaSink {
     this.waiters.notify();
   }
 
-  private closeSegment(session: Session | null): void {
+  private closeSegment(): void {
     const segment = this.window.current;
-    this.window.closeSegment(session?.init ?? null);
+    this.window.closeSegment();
     if (segment?.bytes) this.targetDurationS = Math.max(this.targetDurationS, Math.round(segment.duration));
     this.waiters.notify();
   }
@@ -391,7 +395,7 @@ export class Packager implements MediaSink {
       this.timelineEndMs = Math.max(this.timelineEndMs, endMs);
     }
     this.closePart(session, true);
-    this.closeSegment(null);
+    this.closeSegment();
     this.session = null;
   }
 
@@ -485,17 +489,20 @@ export class Packager implements MediaSink {
   figures(): PublisherFigures {
     let seconds = 0;
     let frames = 0;
+    let firstVideo = -1;
+    let lastVideo = -1;
     let keyframes = 0;
     let videoBytes = 0;
     let audioBytes = 0;
     for (const segment of this.window.complete) {
       seconds += segment.duration;
       frames += segment.figures.videoFrames;
+      if (firstVideo < 0) firstVideo = segment.figures.firstVideoTime;
+      if (segment.figures.lastVideoTime >= 0) lastVideo = segment.figures.lastVideoTime;
       keyframes += segment.figures.keyframes;
       videoBytes += segment.figures.videoBytes;
       audioBytes += segment.figures.audioBytes;
     }
-    const per = (n: number) => (seconds > 0 ? n / seconds : null);
     const kbps = (bytes: number) => (seconds > 0 ? Math.round((bytes * 8) / seconds / 1000) : null);
     const video = this.lastVideo;
     const audio = this.lastAudio;
@@ -507,7 +514,7 @@ export class Packager implements MediaSink {
             codec: videoCodecString(video),
             width: video.width,
             height: video.height,
-            fps: frames > 0 ? Math.round(per(frames)! * 100) / 100 : null,
+            fps: frames > 1 && lastVideo > firstVideo ? Math.round(((frames - 1) * VIDEO_TIMESCALE * 100) / (lastVideo - firstVideo)) / 100 : null,
             keyframeIntervalS: keyframes > 0 ? Math.round((seconds / keyframes) * 100) / 100 : null,
             kbps: kbps(videoBytes),
           }

@@ -16,6 +16,9 @@ export interface Part {
 /** Figures kept per segment for the publisher's stats. */
 export interface SegmentFigures {
   videoFrames: number;
+  /** Decode times (90 kHz) of the segment's first and last video frames, for the frame rate. */
+  firstVideoTime: number;
+  lastVideoTime: number;
   keyframes: number;
   videoBytes: number;
   audioBytes: number;
@@ -63,6 +66,8 @@ export class SegmentWindow {
   nextMsn = 0;
   private inits = new Map<string, Uint8Array>();
   private bytesHeld = 0;
+  /** The publish session's init is kept even before its first segment. */
+  private latestInit = "";
 
   constructor(private readonly limits: WindowLimits) {}
 
@@ -71,6 +76,7 @@ export class SegmentWindow {
   }
 
   addInit(name: string, bytes: Uint8Array): void {
+    this.latestInit = name;
     this.inits.set(name, bytes);
     this.bytesHeld += bytes.length;
   }
@@ -91,7 +97,7 @@ export class SegmentWindow {
       parts: [],
       bytes: null,
       duration: 0,
-      figures: { videoFrames: 0, keyframes: 0, videoBytes: 0, audioBytes: 0 },
+      figures: { videoFrames: 0, firstVideoTime: -1, lastVideoTime: -1, keyframes: 0, videoBytes: 0, audioBytes: 0 },
       partsDropped: false,
     };
     return this.current;
@@ -105,11 +111,12 @@ export class SegmentWindow {
     segment.parts.push(full);
     segment.duration += part.duration;
     this.bytesHeld += part.bytes.length;
+    this.slide();
     return full;
   }
 
   /** Completes the open segment (an empty one is dropped and its msn reused) and slides the window. */
-  closeSegment(currentInit: string | null): void {
+  closeSegment(): void {
     const segment = this.current;
     this.current = null;
     if (!segment) return;
@@ -126,10 +133,11 @@ export class SegmentWindow {
     segment.bytes = bytes;
     this.bytesHeld += bytes.length;
     this.complete.push(segment);
-    this.slide(currentInit);
+    this.slide();
   }
 
-  private slide(currentInit: string | null): void {
+  /** Drops the oldest segments past the count or the bytes bound (the last complete one stays), parts past theirs, unused inits. */
+  private slide(): void {
     const { segments, partSegments, maxBytes } = this.limits;
     while (this.complete.length > segments || (this.bytesHeld > maxBytes && this.complete.length > 1)) {
       const dropped = this.complete.shift()!;
@@ -139,7 +147,7 @@ export class SegmentWindow {
     for (let i = 0; i < this.complete.length - partSegments; i++) this.dropParts(this.complete[i]!);
     const inUse = new Set(this.complete.map((s) => s.initName));
     if (this.current) inUse.add(this.current.initName);
-    if (currentInit) inUse.add(currentInit);
+    inUse.add(this.latestInit);
     for (const [name, bytes] of this.inits) {
       if (inUse.has(name)) continue;
       this.inits.delete(name);

@@ -1,0 +1,325 @@
+/**
+ * The LL-HLS packager fed real encoded media (Debian's ffmpeg makes FLV files, read tag by tag into the
+ * packager as the RTMP input would hand them over), with ffprobe as the independent reader of what it wrote.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
+import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
+import { makeFlv, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+
+if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
+const withMedia = mediaToolsMissing ? describe.skip : describe;
+
+const SIZE = { width: 640, height: 360 };
+let dir = "";
+let plain: FlvEvent[] = [];
+let bframes: FlvEvent[] = [];
+let audioOnly: FlvEvent[] = [];
+let small: FlvEvent[] = [];
+
+beforeAll(() => {
+  if (mediaToolsMissing) return;
+  dir = mediaDir();
+  plain = readFlv(makeFlv(join(dir, "plain.flv"), { seconds: 4 }), SIZE);
+  bframes = readFlv(makeFlv(join(dir, "bframes.flv"), { seconds: 4, bframes: true }), SIZE);
+  audioOnly = readFlv(makeFlv(join(dir, "audio.flv"), { seconds: 3, video: false }), SIZE);
+  small = readFlv(makeFlv(join(dir, "small.flv"), { seconds: 2, size: "160x90" }), { width: 160, height: 90 });
+}, 60_000);
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface ListedPart {
+  uri: string;
+  duration: number;
+  independent: boolean;
+}
+
+const tag = (text: string, name: string) => text.split("\n").filter((l) => l.startsWith(`#${name}:`)).map((l) => l.slice(name.length + 2));
+const segmentUris = (text: string) => text.split("\n").filter((l) => l.startsWith("seg-"));
+const extinfs = (text: string) => tag(text, "EXTINF").map((v) => Number.parseFloat(v));
+function parts(text: string): ListedPart[] {
+  return tag(text, "EXT-X-PART").map((v) => ({
+    uri: /URI="([^"]+)"/.exec(v)![1]!,
+    duration: Number(/DURATION=([\d.]+)/.exec(v)![1]),
+    independent: v.includes("INDEPENDENT=YES"),
+  }));
+}
+
+async function playlistText(packager: Packager, request = {}): Promise<string> {
+  const result = await packager.playlist(request);
+  if (result.status !== "ok") throw new Error(`playlist: ${JSON.stringify(result)}`);
+  return result.body;
+}
+
+/** The whole stream in one window, fed and ended. */
+function packaged(events: FlvEvent[], options: PackagerOptions = {}): Packager {
+  const packager = new Packager({ windowSegments: 100, partWindowSegments: 100, ...options });
+  feed(packager, events);
+  packager.end("test over");
+  return packager;
+}
+
+function writeJoined(name: string, pieces: (Uint8Array | null)[]): string {
+  const path = join(dir, name);
+  for (const piece of pieces) expect(piece).toBeInstanceOf(Uint8Array);
+  writeFileSync(path, Buffer.concat(pieces as Uint8Array[]));
+  return path;
+}
+
+/** What ffprobe decodes of the source FLV itself, to compare with. */
+function sourceFrames(name: string) {
+  const { frames } = probeFrames(join(dir, name));
+  return {
+    videoPts: frames.filter((f) => f.media_type === "video").map((f) => Number(f.pts_time)),
+    audioPts: frames.filter((f) => f.media_type === "audio").map((f) => Number(f.pts_time)),
+  };
+}
+
+withMedia("packaging H.264 and AAC from an FLV", () => {
+  for (const [name, file] of [
+    ["without B-frames", "plain.flv"],
+    ["with B-frames", "bframes.flv"],
+  ] as const) {
+    test(`segments and parts ${name} decode in ffprobe with every frame, at the source's times, in order`, async () => {
+      const events = file === "plain.flv" ? plain : bframes;
+      const packager = packaged(events);
+      const text = await playlistText(packager);
+      const init = packager.getInit("init-1.mp4");
+      const source = sourceFrames(file);
+      const joinedSegments = writeJoined(`${file}.segments.mp4`, [init, ...segmentUris(text).map((u) => packager.getSegment(u))]);
+      const joinedParts = writeJoined(`${file}.parts.mp4`, [init, ...parts(text).map((p) => packager.getPart(p.uri))]);
+      for (const path of [joinedSegments, joinedParts]) {
+        const streams = probeStreams(path);
+        const video = streams.find((s) => s.codec_type === "video")!;
+        const audio = streams.find((s) => s.codec_type === "audio")!;
+        expect([video.codec_name, video.width, video.height]).toEqual(["h264", 640, 360]);
+        expect(audio.codec_name).toBe("aac");
+        expect(Number(video.nb_read_frames)).toBe(source.videoPts.length);
+        expect(Number(audio.nb_read_frames)).toBe(source.audioPts.length);
+        expect(Math.abs(Number(video.duration) - 4)).toBeLessThan(0.04);
+
+        const { frames, errors } = probeFrames(path);
+        expect(errors).toBe("");
+        const videoPts = frames.filter((f) => f.media_type === "video").map((f) => Number(f.pts_time));
+        expect(videoPts).toEqual(source.videoPts);
+        const audioPts = frames.filter((f) => f.media_type === "audio").map((f) => Number(f.pts_time));
+        audioPts.forEach((pts, i) => expect(Math.abs(pts - source.audioPts[i]!)).toBeLessThan(0.0015));
+      }
+      // The segments are their parts, one after another.
+      expect(Buffer.concat(parts(text).map((p) => packager.getPart(p.uri)!))).toEqual(
+        Buffer.concat(segmentUris(text).map((u) => packager.getSegment(u)!)),
+      );
+    });
+  }
+
+  test("every playlist keeps one PART-TARGET, PART-HOLD-BACK three times it, INDEPENDENT on keyframe parts and a date on each segment", async () => {
+    const packager = new Packager({ windowSegments: 100, partWindowSegments: 100 });
+    const seen = new Set<string>();
+    for (const event of bframes) {
+      feed(packager, [event]);
+      if (!packager.ready) continue;
+      const text = await playlistText(packager);
+      seen.add(`${tag(text, "EXT-X-PART-INF")[0]} ${tag(text, "EXT-X-SERVER-CONTROL")[0]}`);
+    }
+    packager.end("test over");
+    expect([...seen]).toEqual(["PART-TARGET=0.334 CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.002"]);
+
+    const text = await playlistText(packager);
+    expect(text.startsWith("#EXTM3U\n#EXT-X-VERSION:9\n")).toBe(true);
+    const listed = parts(text);
+    for (const part of listed) expect(part.duration).toBeLessThanOrEqual(0.334);
+    // One keyframe a second (-g 30): each segment's first part, and only it, starts on one.
+    const segments = segmentUris(text);
+    expect(segments).toEqual(["seg-0.m4s", "seg-1.m4s", "seg-2.m4s", "seg-3.m4s"]);
+    expect(listed.filter((p) => p.independent).map((p) => p.uri)).toEqual(segments.map((_, i) => `part-${i}-0.m4s`));
+    for (const [i, part] of listed.entries()) {
+      const last = i === listed.length - 1 || listed[i + 1]!.uri.endsWith("-0.m4s");
+      if (!last) expect(part.duration).toBeGreaterThanOrEqual(0.85 * 0.334);
+    }
+    // An INDEPENDENT part decodes alone after the init segment, from a keyframe.
+    const alone = writeJoined("independent.mp4", [packager.getInit("init-1.mp4"), packager.getPart("part-2-0.m4s")]);
+    const { frames, errors } = probeFrames(alone);
+    expect(errors).toBe("");
+    expect(frames.find((f) => f.media_type === "video")!.key_frame).toBe(1);
+
+    expect(Number(tag(text, "EXT-X-TARGETDURATION")[0])).toBeGreaterThanOrEqual(Math.max(...extinfs(text).map(Math.round)));
+    const dates = tag(text, "EXT-X-PROGRAM-DATE-TIME").map((d) => Date.parse(d));
+    expect(dates).toHaveLength(segments.length);
+    extinfs(text)
+      .slice(0, -1)
+      .forEach((duration, i) => expect(Math.abs(dates[i + 1]! - dates[i]! - duration * 1000)).toBeLessThanOrEqual(2));
+    expect(text.trimEnd().endsWith('#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part-4-0.m4s"')).toBe(true);
+  });
+
+  test("the multivariant playlist names the codecs from the records, the size, and the publisher's figures", () => {
+    const packager = packaged(plain);
+    const text = packager.multivariantPlaylist("media.m3u8")!;
+    expect(text).toMatch(/^#EXT-X-STREAM-INF:BANDWIDTH=\d+,AVERAGE-BANDWIDTH=\d+,CODECS="avc1\.[0-9A-F]{6},mp4a\.40\.2",RESOLUTION=640x360,FRAME-RATE=30\.000$/m);
+    expect(text.trimEnd().endsWith("\nmedia.m3u8")).toBe(true);
+    const figures = packager.figures();
+    expect(figures.live).toBe(false);
+    expect(figures.video).toMatchObject({ width: 640, height: 360, fps: 30, keyframeIntervalS: 1 });
+    expect(figures.video!.kbps).toBeGreaterThan(100);
+    expect(figures.audio).toMatchObject({ codec: "mp4a.40.2", sampleRate: 48000, channels: 2 });
+    expect(new Packager().multivariantPlaylist("media.m3u8")).toBeNull();
+  });
+
+  test("a publisher that comes back continues the media sequence after a discontinuity, with a new init segment", async () => {
+    const packager = new Packager({ windowSegments: 6, partWindowSegments: 2 });
+    feed(packager, plain);
+    packager.end("publisher left");
+    expect(packager.isLive).toBe(false);
+    const offline = await playlistText(packager);
+    expect(segmentUris(offline)).toEqual(["seg-0.m4s", "seg-1.m4s", "seg-2.m4s", "seg-3.m4s"]);
+
+    feed(packager, bframes); // the encoder's clock starts again at 0
+    expect(packager.isLive).toBe(true);
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-MEDIA-SEQUENCE")).toEqual(["1"]);
+    expect(segmentUris(text)).toEqual(["seg-1.m4s", "seg-2.m4s", "seg-3.m4s", "seg-4.m4s", "seg-5.m4s", "seg-6.m4s"]);
+    expect(tag(text, "EXT-X-DISCONTINUITY-SEQUENCE")).toEqual(["0"]);
+    expect(tag(text, "EXT-X-MAP")).toEqual(['URI="init-1.mp4"', 'URI="init-2.mp4"']);
+    const lines = text.split("\n");
+    expect(lines[lines.indexOf("#EXT-X-DISCONTINUITY") + 1]).toBe('#EXT-X-MAP:URI="init-2.mp4"');
+    expect(lines.filter((l) => l === "#EXT-X-DISCONTINUITY")).toHaveLength(1);
+    // Parts are listed for the last segments only.
+    expect(new Set(parts(text).map((p) => p.uri.split("-")[1]))).toEqual(new Set(["5", "6", "7"]));
+    expect(packager.getPart("part-1-0.m4s")).toBeNull();
+    expect(packager.getSegment("seg-1.m4s")).toBeInstanceOf(Uint8Array);
+    expect(packager.getSegment("seg-0.m4s")).toBeNull();
+
+    packager.end("publisher left again");
+    const second = writeJoined("second.mp4", [packager.getInit("init-2.mp4"), ...["seg-4.m4s", "seg-5.m4s", "seg-6.m4s", "seg-7.m4s"].map((u) => packager.getSegment(u))]);
+    const { frames, errors } = probeFrames(second);
+    expect(errors).toBe("");
+    expect(frames.filter((f) => f.media_type === "video")).toHaveLength(120);
+
+    // Once the window has slid past the discontinuity, DISCONTINUITY-SEQUENCE counts it.
+    feed(packager, plain);
+    feed(packager, plain, 4000);
+    const later = await playlistText(packager);
+    expect(tag(later, "EXT-X-DISCONTINUITY-SEQUENCE")).toEqual(["2"]);
+    expect(tag(later, "EXT-X-MAP")).toEqual(['URI="init-3.mp4"']);
+    expect(later).not.toContain("#EXT-X-DISCONTINUITY\n");
+    expect(packager.getInit("init-1.mp4")).toBeNull();
+    expect(packager.getInit("init-2.mp4")).toBeNull();
+  });
+
+  test("a changed codec configuration mid-stream starts a new init segment after a discontinuity", async () => {
+    const packager = new Packager({ windowSegments: 100 });
+    feed(packager, plain);
+    feed(packager, bframes, 4000); // other encoder settings: another avcC record, without the publisher leaving
+    packager.end("test over");
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-MAP")).toEqual(['URI="init-1.mp4"', 'URI="init-2.mp4"']);
+    expect(text.split("\n").filter((l) => l === "#EXT-X-DISCONTINUITY")).toHaveLength(1);
+    expect(segmentUris(text)).toHaveLength(8);
+  });
+
+  test("an audio-only stream is cut on time, every part independent, and decodes", async () => {
+    const packager = packaged(audioOnly);
+    const text = await playlistText(packager);
+    const durations = extinfs(text);
+    expect(durations.slice(0, -1).every((d) => d >= 1 && d < 1.1)).toBe(true);
+    expect(parts(text).every((p) => p.independent && p.duration <= 0.334)).toBe(true);
+    const path = writeJoined("audio.mp4", [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
+    const streams = probeStreams(path);
+    expect(streams.map((s) => s.codec_name)).toEqual(["aac"]);
+    expect(Number(streams[0]!.nb_read_frames)).toBe(sourceFrames("audio.flv").audioPts.length);
+    expect(packager.multivariantPlaylist("a.m3u8")).toContain('CODECS="mp4a.40.2"');
+  });
+});
+
+withMedia("blocking playlist reload", () => {
+  test("a held reload and a request for the hinted part are answered within a few ms of the part being written", async () => {
+    const packager = new Packager();
+    let i = 0;
+    while (!packager.ready) feed(packager, [plain[i++]!]);
+    const text = await playlistText(packager);
+    const hint = /PRELOAD-HINT:TYPE=PART,URI="part-(\d+)-(\d+)\.m4s"/.exec(text)!;
+    const [msn, part] = [Number(hint[1]), Number(hint[2])];
+    const hinted = `part-${msn}-${part}.m4s`;
+    expect(packager.getPart(hinted)).toBeNull();
+
+    let reloadAt = 0;
+    let partAt = 0;
+    const reload = packager.playlist({ msn, part, query: "t=abc" }).then((r) => ((reloadAt = performance.now()), r));
+    const bytes = packager.awaitPart(hinted).then((b) => ((partAt = performance.now()), b));
+    await Bun.sleep(5);
+    expect(packager.waiting).toBe(2);
+    let writtenAt = 0;
+    while (!writtenAt) {
+      feed(packager, [plain[i++]!]);
+      if (packager.getPart(hinted)) writtenAt = performance.now();
+      await null;
+    }
+    const [answer, hintedBytes] = await Promise.all([reload, bytes]);
+    expect(reloadAt - writtenAt).toBeLessThan(5);
+    expect(partAt - writtenAt).toBeLessThan(5);
+    expect(hintedBytes).toEqual(packager.getPart(hinted)!);
+    expect(answer.status).toBe("ok");
+    const body = (answer as { body: string }).body;
+    expect(body).toContain(`URI="${hinted}?t=abc"`);
+    expect(body).toContain('#EXT-X-MAP:URI="init-1.mp4?t=abc"');
+    expect(packager.waiting).toBe(0);
+  });
+
+  test("a part that does not come is 'not yet' after the bound; too far ahead or malformed is a bad request; closed is gone", async () => {
+    const packager = new Packager({ blockingTimeoutMs: 150 });
+    expect(await packager.playlist()).toEqual({ status: "not-yet" });
+    feed(packager, plain);
+    packager.end("publisher left");
+    const hint = /PRELOAD-HINT:TYPE=PART,URI="part-(\d+)-(\d+)\.m4s"/.exec(await playlistText(packager))!;
+    const msn = Number(hint[1]);
+
+    const started = performance.now();
+    expect(await packager.playlist({ msn, part: 0 })).toEqual({ status: "not-yet" });
+    expect(await packager.awaitPart(`part-${msn}-0.m4s`)).toBeNull();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(1000);
+    expect(packager.waiting).toBe(0);
+
+    expect((await packager.playlist({ msn: msn + 2 })).status).toBe("bad-request");
+    expect((await packager.playlist({ msn, part: 40 })).status).toBe("bad-request");
+    expect((await packager.playlist({ part: 1 })).status).toBe("bad-request");
+    expect((await packager.playlist({ msn: -1 })).status).toBe("bad-request");
+    expect((await packager.playlist({ msn: 0, part: 0 })).status).toBe("ok"); // already in the window
+    expect(await packager.awaitPart("part-99-0.m4s")).toBeNull(); // not the hinted part: not held at all
+
+    const held = packager.playlist({ msn, part: 1 });
+    packager.close();
+    expect(await held).toEqual({ status: "gone" });
+    expect(await packager.playlist()).toEqual({ status: "gone" });
+    expect(packager.getInit("init-1.mp4")).toBeNull();
+  });
+});
+
+withMedia("memory", () => {
+  test("a long stream holds a bounded window: thousands of segments, the bytes held never past the bound", async () => {
+    const maxBytes = 400_000;
+    const packager = new Packager({ maxBytes, windowSegments: 8 });
+    let most = 0;
+    const loops = 1000; // 2 s each, two segments each
+    for (let loop = 0; loop < loops; loop++) {
+      feed(packager, small, loop * 2000);
+      most = Math.max(most, packager.figures().bytesHeld);
+    }
+    const figures = packager.figures();
+    expect(figures.mediaSequence + figures.segments).toBeGreaterThanOrEqual(2 * loops - 1);
+    expect(figures.segments).toBeLessThan(8); // the bytes bound, not the count, held the window here
+    expect(most).toBeLessThanOrEqual(maxBytes);
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-MAP")).toEqual(['URI="init-1.mp4"']);
+    expect(text).not.toContain("DISCONTINUITY\n");
+
+    const counted = new Packager({ windowSegments: 8, partWindowSegments: 3 });
+    for (let loop = 0; loop < 20; loop++) feed(counted, small, loop * 2000);
+    const window = await playlistText(counted);
+    expect(segmentUris(window)).toHaveLength(8);
+    expect(new Set(parts(window).map((p) => p.uri.split("-")[1]))).toHaveLength(4); // the last three and the one being written
+  });
+});
