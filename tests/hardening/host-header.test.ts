@@ -89,7 +89,7 @@ describe("a Host header that makes no address", () => {
     const changing = app.routes.filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method));
     expect(changing.length).toBeGreaterThan(20);
     for (const r of changing) {
-      for (const headers of [{}, { origin: app.url, cookie: `${viewer.cookie}; ${admin}` }]) {
+      for (const headers of [{}, { origin: app.url, cookie: `${viewer.cookie}; ${admin}` }] as Record<string, string>[]) {
         const answer = await rawRequest(app.url, r.method, r.path.replace(":id", "1"), 'a"b', "{}", headers);
         expect(`${r.method} ${r.path} ${answer.status}`).toBe(`${r.method} ${r.path} 400`);
       }
