@@ -22,8 +22,8 @@ export type ClusterMessage =
   | { k: "hearts"; total: number }
   /** Frames for some people's sockets, or their sockets closed (a ban, kick, timeout, revoked pass, new moderator). */
   | { k: "people"; who: People; send?: ServerEvent[]; close?: { code: number; reason: string; notice: string }; moderator?: boolean }
-  /** A kick's cool-down: the person may not rejoin on any instance until then. */
-  | { k: "kick"; username: string; until: number }
+  /** A kick's cool-down: the person (by name, user and code) may not rejoin on any instance until then. */
+  | { k: "kick"; username: string; userId?: number | null; accessCodeId?: number | null; until: number }
   /** State kept in memory changed in the database: read it again. */
   | { k: "reload"; what: "moderation" | "stream" }
   /** The admin's fake viewer setting. */
@@ -61,7 +61,7 @@ export function isClusterMessage(m: unknown): m is ClusterMessage {
       return message.moderator === undefined || typeof message.moderator === "boolean";
     }
     case "kick":
-      return isName(message.username) && isCount(message.until);
+      return isName(message.username) && isCount(message.until) && (message.userId == null || isCount(message.userId)) && (message.accessCodeId == null || isCount(message.accessCodeId));
     case "reload":
       return message.what === "moderation" || message.what === "stream";
     case "fake":

@@ -26,6 +26,14 @@ describe("chat_batch lines", () => {
     for (const bad of [["a", "b", "c", 1, "donation", 0, 5, 3], ["a", "b", "c", 1, "donation", 0, 5, "eur", "x"]]) expect(unpackChatLine(bad)).toBeNull();
   });
 
+  test("a line an admin or a moderator wrote carries the staff mark, pinned or not, and reads back with it", () => {
+    const byAdmin: ChatMessage = { ...viewerLine, username: "warden", staff: "admin" };
+    const byModerator: ChatMessage = { ...viewerLine, username: "Mod Mike", staff: "moderator", isPinned: true };
+    expect(packChatLine(byAdmin)).toEqual([byAdmin.id, "warden", "it's behind you", at, "user", 2]);
+    expect(packChatLine(byModerator)).toEqual([byModerator.id, "Mod Mike", "it's behind you", at, "user", 5]);
+    expect(readServerFrame(JSON.parse(chatBatchFrame([byAdmin, viewerLine, byModerator])))).toEqual({ type: "chat_batch", messages: [byAdmin, viewerLine, byModerator] });
+  });
+
   test("the frame is about half the bytes of the same lines as message objects", () => {
     const lines = Array.from({ length: 12 }, (_, i) => ({ ...viewerLine, id: `mhf0k2x3c${String(i).padStart(8, "0")}`, username: `Viewer ${i}` }));
     const packed = chatBatchFrame(lines).length;
@@ -34,7 +42,7 @@ describe("chat_batch lines", () => {
   });
 
   test("a line that is not one reads as null", () => {
-    for (const bad of [null, "x", [], ["a", "b", "c"], ["a", "b", "c", "soon"], ["a", "b", "c", 1, "admin"], ["a", "b", "c", 1, "user", 2], ["a", "b", "c", 1, "donation", 0, "5"], ["a", 1, "c", 1], ["a", "b", "c", 8.64e15 + 1], ["a", "b", "c", 1, "user", 0, 1, 2]]) {
+    for (const bad of [null, "x", [], ["a", "b", "c"], ["a", "b", "c", "soon"], ["a", "b", "c", 1, "admin"], ["a", "b", "c", 1, "user", 6], ["a", "b", "c", 1, "user", 8], ["a", "b", "c", 1, "user", "2"], ["a", "b", "c", 1, "donation", 0, "5"], ["a", 1, "c", 1], ["a", "b", "c", 8.64e15 + 1], ["a", "b", "c", 1, "user", 0, 1, 2]]) {
       expect(unpackChatLine(bad)).toBeNull();
     }
     expect(readServerFrame({ type: "chat_batch", lines: [["a", "b", "c", 0], "junk"] })).toEqual({

@@ -7,19 +7,25 @@
  *   { "type": "chat_batch", "lines": [[id, username, text, at], …] }
  *
  * `at` is the line's time in milliseconds since the epoch (its `timestamp`, to the millisecond). A line
- * that is not a plain viewer's adds its `type`, then 1 when it is pinned (else 0), then its donation in
- * pounds, then the currency it was paid in: `[id, username, text, at, "donation", 0, 5, "gbp"]`. Read, the
+ * that is not a plain viewer's adds its `type`, then its flags (1 when it is pinned, 2 when an admin wrote
+ * it, 4 when a moderator did; else 0), then its donation in pounds, then the currency it was paid in:
+ * `[id, username, text, at, "donation", 0, 5, "gbp"]`, `[id, "warden", text, at, "user", 2]`. Read, the
  * frame is the `chat_batch` event with its `messages`, oldest first.
  */
 import type { ChatMessage } from "./chat.ts";
 
-export type PackedChatLine = [id: string, username: string, text: string, at: number, type?: ChatMessage["type"], pinned?: 0 | 1, donation?: number, currency?: string];
+export type PackedChatLine = [id: string, username: string, text: string, at: number, type?: ChatMessage["type"], flags?: number, donation?: number, currency?: string];
 
 const LINE_TYPES = new Set<unknown>(["user", "system", "donation"]);
+const PINNED = 1;
+const STAFF_FLAGS = { admin: 2, moderator: 4 } as const;
+/** Flags a line can carry: pinned or not, and at most one of the staff marks. */
+const VALID_FLAGS = new Set<unknown>([0, PINNED, STAFF_FLAGS.admin, STAFF_FLAGS.admin | PINNED, STAFF_FLAGS.moderator, STAFF_FLAGS.moderator | PINNED]);
 
 export function packChatLine(message: ChatMessage): PackedChatLine {
   const line: PackedChatLine = [message.id, message.username, message.text, Date.parse(message.timestamp)];
-  if (message.type !== "user" || message.isPinned || message.donation !== undefined) line.push(message.type, message.isPinned ? 1 : 0);
+  const flags = (message.isPinned ? PINNED : 0) | (message.staff ? STAFF_FLAGS[message.staff] : 0);
+  if (message.type !== "user" || flags !== 0 || message.donation !== undefined) line.push(message.type, flags);
   if (message.donation !== undefined) line.push(message.donation);
   if (message.donation !== undefined && message.currency !== undefined) line.push(message.currency);
   return line;
@@ -33,15 +39,18 @@ export function chatBatchFrame(messages: readonly ChatMessage[]): string {
 /** A packed line as a message, or null when it is not one. */
 export function unpackChatLine(line: unknown): ChatMessage | null {
   if (!Array.isArray(line) || line.length < 4 || line.length > 8) return null;
-  const [id, username, text, at, type = "user", pinned = 0, donation, currency] = line as unknown[];
+  const [id, username, text, at, type = "user", flags = 0, donation, currency] = line as unknown[];
   if (typeof id !== "string" || typeof username !== "string" || typeof text !== "string" || typeof at !== "number" || !Number.isFinite(at)) return null;
-  if (!LINE_TYPES.has(type) || (pinned !== 0 && pinned !== 1) || (donation !== undefined && typeof donation !== "number")) return null;
+  if (!LINE_TYPES.has(type) || !VALID_FLAGS.has(flags) || (donation !== undefined && typeof donation !== "number")) return null;
   if (currency !== undefined && (typeof currency !== "string" || donation === undefined)) return null;
   const time = new Date(at);
   if (Number.isNaN(time.getTime())) return null;
-  const message: ChatMessage = { id, username, text, timestamp: time.toISOString(), type: type as ChatMessage["type"], isPinned: pinned === 1 };
+  const bits = flags as number;
+  const message: ChatMessage = { id, username, text, timestamp: time.toISOString(), type: type as ChatMessage["type"], isPinned: (bits & PINNED) !== 0 };
   if (donation !== undefined) message.donation = donation;
   if (typeof currency === "string") message.currency = currency;
+  if (bits & STAFF_FLAGS.admin) message.staff = "admin";
+  else if (bits & STAFF_FLAGS.moderator) message.staff = "moderator";
   return message;
 }
 

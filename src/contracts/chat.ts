@@ -123,6 +123,8 @@ export const chatMessageSchema = z.object({
   donation: z.number().optional(),
   /** The currency the donation was paid in (ISO 4217, lower case), only on donation lines; the event's when missing. */
   currency: z.string().optional(),
+  /** Written by an admin or a moderator: set by the server from who sent it (the page shows a badge), never typed. */
+  staff: z.enum(["admin", "moderator"]).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

@@ -318,3 +318,52 @@ for (const engine of await testEngines()) {
     }
   });
 }
+
+for (const engine of await testEngines()) {
+  test(`on ${engine}, migration 12 gives viewers' names their skeletons (the earlier of two look-alikes keeps it), marks the staff's lines and the admins' timeouts`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
+    const pg = engine === "postgres" ? await createTestDatabase() : null;
+    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
+    try {
+      await migrate(store, migrations.filter((m) => m.version <= 11));
+      const at = Date.UTC(2026, 9, 31, 22, 0, 0);
+      await store.run("INSERT INTO admins (id, username, email, password_hash, created_at) VALUES (1, 'Warden', 'w@example.com', 'x', ?)", at);
+      await store.run("INSERT INTO access_codes (id, code, kind, created_at) VALUES (1, 'MOD-AAAA', 'MOD', ?), (2, 'SKP-BBBB', 'SKP', ?), (3, 'SKP-CCCC', 'SKP', ?), (4, 'SKP-DDDD', 'SKP', ?)", at, at, at, at);
+      await store.run("INSERT INTO users (id, username, access_code_id, created_at) VALUES (1, 'Grimm', 1, ?), (2, 'Raven', 2, ?), (3, 'Rаven', 3, ?), (4, 'Promoted', 4, ?)", at, at, at, at);
+      await store.run("INSERT INTO chat_moderators (user_id, granted_by, created_at) VALUES (4, 'Warden', ?)", at);
+      const line = (id: string, seq: number, userId: number | null, username: string, type = "user") =>
+        store.run("INSERT INTO chat_messages (id, seq, user_id, username, text, type, created_at) VALUES (?, ?, ?, ?, 'hi', ?, ?)", id, seq, userId, username, type, at);
+      await line("a", 1, null, "warden");
+      await line("b", 2, 1, "Grimm");
+      await line("c", 3, 2, "Raven");
+      await line("d", 4, 4, "Promoted");
+      await line("e", 5, 2, "Raven", "donation");
+      await store.run("INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (2, 'Raven', 2, ?, 'WARDEN', ?), (3, 'Rаven', 3, ?, 'Grimm', ?)", at + 60_000, at, at + 60_000, at);
+
+      expect(await migrate(store, migrations.filter((m) => m.version <= 12))).toEqual([12]);
+      expect(await store.all("SELECT id, name_key FROM users ORDER BY id")).toEqual([
+        { id: 1, name_key: "grlrnrn" },
+        { id: 2, name_key: "raven" },
+        { id: 3, name_key: null },
+        { id: 4, name_key: "prornoted" },
+      ]);
+      expect(await store.all("SELECT id, staff FROM chat_messages ORDER BY seq")).toEqual([
+        { id: "a", staff: "admin" },
+        { id: "b", staff: "moderator" },
+        { id: "c", staff: null },
+        { id: "d", staff: "moderator" },
+        { id: "e", staff: null },
+      ]);
+      expect(await store.all("SELECT username, by_admin FROM chat_timeouts ORDER BY user_id")).toEqual([
+        { username: "Raven", by_admin: 1 },
+        { username: "Rаven", by_admin: 0 },
+      ]);
+      // Two viewers never hold look-alike names again.
+      await expect(store.run("UPDATE users SET name_key = 'raven' WHERE id = 3")).rejects.toThrow();
+    } finally {
+      await store.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}

@@ -79,7 +79,7 @@ describe("the HLS relay", () => {
     const revoked = await newViewer("Revoked2");
     for (const path of paths) expect((await getRaw(banned.client, path)).status).toBe(200);
     await app.ctx.store.run("INSERT INTO banned_users (username, created_at) VALUES ('Banned2', 0)");
-    await app.ctx.chat.kick("Kicked2");
+    await app.ctx.chat.kick({ username: "Kicked2", userId: null, accessCodeId: null });
     expect((await admin.post(`/api/admin/access-codes/${revoked.codeId}/revoke`)).status).toBe(200);
     for (const path of paths) {
       expect((await fetch(app.url + path)).status).toBe(401);

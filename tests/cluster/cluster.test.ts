@@ -176,7 +176,7 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     const pestWs = await connect(beta, pest);
     modWs.send({ type: "kick_user", targetUsername: "Pest" });
     expect((await pestWs.closed).code).toBe(WS_CLOSE_KICKED);
-    await eventually(() => beta.ctx.chat.isKickedOut("Pest"), 2000, "kick known on beta");
+    await eventually(() => beta.ctx.chat.isKickedOut({ username: "Pest", userId: null, accessCodeId: null }), 2000, "kick known on beta");
     await expect(WsClient.connect(beta, sameBrowserOn(beta, pest))).rejects.toThrow();
 
     // Timeout: the cool-down reaches the socket on beta, and beta refuses the person's next line.
@@ -370,7 +370,7 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     }
     await Bun.sleep(1500);
     expect(lastCount(ann)).toBe(2);
-    expect(beta.ctx.chat.isKickedOut("Ann")).toBe(false);
+    expect(beta.ctx.chat.isKickedOut({ username: "Ann", userId: null, accessCodeId: null })).toBe(false);
     await say(ann, "still fine");
     await bob.next("chat", (e) => e.message.text === "still fine");
     expect(ann.socket.readyState).toBe(WebSocket.OPEN);

@@ -188,7 +188,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     const pestViewer = await joinAs(beta, "Pest");
     const pest = await WsClient.connect(beta, pestViewer);
     await say(pest, "pest line");
-    await alpha.ctx.chat.kick("Pest");
+    await alpha.ctx.chat.kick({ username: "Pest", userId: null, accessCodeId: null });
     // Bob, on beta, saw the troll's and the pest's lines, and not the gap's line from alpha.
     expect(bob.lines().map((m) => m.text)).toEqual(["before", "troll line", "pest line"]);
     expect((await alpha.client().get("/healthz")).status).toBe(200);

@@ -1,10 +1,11 @@
-import { ACCESS_MESSAGES, FORCED_ACCESS_CODE, type DeviceFingerprint } from "../../contracts/access.ts";
+import { ACCESS_MESSAGES, FORCED_ACCESS_CODE, RESERVED_USERNAMES, type DeviceFingerprint } from "../../contracts/access.ts";
 import { testCodesEnabled, type Config } from "../../config.ts";
 import type { Store } from "../../db/store.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { MailService } from "../mail/service.ts";
 import { generateCode, normaliseCode, type CodeKind } from "./codes.ts";
 import { checkDeviceFingerprint } from "./fingerprint.ts";
+import { nameSkeleton } from "./name-skeleton.ts";
 import type { ViewerSessionService } from "./sessions.ts";
 
 export interface AccessCodeRecord {
@@ -64,6 +65,9 @@ const refuse = (reason: AccessRefusal): Refusal => ({
     "username-reserved": ACCESS_MESSAGES.usernameReserved,
   }[reason],
 });
+
+/** The reserved names and 'Guest' as skeletons: their look-alikes are reserved too. */
+const RESERVED_SKELETONS = new Set([...RESERVED_USERNAMES, "guest"].map(nameSkeleton));
 
 function toRecord(row: CodeRow): AccessCodeRecord {
   return {
@@ -223,11 +227,24 @@ export class AccessService {
     );
   }
 
-  /** A name held by another code's viewer, or an admin's name (admins chat under it), is not free. */
+  /**
+   * A name held by another code's viewer is not free, nor one that looks like it (the same skeleton: `bоss`
+   * with a Cyrillic о is `boss`). A name that looks like a reserved name, an admin's (admins chat under
+   * theirs) or a moderator's is reserved: nobody may pose as the staff.
+   */
   private async usernameRefusal(username: string, codeId: number): Promise<Refusal | null> {
+    const key = nameSkeleton(username);
+    if (RESERVED_SKELETONS.has(key)) return refuse("username-reserved");
     const owner = await this.userByName(username);
     if (owner && owner.access_code_id !== codeId) return refuse("username-taken");
-    if ((await this.store.get("SELECT 1 AS one FROM admins WHERE username = ?", username)) !== null) return refuse("username-reserved");
+    const admins = await this.store.all<{ username: string }>("SELECT username FROM admins");
+    if (admins.some((admin) => nameSkeleton(admin.username) === key)) return refuse("username-reserved");
+    const alike = await this.store.get<{ access_code_id: number | null; moderator: number }>(
+      `SELECT u.access_code_id, CASE WHEN c.kind = 'MOD' OR EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) THEN 1 ELSE 0 END AS moderator
+       FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.name_key = ?`,
+      key,
+    );
+    if (alike && alike.access_code_id !== codeId) return refuse(alike.moderator === 1 ? "username-reserved" : "username-taken");
     return null;
   }
 
@@ -240,20 +257,22 @@ export class AccessService {
    * testers, so each username is its own user.
    */
   private async upsertUser(code: CodeRow, username: string, email: string | undefined, ownerId: number | undefined): Promise<number> {
+    const key = nameSkeleton(username);
     if (ownerId !== undefined) {
-      await this.store.run("UPDATE users SET username = ?, email = COALESCE(?, email) WHERE id = ?", username, email ?? null, ownerId);
+      await this.store.run("UPDATE users SET username = ?, name_key = ?, email = COALESCE(?, email) WHERE id = ?", username, key, email ?? null, ownerId);
       return ownerId;
     }
     if (code.kind !== "SCP") {
       const current = await this.store.get<{ id: number }>("SELECT id FROM users WHERE access_code_id = ? ORDER BY id LIMIT 1", code.id);
       if (current) {
-        await this.store.run("UPDATE users SET username = ?, email = COALESCE(?, email) WHERE id = ?", username, email ?? null, current.id);
+        await this.store.run("UPDATE users SET username = ?, name_key = ?, email = COALESCE(?, email) WHERE id = ?", username, key, email ?? null, current.id);
         return current.id;
       }
     }
     const row = await this.store.get<{ id: number }>(
-      "INSERT INTO users (username, email, access_code_id, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      "INSERT INTO users (username, name_key, email, access_code_id, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
       username,
+      key,
       email ?? null,
       code.id,
       Date.now(),

@@ -122,7 +122,7 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
         .post(
           "/access-codes/:id/revoke",
           async ({ params }) => {
-            for (const username of (await panel.revoke(params.id))) await hub.kick(username);
+            for (const username of (await panel.revoke(params.id))) await hub.kick({ username, userId: null, accessCodeId: params.id });
             return panel.findAccessCode(params.id);
           },
           { params: idParam },

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ClientFrame } from "../../contracts/chat.ts";
+import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ChatMessage, type ClientFrame } from "../../contracts/chat.ts";
 import { InvalidTextError, type Store } from "../../db/store.ts";
 import { BUSY_MESSAGE } from "../../lib/errors.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
@@ -9,7 +9,7 @@ import { describeDuration } from "../../contracts/chat-limits.ts";
 import { BANNED_MESSAGE, type ChatHub, type ChatIdentity } from "./hub.ts";
 import type { ChatRefusal } from "./moderation.ts";
 import { ModeratorActions } from "./moderator-actions.ts";
-import { checkMayActOn, findTarget, FrameRefused } from "./targets.ts";
+import { checkMayActOn, findTarget, FrameRefused, isSamePerson } from "./targets.ts";
 import { INVALID_TEXT_MESSAGE } from "../../http/error-answer.ts";
 
 /** Hands a donation the viewer reports over to the payments side, which counts it once if it succeeded. */
@@ -128,13 +128,9 @@ export class ChatFrameRouter {
       case "timeout_user":
         return this.timeout(c, frame);
       case "lift_timeout":
-        this.requireModerator(c);
-        if (!(await this.actions.liftTimeout(await findTarget(this.hub, { targetUsername: frame.username }), c.identity.username))) {
-          throw new FrameRefused(`${frame.username.slice(0, 40)} is not timed out.`);
-        }
-        return;
+        return this.liftTimeout(c, frame.username);
       case "slow_mode":
-        this.requireModerator(c);
+        await this.requireModerator(c);
         return this.actions.setSlowMode(frame.seconds, c.identity.username);
     }
   }
@@ -171,7 +167,9 @@ export class ChatFrameRouter {
     }
     const screened = this.hub.moderation.screen(c.identity, text.data);
     if (!screened.accepted) return this.refuseLine(c, screened);
-    const line = await this.hub.postLine({ userId: c.identity.userId, username: c.identity.username, text: screened.text, type: "user" });
+    const { identity } = c;
+    const staff = identity.isAdmin ? "admin" : identity.isModerator ? "moderator" : undefined;
+    const line = await this.hub.postLine({ userId: identity.userId, username: identity.username, text: screened.text, type: "user", staff });
     if (!line) return;
     const cooldown = this.hub.moderation.accepted(c.identity);
     if (cooldown) this.hub.sendTo(c.socket, { type: "chat_cooldown", ...cooldown });
@@ -208,20 +206,43 @@ export class ChatFrameRouter {
     }
   }
 
-  private requireModerator(c: Connection): void {
-    if (!c.identity.isModerator) throw new FrameRefused("Only moderators can do that.");
+  /** A moderator, neither timed out nor banned: a moderator's powers go with their voice. */
+  private async requireModerator(c: Connection): Promise<void> {
+    const { identity } = c;
+    if (!identity.isModerator) throw new FrameRefused("Only moderators can do that.");
+    if (identity.isAdmin) return;
+    const timedOut = this.hub.moderation.timeouts.secondsLeft(identity);
+    if (timedOut > 0) throw new FrameRefused(`You are timed out: you cannot moderate for ${describeDuration(timedOut)}.`);
+    if (await this.hub.isBanned(identity.username, identity.accessCodeId)) {
+      this.hub.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
+      throw new FrameRefused(BANNED_MESSAGE);
+    }
+  }
+
+  /** Moderators act on viewers' lines (and their own); an admin's or another moderator's only an admin touches. */
+  private checkMayTouchLine(c: Connection, message: ChatMessage, verb: "delete" | "pin or unpin"): void {
+    const { identity } = c;
+    if (identity.isAdmin || message.staff === undefined || message.username.toLowerCase() === identity.username.toLowerCase()) return;
+    throw new FrameRefused(`Only an admin can ${verb} ${message.staff === "admin" ? "an admin's" : "a moderator's"} message.`);
   }
 
   private async deleteMessage(c: Connection, messageId: string): Promise<void> {
-    this.requireModerator(c);
+    await this.requireModerator(c);
     const message = await this.hub.messages.find(messageId);
+    if (message) this.checkMayTouchLine(c, message, "delete");
     if (!message || !(await this.hub.messages.delete(messageId))) throw new FrameRefused("That message no longer exists.");
     await this.hub.moderation.log.record({ action: "delete", moderator: c.identity.username, target: message.username, messageText: message.text });
     this.hub.broadcast({ type: "message_deleted", messageId });
   }
 
   private async togglePin(c: Connection, messageId: string): Promise<void> {
-    this.requireModerator(c);
+    await this.requireModerator(c);
+    const message = await this.hub.messages.find(messageId);
+    if (!message) throw new FrameRefused("That message no longer exists.");
+    this.checkMayTouchLine(c, message, "pin or unpin");
+    // Pinning one line unpins the one before: a staff member's pinned line stays unless an admin replaces it.
+    const pinned = message.isPinned ? null : await this.hub.messages.pinned();
+    if (pinned) this.checkMayTouchLine(c, pinned, "pin or unpin");
     const changed = await this.hub.messages.togglePin(messageId);
     if (!changed) throw new FrameRefused("That message no longer exists.");
     const target = changed.at(-1)!;
@@ -230,22 +251,32 @@ export class ChatFrameRouter {
   }
 
   private async removeUser(c: Connection, frame: TargetFrame): Promise<void> {
-    this.requireModerator(c);
+    await this.requireModerator(c);
     const banning = frame.type === "ban" || frame.type === "ban_user";
     const target = await findTarget(this.hub, frame);
     checkMayActOn(c.identity, target, banning ? "ban" : "kick");
     const messageText = await this.textOf(frame.messageId);
     const reason = banning ? frame.reason?.trim() || null : null;
     if (banning) await this.hub.ban(target.username, target.accessCodeId, c.identity.username, reason);
-    else await this.hub.kick(target.username);
+    else await this.hub.kick(target);
     await this.hub.moderation.log.record({ action: banning ? "ban" : "kick", moderator: c.identity.username, target: target.username, messageText, detail: reason });
   }
 
   private async timeout(c: Connection, frame: TimeoutFrame): Promise<void> {
-    this.requireModerator(c);
+    await this.requireModerator(c);
     const target = await findTarget(this.hub, { targetUsername: frame.username });
     checkMayActOn(c.identity, target, "time out");
-    await this.actions.timeout(target, frame.seconds, c.identity.username);
+    await this.actions.timeout(target, frame.seconds, c.identity);
+  }
+
+  /** Nobody lifts their own timeout, and only an admin lifts one an admin set. */
+  private async liftTimeout(c: Connection, username: string): Promise<void> {
+    await this.requireModerator(c);
+    const { identity } = c;
+    const target = await findTarget(this.hub, { targetUsername: username });
+    if (isSamePerson(identity, target)) throw new FrameRefused("You cannot lift your own timeout.");
+    if (!identity.isAdmin && (await this.hub.moderation.timeouts.setByAdmin(target))) throw new FrameRefused("Only an admin can lift a timeout an admin set.");
+    if (!(await this.actions.liftTimeout(target, identity.username))) throw new FrameRefused(`${username.slice(0, 40)} is not timed out.`);
   }
 
   private async textOf(messageId: string | undefined): Promise<string | null> {

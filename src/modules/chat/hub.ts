@@ -8,6 +8,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
 import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching, type Stored } from "./fanout.ts";
+import { KickList, type Kick, type KickTarget } from "./kicks.ts";
 import { ChatMessageStore, type NewMessage } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
 
@@ -110,7 +111,7 @@ export class ChatHub {
   private readonly connections = new Map<string, Connection>();
   private readonly socketsPerPerson = new Map<string, number>();
   private readonly socketsPerIp = new Map<string, number>();
-  private readonly kickedUntil = new Map<string, number>();
+  private readonly kicks = new KickList();
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
   private readonly counters: LiveCounters;
@@ -181,8 +182,8 @@ export class ChatHub {
   async admit(identity: ChatIdentity, ip = ""): Promise<void> {
     if (this.stopped) throw forbidden("The server is shutting down");
     if (!identity.isAdmin && (await this.isBanned(identity.username, identity.accessCodeId))) throw forbidden(BANNED_MESSAGE);
-    const until = this.kickedUntil.get(identity.username.toLowerCase()) ?? 0;
-    if (until > Date.now()) {
+    const until = this.kicks.until(identity);
+    if (until > 0) {
       const seconds = Math.ceil((until - Date.now()) / 1000);
       throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
     }
@@ -373,7 +374,7 @@ export class ChatHub {
         this.applyToPeople(message.who, message);
         return;
       case "kick":
-        this.keepKick(message.username, message.until);
+        this.kicks.keep({ username: message.username, userId: message.userId ?? null, accessCodeId: message.accessCodeId ?? null, until: message.until });
         return;
       case "reload":
         if (message.what === "moderation") {
@@ -426,28 +427,23 @@ export class ChatHub {
    * for an instance not yet back), and those made elsewhere meanwhile close their sockets here.
    */
   private async shareKicks(): Promise<void> {
-    this.pruneKicks();
-    for (const [username, until] of this.kickedUntil) {
-      this.tellKick(username, until);
-      this.toPeople({ username }, { close: KICK_CLOSE });
+    for (const kick of this.kicks.running()) {
+      this.tellKick(kick);
+      this.toPeople(peopleOf(kick), { close: KICK_CLOSE });
     }
-    for (const [username, until] of await this.cluster.marks("kick")) {
+    for (const [member, until] of await this.cluster.marks("kick")) {
       if (until <= Date.now()) continue;
-      this.keepKick(username, until);
-      this.applyToPeople({ username }, { close: KICK_CLOSE });
+      const who = kickOfMark(member);
+      this.kicks.keep({ ...who, until });
+      this.applyToPeople(who, { close: KICK_CLOSE });
     }
   }
 
   /** A kick's cool-down, to the other instances now and in Redis for one that cannot hear it now. */
-  private tellKick(username: string, until: number): void {
-    this.cluster.send({ k: "kick", username, until });
-    this.cluster.mark("kick", username.toLowerCase(), until);
-  }
-
-  /** A kick's cool-down heard from elsewhere: the later of it and any this instance already keeps. */
-  private keepKick(username: string, until: number): void {
-    const name = username.toLowerCase();
-    this.kickedUntil.set(name, Math.max(until, this.kickedUntil.get(name) ?? 0));
+  private tellKick(kick: Kick): void {
+    const { username, userId, accessCodeId, until } = kick;
+    this.cluster.send({ k: "kick", username, userId, accessCodeId, until });
+    this.cluster.mark("kick", JSON.stringify({ username: username.toLowerCase(), userId, accessCodeId }), until);
   }
 
   /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
@@ -474,21 +470,24 @@ export class ChatHub {
 
   // --- moderation effects -----------------------------------------------------------------------------
 
-  /** Kicked less than the cool-down ago: the stream relay refuses them too until then. */
-  isKickedOut(username: string): boolean {
-    return (this.kickedUntil.get(username.toLowerCase()) ?? 0) > Date.now();
+  /** Kicked (by name, user or code) less than the cool-down ago: the stream relay refuses them too until then. */
+  isKickedOut(who: KickTarget): boolean {
+    return this.kicks.until(who) > 0;
   }
 
-  /** Tells everyone the user was kicked, hides their messages and closes their sockets for a minute. */
-  async kick(username: string): Promise<void> {
-    const until = Date.now() + KICK_COOLDOWN_MS;
-    this.kickedUntil.set(username.toLowerCase(), until);
-    this.tellKick(username, until);
-    this.pruneKicks();
-    this.fanout.drop(username);
-    await this.messages.deleteAllBy(username);
-    this.broadcast({ type: "user_kicked", username });
-    this.toPeople({ username }, { close: KICK_CLOSE });
+  /**
+   * Tells everyone the user was kicked, hides their messages and closes their sockets for a minute: those
+   * under the name, of that user and opened with that code, which cannot come back under another name.
+   */
+  async kick(target: KickTarget): Promise<void> {
+    const kick: Kick = { username: target.username, userId: target.userId, accessCodeId: target.accessCodeId, until: Date.now() + KICK_COOLDOWN_MS };
+    this.kicks.prune();
+    this.kicks.keep(kick);
+    this.tellKick(kick);
+    this.fanout.drop(kick.username);
+    await this.messages.deleteAllBy(kick.username);
+    this.broadcast({ type: "user_kicked", username: kick.username });
+    this.toPeople(peopleOf(kick), { close: KICK_CLOSE });
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
@@ -529,11 +528,6 @@ export class ChatHub {
     connection.closing = true;
     this.sendTo(connection.socket, { type: "system_message", message: notice });
     connection.socket.close(code, reason);
-  }
-
-  private pruneKicks(): void {
-    const now = Date.now();
-    for (const [name, until] of this.kickedUntil) if (until <= now) this.kickedUntil.delete(name);
   }
 
   // --- chat lines ---------------------------------------------------------------------------------------
@@ -679,4 +673,22 @@ export class ChatHub {
     this.socketsPerPerson.clear();
     this.socketsPerIp.clear();
   }
+}
+
+/** The sockets a kick closes: under the name, of the user, opened with the code. */
+function peopleOf(kick: KickTarget): People {
+  return { username: kick.username, userId: kick.userId, accessCodeId: kick.accessCodeId };
+}
+
+/** Whom a kick kept in Redis is for: its member as written (an earlier version wrote the name alone). */
+function kickOfMark(member: string): KickTarget {
+  try {
+    const kick = JSON.parse(member) as Partial<KickTarget>;
+    if (typeof kick.username === "string" && kick.username) {
+      return { username: kick.username, userId: typeof kick.userId === "number" ? kick.userId : null, accessCodeId: typeof kick.accessCodeId === "number" ? kick.accessCodeId : null };
+    }
+  } catch {
+    // The name alone.
+  }
+  return { username: member, userId: null, accessCodeId: null };
 }

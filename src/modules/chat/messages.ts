@@ -11,13 +11,14 @@ interface MessageRow {
   is_pinned: number;
   donation_pence: number | null;
   donation_currency: string | null;
+  staff: NonNullable<ChatMessage["staff"]> | null;
   created_at: number;
   /** Only where asked for (to order the rows an insert returns). */
   seq?: number;
 }
 
-const COLUMNS = "id, username, text, type, is_pinned, donation_pence, donation_currency, created_at";
-/** Rows per INSERT statement (nine parameters each, well under either engine's limit). */
+const COLUMNS = "id, username, text, type, is_pinned, donation_pence, donation_currency, staff, created_at";
+/** Rows per INSERT statement (ten parameters each, well under either engine's limit). */
 const INSERT_ROWS = 200;
 
 /**
@@ -30,10 +31,10 @@ function lineId(now: number): string {
 
 /**
  * A new line's values in the order both inserts list the columns: id, seq (or its place in the window),
- * user_id, username, text, type, donation_pence, donation_currency, created_at.
+ * user_id, username, text, type, donation_pence, donation_currency, staff, created_at.
  */
 function lineParams(m: NewMessage, seq: number, now: number): Param[] {
-  return [lineId(now), seq, m.userId, m.username, m.text, m.type, m.donationPence ?? null, m.donationCurrency ?? null, now];
+  return [lineId(now), seq, m.userId, m.username, m.text, m.type, m.donationPence ?? null, m.donationCurrency ?? null, m.staff ?? null, now];
 }
 
 const bySeq = (a: MessageRow, b: MessageRow) => a.seq! - b.seq!;
@@ -49,6 +50,7 @@ function toMessage(row: MessageRow): ChatMessage {
   };
   if (row.donation_pence !== null) message.donation = row.donation_pence / 100;
   if (row.donation_pence !== null && row.donation_currency !== null) message.currency = row.donation_currency;
+  if (row.staff !== null) message.staff = row.staff;
   return message;
 }
 
@@ -60,6 +62,8 @@ export interface NewMessage {
   donationPence?: number;
   /** The currency the donation was paid in. */
   donationCurrency?: string;
+  /** Written by an admin or a moderator: set from the socket's identity, never from what was typed. */
+  staff?: ChatMessage["staff"];
 }
 
 /**
@@ -134,7 +138,7 @@ export class ChatMessageStore {
     const now = Date.now();
     const count = messages.length;
     const params: Param[] = [count, count, count, ...messages.flatMap((m, i) => lineParams(m, i + 1, now))];
-    const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::bigint)").join(", ");
+    const values = messages.map(() => "(?::text, ?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::text, ?::bigint)").join(", ");
     return this.store
       .all<MessageRow>(
         `WITH chat_lock AS (SELECT pg_advisory_xact_lock(hashtext('chat_messages')) AS held),
@@ -143,9 +147,9 @@ export class ChatMessageStore {
            ON CONFLICT (name) DO UPDATE SET value = event_counters.value + ?
            RETURNING value
          )
-         INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, created_at)
-         SELECT line.id, counter.value - ? + line.n, line.user_id, line.username, line.text, line.type, line.donation_pence, line.donation_currency, line.created_at
-         FROM counter, (VALUES ${values}) AS line (id, n, user_id, username, text, type, donation_pence, donation_currency, created_at)
+         INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, staff, created_at)
+         SELECT line.id, counter.value - ? + line.n, line.user_id, line.username, line.text, line.type, line.donation_pence, line.donation_currency, line.staff, line.created_at
+         FROM counter, (VALUES ${values}) AS line (id, n, user_id, username, text, type, donation_pence, donation_currency, staff, created_at)
          RETURNING ${COLUMNS}, seq`,
         ...params,
       )
@@ -171,7 +175,7 @@ export class ChatMessageStore {
         const now = Date.now();
         const params = chunk.flatMap((m, i) => lineParams(m, base + from + i + 1, now));
         const inserted = await this.store.all<MessageRow>(
-          `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
+          `INSERT INTO chat_messages (id, seq, user_id, username, text, type, donation_pence, donation_currency, staff, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING ${COLUMNS}, seq`,
           ...params,
         );
         rows.push(...inserted.sort(bySeq));
@@ -197,6 +201,12 @@ export class ChatMessageStore {
   /** The last `limit` visible messages, oldest first (from memory). */
   history(limit = CHAT_HISTORY_LIMIT): ChatMessage[] {
     return this.recent.slice(-limit);
+  }
+
+  /** The pinned message, if there is one. */
+  async pinned(): Promise<ChatMessage | null> {
+    const row = await this.store.get<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE is_pinned = 1 AND deleted = 0`);
+    return row ? toMessage(row) : null;
   }
 
   async find(id: string): Promise<ChatMessage | null> {

@@ -13,12 +13,12 @@ import type { TimeoutTarget } from "./timeouts.ts";
 export class ModeratorActions {
   constructor(private readonly hub: ChatHub) {}
 
-  /** Mutes the target for `seconds` (they keep watching), by name, user and code. */
-  async timeout(target: TimeoutTarget, seconds: number, by: string, messageText: string | null = null): Promise<void> {
+  /** Mutes the target for `seconds` (they keep watching), by name, user and code; one an admin sets, only an admin lifts. */
+  async timeout(target: TimeoutTarget, seconds: number, by: { username: string; isAdmin: boolean }, messageText: string | null = null): Promise<void> {
     const { moderation } = this.hub;
-    await moderation.timeouts.add(target, seconds, by);
+    await moderation.timeouts.add(target, seconds, by.username, by.isAdmin);
     this.hub.moderationChanged();
-    await moderation.log.record({ action: "timeout", moderator: by, target: target.username, messageText, detail: describeDuration(seconds) });
+    await moderation.log.record({ action: "timeout", moderator: by.username, target: target.username, messageText, detail: describeDuration(seconds) });
     this.hub.broadcast({ type: "system_message", message: `${target.username} has been timed out for ${describeDuration(seconds)}.` });
     this.hub.toPeople(peopleOf(target), {
       send: [

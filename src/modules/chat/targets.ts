@@ -40,6 +40,15 @@ export async function findTarget(hub: ChatHub, naming: TargetNaming): Promise<Ch
   throw new FrameRefused(`There is no user named '${name.slice(0, 40)}'.`);
 }
 
+/** The same person: the same name, user or access code (a timeout, kick or ban holds by each). */
+export function isSamePerson(actor: { username: string; userId: number | null; accessCodeId: number | null }, target: ChatTarget): boolean {
+  return (
+    target.username.toLowerCase() === actor.username.toLowerCase() ||
+    (actor.userId !== null && target.userId === actor.userId) ||
+    (actor.accessCodeId !== null && target.accessCodeId === actor.accessCodeId)
+  );
+}
+
 /** The checks every action on a person shares: not oneself, never an admin, a moderator only by an admin. */
 export function checkMayActOn(actor: { username: string; isAdmin: boolean }, target: ChatTarget, verb: "kick" | "ban" | "time out"): void {
   if (target.username.toLowerCase() === actor.username.toLowerCase()) throw new FrameRefused(`You cannot ${verb} yourself.`);

@@ -32,13 +32,22 @@ export class TimeoutList {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts (or replaces) a timeout; returns when it ends, epoch ms. */
-  async add(target: TimeoutTarget, seconds: number, by: string): Promise<number> {
+  /** Starts (or replaces) a timeout; returns when it ends, epoch ms. `byAdmin`: only an admin may lift it. */
+  async add(target: TimeoutTarget, seconds: number, by: string, byAdmin = false): Promise<number> {
     const now = this.now();
     const until = now + seconds * 1000;
     await this.store.tx(async () => {
       await this.deleteFor(target);
-      await this.store.run("INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (?, ?, ?, ?, ?, ?)", target.userId, target.username, target.accessCodeId, until, by, now);
+      await this.store.run(
+        "INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, by_admin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        target.userId,
+        target.username,
+        target.accessCodeId,
+        until,
+        by,
+        byAdmin ? 1 : 0,
+        now,
+      );
     });
     await this.reload();
     return until;
@@ -50,6 +59,18 @@ export class TimeoutList {
     await this.deleteFor(target);
     await this.reload();
     return running;
+  }
+
+  /** Whether a timeout an admin set holds this person (by name, user or code): a moderator may not lift it. */
+  async setByAdmin(target: TimeoutTarget): Promise<boolean> {
+    const row = await this.store.get(
+      "SELECT 1 AS one FROM chat_timeouts WHERE by_admin = 1 AND until > ? AND (username = ? OR user_id = ? OR access_code_id = ?)",
+      this.now(),
+      target.username,
+      target.userId ?? -1,
+      target.accessCodeId ?? -1,
+    );
+    return row !== null;
   }
 
   /** Whole seconds until this person may chat again; 0 when not timed out. */

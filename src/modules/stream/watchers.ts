@@ -6,7 +6,9 @@ import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { BANNED_MESSAGE, KICKED_MESSAGE } from "../chat/hub.ts";
 
 /** Who may watch: a viewer let in with a code (name and code for the watermark, until when), or an admin. */
-export type Watcher = { role: "viewer"; username: string; code: string; sessionExpiresAt: number } | { role: "admin"; username: string };
+export type Watcher =
+  | { role: "viewer"; username: string; userId: number; accessCodeId: number; code: string; sessionExpiresAt: number }
+  | { role: "admin"; username: string };
 
 /** Why someone may not watch. */
 export type Refusal = "not let in" | "banned" | "kicked out";
@@ -20,8 +22,8 @@ export async function findWatcher(ctx: AppContext, request: Request): Promise<Wa
   const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
   if (viewer) {
     if (await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
-    if (ctx.chat.isKickedOut(viewer.username)) return "kicked out";
-    return { role: "viewer", username: viewer.username, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
+    if (ctx.chat.isKickedOut(viewer)) return "kicked out";
+    return { role: "viewer", username: viewer.username, userId: viewer.userId, accessCodeId: viewer.accessCodeId, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
   }
   const admin = await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
   return admin ? { role: "admin", username: admin.username } : "not let in";
@@ -66,7 +68,7 @@ export class WatcherCheck {
     const now = Date.now();
     const cached = session ? this.verdicts.get(session) : undefined;
     if (cached && now < cached.until) {
-      if (this.ctx.chat.isKickedOut(cached.watcher.username)) throw forbidden(KICKED_MESSAGE);
+      if (cached.watcher.role === "viewer" && this.ctx.chat.isKickedOut(cached.watcher)) throw forbidden(KICKED_MESSAGE);
       return cached.watcher;
     }
     return requireWatcher(this.ctx, request).then((watcher) => {
