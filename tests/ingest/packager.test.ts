@@ -219,6 +219,27 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
     expect(segmentUris(text)).toHaveLength(8);
   });
 
+  test("a publisher's clock that jumps back or far ahead mid-stream is taken up: the timeline goes on and the segments stay short", async () => {
+    const media = (events: FlvEvent[]) => events.filter((e) => e.kind === "video" || e.kind === "audio");
+    const packager = new Packager({ windowSegments: 100, partWindowSegments: 100 });
+    feed(packager, plain);
+    feed(packager, media(plain)); // the clock starts again at 0, the publisher still there
+    feed(packager, media(plain), 3_600_000); // an hour ahead
+    packager.end("test over");
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-TARGETDURATION")).toEqual(["1"]);
+    expect(text).not.toContain("#EXT-X-DISCONTINUITY\n");
+    const durations = extinfs(text);
+    expect(Math.abs(durations.reduce((a, b) => a + b) - 12)).toBeLessThan(0.1);
+    const path = writeJoined("jumps.mp4", [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
+    const { frames, errors } = probeFrames(path);
+    expect(errors).toBe("");
+    const videoPts = frames.filter((f) => f.media_type === "video").map((f) => Number(f.pts_time));
+    expect(videoPts).toHaveLength(360);
+    videoPts.slice(1).forEach((pts, i) => expect(pts - videoPts[i]!).toBeCloseTo(1 / 30, 1));
+    expect(Number(probeStreams(path).find((s) => s.codec_type === "audio")!.nb_read_frames)).toBe(3 * sourceFrames("plain.flv").audioPts.length);
+  });
+
   test("an audio-only stream is cut on time, every part independent, and decodes", async () => {
     const packager = packaged(audioOnly);
     const text = await playlistText(packager);

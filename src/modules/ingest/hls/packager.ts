@@ -106,6 +106,8 @@ const AAC_FRAME_SAMPLES = 1024;
 const AUDIO_QUEUE_LIMIT = 1_000;
 const AUDIO_BEFORE_VIDEO_LIMIT = 100;
 const EARLY_AUDIO_MS = 500;
+const CLOCK_JUMP_MS = 5_000;
+const CLOCK_BACK_MS = 500;
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export class Packager implements MediaSink {
@@ -198,8 +200,8 @@ export class Packager implements MediaSink {
     const session = this.session!;
     const track = session.video;
     if (!track) return;
-    const dtsMs = frame.dts + session.offsetMs;
-    if (frame.dts < session.firstDtsMs) return;
+    const dtsMs = this.timelineMs(session, track, frame.dts);
+    if (dtsMs === null) return;
     const time = Math.max(Math.round(dtsMs * 90), track.held ? track.held.time + 1 : 0);
     const sample: Held = { time, compositionOffset: Math.round((frame.pts - frame.dts) * 90), sync: frame.keyframe, data: frame.data };
     const held = track.held;
@@ -221,9 +223,11 @@ export class Packager implements MediaSink {
     }
     const session = this.session!;
     const track = session.audio;
-    if (!track || frame.dts < session.firstDtsMs) return;
+    if (!track) return;
+    const dtsMs = this.timelineMs(session, track, frame.dts);
+    if (dtsMs === null) return;
     const rate = track.timescale;
-    const measured = Math.round(((frame.dts + session.offsetMs) * rate) / 1000);
+    const measured = Math.round((dtsMs * rate) / 1000);
     const held = track.held;
     let time = measured;
     if (held) {
@@ -234,12 +238,29 @@ export class Packager implements MediaSink {
     track.held = { time, compositionOffset: 0, sync: true, data: frame.data };
     if (!held) return;
     const completed = { ...held, duration: time - held.time };
+    track.lastDuration = completed.duration;
     if (session.video) {
       session.audioQueue.push(completed);
       if (session.audioQueue.length > AUDIO_QUEUE_LIMIT) session.audioQueue.shift();
     } else {
       this.completeLead(session, completed, true);
     }
+  }
+
+  /**
+   * A frame's place on the timeline (ms): the publisher's clock plus the session's offset. When that clock
+   * jumps (reset, wrapped, stalled), the offset moves so the timeline goes on right after the held frame.
+   * Null: before the session's first frame.
+   */
+  private timelineMs(session: Session, track: TrackState, dts: number): number | null {
+    const at = dts + session.offsetMs;
+    if (!track.held) return dts < session.firstDtsMs ? null : at;
+    const heldMs = (track.held.time * 1000) / track.timescale;
+    if (at - heldMs >= -CLOCK_BACK_MS && at - heldMs <= CLOCK_JUMP_MS) return at;
+    const step = track.lastDuration || (track.init.kind === "audio" ? AAC_FRAME_SAMPLES : VIDEO_TIMESCALE / 30);
+    const next = heldMs + (step * 1000) / track.timescale;
+    session.offsetMs += next - at;
+    return next;
   }
 
   end(_reason: string): void {
