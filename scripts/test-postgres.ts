@@ -12,7 +12,7 @@ if (!(await postgresAvailable())) {
   console.log(`PostgreSQL not reachable at ${where}: SKIPPED the PostgreSQL runs of the API, WebSocket, CLI and hardening suites (set DREADCAST_TEST_DATABASE_URL or start a server)`);
   process.exit(0);
 }
-const HARDENING = ["fuzz-http", "fuzz-ws", "defences", "access", "churn", "chat-powers"].map((name) => `tests/hardening/${name}.test.ts`);
+const HARDENING = ["fuzz-http", "fuzz-ws", "defences", "access", "churn", "chat-powers", "host-header", "admin-login"].map((name) => `tests/hardening/${name}.test.ts`);
 console.log(`API, WebSocket, CLI and hardening suites on PostgreSQL at ${where}`);
 const run = Bun.spawn([process.execPath, "test", "tests/api", "tests/ws", "tests/cli/cli.test.ts", "src/db", ...HARDENING, ...process.argv.slice(2)], {
   env: { ...process.env, DREADCAST_TEST_ENGINE: "postgres" },
