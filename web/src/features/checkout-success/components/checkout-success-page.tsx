@@ -63,7 +63,9 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
     }
   }, [accessCode, code.isError]);
 
-  const secondsLeft = useRedirectCountdown(accessCode !== null, REDIRECT_SECONDS, () => navigate(paths.access));
+  // Replaced, not pushed: Back from /access must not land here and be sent on again.
+  const goOn = () => navigate(paths.access, { replace: true });
+  const secondsLeft = useRedirectCountdown(accessCode !== null, REDIRECT_SECONDS, goOn);
 
   if (code.isError) {
     return (
@@ -88,7 +90,7 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
       <p className="checkout-redirect" role="status">
         Taking you to the access page in <span className="checkout-seconds">{secondsLeft}</span> {secondsLeft === 1 ? "second" : "seconds"}…
       </p>
-      <button type="button" className="btn btn-primary btn-block btn-lg" onClick={() => navigate(paths.access)}>
+      <button type="button" className="btn btn-primary btn-block btn-lg" onClick={goOn}>
         CONTINUE NOW
       </button>
     </div>

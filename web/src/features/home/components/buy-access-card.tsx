@@ -3,6 +3,7 @@ import { Suspense, lazy, useState } from "react";
 import { useLocation } from "wouter";
 import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/features/payments/api/payments";
+import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
@@ -25,7 +26,8 @@ export function BuyAccessCard() {
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
-    navigate(paths.checkoutSuccess);
+    // In place of the open dialog's history entry: Back from the code leads to the landing page.
+    navigate(paths.checkoutSuccess, { replace: onDialogEntry() });
   };
 
   return (

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/icons";
+import { useBackCloses } from "@/hooks/use-back-closes";
 import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "../api/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
@@ -110,6 +111,8 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
     }, PAYMENT_SUCCESS_CLOSE_DELAY_MS);
   }, []);
   const onCancel = useCallback(() => latest.current.onOpenChange(false), []);
+  // Back on a phone means "close this", not "leave the page".
+  useBackCloses(open, onCancel);
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

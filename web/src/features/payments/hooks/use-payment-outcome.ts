@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { useLocation } from "wouter";
 import { paymentStatusMessage, type PaymentIntentState } from "@contracts/payments";
 import { paths } from "@/config/paths";
+import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
 import { LOCAL_KEYS, removeLocal, writeLocal } from "@/lib/storage";
 import type { ProductType } from "../api/payments";
@@ -41,7 +42,7 @@ export function usePaymentOutcome(productType: ProductType, onSucceeded: (intent
         return;
       }
       if (productType === "access") {
-        navigate(`${paths.checkoutSuccess}?payment_intent=${encodeURIComponent(intent.id)}`);
+        navigate(`${paths.checkoutSuccess}?payment_intent=${encodeURIComponent(intent.id)}`, { replace: onDialogEntry() });
         return;
       }
       // A donation has no success page: say where it stands.
