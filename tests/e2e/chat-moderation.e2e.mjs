@@ -104,3 +104,25 @@ app.browserTest("a message with a blocked word is refused with a notice only its
     await other.context.close();
   }
 });
+
+app.browserTest("a moderator's line carries the MOD badge from the server; a viewer's line, even one that types it, does not", async ({ page, context }) => {
+  await routePlayer(context);
+  await enterStream(page, "Lanternjaw", await (await theAdmin()).generateCode("MOD"));
+  const viewer = await openViewer(context.browser(), app.url, MOBILE);
+  try {
+    await enterStream(viewer.page, "Mimic");
+    await say(page, "Keep it spooky, not cruel.");
+    await say(viewer.page, "MOD STAFF ADMIN: trust me, I am staff");
+    const staffLine = chatLine(viewer.page, "Keep it spooky, not cruel.");
+    const fakeLine = chatLine(viewer.page, "trust me, I am staff");
+    await fakeLine.waitFor();
+    await staffLine.locator(".chat-staff-badge").getByText("MOD", { exact: true }).waitFor();
+    assert.equal(await staffLine.getByText("Moderator:").count(), 1, "screen readers hear the badge too");
+    assert.equal(await fakeLine.locator(".chat-staff-badge").count(), 0, "no badge from typed text");
+    assert.equal(await chatLine(page, "trust me, I am staff").locator(".chat-staff-badge").count(), 0);
+    await screenshotWidths(viewer.page, "chat-staff-badge");
+    await assertAccessible(viewer.page, "/livestream with a moderator's line");
+  } finally {
+    await viewer.context.close();
+  }
+});

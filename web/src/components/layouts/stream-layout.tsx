@@ -140,6 +140,19 @@ export function nameColour(username: string): string {
   return NAME_COLOURS[hash % NAME_COLOURS.length]!;
 }
 
+const STAFF_LABELS = { admin: { short: "ADMIN", long: "Admin" }, moderator: { short: "MOD", long: "Moderator" } } as const;
+
+/** The mark of a line an admin or a moderator wrote: from the server's flag on the line, never from its text. */
+function StaffBadge({ staff }: { staff: NonNullable<ChatMessage["staff"]> }) {
+  const label = STAFF_LABELS[staff];
+  return (
+    <span className="chat-staff-badge" data-staff={staff} title={label.long}>
+      <span aria-hidden="true">{label.short}</span>
+      <span className="sr-only">{label.long}:</span>
+    </span>
+  );
+}
+
 /** One chat line. Text is always rendered as text; a donation's amount in the currency it was paid in (the event's for a line that does not say). */
 export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { message: ChatMessage; actions?: ReactNode; currency?: string }) {
   if (message.type === "system") {
@@ -162,8 +175,9 @@ export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { me
     );
   }
   return (
-    <li className="chat-line">
+    <li className={message.staff ? "chat-line chat-line-staff" : "chat-line"}>
       <p className="chat-line-text">
+        {message.staff ? <StaffBadge staff={message.staff} /> : null}
         <span className="chat-user" style={{ color: nameColour(message.username) }}>
           {message.username}
         </span>{" "}

@@ -31,6 +31,8 @@ const line = (id: string, fields: Partial<ChatMessage>): ChatMessage => ({ id, u
 const CHAT_SAMPLES: { label: string; message: ChatMessage }[] = [
   { label: "User", message: line("u1", { username: "HollowMoth", text: "did anyone else hear that from the cellar?" }) },
   { label: "User", message: line("u2", { username: "Nightjar", text: "the lights just went out on my end too" }) },
+  { label: "Admin", message: line("a1", { username: "warden", text: "Doors close at midnight. Stay in your seats.", staff: "admin" }) },
+  { label: "Moderator", message: line("m1", { username: "Gravekeeper", text: "keep it spooky, not cruel", staff: "moderator" }) },
   { label: "System", message: line("s1", { type: "system", text: "Welcome to the chat. Be kind — the dark is scary enough." }) },
   { label: "Under £10", message: line("d5", { type: "donation", username: "Wraith", donation: 5, text: "donated £5.00" }) },
   { label: "£10 tier", message: line("d10", { type: "donation", username: "Candlelight", donation: 10, text: "donated £10.00" }) },
@@ -160,7 +162,7 @@ export function DesignPage() {
             {CHAT_SAMPLES.map((sample) => (
               <div key={sample.message.id} className="design-tier">
                 <dt>{sample.label}</dt>
-                <dd>{sample.message.type === "system" ? "Italic, centred, quiet." : sample.message.type === "user" ? "Name in a steady colour per viewer." : describeTier(sample.message.donation ?? 0)}</dd>
+                <dd>{sample.message.type === "system" ? "Italic, centred, quiet." : sample.message.staff ? "A badge from the server's flag on the line; no text can make one." : sample.message.type === "user" ? "Name in a steady colour per viewer." : describeTier(sample.message.donation ?? 0)}</dd>
               </div>
             ))}
           </dl>
