@@ -69,7 +69,7 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: "with --database-url: a statement taking longer is cancelled and answered 503; if PostgreSQL stops answering at all, its connections are opened anew (default 10; 0 = no limit)",
   },
   "public-url": { key: "publicUrl", kind: "url", value: "URL", help: "the address viewers use, e.g. https://live.example.com" },
-  "stripe-secret-key": { key: "stripeSecretKey", kind: "string", value: "KEY", help: "Stripe secret key (sk_...); without it payments run in demo mode" },
+  "stripe-secret-key": { key: "stripeSecretKey", kind: "string", value: "KEY", help: "Stripe secret key (sk_...); without it payments run in demo mode; needs --public-url" },
   "stripe-publishable-key": { key: "stripePublishableKey", kind: "string", value: "KEY", help: "Stripe publishable key (pk_...)" },
   "stripe-webhook-secret": { key: "stripeWebhookSecret", kind: "string", value: "SECRET", help: "signing secret of the Stripe webhook (whsec_...)" },
   "stripe-api-url": { key: "stripeApiUrl", kind: "url", value: "URL", help: "talk to a Stripe-compatible API at URL instead of Stripe (testing)" },
