@@ -1,0 +1,198 @@
+/**
+ * FFmpeg 5.1 publishes to the RTMP ingest the way OBS does (simple handshake, releaseStream/FCPublish,
+ * chunk size 4096, @setDataFrame onMetaData, H.264 + AAC) and the sink receives what the packager needs.
+ */
+
+import { afterEach, describe, expect, test } from "bun:test";
+import type { MediaSink } from "../../src/modules/ingest/media.ts";
+import { type AuthorizeResult, type PublishSession, type RtmpLimits, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
+import { recordingLogger } from "../support/logger.ts";
+import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink, waitFor } from "./rtmp-support.ts";
+
+if (!FFMPEG) console.log("SKIPPED: the RTMP ingest tests with FFmpeg as publisher (no ffmpeg; apt-get install ffmpeg)");
+
+const KEY = "sk_live_4f9a2c";
+let server: RtmpServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const rightKey = (app: string, key: string): AuthorizeResult => (app === "live" && key === KEY ? "ok" : "bad key");
+
+async function start({ authorize = rightKey, limits }: { authorize?: typeof rightKey; limits?: Partial<RtmpLimits> } = {}) {
+  const lines: string[] = [];
+  const recordings: Recording[] = [];
+  const sessions: PublishSession[] = [];
+  server = await startRtmpServer({
+    port: 0,
+    host: "127.0.0.1",
+    logger: recordingLogger(lines),
+    authorize,
+    limits,
+    onPublish: (session): MediaSink => {
+      sessions.push(session);
+      const { sink, recording } = recordingSink();
+      recordings.push(recording);
+      return sink;
+    },
+  });
+  return { server, lines, recordings, sessions, url: (key = KEY) => `rtmp://127.0.0.1:${server!.port}/live/${key}` };
+}
+
+function expectMonotonic(recording: Recording) {
+  for (let i = 1; i < recording.video.length; i++) expect(recording.video[i]!.dts).toBeGreaterThan(recording.video[i - 1]!.dts);
+  for (let i = 1; i < recording.audio.length; i++) expect(recording.audio[i]!.dts).toBeGreaterThan(recording.audio[i - 1]!.dts);
+  for (const frame of recording.video) expect(frame.pts).toBeGreaterThanOrEqual(frame.dts);
+}
+
+describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
+  test("a 3-second H.264/AAC publish arrives whole: configs, ~90 video and ~140 audio frames, a keyframe every 30", async () => {
+    const { lines, recordings, sessions, url } = await start();
+    const { code, stderr } = await publish(url()).done;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    const recording = recordings[0]!;
+
+    expect(recording.videoConfigs).toHaveLength(1);
+    expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 640, height: 360 });
+    expect(recording.videoConfigs[0]!.record[0]).toBe(1); // AVCDecoderConfigurationRecord version
+    expect(recording.audioConfigs).toEqual([expect.objectContaining({ codec: "aac", sampleRate: 48000, channels: 2 })]);
+    expect(recording.metadata[0]).toMatchObject({ width: 640, height: 360, framerate: 30, audioSampleRate: 48000, audioChannels: 2 });
+
+    expect(recording.video.length).toBeGreaterThanOrEqual(85);
+    expect(recording.video.length).toBeLessThanOrEqual(95);
+    expect(recording.audio.length).toBeGreaterThanOrEqual(130);
+    expect(recording.audio.length).toBeLessThanOrEqual(150);
+    const keyframes = recording.video.flatMap((frame, i) => (frame.keyframe ? [i] : []));
+    expect(keyframes.length).toBeGreaterThanOrEqual(3);
+    for (const index of keyframes) expect(index % 30).toBe(0);
+    expectMonotonic(recording);
+    for (const frame of recording.video) expect(frame.pts).toBe(frame.dts); // zerolatency: no B-frames
+    expect(recording.ended).toEqual(["unpublished"]);
+
+    const stats = sessions[0]!.stats();
+    expect(stats.videoFrames).toBe(recording.video.length);
+    expect(stats.videoFps).toBeCloseTo(30, 0);
+    expect(stats.keyframeIntervalSeconds).toBeCloseTo(1, 1);
+    expect(stats.bytesIn).toBeGreaterThan(200_000);
+    expect(stats.bitrateKbps).toBeGreaterThan(300);
+    expect(lines.join("\n")).not.toContain(KEY);
+    expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
+  }, 20_000);
+
+  test("with B-frames (x264 medium, 2 B-frames) pts runs ahead of dts by the composition offsets, dts stays monotonic", async () => {
+    const { recordings, url } = await start();
+    const { code } = await publish(url(), { seconds: 2, size: "320x180", video: ["-preset", "medium", "-bf", "2"] }).done;
+    expect(code).toBe(0);
+    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    const recording = recordings[0]!;
+    expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 320, height: 180 });
+    expect(recording.video.length).toBeGreaterThanOrEqual(55);
+    expectMonotonic(recording);
+    expect(recording.video.filter((frame) => frame.pts > frame.dts).length).toBeGreaterThan(recording.video.length / 2);
+    // Presentation order is a permutation of 33 ms steps: sorted, the pts are evenly spaced again.
+    const pts = recording.video.map((frame) => frame.pts).sort((a, b) => a - b);
+    for (let i = 1; i < pts.length; i++) expect(pts[i]! - pts[i - 1]!).toBeLessThanOrEqual(34);
+  }, 30_000);
+
+  test("a wrong stream key is refused: FFmpeg exits non-zero, nothing reaches a sink, the key is not logged", async () => {
+    const { lines, recordings, url } = await start();
+    const { code, stderr } = await publish(url("wrong-key-123"), { seconds: 1, size: "160x90" }).done;
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("Stream key refused");
+    expect(recordings).toEqual([]);
+    expect(lines.some((line) => line.includes("publish refused"))).toBe(true);
+    expect(lines.join("\n")).not.toContain("wrong-key-123");
+  }, 15_000);
+
+  test("a second publisher on the same key is refused while the first is live; the first carries on", async () => {
+    const { recordings, url } = await start();
+    const first = publish(url(), { seconds: 3, size: "160x90" });
+    await waitFor(() => (recordings[0]?.video.length ?? 0) > 5, 10_000);
+    const second = await publish(url(), { seconds: 1, size: "160x90" }).done;
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain("Another publisher is live");
+    expect((await first.done).code).toBe(0);
+    expect(recordings).toHaveLength(1);
+    expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(85);
+  }, 20_000);
+
+  test("the application's own 'busy' is a refusal too", async () => {
+    const { recordings, url } = await start({ authorize: () => "busy" });
+    const { code, stderr } = await publish(url(), { seconds: 1, size: "160x90" }).done;
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("Another publisher is live");
+    expect(recordings).toEqual([]);
+  }, 15_000);
+});
+
+describe("RTMP ingest with a hand-driven client", () => {
+  test("a port already taken is a typed error", async () => {
+    const { server: first } = await start();
+    const error = await startRtmpServer({ port: first.port, host: "127.0.0.1", logger: recordingLogger([]), authorize: () => "ok", onPublish: () => recordingSink().sink }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RtmpPortInUseError);
+    expect((error as RtmpPortInUseError).port).toBe(first.port);
+  });
+
+  test("a play request is refused: this server only ingests", async () => {
+    const { server, recordings } = await start();
+    const client = await RawRtmpClient.open(server.port);
+    client.command(["connect", 1, { app: "live" }]);
+    client.command(["play", 0, null, KEY], 1);
+    await waitFor(() => client.closed, 3000);
+    expect(client.statusCodes()).toEqual(["NetStream.Play.Failed"]);
+    expect(recordings).toEqual([]);
+  });
+
+  test("commands before connect and media before publish are dropped with one log line each", async () => {
+    const { server, lines, recordings } = await start();
+    const client = await RawRtmpClient.open(server.port);
+    client.command(["publish", 3, null, KEY, "live"], 1);
+    client.command(["connect", 1, { app: "live" }]);
+    for (let i = 0; i < 3; i++) client.send({ chunkStreamId: 6, type: 9, timestamp: i * 33, streamId: 1, payload: Uint8Array.of(0x17, 1, 0, 0, 0) });
+    await client.publish(KEY);
+    expect(client.statusCodes()).toEqual(["NetStream.Publish.Start"]);
+    expect(lines.filter((line) => line.includes("dropped"))).toEqual([
+      expect.stringContaining('dropped "publish" before connect'),
+      expect.stringContaining("dropped media before publish"),
+      expect.stringContaining("dropped a second connect"), // client.publish connects again
+    ]);
+    expect(recordings).toHaveLength(1);
+    client.socket.destroy();
+    await waitFor(() => recordings[0]!.ended.length === 1, 3000);
+    expect(recordings[0]!.ended).toEqual(["disconnected"]);
+  });
+
+  test("a publisher that stalls is dropped after the idle timeout and its sink ended", async () => {
+    const { server, recordings } = await start({ limits: { publishIdleTimeoutMs: 400 } });
+    const client = await RawRtmpClient.open(server.port);
+    await client.publish(KEY);
+    expect(recordings).toHaveLength(1);
+    await waitFor(() => client.closed, 3000);
+    expect(recordings[0]!.ended).toEqual([expect.stringMatching(/^timeout: no data/)]);
+    expect(server.connections().total).toBe(0);
+  });
+
+  test("connections that never publish are bounded, timed out, and then a publisher gets in", async () => {
+    const { server, recordings } = await start({ limits: { maxPendingConnections: 4, setupIdleTimeoutMs: 300 } });
+    const idle = await Promise.all(Array.from({ length: 10 }, () => RawRtmpClient.open(server.port, false)));
+    await waitFor(() => idle.filter((client) => client.closed).length >= 6, 3000);
+    expect(server.connections().total).toBeLessThanOrEqual(4);
+    await waitFor(() => idle.every((client) => client.closed) && server.connections().total === 0, 3000);
+    const client = await RawRtmpClient.open(server.port);
+    await client.publish(KEY);
+    expect(client.statusCodes()).toEqual(["NetStream.Publish.Start"]);
+    expect(recordings).toHaveLength(1);
+    client.socket.destroy();
+  });
+
+  test("a handshake with another RTMP version (6, encrypted) ends the connection", async () => {
+    const { server, lines } = await start();
+    const client = await RawRtmpClient.open(server.port, false);
+    client.socket.write(new Uint8Array(1537).fill(6, 0, 1));
+    await waitFor(() => client.closed, 3000);
+    expect(lines.some((line) => line.includes("RTMP version 6 is not supported"))).toBe(true);
+  });
+});
