@@ -7,7 +7,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
 import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
-import { makeFlv, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+import { makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+import { readFragmentedMp4 } from "./support/mp4-file.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
 const withMedia = mediaToolsMissing ? describe.skip : describe;
@@ -252,6 +253,27 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
     expect(Number(streams[0]!.nb_read_frames)).toBe(sourceFrames("audio.flv").audioPts.length);
     expect(packager.multivariantPlaylist("a.m3u8")).toContain('CODECS="mp4a.40.2"');
   });
+});
+
+withMedia("packaging HEVC and AV1", () => {
+  for (const [codec, entry, codecs] of [
+    ["hevc", "hvc1", /CODECS="hvc1\.1\.6\.L\d+\.[0-9A-F]+"/],
+    ["av1", "av01", /CODECS="av01\.0\.\d\dM\.08"/],
+  ] as const) {
+    test(`${codec} frames come out as ${entry} segments that decode, with the codec named from the record`, async () => {
+      const { config, frames } = readFragmentedMp4(makeFragmentedMp4(join(dir, `${codec}.mp4`), codec));
+      const packager = new Packager({ windowSegments: 100 });
+      packager.videoConfig(config);
+      for (const frame of frames) packager.video(frame);
+      packager.end("test over");
+      const text = await playlistText(packager);
+      expect(segmentUris(text)).toEqual(["seg-0.m4s", "seg-1.m4s"]);
+      const path = writeJoined(`${codec}.out.mp4`, [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
+      expect(probeStreams(path)).toMatchObject([{ codec_name: codec, codec_tag_string: entry, width: 320, height: 180, nb_read_frames: "60" }]);
+      expect(probeFrames(path).errors).toBe("");
+      expect(packager.multivariantPlaylist("media.m3u8")).toMatch(codecs);
+    }, 20_000);
+  }
 });
 
 withMedia("blocking playlist reload", () => {

@@ -535,7 +535,7 @@ export class Packager implements MediaSink {
             codec: videoCodecString(video),
             width: video.width,
             height: video.height,
-            fps: frames > 1 && lastVideo > firstVideo ? Math.round(((frames - 1) * VIDEO_TIMESCALE * 100) / (lastVideo - firstVideo)) / 100 : null,
+            fps: frames > 1 && lastVideo > firstVideo ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo)) : null,
             keyframeIntervalS: keyframes > 0 ? Math.round((seconds / keyframes) * 100) / 100 : null,
             kbps: kbps(videoBytes),
           }
@@ -552,6 +552,14 @@ export class Packager implements MediaSink {
   get waiting(): number {
     return this.waiters.size;
   }
+}
+
+const COMMON_FRAME_RATES = [23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60];
+
+/** A measured rate (from ms timestamps) as the nearest common one within 0.5 %, else to two decimals. */
+function frameRate(measured: number): number {
+  const nearest = COMMON_FRAME_RATES.reduce((a, b) => (Math.abs(b - measured) < Math.abs(a - measured) ? b : a));
+  return Math.abs(nearest - measured) <= nearest * 0.005 ? nearest : Math.round(measured * 100) / 100;
 }
 
 function sameVideo(a: VideoConfig, b: VideoConfig): boolean {
