@@ -12,6 +12,7 @@ describe("cluster messages", () => {
       { k: "people", who: { userId: 7 }, moderator: true },
       { k: "people", who: { accessCodeId: 9 }, send: [{ type: "chat_cooldown", reason: "timeout", seconds: 0 }] },
       { k: "kick", username: "Pest", until: Date.now() + 60_000 },
+      { k: "kick", username: "Pest", userId: 7, accessCodeId: null, until: Date.now() + 60_000 },
       { k: "reload", what: "moderation" },
       { k: "reload", what: "stream" },
       { k: "fake", enabled: true, target: 100 },
@@ -42,6 +43,8 @@ describe("cluster messages", () => {
       { k: "people", who: { username: "Ann" }, close: { code: "4001" } },
       { k: "people", who: { username: "Ann" }, moderator: "yes" },
       { k: "kick", username: "Pest" },
+      { k: "kick", username: "Pest", userId: "7", until: 1 },
+      { k: "kick", username: "Pest", accessCodeId: -1, until: 1 },
       { k: "reload", what: "everything" },
       { k: "fake", enabled: 1, target: 100 },
     ]) {

@@ -178,6 +178,9 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     expect((await pestWs.closed).code).toBe(WS_CLOSE_KICKED);
     await eventually(() => beta.ctx.chat.isKickedOut({ username: "Pest", userId: null, accessCodeId: null }), 2000, "kick known on beta");
     await expect(WsClient.connect(beta, sameBrowserOn(beta, pest))).rejects.toThrow();
+    // The kick holds the code on beta too: a new name with it changes nothing.
+    const pestCode = (await beta.ctx.access.findCode(pest.accessCode))!.id;
+    expect(beta.ctx.chat.isKickedOut({ username: "Pest2", userId: null, accessCodeId: pestCode })).toBe(true);
 
     // Timeout: the cool-down reaches the socket on beta, and beta refuses the person's next line.
     const loud = await joinAs(beta, "Loud");
