@@ -13,7 +13,6 @@ import { readFragmentedMp4 } from "./support/mp4-file.ts";
 if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
 const withMedia = mediaToolsMissing ? describe.skip : describe;
 
-const SIZE = { width: 640, height: 360 };
 let dir = "";
 let plain: FlvEvent[] = [];
 let bframes: FlvEvent[] = [];
@@ -23,10 +22,10 @@ let small: FlvEvent[] = [];
 beforeAll(() => {
   if (mediaToolsMissing) return;
   dir = mediaDir();
-  plain = readFlv(makeFlv(join(dir, "plain.flv"), { seconds: 4 }), SIZE);
-  bframes = readFlv(makeFlv(join(dir, "bframes.flv"), { seconds: 4, bframes: true }), SIZE);
-  audioOnly = readFlv(makeFlv(join(dir, "audio.flv"), { seconds: 3, video: false }), SIZE);
-  small = readFlv(makeFlv(join(dir, "small.flv"), { seconds: 2, size: "160x90" }), { width: 160, height: 90 });
+  plain = readFlv(makeFlv(join(dir, "plain.flv"), { seconds: 4 }));
+  bframes = readFlv(makeFlv(join(dir, "bframes.flv"), { seconds: 4, bframes: true }));
+  audioOnly = readFlv(makeFlv(join(dir, "audio.flv"), { seconds: 3, video: false }));
+  small = readFlv(makeFlv(join(dir, "small.flv"), { seconds: 2, size: "160x90" }));
 }, 60_000);
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
