@@ -16,7 +16,6 @@ import { RefundService } from "./modules/payments/refunds.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
-import { configuredSiteHost } from "./modules/settings/site-host.ts";
 import { StreamSourceService } from "./modules/stream/source.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
@@ -62,7 +61,9 @@ function createCluster(config: Config, store: Store, log: Logger): Cluster {
 export async function createContext(config: Config, store: Store, log: Logger): Promise<AppContext> {
   const cluster = createCluster(config, store, log);
   await cluster.start();
-  const settings = new SettingsService(store, configuredSiteHost(config));
+  const site = new SiteAddress(config);
+  // Twitch's player names this site as its parent: the host of the same address e-mails link to.
+  const settings = new SettingsService(store, new URL(site.url()).hostname);
   const mail = new MailService(store, createMailTransport(config, log), log);
   mail.setEventDetails(async () => {
     const { eventTitle, startDate, organizerName, contactEmail } = await settings.get();
@@ -95,7 +96,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     config,
     store,
     log,
-    site: new SiteAddress(config),
+    site,
     admins: new AdminService(store),
     settings,
     mail,
