@@ -506,7 +506,7 @@ export class Packager implements MediaSink {
     return this.closed ? null : (found()?.bytes ?? null);
   }
 
-  /** What can be seen of the publisher's stream, measured over the window. */
+  /** What can be seen of the publisher's stream, measured over the window's segments of the latest session. */
   figures(): PublisherFigures {
     let seconds = 0;
     let frames = 0;
@@ -515,7 +515,9 @@ export class Packager implements MediaSink {
     let keyframes = 0;
     let videoBytes = 0;
     let audioBytes = 0;
-    for (const segment of this.window.complete) {
+    // The latest publish session's segments: its encoder's settings, not a mix with the one before.
+    const latest = this.window.complete[this.window.complete.length - 1]?.initName;
+    for (const segment of this.window.complete.filter((s) => s.initName === latest)) {
       seconds += segment.duration;
       frames += segment.figures.videoFrames;
       if (firstVideo < 0) firstVideo = segment.figures.firstVideoTime;
