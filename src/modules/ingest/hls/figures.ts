@@ -1,0 +1,77 @@
+/** The publisher's figures as the window shows them: codecs, size, frame rate, keyframe interval, bitrates. */
+import type { AudioConfig, StreamMetadata, VideoConfig } from "../media.ts";
+import { audioCodecString, videoCodecString } from "./codecs.ts";
+import { VIDEO_TIMESCALE } from "./mp4.ts";
+import type { SegmentWindow } from "./window.ts";
+
+export interface PublisherFigures {
+  live: boolean;
+  /** Wall clock at which the current (or last) publish session started. */
+  since: number | null;
+  video: { codec: string; width: number; height: number; fps: number | null; keyframeIntervalS: number | null; kbps: number | null } | null;
+  audio: { codec: string; sampleRate: number; channels: number; kbps: number | null } | null;
+  /** What the publisher said of its stream. */
+  metadata: StreamMetadata;
+  mediaSequence: number;
+  segments: number;
+  bytesHeld: number;
+}
+
+export interface FiguresSource {
+  live: boolean;
+  since: number | null;
+  meta: StreamMetadata;
+  video: VideoConfig | null;
+  audio: AudioConfig | null;
+}
+
+/** Measured over the window's segments of the latest publish session: its encoder's settings, not a mix. */
+export function measureFigures(window: SegmentWindow, source: FiguresSource): PublisherFigures {
+  let seconds = 0;
+  let frames = 0;
+  let firstVideo = -1;
+  let lastVideo = -1;
+  let keyframes = 0;
+  let videoBytes = 0;
+  let audioBytes = 0;
+  const latest = window.complete[window.complete.length - 1]?.initName;
+  for (const segment of window.complete.filter((s) => s.initName === latest)) {
+    seconds += segment.duration;
+    frames += segment.figures.videoFrames;
+    if (firstVideo < 0) firstVideo = segment.figures.firstVideoTime;
+    if (segment.figures.lastVideoTime >= 0) lastVideo = segment.figures.lastVideoTime;
+    keyframes += segment.figures.keyframes;
+    videoBytes += segment.figures.videoBytes;
+    audioBytes += segment.figures.audioBytes;
+  }
+  const kbps = (bytes: number) => (seconds > 0 ? Math.round((bytes * 8) / seconds / 1000) : null);
+  const { video, audio } = source;
+  return {
+    live: source.live,
+    since: source.since,
+    video: video
+      ? {
+          codec: videoCodecString(video),
+          width: video.width,
+          height: video.height,
+          fps: frames > 1 && lastVideo > firstVideo ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo)) : null,
+          keyframeIntervalS: keyframes > 0 ? Math.round((seconds / keyframes) * 100) / 100 : null,
+          kbps: kbps(videoBytes),
+        }
+      : null,
+    audio: audio ? { codec: audioCodecString(audio), sampleRate: audio.sampleRate, channels: audio.channels, kbps: kbps(audioBytes) } : null,
+    metadata: source.meta,
+    mediaSequence: window.complete[0]?.msn ?? window.nextMsn,
+    segments: window.complete.length,
+    bytesHeld: window.bytes,
+  };
+}
+
+const COMMON_FRAME_RATES = [23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60];
+
+/** A measured rate (from ms timestamps) as the nearest common one within 0.5 %, else to two decimals. */
+function frameRate(measured: number): number {
+  const nearest = COMMON_FRAME_RATES.reduce((a, b) => (Math.abs(b - measured) < Math.abs(a - measured) ? b : a));
+  return Math.abs(nearest - measured) <= nearest * 0.005 ? nearest : Math.round(measured * 100) / 100;
+}
+

@@ -1,0 +1,355 @@
+/**
+ * The packager's cutting room: takes one stream's configs and frames (a `MediaSink`) and writes them into the
+ * window as fMP4 parts and segments. Sample durations come from the next frame's time (one frame held back
+ * per track); segments are cut at a video keyframe once `segmentMinMs` is reached (audio-only: on time),
+ * parts at the fixed part target. A new publish session (new configs after `end`, or changed configs)
+ * continues the timeline after a discontinuity with a new init segment.
+ */
+import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
+import { VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "./mp4.ts";
+import { initName, type SegmentWindow } from "./window.ts";
+
+export interface SegmenterOptions {
+  partTargetMs: number;
+  segmentMinMs: number;
+  segmentMaxMs: number;
+  /** The wall clock (ms since the epoch), for program date-time. */
+  now: () => number;
+  /** Called when a part or segment was written, or the publisher left. */
+  onChange: () => void;
+}
+
+interface Held {
+  /** Decode time in the track's timescale. */
+  time: number;
+  compositionOffset: number;
+  sync: boolean;
+  data: Uint8Array;
+}
+
+type Completed = Held & { duration: number };
+
+interface TrackState {
+  init: InitTrack;
+  timescale: number;
+  held: Held | null;
+  lastDuration: number;
+}
+
+interface Session {
+  init: string;
+  video: (TrackState & { init: { kind: "video"; config: VideoConfig } }) | null;
+  audio: (TrackState & { init: { kind: "audio"; config: AudioConfig } }) | null;
+  /** Added to the publisher's ms timestamps so the timeline continues across sessions. */
+  offsetMs: number;
+  firstDtsMs: number;
+  wallAnchor: number;
+  /** Timeline ms of the first frame, the program date-time's origin. */
+  mediaAnchorMs: number;
+  discontinuity: boolean;
+  /** Video samples of the part being written, and audio samples waiting for their part. */
+  partVideo: Completed[];
+  partAudio: Completed[];
+  audioQueue: Completed[];
+  /** Duration of the part being written, in the lead track's timescale. */
+  partTicks: number;
+  /** Duration of the segment being written so far (its closed parts and the open one), lead ticks. */
+  segmentTicks: number;
+}
+
+const AAC_FRAME_SAMPLES = 1024;
+const AUDIO_QUEUE_LIMIT = 1_000;
+const AUDIO_BEFORE_VIDEO_LIMIT = 100;
+const EARLY_AUDIO_MS = 500;
+const CLOCK_JUMP_MS = 5_000;
+const CLOCK_BACK_MS = 500;
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+export class Segmenter implements MediaSink {
+  private videoConfigNext: VideoConfig | null = null;
+  private audioConfigNext: AudioConfig | null = null;
+  private session: Session | null = null;
+  private audioBeforeVideo: AudioFrame[] = [];
+  private sessions = 0;
+  private fragmentSequence = 1;
+  /** Where the timeline stands (ms) after the last session, so the next one continues from it. */
+  private timelineEndMs = 0;
+  private closed = false;
+  /** Whole seconds, only ever raised: EXTINF rounded may not pass it. */
+  targetDuration: number;
+  live = false;
+  /** Wall clock at which the current (or last) publish session started. */
+  since: number | null = null;
+  meta: StreamMetadata = {};
+  /** The current (or last) session's configs. */
+  lastVideo: VideoConfig | null = null;
+  lastAudio: AudioConfig | null = null;
+
+  constructor(
+    private readonly window: SegmentWindow,
+    private readonly options: SegmenterOptions,
+  ) {
+    this.targetDuration = Math.max(1, Math.ceil(options.segmentMinMs / 1000));
+  }
+
+  metadata(meta: StreamMetadata): void {
+    this.meta = { ...meta };
+  }
+
+  videoConfig(config: VideoConfig): void {
+    if (this.closed) return;
+    const running = this.session?.video?.init.config;
+    if (this.session && !(running && sameVideo(running, config))) this.finishSession();
+    this.videoConfigNext = config;
+  }
+
+  audioConfig(config: AudioConfig): void {
+    if (this.closed) return;
+    const running = this.session?.audio?.init.config;
+    if (this.session && !(running && sameBytes(running.asc, config.asc))) this.finishSession();
+    this.audioConfigNext = config;
+  }
+
+  video(frame: VideoFrame): void {
+    if (this.closed) return;
+    if (!this.session) {
+      if (!this.videoConfigNext || !frame.keyframe) return;
+      // Audio of the moments just before the first keyframe is kept: the timeline starts with it.
+      const early = this.audioBeforeVideo.splice(0).filter((a) => a.dts >= frame.dts - EARLY_AUDIO_MS && a.dts <= frame.dts);
+      this.startSession(Math.min(frame.dts, early[0]?.dts ?? frame.dts));
+      for (const audio of early) this.audio(audio);
+    }
+    const session = this.session!;
+    const track = session.video;
+    if (!track) return;
+    const dtsMs = this.timelineMs(session, track, frame.dts);
+    if (dtsMs === null) return;
+    const time = Math.max(Math.round(dtsMs * 90), track.held ? track.held.time + 1 : 0);
+    const sample: Held = { time, compositionOffset: Math.round((frame.pts - frame.dts) * 90), sync: frame.keyframe, data: frame.data };
+    const held = track.held;
+    track.held = sample;
+    if (held) this.completeLead(session, { ...held, duration: time - held.time }, frame.keyframe);
+  }
+
+  audio(frame: AudioFrame): void {
+    if (this.closed) return;
+    if (!this.session) {
+      if (!this.audioConfigNext) return;
+      if (this.videoConfigNext) {
+        // The session starts at the first video keyframe; audio of the same instant may come just before it.
+        this.audioBeforeVideo.push(frame);
+        if (this.audioBeforeVideo.length > AUDIO_BEFORE_VIDEO_LIMIT) this.audioBeforeVideo.shift();
+        return;
+      }
+      this.startSession(frame.dts);
+    }
+    const session = this.session!;
+    const track = session.audio;
+    if (!track) return;
+    const dtsMs = this.timelineMs(session, track, frame.dts);
+    if (dtsMs === null) return;
+    const rate = track.timescale;
+    const measured = Math.round((dtsMs * rate) / 1000);
+    const held = track.held;
+    let time = measured;
+    if (held) {
+      // AAC frames are 1,024 samples; the ms timestamps only say when the count jumps (a gap).
+      const expected = held.time + AAC_FRAME_SAMPLES;
+      time = Math.abs(measured - expected) <= rate * 0.03 ? expected : Math.max(measured, held.time + 1);
+    }
+    track.held = { time, compositionOffset: 0, sync: true, data: frame.data };
+    if (!held) return;
+    const completed = { ...held, duration: time - held.time };
+    track.lastDuration = completed.duration;
+    if (session.video) {
+      session.audioQueue.push(completed);
+      if (session.audioQueue.length > AUDIO_QUEUE_LIMIT) session.audioQueue.shift();
+    } else {
+      this.completeLead(session, completed, true);
+    }
+  }
+
+  /**
+   * A frame's place on the timeline (ms): the publisher's clock plus the session's offset. When that clock
+   * jumps (reset, wrapped, stalled), the offset moves so the timeline goes on right after the held frame.
+   * Null: before the session's first frame.
+   */
+  private timelineMs(session: Session, track: TrackState, dts: number): number | null {
+    const at = dts + session.offsetMs;
+    if (!track.held) return dts < session.firstDtsMs ? null : at;
+    const heldMs = (track.held.time * 1000) / track.timescale;
+    if (at - heldMs >= -CLOCK_BACK_MS && at - heldMs <= CLOCK_JUMP_MS) return at;
+    const step = track.lastDuration || (track.init.kind === "audio" ? AAC_FRAME_SAMPLES : VIDEO_TIMESCALE / 30);
+    const next = heldMs + (step * 1000) / track.timescale;
+    session.offsetMs += next - at;
+    return next;
+  }
+
+  end(_reason: string): void {
+    if (this.closed) return;
+    this.finishSession();
+    this.videoConfigNext = null;
+    this.audioConfigNext = null;
+    this.audioBeforeVideo = [];
+    this.live = false;
+    this.options.onChange();
+  }
+
+  /** Takes nothing more (the stream was dropped). */
+  close(): void {
+    this.closed = true;
+    this.live = false;
+    this.session = null;
+  }
+
+  private startSession(firstDtsMs: number): void {
+    const tracks: InitTrack[] = [];
+    if (this.videoConfigNext) tracks.push({ id: 1, kind: "video", config: this.videoConfigNext });
+    if (this.audioConfigNext) tracks.push({ id: tracks.length + 1, kind: "audio", config: this.audioConfigNext });
+    const name = initName(++this.sessions);
+    this.window.addInit(name, writeInit(tracks));
+    const state = <T extends InitTrack>(init: T) => ({
+      init,
+      timescale: init.kind === "video" ? VIDEO_TIMESCALE : init.config.sampleRate,
+      held: null,
+      lastDuration: 0,
+    });
+    const video = tracks.find((t) => t.kind === "video");
+    const audio = tracks.find((t) => t.kind === "audio");
+    const wall = this.options.now();
+    this.session = {
+      init: name,
+      video: video?.kind === "video" ? state(video) : null,
+      audio: audio?.kind === "audio" ? state(audio) : null,
+      offsetMs: this.timelineEndMs - firstDtsMs,
+      firstDtsMs,
+      wallAnchor: wall,
+      mediaAnchorMs: this.timelineEndMs,
+      discontinuity: this.sessions > 1,
+      partVideo: [],
+      partAudio: [],
+      audioQueue: [],
+      partTicks: 0,
+      segmentTicks: 0,
+    };
+    this.lastVideo = this.videoConfigNext;
+    this.lastAudio = this.audioConfigNext;
+    this.live = true;
+    this.since = wall;
+  }
+
+  private lead(session: Session): TrackState {
+    return (session.video ?? session.audio)!;
+  }
+
+  /** A lead-track sample whose duration is now known; `nextSync` tells whether the one after starts a GOP. */
+  private completeLead(session: Session, sample: Completed, nextSync: boolean): void {
+    const lead = this.lead(session);
+    lead.lastDuration = sample.duration;
+    const partLimit = (this.options.partTargetMs * lead.timescale) / 1000;
+    if (!this.window.current) this.openSegment(session, sample.time);
+    if (session.partTicks > 0 && session.partTicks + sample.duration > partLimit) this.closePart(session);
+    (session.video ? session.partVideo : session.partAudio).push(sample);
+    session.partTicks += sample.duration;
+    session.segmentTicks += sample.duration;
+    const segmentMs = (session.segmentTicks * 1000) / lead.timescale;
+    if ((nextSync && segmentMs >= this.options.segmentMinMs) || segmentMs >= this.options.segmentMaxMs) {
+      this.closePart(session);
+      this.closeSegment();
+    } else if (session.partTicks + sample.duration > partLimit) {
+      this.closePart(session);
+    }
+  }
+
+  private openSegment(session: Session, leadTime: number): void {
+    const lead = this.lead(session);
+    const timelineMs = (leadTime * 1000) / lead.timescale;
+    const pdt = Math.round(session.wallAnchor + timelineMs - session.mediaAnchorMs);
+    this.window.openSegment(session.init, session.discontinuity, pdt);
+    session.discontinuity = false;
+    session.segmentTicks = 0;
+  }
+
+  private closePart(session: Session, flushAudio = false): void {
+    const segment = this.window.current;
+    if (!segment) return;
+    const tracks: FragmentTrack[] = [];
+    const figures = segment.figures;
+    let independent = true;
+    if (session.video && session.partVideo.length > 0) {
+      const last = session.partVideo[session.partVideo.length - 1]!;
+      const endS = (last.time + last.duration) / VIDEO_TIMESCALE;
+      const rate = session.audio?.timescale ?? 1;
+      let take = 0;
+      while (take < session.audioQueue.length && (flushAudio || session.audioQueue[take]!.time / rate < endS)) take++;
+      session.partAudio = session.audioQueue.splice(0, take);
+      tracks.push(fragmentTrack(session.video.init.id, session.partVideo));
+      independent = session.partVideo[0]!.sync;
+      figures.videoFrames += session.partVideo.length;
+      if (figures.firstVideoTime < 0) figures.firstVideoTime = session.partVideo[0]!.time;
+      figures.lastVideoTime = last.time;
+      for (const s of session.partVideo) {
+        if (s.sync) figures.keyframes++;
+        figures.videoBytes += s.data.length;
+      }
+    }
+    if (session.audio && session.partAudio.length > 0) {
+      tracks.push(fragmentTrack(session.audio.init.id, session.partAudio));
+      for (const s of session.partAudio) figures.audioBytes += s.data.length;
+    }
+    const lead = this.lead(session);
+    const duration = session.partTicks / lead.timescale;
+    session.partVideo = [];
+    session.partAudio = [];
+    session.partTicks = 0;
+    if (tracks.length === 0 || duration <= 0) return;
+    this.window.addPart({ duration, independent, bytes: writeFragment(this.fragmentSequence++, tracks) });
+    this.options.onChange();
+  }
+
+  private closeSegment(): void {
+    const segment = this.window.current;
+    this.window.closeSegment();
+    if (segment?.bytes) this.targetDuration = Math.max(this.targetDuration, Math.round(segment.duration));
+    this.options.onChange();
+  }
+
+  /** Writes out what is held (the last samples' durations estimated from the ones before) and ends the session. */
+  private finishSession(): void {
+    const session = this.session;
+    if (!session) return;
+    for (const track of [session.video, session.audio]) {
+      if (!track?.held) continue;
+      const duration = track.lastDuration || (track === session.audio ? AAC_FRAME_SAMPLES : 3000);
+      const last = { ...track.held, duration };
+      track.held = null;
+      if (track === this.lead(session)) {
+        if (!this.window.current) this.openSegment(session, last.time);
+        if (session.partTicks > 0 && session.partTicks + duration > (this.options.partTargetMs * track.timescale) / 1000) this.closePart(session);
+        (session.video ? session.partVideo : session.partAudio).push(last);
+        session.partTicks += duration;
+      } else {
+        session.audioQueue.push(last);
+      }
+      const endMs = ((last.time + duration) * 1000) / track.timescale;
+      this.timelineEndMs = Math.max(this.timelineEndMs, endMs);
+    }
+    this.closePart(session, true);
+    this.closeSegment();
+    this.session = null;
+  }
+}
+
+function sameVideo(a: VideoConfig, b: VideoConfig): boolean {
+  return a.codec === b.codec && a.width === b.width && a.height === b.height && sameBytes(a.record, b.record);
+}
+
+function fragmentTrack(id: number, samples: Completed[]): FragmentTrack {
+  return {
+    id,
+    baseDecodeTime: samples[0]!.time,
+    samples: samples.map(
+      (s): FragmentSample => ({ duration: s.duration, compositionOffset: s.compositionOffset, sync: s.sync, data: s.data }),
+    ),
+  };
+}
