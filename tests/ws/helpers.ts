@@ -118,7 +118,7 @@ export async function rawUpgrade(app: TestApp, headers: Record<string, string>):
   return { status: Number(head.split(" ")[1]), socket };
 }
 
-export type Viewer = TestClient & { accessCode: string; username: string };
+export type Viewer = TestClient & { accessCode: string; username: string; fingerprint: ReturnType<typeof makeFingerprint> };
 
 /**
  * A browser let in through the real API with a fresh code of `kind` (SCP test code, MOD made by the admin,
@@ -130,9 +130,10 @@ export async function joinAs(app: TestApp, username: string, kind: "SKP" | "MOD"
   if (kind === "SCP") accessCode = (await client.get("/api/test/generate-access-code", headers)).body.accessCode;
   else if (kind === "MOD") accessCode = (await (await adminOf(app)).post("/api/admin/generate-access-code", { kind: "MOD" })).body.code;
   else accessCode = (await buyDemoCode(client)).accessCode;
-  const res = await enter(client, accessCode, username, makeFingerprint(), undefined, headers);
+  const fingerprint = makeFingerprint();
+  const res = await enter(client, accessCode, username, fingerprint, undefined, headers);
   if (res.body?.valid !== true) throw new Error(`could not enter as ${username}: ${res.status} ${res.text}`);
-  return Object.assign(client, { accessCode, username });
+  return Object.assign(client, { accessCode, username, fingerprint });
 }
 
 const admins = new WeakMap<TestApp, Promise<TestClient>>();
