@@ -41,7 +41,10 @@ const VideoPacket = { SequenceStart: 0, CodedFrames: 1, SequenceEnd: 2, CodedFra
 const FRAME_KEY = 1;
 const FRAME_COMMAND = 5;
 
-/** Keeps what reading frames needs from the last configuration (the NAL length size, the codec). */
+/**
+ * Keeps what reading frames needs from the last configuration (the NAL length size, the codec). Records and
+ * frames are views into the tag body, not copies: the chunk reader allocates each message afresh.
+ */
 export class FlvDemuxer {
   private videoCodec: VideoCodec | null = null;
   private nalLengthSize = 4;
@@ -117,14 +120,14 @@ export class FlvDemuxer {
     const { size, nalLengthSize } = readRecord(codec, record);
     this.videoCodec = codec;
     this.nalLengthSize = nalLengthSize;
-    return { kind: "config", config: { codec, record: record.slice(), width: size.width, height: size.height } };
+    return { kind: "config", config: { codec, record, width: size.width, height: size.height } };
   }
 
   private frame(codec: VideoCodec, data: Uint8Array, dts: number, cts: number, keyframe: boolean): VideoTag {
     if (data.length === 0) return { kind: "skip" };
     if (this.videoCodec !== codec) throw new FlvError(`${codec} frame before its sequence header`);
     if (codec !== "av1") checkLengthPrefixed(data, this.nalLengthSize);
-    return { kind: "frame", frame: { dts, pts: dts + cts, keyframe, data: data.slice() } };
+    return { kind: "frame", frame: { dts, pts: dts + cts, keyframe, data } };
   }
 
   audio(body: Uint8Array, timestamp: number): AudioTag {
@@ -156,13 +159,13 @@ export class FlvDemuxer {
   private audioConfig(asc: Uint8Array): AudioTag {
     const { sampleRate, channels } = parseAudioSpecificConfig(asc);
     this.audioConfigured = true;
-    return { kind: "config", config: { codec: "aac", asc: asc.slice(), sampleRate, channels } };
+    return { kind: "config", config: { codec: "aac", asc, sampleRate, channels } };
   }
 
   private audioFrame(data: Uint8Array, dts: number): AudioTag {
     if (data.length === 0) return { kind: "skip" };
     if (!this.audioConfigured) throw new FlvError("AAC frame before its sequence header");
-    return { kind: "frame", frame: { dts, data: data.slice() } };
+    return { kind: "frame", frame: { dts, data } };
   }
 }
 
