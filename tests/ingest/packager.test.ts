@@ -18,6 +18,7 @@ let plain: FlvEvent[] = [];
 let bframes: FlvEvent[] = [];
 let audioOnly: FlvEvent[] = [];
 let small: FlvEvent[] = [];
+let longGop: FlvEvent[] = [];
 
 beforeAll(() => {
   if (mediaToolsMissing) return;
@@ -26,6 +27,7 @@ beforeAll(() => {
   bframes = readFlv(makeFlv(join(dir, "bframes.flv"), { seconds: 4, bframes: true }));
   audioOnly = readFlv(makeFlv(join(dir, "audio.flv"), { seconds: 3, video: false }));
   small = readFlv(makeFlv(join(dir, "small.flv"), { seconds: 2, size: "160x90" }));
+  longGop = readFlv(makeFlv(join(dir, "long-gop.flv"), { seconds: 4, size: "320x180", gop: 90 }));
 }, 60_000);
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -238,6 +240,20 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
     expect(videoPts).toHaveLength(360);
     videoPts.slice(1).forEach((pts, i) => expect(pts - videoPts[i]!).toBeCloseTo(1 / 30, 1));
     expect(Number(probeStreams(path).find((s) => s.codec_type === "audio")!.nb_read_frames)).toBe(3 * sourceFrames("plain.flv").audioPts.length);
+  });
+
+  test("a publisher sending keyframes further apart than segmentMaxMs still gets segments that short, independent only where a keyframe starts them", async () => {
+    const packager = packaged(longGop, { segmentMaxMs: 2000 });
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-TARGETDURATION")).toEqual(["2"]);
+    expect(extinfs(text).every((d) => d <= 2.04)).toBe(true);
+    // Cut at 2 s without a keyframe, then at the keyframe at 3 s.
+    expect(parts(text).filter((p) => p.independent).map((p) => p.uri)).toEqual(["part-0-0.m4s", "part-2-0.m4s"]);
+    expect(extinfs(text).map((d) => Math.round(d))).toEqual([2, 1, 1]);
+    const path = writeJoined("long-gop.mp4", [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
+    const { frames, errors } = probeFrames(path);
+    expect(errors).toBe("");
+    expect(frames.filter((f) => f.media_type === "video")).toHaveLength(120);
   });
 
   test("an audio-only stream is cut on time, every part independent, and decodes", async () => {

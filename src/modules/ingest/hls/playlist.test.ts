@@ -50,6 +50,6 @@ test("the media playlist lists the window: MAP on an init change, DISCONTINUITY 
 
 test("the multivariant playlist names bandwidth, codecs, resolution and frame rate", () => {
   expect(renderMultivariantPlaylist({ bandwidth: 3_000_000, codecs: ["avc1.64001F", "mp4a.40.2"], width: 1280, height: 720, frameRate: 29.97, uri: "media.m3u8" })).toBe(
-    '#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=3000000,CODECS="avc1.64001F,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.970\nmedia.m3u8\n',
+    '#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-STREAM-INF:BANDWIDTH=3000000,CODECS="avc1.64001F,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.970\nmedia.m3u8\n',
   );
 });

@@ -87,5 +87,6 @@ export function renderMultivariantPlaylist(variant: Variant): string {
   attributes.push(`CODECS="${variant.codecs.join(",")}"`);
   if (variant.width && variant.height) attributes.push(`RESOLUTION=${variant.width}x${variant.height}`);
   if (variant.frameRate) attributes.push(`FRAME-RATE=${variant.frameRate.toFixed(3)}`);
-  return ["#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-INDEPENDENT-SEGMENTS", `#EXT-X-STREAM-INF:${attributes.join(",")}`, variant.uri].join("\n") + "\n";
+  // No EXT-X-INDEPENDENT-SEGMENTS: a segment cut at segmentMaxMs does not start on a keyframe.
+  return ["#EXTM3U", "#EXT-X-VERSION:9", `#EXT-X-STREAM-INF:${attributes.join(",")}`, variant.uri].join("\n") + "\n";
 }
