@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { MediaSink } from "../../src/modules/ingest/media.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpLimits, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
+import { encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
+import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/ingest/rtmp/chunks.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink, waitFor } from "./rtmp-support.ts";
 
@@ -187,6 +189,38 @@ describe("RTMP ingest with a hand-driven client", () => {
     expect(recordings).toHaveLength(1);
     client.socket.destroy();
   });
+
+  test("the server acknowledges received bytes each time the window the client set fills", async () => {
+    const { server } = await start();
+    const client = await RawRtmpClient.open(server.port);
+    client.send(control.windowAckSize(5000));
+    client.command(["connect", 1, { app: "live" }]);
+    for (let i = 0; i < 40; i++) client.command(["_checkbw", 10 + i, null, "x".repeat(300)]);
+    await waitFor(() => client.messages.some((message) => message.type === MessageType.Acknowledgement), 3000);
+    const acks = client.messages.filter((message) => message.type === MessageType.Acknowledgement).map((message) => readU32(message.payload, 0));
+    expect(acks.length).toBeGreaterThanOrEqual(2);
+    expect(acks[0]).toBeGreaterThanOrEqual(5000);
+    expect(acks[1]! - acks[0]!).toBeGreaterThanOrEqual(5000);
+    client.socket.destroy();
+  });
+
+  test("a client that asks without reading the answers is dropped before its replies pile up", async () => {
+    const { server, lines } = await start();
+    const client = await RawRtmpClient.open(server.port);
+    client.command(["connect", 1, { app: "live" }]);
+    client.socket.pause();
+    const writer = new ChunkWriter();
+    const ask = writer.encode({ chunkStreamId: 3, type: MessageType.CommandAmf0, timestamp: 0, streamId: 0, payload: encodeAmf0(["createStream", 2, null]) });
+    const flood = new Uint8Array(ask.length * 20_000);
+    for (let i = 0; i < 20_000; i++) flood.set(ask, i * ask.length);
+    for (let i = 0; i < 30 && !client.closed; i++) {
+      client.socket.write(flood);
+      await Bun.sleep(50);
+    }
+    await waitFor(() => lines.some((line) => line.includes("does not read what it is sent")), 5000);
+    expect(server.connections().total).toBe(0);
+    client.socket.destroy();
+  }, 15_000);
 
   test("a handshake with another RTMP version (6, encrypted) ends the connection", async () => {
     const { server, lines } = await start();

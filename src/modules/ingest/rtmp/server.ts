@@ -48,6 +48,8 @@ export interface RtmpServer {
 }
 
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
+/** Replies a peer has not read: past this it is asking without reading (a publisher reads all it gets). */
+const MAX_UNSENT_BYTES = 1024 * 1024;
 
 export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpServer> {
   const limits: RtmpLimits = { ...DEFAULT_RTMP_LIMITS, ...options.limits };
@@ -85,7 +87,13 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
       {
         remoteAddress: socket.remoteAddress ?? "unknown",
         write: (data) => {
-          if (!socket.destroyed) socket.write(data);
+          if (socket.destroyed) return;
+          socket.write(data);
+          if (socket.writableLength > MAX_UNSENT_BYTES) {
+            logger.warn(`rtmp #${id} ${socket.remoteAddress ?? "unknown"}: closed: does not read what it is sent`);
+            connection.close("peer not reading");
+            socket.destroy();
+          }
         },
         end: () => {
           socket.end();
