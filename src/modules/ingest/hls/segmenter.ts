@@ -6,7 +6,7 @@
  * continues the timeline after a discontinuity with a new init segment.
  */
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
-import { VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "./mp4.ts";
+import { trackTimescale, VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "./mp4.ts";
 import { initName, type SegmentWindow } from "./window.ts";
 
 export interface SegmenterOptions {
@@ -210,7 +210,7 @@ export class Segmenter implements MediaSink {
     this.window.addInit(name, writeInit(tracks));
     const state = <T extends InitTrack>(init: T) => ({
       init,
-      timescale: init.kind === "video" ? VIDEO_TIMESCALE : init.config.sampleRate,
+      timescale: trackTimescale(init),
       held: null,
       lastDuration: 0,
     });
