@@ -4,6 +4,9 @@
  */
 
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { MediaSink } from "../../src/modules/ingest/media.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpLimits, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
@@ -11,6 +14,8 @@ import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/in
 import { recordingLogger } from "../support/logger.ts";
 import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink, waitFor } from "./rtmp-support.ts";
 
+const OPENSSL = Bun.which("openssl");
+if (FFMPEG && !OPENSSL) console.log("SKIPPED: the RTMPS test (no openssl to make its certificate)");
 if (!FFMPEG) console.log("SKIPPED: the RTMP ingest tests with FFmpeg as publisher (no ffmpeg; apt-get install ffmpeg)");
 
 const KEY = "sk_live_4f9a2c";
@@ -22,7 +27,7 @@ afterEach(async () => {
 
 const rightKey = (app: string, key: string): AuthorizeResult => (app === "live" && key === KEY ? "ok" : "bad key");
 
-async function start({ authorize = rightKey, limits }: { authorize?: typeof rightKey; limits?: Partial<RtmpLimits> } = {}) {
+async function start({ authorize = rightKey, limits, tls }: { authorize?: typeof rightKey; limits?: Partial<RtmpLimits>; tls?: { cert: string; key: string } } = {}) {
   const lines: string[] = [];
   const recordings: Recording[] = [];
   const sessions: PublishSession[] = [];
@@ -32,6 +37,7 @@ async function start({ authorize = rightKey, limits }: { authorize?: typeof righ
     logger: recordingLogger(lines),
     authorize,
     limits,
+    tls,
     onPublish: (session): MediaSink => {
       sessions.push(session);
       const { sink, recording } = recordingSink();
@@ -39,7 +45,7 @@ async function start({ authorize = rightKey, limits }: { authorize?: typeof righ
       return sink;
     },
   });
-  return { server, lines, recordings, sessions, url: (key = KEY) => `rtmp://127.0.0.1:${server!.port}/live/${key}` };
+  return { server, lines, recordings, sessions, url: (key = KEY) => `${tls ? "rtmps" : "rtmp"}://127.0.0.1:${server!.port}/live/${key}` };
 }
 
 function expectMonotonic(recording: Recording) {
@@ -120,6 +126,21 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     expect(recordings).toHaveLength(1);
     expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(85);
   }, 20_000);
+
+  test.skipIf(!OPENSSL)("RTMPS: the same publish over TLS", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
+    const made = Bun.spawnSync([OPENSSL!, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
+    expect(made.exitCode).toBe(0);
+    const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
+    rmSync(dir, { recursive: true, force: true });
+    const { recordings, url } = await start({ tls });
+    expect(url()).toStartWith("rtmps://");
+    const { code } = await publish(url(), { seconds: 1, size: "160x90" }).done;
+    expect(code).toBe(0);
+    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    expect(recordings[0]!.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
+    expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(25);
+  }, 15_000);
 
   test("the application's own 'busy' is a refusal too", async () => {
     const { recordings, url } = await start({ authorize: () => "busy" });
