@@ -139,6 +139,12 @@ function readProperties(reader: Reader, depth: number): Amf0Object {
   }
 }
 
+/** The properties of an object or ECMA array; null for any other value. */
+export function asObject(value: Amf0Value): Amf0Object | null {
+  if (value instanceof Amf0EcmaArray) return value.entries;
+  return value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) ? value : null;
+}
+
 /** The values encoded one after another. Plain objects become AMF0 objects; arrays strict arrays. */
 export function encodeAmf0(values: Amf0Value[]): Uint8Array {
   const parts: number[] = [];

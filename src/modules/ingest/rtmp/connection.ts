@@ -7,46 +7,18 @@
  */
 
 import type { Logger } from "../../../lib/logger.ts";
-import type { MediaSink, StreamMetadata } from "../media.ts";
-import { type Amf0Value, Amf0EcmaArray, Amf0Error } from "./amf0.ts";
+import type { MediaSink } from "../media.ts";
+import { Amf0Error, asObject } from "./amf0.ts";
 import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, readU32, type RtmpMessage } from "./chunks.ts";
 import { decodeMessageValues, PUBLISH_STREAM_ID, readCommand, replies, type Command } from "./commands.ts";
 import { FlvDemuxer, FlvError } from "./flv.ts";
 import { ServerHandshake } from "./handshake.ts";
+import type { RtmpLimits } from "./limits.ts";
+import { readMetadata } from "./metadata.ts";
 import { PublishMeter, type PublishStats } from "./stats.ts";
 import { TrackClock } from "./track-clock.ts";
 
 export type AuthorizeResult = "ok" | "bad key" | "busy";
-
-export interface RtmpLimits {
-  /** Connections open at once, publishing or not. */
-  maxConnections: number;
-  /** Connections not (yet) publishing at once: what junk connections can occupy. */
-  maxPendingConnections: number;
-  /** Largest RTMP message once publishing (a keyframe), bytes. */
-  maxMessageBytes: number;
-  /** Largest RTMP message before publishing (commands only), bytes. */
-  maxSetupMessageBytes: number;
-  /** Chunk streams one connection may use. */
-  maxChunkStreams: number;
-  /** Silence that ends a connection not yet publishing, ms. */
-  setupIdleTimeoutMs: number;
-  /** Time from the TCP connection to an accepted publish, ms (no dripping a byte every few seconds). */
-  setupDeadlineMs: number;
-  /** Silence that ends a publish (a stalled encoder), ms. */
-  publishIdleTimeoutMs: number;
-}
-
-export const DEFAULT_RTMP_LIMITS: RtmpLimits = {
-  maxConnections: 64,
-  maxPendingConnections: 16,
-  maxMessageBytes: 8 * 1024 * 1024,
-  maxSetupMessageBytes: 64 * 1024,
-  maxChunkStreams: 32,
-  setupIdleTimeoutMs: 5_000,
-  setupDeadlineMs: 15_000,
-  publishIdleTimeoutMs: 10_000,
-};
 
 export interface RtmpTransport {
   readonly remoteAddress: string;
@@ -236,8 +208,7 @@ export class RtmpConnection {
 
   private connect(command: Command): void {
     if (this.phase !== "connecting") return this.drop("a second connect");
-    const object = command.object;
-    const app = object && typeof object === "object" && !Array.isArray(object) && !(object instanceof Date) && !(object instanceof Amf0EcmaArray) ? object.app : undefined;
+    const app = asObject(command.object)?.app;
     if (typeof app !== "string" || app.length > 256) {
       this.send(replies.connectRejected(command.transactionId, "connect needs an app name"));
       return this.close("connect without an app");
@@ -379,24 +350,4 @@ export class RtmpConnection {
 /** Client-chosen names go into logs only when they are plain words. */
 function safeName(name: string): string {
   return /^[\w@.\-]{1,64}$/.test(name) ? name : "(unprintable)";
-}
-
-function readMetadata(value: Amf0Value): StreamMetadata {
-  const object = value instanceof Amf0EcmaArray ? value.entries : value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) ? value : {};
-  const num = (key: string, max: number): number | undefined => {
-    const v = object[key];
-    return typeof v === "number" && Number.isFinite(v) && v > 0 && v <= max ? v : undefined;
-  };
-  const stereo = object.stereo;
-  const meta: StreamMetadata = {
-    width: num("width", 16384),
-    height: num("height", 16384),
-    framerate: num("framerate", 1000) ?? num("videoframerate", 1000),
-    videoBitrateKbps: num("videodatarate", 1_000_000),
-    audioBitrateKbps: num("audiodatarate", 100_000),
-    audioSampleRate: num("audiosamplerate", 768_000),
-    audioChannels: num("audiochannels", 64) ?? (typeof stereo === "boolean" ? (stereo ? 2 : 1) : undefined),
-    encoder: typeof object.encoder === "string" ? object.encoder.slice(0, 200) : undefined,
-  };
-  return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as StreamMetadata;
 }

@@ -9,9 +9,12 @@ import net from "node:net";
 import tls from "node:tls";
 import type { Logger } from "../../../lib/logger.ts";
 import type { MediaSink } from "../media.ts";
-import { type AuthorizeResult, DEFAULT_RTMP_LIMITS, type PublishSession, RtmpConnection, type RtmpLimits } from "./connection.ts";
+import { type AuthorizeResult, type PublishSession, RtmpConnection } from "./connection.ts";
+import { DEFAULT_RTMP_LIMITS, type RtmpLimits } from "./limits.ts";
 
-export type { AuthorizeResult, PublishSession, RtmpLimits } from "./connection.ts";
+export type { AuthorizeResult, PublishSession } from "./connection.ts";
+export type { RtmpLimits } from "./limits.ts";
+export { DEFAULT_RTMP_LIMITS } from "./limits.ts";
 export type { PublishStats } from "./stats.ts";
 
 export class RtmpPortInUseError extends Error {
