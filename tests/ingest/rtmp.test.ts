@@ -211,6 +211,20 @@ describe("RTMP ingest with a hand-driven client", () => {
     client.socket.destroy();
   });
 
+  test("a client dripping handshake bytes is closed at the setup deadline although never silent", async () => {
+    const { server, lines } = await start({ limits: { setupIdleTimeoutMs: 300, setupDeadlineMs: 800 } });
+    const client = await RawRtmpClient.open(server.port, false);
+    const opened = Date.now();
+    client.socket.write(Uint8Array.of(3));
+    while (!client.closed && Date.now() - opened < 3000) {
+      client.socket.write(Uint8Array.of(0));
+      await Bun.sleep(100);
+    }
+    expect(client.closed).toBe(true);
+    expect(Date.now() - opened).toBeLessThan(2000);
+    expect(lines.some((line) => line.includes("closed: no publish in time"))).toBe(true);
+  });
+
   test("the server acknowledges received bytes each time the window the client set fills", async () => {
     const { server } = await start();
     const client = await RawRtmpClient.open(server.port);
