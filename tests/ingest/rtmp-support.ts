@@ -1,5 +1,6 @@
 /** What the RTMP ingest tests share: FFmpeg publishing the way OBS does, and a sink that records it all. */
 
+import type { Subprocess } from "bun";
 import net from "node:net";
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../../src/modules/ingest/media.ts";
 import { type Amf0Value, decodeAmf0, encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
@@ -36,8 +37,14 @@ export interface PublishOptions {
   video?: string[];
 }
 
+export interface Publisher {
+  child: Subprocess;
+  /** FFmpeg's exit code and what it printed on stderr (errors only). */
+  done: Promise<{ code: number; stderr: string }>;
+}
+
 /** Runs FFmpeg as a publisher (a test picture and a tone, 30 fps, a keyframe every 30 frames). */
-export function publish(url: string, options: PublishOptions = {}) {
+export function publish(url: string, options: PublishOptions = {}): Publisher {
   const video = options.video ?? ["-preset", "ultrafast", "-tune", "zerolatency"];
   const args = [
     FFMPEG!, "-hide_banner", "-loglevel", "error", "-nostdin",
@@ -50,7 +57,7 @@ export function publish(url: string, options: PublishOptions = {}) {
   ];
   const child = Bun.spawn(args, { stdout: "ignore", stderr: "pipe" });
   const stderr = new Response(child.stderr).text();
-  return { child, done: child.exited.then(async (code) => ({ code, stderr: await stderr })) };
+  return { child, done: child.exited.then(async (code) => ({ code, stderr: await stderr })) } satisfies Publisher;
 }
 
 export async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
