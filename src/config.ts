@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { createSecureContext } from "node:tls";
 import { resolve } from "node:path";
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./db/store.ts";
 
@@ -32,6 +34,13 @@ export interface Config {
   metrics: boolean;
   /** Serve /metrics to requests bearing this token (Authorization: Bearer …). */
   metricsToken: string | null;
+  /** The RTMP port OBS publishes to while the stream source is the built-in ingest (0 picks a free one). */
+  rtmpPort: number;
+  /** RTMPS beside it, when a certificate is given. */
+  rtmpsPort: number;
+  /** PEM files of the certificate chain and key for RTMPS; both or neither. */
+  tlsCert: string | null;
+  tlsKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -42,7 +51,7 @@ const MAX_DATABASE_TIMEOUT_S = 600;
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file";
 
 interface FlagSpec {
   key: keyof Config;
@@ -91,6 +100,10 @@ export const FLAGS: Record<string, FlagSpec> = {
   "instance-name": { key: "instanceName", kind: "name", value: "NAME", help: "this instance's name in logs and metrics (default: host name and process id)" },
   metrics: { key: "metrics", kind: "boolean", help: "serve /metrics in Prometheus text format (off by default)" },
   "metrics-token": { key: "metricsToken", kind: "token", value: "TOKEN", help: "serve /metrics to requests with 'Authorization: Bearer TOKEN'" },
+  "rtmp-port": { key: "rtmpPort", kind: "port", value: "N", help: "port OBS publishes RTMP to while the stream source is Built-in (OBS) (default 1935; 0 picks a free one)" },
+  "rtmps-port": { key: "rtmpsPort", kind: "port", value: "N", help: "with --tls-cert and --tls-key: port for RTMPS, RTMP over TLS (default 1936)" },
+  "tls-cert": { key: "tlsCert", kind: "file", value: "FILE", help: "PEM certificate chain for RTMPS (with --tls-key)" },
+  "tls-key": { key: "tlsKey", kind: "file", value: "FILE", help: "PEM private key of --tls-cert" },
   "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
 };
 
@@ -116,6 +129,10 @@ export function defaultConfig(): Config {
     instanceName: `${hostname()}-${process.pid}`,
     metrics: false,
     metricsToken: null,
+    rtmpPort: 1935,
+    rtmpsPort: 1936,
+    tlsCert: null,
+    tlsKey: null,
   };
 }
 
@@ -182,6 +199,16 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
     case "token": {
       if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError(`--${name} must be at least 16 characters with no spaces`);
       return raw;
+    }
+    case "file": {
+      if (raw.trim() === "") throw new ConfigError(`--${name} must not be empty`);
+      const path = resolve(raw);
+      try {
+        readFileSync(path);
+      } catch (error) {
+        throw new ConfigError(`--${name} cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      return path;
     }
     case "list":
       return raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -273,7 +300,23 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
   if (result.redisUrl && !result.databaseUrl) {
     throw new ConfigError("--redis-url needs --database-url: the instances of a cluster share the event's PostgreSQL database");
   }
+  checkRtmp(result);
   return result;
+}
+
+/** RTMPS needs both PEM files, and they must make a certificate TLS accepts; the ports must not collide. */
+function checkRtmp(config: Config): void {
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError(config.tlsCert ? "--tls-cert needs --tls-key too" : "--tls-key needs --tls-cert too");
+  if (config.tlsCert && config.tlsKey) {
+    try {
+      createSecureContext({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) });
+    } catch (error) {
+      throw new ConfigError(`--tls-cert and --tls-key do not make a usable certificate: ${(error as Error).message.split("\n")[0]}`);
+    }
+    if (config.rtmpsPort !== 0 && config.rtmpsPort === config.rtmpPort) throw new ConfigError(`--rtmps-port and --rtmp-port are both ${config.rtmpPort}: give them different ports`);
+  }
+  if (config.rtmpPort !== 0 && config.rtmpPort === config.port) throw new ConfigError(`--rtmp-port and --port are both ${config.port}: give them different ports`);
+  if (config.tlsCert && config.rtmpsPort !== 0 && config.rtmpsPort === config.port) throw new ConfigError(`--rtmps-port and --port are both ${config.port}: give them different ports`);
 }
 
 export function paymentMode(config: Config): "demo" | "stripe" {

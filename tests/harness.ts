@@ -78,7 +78,8 @@ export class TestClient {
 export async function startTestApp(overrides: Partial<Config> = {}, assets: WebAsset[] = [], options: { log?: Logger } = {}): Promise<TestApp> {
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
-  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, ...overrides, dataDir };
+  // The RTMP ports too: tests run side by side, and 1935 may be taken.
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, rtmpsPort: 0, ...overrides, dataDir };
   // An explicit `databaseUrl: null` keeps the app on SQLite whatever engine the suite runs on.
   const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
   config.databaseUrl = databaseUrl;

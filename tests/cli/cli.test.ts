@@ -28,7 +28,7 @@ describe("flags", () => {
   test("--help lists every flag with its env var and exits 0", async () => {
     const { stdout, code } = await run(["--help"]);
     expect(code).toBe(0);
-    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--version", "admin create", "admin reset-password", "backup FILE"]) {
+    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--rtmp-port", "--rtmps-port", "--tls-cert", "--tls-key", "--version", "admin create", "admin reset-password", "backup FILE"]) {
       expect(stdout).toContain(flag);
     }
     expect(stdout).toContain("DREADCAST_PORT");
@@ -60,6 +60,11 @@ describe("flags", () => {
     { name: "admin create with a bad e-mail", args: ["admin", "create", "--username", "abc", "--email", "x", "--password", "secret1"], message: /Please enter a valid email address/ },
     { name: "admin create with a short password", args: ["admin", "create", "--username", "abc", "--email", "a@b.co", "--password", "123"], message: /Password must be at least 6 characters/ },
     { name: "backup without a file", args: ["backup"], message: /backup needs exactly one FILE/ },
+    { name: "an RTMP port out of range", args: ["--rtmp-port", "65536"], message: /--rtmp-port must be a whole number from 0 to 65535/ },
+    { name: "the RTMP port on the HTTP port", args: ["--port", "4000", "--rtmp-port", "4000"], message: /--rtmp-port and --port are both 4000/ },
+    { name: "a certificate that cannot be read", args: ["--tls-cert", "/nonexistent/cert.pem", "--tls-key", MAIN], message: /--tls-cert cannot be read: \/nonexistent\/cert.pem \(ENOENT\)/ },
+    { name: "a certificate without its key", args: ["--tls-cert", MAIN], message: /--tls-cert needs --tls-key too/ },
+    { name: "files that are no certificate", args: ["--tls-cert", MAIN, "--tls-key", MAIN], message: /--tls-cert and --tls-key do not make a usable certificate/ },
   ];
   for (const c of bad) {
     test(`${c.name} prints one line on stderr and exits 2`, async () => {

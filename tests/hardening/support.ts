@@ -194,7 +194,7 @@ export interface RoutedApp {
 
 export async function startRoutedApp(overrides: Partial<Config> = {}): Promise<RoutedApp> {
   const dataDir = tempDir("hardening");
-  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, dataDir, trustProxy: ["127.0.0.1"], ...overrides };
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, rtmpsPort: 0, dataDir, trustProxy: ["127.0.0.1"], ...overrides };
   const loggedErrors: string[] = [];
   const log: Logger = { ...silentLogger, error: (message: string, error?: unknown) => loggedErrors.push(`${message}: ${error instanceof Error ? error.stack : String(error ?? "")}`) };
   const databaseUrl = TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
