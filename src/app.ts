@@ -12,6 +12,8 @@ import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
 import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
 import { chatRoutes } from "./modules/chat/index.ts";
+import { eventPageRoutes } from "./modules/event-page/index.ts";
+import { EventPageService } from "./modules/event-page/service.ts";
 import { healthRoutes } from "./modules/health/index.ts";
 import { moderationRoutes } from "./modules/moderation/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
@@ -40,9 +42,13 @@ function firstIssueMessage(error: unknown): string {
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const uploads = new UploadService(ctx.store, ctx.config.dataDir);
-  const web = await webAppPlugin(assets ?? (await loadWebAssets()), async () => ({
-    "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()),
-  }));
+  const eventPage = new EventPageService(ctx.store, ctx.settings, ctx.site, uploads);
+  ctx.mail.setCalendar(() => eventPage.calendar());
+  const web = await webAppPlugin(
+    assets ?? (await loadWebAssets()),
+    async () => ({ "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()) }),
+    (path) => eventPage.pageHead(path),
+  );
   // One instance of a cluster sends the mail; alone, this one does, and earlier runs' claims are released at once.
   ctx.cluster.single("mail", { start: () => ctx.mail.start(!ctx.cluster.clustered), stop: () => ctx.mail.pause() });
   ctx.disposers.push(() => ctx.mail.stop());
@@ -98,6 +104,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(streamAdminRoutes(ctx))
     .use(streamRoutes(ctx, relay))
     .use(chatRoutes(ctx))
+    .use(eventPageRoutes(eventPage))
     .use(web);
   return app;
 }

@@ -17,6 +17,9 @@ import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
 import { StreamSourceService } from "./modules/stream/source.ts";
+import { StreamKeyStore } from "./modules/ingest/key.ts";
+import { IngestService } from "./modules/ingest/service.ts";
+import { SecretBox } from "./lib/secret-box.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
 export interface AppContext {
@@ -30,6 +33,8 @@ export interface AppContext {
   settings: SettingsService;
   /** The stream source the admin chose and the provider that gives viewers their playback address. */
   stream: StreamSourceService;
+  /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
+  ingest: IngestService;
   mail: MailService;
   viewerSessions: ViewerSessionService;
   access: AccessService;
@@ -80,7 +85,8 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
   payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
-  const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins);
+  const ingest = new IngestService(config, new StreamKeyStore(store, new SecretBox(config.dataDir)), log);
+  const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins, ingest);
   await stream.load();
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
   cluster.listen((message) => {
@@ -106,10 +112,11 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     ledger,
     refunds,
     stream,
+    ingest,
     chat,
     cluster,
     // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.
-    disposers: [() => cluster.stop(), () => chat.stop()],
+    disposers: [() => cluster.stop(), () => chat.stop(), () => ingest.close()],
   };
 }
 

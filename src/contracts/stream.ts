@@ -3,11 +3,11 @@ import { embedUrl } from "./settings.ts";
 
 /** The stream source an admin chooses, and the playback address a viewer is given. Shared by server and web. */
 
-export const STREAM_KINDS = ["embed", "mux", "cloudflare", "bunny", "hls"] as const;
+export const STREAM_KINDS = ["embed", "mux", "cloudflare", "bunny", "hls", "ingest"] as const;
 export type StreamKind = (typeof STREAM_KINDS)[number];
 
 /** The fields of each kind that are secrets: accepted on PUT, never returned (the view says only whether one is set). */
-export const SECRET_FIELDS = { embed: [], mux: ["signingKey"], cloudflare: ["privateKey"], bunny: ["tokenKey"], hls: [] } as const;
+export const SECRET_FIELDS = { embed: [], mux: ["signingKey"], cloudflare: ["privateKey"], bunny: ["tokenKey"], hls: [], ingest: [] } as const;
 
 const BEGIN_PEM = /^-----BEGIN (RSA )?PRIVATE KEY-----\s+[A-Za-z0-9+/=\s]+-----END (RSA )?PRIVATE KEY-----$/;
 
@@ -97,6 +97,8 @@ export const streamSourceBody = z.discriminatedUnion("kind", [
     watermark,
   }),
   z.object({ kind: z.literal("hls"), originUrl, watermark }),
+  // Built-in (OBS): OBS publishes to this server; its address and key are in GET /api/admin/ingest.
+  z.object({ kind: z.literal("ingest"), watermark }),
 ]);
 export type StreamSourceBody = z.infer<typeof streamSourceBody>;
 
@@ -107,6 +109,7 @@ export type StreamSourceView = { watermark: boolean } & (
   | { kind: "cloudflare"; customerCode: string; videoUid: string; keyId: string; privateKeySet: boolean }
   | { kind: "bunny"; libraryId: string; videoId: string; tokenKeySet: boolean }
   | { kind: "hls"; originUrl: string }
+  | { kind: "ingest" }
 );
 
 /** GET /api/stream/playback. `url` is "" while no stream is set up; fetch a fresh one before `expiresAt`. */
@@ -117,4 +120,33 @@ export interface StreamPlayback {
   expiresAt: string;
   /** The viewer's mark over the player (chat name and the end of their code), or null when switched off. */
   watermark: string | null;
+}
+
+/** The publisher's stream as measured by the built-in ingest. */
+export interface IngestPublisher {
+  /** ISO 8601: when the current publish began. */
+  since: string;
+  video: { codec: string; width: number; height: number; fps: number | null; bitrateKbps: number | null; keyframeIntervalS: number | null } | null;
+  audio: { codec: string; sampleRate: number; channels: number; bitrateKbps: number | null } | null;
+}
+
+/** GET /api/admin/ingest: what OBS is set up with, and what it sends. */
+export interface IngestView {
+  /** OBS's "Server" field, e.g. rtmp://live.example.com:1935/live. */
+  rtmpUrl: string;
+  /** The same over TLS, or null when the server has no certificate (--tls-cert). */
+  rtmpsUrl: string | null;
+  /** OBS's "Stream Key". */
+  streamKey: string;
+  /** A publisher is sending now. */
+  live: boolean;
+  /** Null while no one publishes. */
+  publisher: IngestPublisher | null;
+  /** What to change in OBS, in plain words (empty when all is well). */
+  warnings: string[];
+}
+
+/** POST /api/admin/ingest/rotate-key: the new key (the publisher that used the old one is dropped). */
+export interface RotatedStreamKey {
+  streamKey: string;
 }

@@ -42,6 +42,10 @@ const ADMIN_ROUTES: [string, string, unknown?][] = [
   ["PUT", "/api/admin/livestream-settings", validSettings],
   ["POST", "/api/admin/upload-thumbnail"],
   ["GET", "/api/admin/profile"],
+  ["GET", "/api/admin/stream-source"],
+  ["PUT", "/api/admin/stream-source", { kind: "ingest" }],
+  ["GET", "/api/admin/ingest"],
+  ["POST", "/api/admin/ingest/rotate-key"],
 ];
 
 describe("every admin route needs an admin session", () => {

@@ -83,8 +83,8 @@ describe("admin stream source", () => {
     ["an origin that is not http(s)", { kind: "hls", originUrl: "file:///etc/passwd" }, "originUrl", "Origin URL must be an http:// or https:// address without a user name or password"],
     ["an origin that is no playlist", { kind: "hls", originUrl: "http://127.0.0.1:8080/hls/" }, "originUrl", "Origin URL must be the address of an HLS playlist (ending in .m3u8)"],
     ["a javascript: embed", { kind: "embed", embedUrl: "javascript:alert(1)" }, "embedUrl", "Please enter a valid embed URL"],
-    ["an unknown kind", { kind: "rtmp" }, "kind", "Choose a stream source: embed, mux, cloudflare, bunny or hls"],
-    ["a body that is not an object", "just text", "kind", "Choose a stream source: embed, mux, cloudflare, bunny or hls"],
+    ["an unknown kind", { kind: "rtmp" }, "kind", "Choose a stream source: embed, mux, cloudflare, bunny, hls or ingest"],
+    ["a body that is not an object", "just text", "kind", "Choose a stream source: embed, mux, cloudflare, bunny, hls or ingest"],
   ])("refuses %s with a message for its field, saving nothing", async (_label, body, field, error) => {
     const before = (await admin.get("/api/admin/stream-source")).body;
     const res = await save(body);

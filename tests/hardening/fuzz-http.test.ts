@@ -134,6 +134,9 @@ const ROUTES: RouteSpec[] = [
   { method: "PUT", path: "/api/admin/stream-source", auth: "admin", body: "json", valid: () => ({ kind: "hls", originUrl: hlsOrigin?.playlistUrl ?? "http://127.0.0.1:9/hls/stream.m3u8" }) },
   { method: "GET", path: "/api/stream/playback", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/stream/hls/*", auth: "viewer", body: "none", weight: 2 },
+  { method: "GET", path: "/api/stream/live/*", auth: "viewer", body: "none", weight: 2 },
+  { method: "GET", path: "/api/admin/ingest", auth: "admin", body: "none" },
+  { method: "POST", path: "/api/admin/ingest/rotate-key", auth: "admin", body: "none", weight: 0.3 },
   { method: "GET", path: "/*", auth: "none", body: "none" },
   { method: "HEAD", path: "/*", auth: "none", body: "none", weight: 0.3 },
 ];
@@ -163,6 +166,10 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
   if (path.includes(":name")) path = path.replace(":name", rng.chance(0.2) ? "0123456789abcdef0123456789abcdef.png" : hostilePathSegment(rng));
   if (path === "/api/stream/hls/*") {
     path = "/api/stream/hls/" + rng.pick(["stream.m3u8", "segment-0.ts", "segment-2.ts", "missing.ts", "a/%2e%2e/%2e%2e/x.ts", "..%2fx.ts", "x.json", hostilePathSegment(rng)]);
+  }
+  if (path === "/api/stream/live/*") {
+    const query = rng.pick(["", "?_HLS_msn=0&_HLS_part=0", "?_HLS_msn=99999999999999999999", "?_HLS_part=1", "?_HLS_msn=-1", `?_HLS_msn=${hostilePathSegment(rng)}`]);
+    path = "/api/stream/live/" + rng.pick(["index.m3u8", "stream.m3u8" + query, "init-1.mp4", "seg-0.m4s", "part-0-0.m4s", "part-1-99999.m4s", "..%2fx.m4s", hostilePathSegment(rng)]);
   }
   if (path === "/*") {
     path = rng.pick(["/", "/livestream", "/admin", "/api", "/api/nope", "/api/admin/nope", "/assets/x.js", "/" + hostilePathSegment(rng), "/x/../../etc/passwd", "/api/../healthz"]);

@@ -6,6 +6,10 @@ import { signRs256 } from "./keys.ts";
 export const PLAYBACK_TTL_MS = 60 * 60 * 1000;
 /** Where the relayed HLS stream is served. */
 export const RELAY_PREFIX = "/api/stream/hls/";
+/** Where the built-in ingest's LL-HLS is served. */
+export const INGEST_PREFIX = "/api/stream/live/";
+/** While nothing is published, pages ask again this soon (and are told at once when it starts). */
+const OFFLINE_RECHECK_MS = 30_000;
 
 /** What a page showing this source must allow beyond its own origin. */
 export interface CspSources {
@@ -117,6 +121,22 @@ export class HlsRelayProvider implements PlaybackProvider {
 
   async csp(): Promise<CspSources> {
     // hls.js feeds the video through a MediaSource (a blob: address) and transmuxes in a worker it makes from a blob.
+    return { frame: [], media: ["'self'", "blob:"], worker: ["'self'", "blob:"] };
+  }
+}
+
+/** The built-in ingest: OBS publishes to this server, whose LL-HLS the page plays from our path, checked per request like the relay. */
+export class IngestProvider implements PlaybackProvider {
+  readonly kind = "ingest";
+  constructor(private readonly watchable: () => boolean) {}
+
+  async playback(now: number) {
+    // No publisher: nothing to play, and the page shows the stream's offline state until one comes.
+    if (!this.watchable()) return { url: "", expiresAt: now + OFFLINE_RECHECK_MS };
+    return { url: `${INGEST_PREFIX}index.m3u8`, expiresAt: now + PLAYBACK_TTL_MS };
+  }
+
+  async csp(): Promise<CspSources> {
     return { frame: [], media: ["'self'", "blob:"], worker: ["'self'", "blob:"] };
   }
 }

@@ -4,7 +4,7 @@ import { fieldError } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { loadRsaPrivateKey, toPem } from "./keys.ts";
 import { ALLOW_PRIVATE_FLAG, checkedAddress, OriginRefused } from "./origin.ts";
-import { BunnyProvider, CloudflareProvider, EmbedProvider, HlsRelayProvider, MuxProvider, type PlaybackProvider } from "./providers.ts";
+import { BunnyProvider, CloudflareProvider, EmbedProvider, HlsRelayProvider, IngestProvider, MuxProvider, type PlaybackProvider } from "./providers.ts";
 
 interface SourceRow {
   kind: StreamKind;
@@ -24,6 +24,16 @@ const ORIGIN_LOOKUP_TIMEOUT_MS = 5000;
 
 const KEY_FIELDS: Record<string, string> = { signingKey: "Signing key", privateKey: "Private key" };
 
+/** What runs on this server while the "ingest" kind is chosen: the built-in ingest's RTMP listener. */
+export interface IngestListener {
+  /** Opens it; an HttpError (409 for a port taken) when it cannot, with nothing left open. */
+  open(): Promise<void>;
+  /** Opens it for "ingest", closes it for any other kind (a failure to open is logged, not thrown). */
+  follow(kind: StreamKind): Promise<void>;
+  /** A publisher's stream can be watched. */
+  watchableNow(): boolean;
+}
+
 /**
  * The stream source chosen in the admin panel and the provider that turns it into playback addresses.
  * The server is the only writer of the row, so the provider is built once per save and kept.
@@ -38,6 +48,7 @@ export class StreamSourceService {
     private readonly settings: SettingsService,
     /** --allow-private-origins: an HLS origin on this machine or its network is accepted. */
     private readonly allowPrivateOrigins: boolean,
+    private readonly ingest: IngestListener,
   ) {}
 
   /** Reads the saved source and builds its provider (at start, and after a save here or elsewhere). */
@@ -45,6 +56,7 @@ export class StreamSourceService {
     const row = (await this.store.get<SourceRow>("SELECT kind, fields, watermark FROM stream_source WHERE id = 1"))!;
     const source: StoredSource = { kind: row.kind, fields: JSON.parse(row.fields) as Record<string, string>, watermark: row.watermark === 1 };
     this.cached = { source, provider: this.providerFor(source) };
+    await this.ingest.follow(source.kind);
   }
 
   private current() {
@@ -65,6 +77,8 @@ export class StreamSourceService {
         return new BunnyProvider({ libraryId: f.libraryId!, videoId: f.videoId!, tokenKey: f.tokenKey! });
       case "hls":
         return new HlsRelayProvider(f.originUrl!);
+      case "ingest":
+        return new IngestProvider(() => this.ingest.watchableNow());
     }
   }
 
@@ -117,10 +131,18 @@ export class StreamSourceService {
     // A page link becomes its player; a link that is no player is refused before anything is written.
     const embedUrl = kind === "embed" ? this.settings.embedLink(fields.embedUrl ?? "") : null;
     delete fields.embedUrl;
-    await this.store.tx(async () => {
-      if (embedUrl !== null) await this.settings.setEmbedUrl(embedUrl);
-      await this.store.run("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1", kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
-    });
+    // The RTMP port is taken before the kind is saved: a port in use refuses the save (409).
+    if (kind === "ingest") await this.ingest.open();
+    try {
+      await this.store.tx(async () => {
+        if (embedUrl !== null) await this.settings.setEmbedUrl(embedUrl);
+        await this.store.run("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1", kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
+      });
+    } catch (error) {
+      // Not saved: the listener follows the kind still saved.
+      await this.ingest.follow(previous.kind);
+      throw error;
+    }
     await this.load();
     this.onSaved();
     return this.view();

@@ -1,0 +1,102 @@
+/**
+ * The built-in ingest's routes: the LL-HLS viewers play (GET {INGEST_PREFIX}<name>, behind the same
+ * session gate as the relay) and the admin's GET /api/admin/ingest and POST /api/admin/ingest/rotate-key.
+ */
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import type { RotatedStreamKey } from "../../contracts/stream.ts";
+import { readCookie } from "../../http/cookies.ts";
+import type { ErrorAnswerer } from "../../http/error-answer.ts";
+import { apiHeaders } from "../../http/security.ts";
+import { badRequest, notFound, serviceUnavailable } from "../../lib/errors.ts";
+import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
+import { announceSettings } from "../admin-panel/index.ts";
+import { watcherGate, type StreamRoute } from "../stream/gate.ts";
+import { INGEST_PREFIX } from "../stream/providers.ts";
+import type { Packager } from "./hls/packager.ts";
+import { ingestView } from "./status.ts";
+
+/** The names the packager gives (and the two playlists): anything else is not asked of it. */
+const MEDIA_NAME = /^(?:init-\d{1,9}\.mp4|seg-\d{1,15}\.m4s|part-\d{1,15}-\d{1,5}\.m4s)$/;
+const MEDIA_PLAYLIST = "stream.m3u8";
+const MULTIVARIANT_PLAYLIST = "index.m3u8";
+const RETRY_AFTER_S = 1;
+const NOT_YET = "The stream has not started yet, or its next part is late. Trying again shortly.";
+
+/** `_HLS_msn` or `_HLS_part` as a whole number; undefined when absent, 400 when malformed. */
+function directive(params: URLSearchParams, name: string): number | undefined {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`Invalid ${name}`);
+  return Number(raw);
+}
+
+/** GET {INGEST_PREFIX}<name>: the playlists, init segments, segments and parts, from memory. */
+export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
+  const base = apiHeaders(ctx.config);
+  // Names start again from 0 when the server restarts: nothing is cached for long.
+  const headersFor = (type: string) => new Headers({ ...base, "content-type": type, "cache-control": "no-cache" });
+  const playlistHeaders = headersFor("application/vnd.apple.mpegurl");
+  const initHeaders = headersFor("video/mp4");
+  const mediaHeaders = headersFor("video/iso.segment");
+  const media = (bytes: Uint8Array | null, headers: Headers) => {
+    if (!bytes) throw notFound("This part of the stream is not available");
+    return new Response(bytes as Uint8Array<ArrayBuffer>, { headers });
+  };
+
+  const mediaPlaylist = async (packager: Packager, query: string, signal: AbortSignal) => {
+    const params = new URLSearchParams(query);
+    const result = await packager.playlist({ msn: directive(params, "_HLS_msn"), part: directive(params, "_HLS_part"), signal });
+    switch (result.status) {
+      case "ok":
+        return new Response(result.body, { headers: playlistHeaders });
+      case "bad-request":
+        throw badRequest(`Invalid playlist request: ${result.reason}`);
+      case "not-yet":
+        throw serviceUnavailable(NOT_YET, RETRY_AFTER_S);
+      case "gone":
+        throw notFound("The stream has ended");
+    }
+  };
+
+  return watcherGate(ctx, errorAnswer, (request) => {
+    const url = request.url;
+    const start = url.indexOf(INGEST_PREFIX, url.indexOf("//") + 2) + INGEST_PREFIX.length;
+    const queryAt = url.indexOf("?", start);
+    const name = queryAt === -1 ? url.slice(start) : url.slice(start, queryAt);
+    const packager = ctx.ingest.packager;
+    if (!packager) throw notFound("The stream does not come in to this server");
+    if (name === MEDIA_PLAYLIST) return mediaPlaylist(packager, queryAt === -1 ? "" : url.slice(queryAt + 1, queryAt + 1 + 1024), request.signal);
+    if (name === MULTIVARIANT_PLAYLIST) {
+      const text = packager.multivariantPlaylist(MEDIA_PLAYLIST);
+      if (text === null) throw serviceUnavailable(NOT_YET, RETRY_AFTER_S);
+      return new Response(text, { headers: playlistHeaders });
+    }
+    if (!MEDIA_NAME.test(name)) throw notFound("Not a stream file");
+    if (name.startsWith("init-")) return media(packager.getInit(name), initHeaders);
+    if (name.startsWith("seg-")) return media(packager.getSegment(name), mediaHeaders);
+    // The part the playlist hints at is answered as soon as it is complete.
+    const part = packager.getPart(name);
+    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal: request.signal }).then((bytes) => media(bytes, mediaHeaders));
+  });
+}
+
+/** GET /api/admin/ingest and POST /api/admin/ingest/rotate-key. */
+export function ingestAdminRoutes(ctx: AppContext) {
+  // Open pages fetch their playback again when a stream starts or ends.
+  ctx.ingest.onWatchableChange = () => void announceSettings(ctx).catch((error: unknown) => ctx.log.error("could not tell pages that the stream started or ended", error));
+  return new Elysia({ name: "ingest-admin-routes", prefix: "/api/admin" })
+    .use(adminAuth(ctx))
+    // 401 before the input is looked at, as for every admin call.
+    .onTransform(async ({ request }) => {
+      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
+    })
+    .guard({ isAdmin: true }, (app) =>
+      app
+        .get("/ingest", () => ingestView(ctx.ingest, ctx.config, ctx.site.url(), ctx.stream.provider().kind))
+        .post("/ingest/rotate-key", async () => {
+          const rotated: RotatedStreamKey = { streamKey: await ctx.ingest.rotateKey() };
+          return rotated;
+        }),
+    );
+}

@@ -1,0 +1,57 @@
+import type { AppContext } from "../../context.ts";
+import { readCookie } from "../../http/cookies.ts";
+import type { ErrorAnswerer } from "../../http/error-answer.ts";
+import { apiHeaders } from "../../http/security.ts";
+import { tooManyRequests } from "../../lib/errors.ts";
+import { RateLimiter } from "../../lib/rate-limit.ts";
+import { VIEWER_COOKIE } from "../access/sessions.ts";
+import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { WatcherCheck } from "./watchers.ts";
+
+/** Answers one request of a stream path (the relay, the built-in ingest's LL-HLS). */
+export type StreamRoute = (request: Request) => Response | Promise<Response>;
+
+/**
+ * Stream requests one session may make per window: a low-latency player asks about ten a second (a playlist
+ * and a part every 200 ms), a classic one a few every segment, so this is ten LL-HLS players or dozens of
+ * classic ones behind one session (tabs, screens at a watch party).
+ */
+const REQUESTS_PER_SESSION = 1200;
+const WINDOW_MS = 10_000;
+
+/**
+ * A stream path served to a viewer (or admin) allowed to watch, checked on every request — the viewer's
+ * own session cookie, a refunded, revoked, banned or kicked viewer refused at once (WatcherCheck) — within
+ * a rate per session. Failures are answered as the app answers them, with its headers: these paths are
+ * served from the server's own route table (app.ts), past the framework's per-request pipeline, since
+ * every viewer asks for them several times a second.
+ */
+export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: StreamRoute): StreamRoute {
+  const headers = apiHeaders(ctx.config);
+  const watchers = new WatcherCheck(ctx);
+  // Counted by this instance alone, as it serves its own viewers.
+  const perSession = new RateLimiter(REQUESTS_PER_SESSION, WINDOW_MS);
+  const refuse = (error: unknown) => {
+    const answer = errorAnswer(error);
+    return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
+  };
+  const served = (request: Request) => {
+    try {
+      const wait = perSession.hit(`${readCookie(request, VIEWER_COOKIE) ?? ""} ${readCookie(request, ADMIN_COOKIE) ?? ""}`);
+      if (wait > 0) throw tooManyRequests("Too many requests for the stream from this session. Please wait a moment.", wait);
+      const answer = serve(request);
+      return answer instanceof Promise ? answer.catch(refuse) : answer;
+    } catch (error) {
+      return refuse(error);
+    }
+  };
+  return (request) => {
+    try {
+      // A verdict kept from an earlier request is at hand; a new one is looked up.
+      const watcher = watchers.require(request);
+      return watcher instanceof Promise ? watcher.then(() => served(request), refuse) : served(request);
+    } catch (error) {
+      return refuse(error);
+    }
+  };
+}
