@@ -19,7 +19,8 @@ import { moderationRoutes } from "./modules/moderation/index.ts";
 import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
 import { relayRoute, streamAdminRoutes, streamRoutes } from "./modules/stream/index.ts";
-import { RELAY_PREFIX } from "./modules/stream/providers.ts";
+import { INGEST_PREFIX, RELAY_PREFIX } from "./modules/stream/providers.ts";
+import { ingestAdminRoutes, ingestStreamRoute } from "./modules/ingest/routes.ts";
 
 /** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
 const WEBSOCKET_SETTINGS = {
@@ -31,8 +32,8 @@ const WEBSOCKET_SETTINGS = {
   perMessageDeflate: false,
 };
 
-/** Whether a request URL's path, dot segments resolved, is below the relay's prefix. */
-const isRelayPath = (url: string) => url.startsWith(RELAY_PREFIX, url.indexOf("/", url.indexOf("//") + 2));
+/** Whether a request URL's path, dot segments resolved, is below `prefix`. */
+const isBelow = (url: string, prefix: string) => url.startsWith(prefix, url.indexOf("/", url.indexOf("//") + 2));
 
 function firstIssueMessage(error: unknown): string {
   const e = error as { valueError?: { message?: string }; all?: { message?: string }[]; message?: string };
@@ -55,11 +56,13 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   // One answerer for the app and the relay, so that a database outage is logged once, not once per path.
   const errorAnswer = errorAnswerer(ctx.store, ctx.log);
   const relay = relayRoute(ctx, errorAnswer);
+  const ingest = ingestStreamRoute(ctx, errorAnswer);
   // The relay's requests (several a second per hundred viewers) are matched by the server itself and
   // answered without the framework's per-request pipeline. The server matches the path as sent: one whose
   // dot segments lead elsewhere goes to the app like any other request.
   const routes = {
-    [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isRelayPath(request.url) ? relay(request) : app.fetch(request)) },
+    [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, RELAY_PREFIX) ? relay(request) : app.fetch(request)) },
+    [`${INGEST_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INGEST_PREFIX) ? ingest(request) : app.fetch(request)) },
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
   const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes }, websocket: WEBSOCKET_SETTINGS })
@@ -102,7 +105,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(paymentRoutes(ctx))
     .use(publicSettingsRoutes(ctx))
     .use(streamAdminRoutes(ctx))
-    .use(streamRoutes(ctx, relay))
+    .use(ingestAdminRoutes(ctx))
+    .use(streamRoutes(ctx, relay, ingest))
     .use(chatRoutes(ctx))
     .use(eventPageRoutes(eventPage))
     .use(web);
