@@ -63,7 +63,13 @@ export interface LivestreamSettings {
   privacyUrl: string;
   termsUrl: string;
   socialLinks: SocialLinks;
+  /** How long the event runs: the calendar entry ends this long after the start. */
+  durationMinutes: number;
 }
+
+export const MIN_DURATION_MINUTES = 15;
+export const MAX_DURATION_MINUTES = 48 * 60;
+export const DEFAULT_DURATION_MINUTES = 120;
 
 const isWebAddress = (value: string) => {
   try {
@@ -138,6 +144,11 @@ export const livestreamSettingsFields = {
   donationGoal: z.number().int("Donation goal must be whole pence").min(100, "Donation goal must be at least 1").max(100_000_000, "Donation goal is too large"),
   isActive: z.boolean(),
   startDate: z.string().refine((value) => !Number.isNaN(Date.parse(value)), "Start date must be an ISO date"),
+  durationMinutes: z
+    .number({ error: "Duration must be a number of minutes" })
+    .int("Duration must be whole minutes")
+    .min(MIN_DURATION_MINUTES, `Duration must be at least ${MIN_DURATION_MINUTES} minutes`)
+    .max(MAX_DURATION_MINUTES, `Duration must be at most ${MAX_DURATION_MINUTES / 60} hours`),
 };
 
 /**

@@ -41,24 +41,37 @@ export async function loadWebBuild(): Promise<string | null> {
   }
 }
 
-async function load(asset: WebAsset): Promise<LoadedAsset> {
-  const file = Bun.file(asset.file);
-  const body = new Uint8Array(await file.arrayBuffer());
-  const type = file.type || "application/octet-stream";
-  const loaded: LoadedAsset = {
-    body,
-    type,
-    etag: `"${Bun.hash(body).toString(36)}"`,
-    cacheControl: asset.path === "/index.html" ? "no-cache" : asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-  };
-  if (asset.gzip && asset.br) {
-    loaded.gzip = new Uint8Array(await Bun.file(asset.gzip).arrayBuffer());
-    loaded.br = new Uint8Array(await Bun.file(asset.br).arrayBuffer());
-  } else if (COMPRESSIBLE.test(type) && body.length > 512) {
+/** An asset from its bytes, compressed here when it is worth it. */
+function fromBytes(body: Uint8Array<ArrayBuffer>, type: string, cacheControl: string, compressed = false): LoadedAsset {
+  const loaded: LoadedAsset = { body, type, etag: `"${Bun.hash(body).toString(36)}"`, cacheControl };
+  if (!compressed && COMPRESSIBLE.test(type) && body.length > 512) {
     loaded.gzip = Bun.gzipSync(body, { level: 9 });
     loaded.br = new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10 } }));
   }
   return loaded;
+}
+
+async function load(asset: WebAsset): Promise<LoadedAsset> {
+  const file = Bun.file(asset.file);
+  const body = new Uint8Array(await file.arrayBuffer());
+  const cacheControl = asset.path === "/index.html" ? "no-cache" : asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600";
+  const loaded = fromBytes(body, file.type || "application/octet-stream", cacheControl, Boolean(asset.gzip && asset.br));
+  if (asset.gzip && asset.br) {
+    loaded.gzip = new Uint8Array(await Bun.file(asset.gzip).arrayBuffer());
+    loaded.br = new Uint8Array(await Bun.file(asset.br).arrayBuffer());
+  }
+  return loaded;
+}
+
+/** The head a page path gets in place of the built title and description (link previews), or null for the built one. */
+export type PageHead = (path: string) => Promise<string | null>;
+
+/** index.html with `head` where its <title> was (the built description dropped), or null when it has no head to put it in. */
+export function withPageHead(html: string, head: string): string | null {
+  const page = html.replace(/<meta name="description"[^>]*>\s*/i, "");
+  // Replaced by a function: a `$` in the event's title is text, not a replacement pattern.
+  if (/<title>[\s\S]*?<\/title>/i.test(page)) return page.replace(/<title>[\s\S]*?<\/title>/i, () => head);
+  return page.includes("</head>") ? page.replace("</head>", () => `${head}</head>`) : null;
 }
 
 function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<string, string>): Response {
@@ -86,10 +99,23 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
  * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, a plain 404 for a
  * missing file (anything whose last segment has an extension) and JSON 404 for unknown /api paths.
  */
-export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promise<Record<string, string>>) {
+export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promise<Record<string, string>>, pageHead: PageHead = async () => null) {
   const byPath = new Map<string, LoadedAsset>();
   await Promise.all(assets.map(async (a) => byPath.set(a.path, await load(a))));
   const index = byPath.get("/index.html");
+  const indexHtml = index ? new TextDecoder().decode(index.body) : "";
+  // Each page's index.html with its own head, compressed once and kept until the head changes.
+  const pages = new Map<string, { head: string; asset: LoadedAsset }>();
+  const pageFor = async (path: string, index: LoadedAsset): Promise<LoadedAsset> => {
+    const head = await pageHead(path);
+    if (head === null) return index;
+    const kept = pages.get(path);
+    if (kept?.head === head) return kept.asset;
+    const html = withPageHead(indexHtml, head);
+    const asset = html === null ? index : fromBytes(new TextEncoder().encode(html), index.type, index.cacheControl);
+    pages.set(path, { head, asset });
+    return asset;
+  };
 
   const handler = async ({ request, path, set }: { request: Request; path: string; set: { status?: number | string } }) => {
     if (path === "/api" || path.startsWith("/api/")) {
@@ -105,7 +131,7 @@ export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promis
     if (!index) {
       return new Response("The web app is not built. Run `npm run build:web`.", { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
-    return respond(index, request, await pageHeaders());
+    return respond(await pageFor(path, index), request, await pageHeaders());
   };
 
   return new Elysia({ name: "web-app" }).get("/*", handler).head("/*", handler);

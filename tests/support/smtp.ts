@@ -7,6 +7,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The text/calendar parts (attached .ics files), decoded, with their headers. */
+  calendars: { contentType: string; disposition: string; content: string }[];
   raw: string;
 }
 
@@ -56,21 +58,27 @@ function decodeBody(headers: Map<string, string>, body: string): string {
   return body;
 }
 
-/** The text/plain and text/html parts of a (possibly multipart) message. */
-function parseParts(headers: Map<string, string>, body: string): { text: string; html: string } {
+type MailParts = Pick<ReceivedMail, "text" | "html" | "calendars">;
+
+/** The text/plain, text/html and text/calendar parts of a (possibly multipart) message. */
+function parseParts(headers: Map<string, string>, body: string): MailParts {
   const type = headers.get("content-type") ?? "text/plain";
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (!type.toLowerCase().startsWith("multipart/") || !boundary) {
     const decoded = decodeBody(headers, body);
-    return type.toLowerCase().startsWith("text/html") ? { text: "", html: decoded } : { text: decoded, html: "" };
+    if (type.toLowerCase().startsWith("text/calendar")) {
+      return { text: "", html: "", calendars: [{ contentType: type, disposition: headers.get("content-disposition") ?? "", content: decoded }] };
+    }
+    return type.toLowerCase().startsWith("text/html") ? { text: "", html: decoded, calendars: [] } : { text: decoded, html: "", calendars: [] };
   }
-  const result = { text: "", html: "" };
+  const result: MailParts = { text: "", html: "", calendars: [] };
   for (const chunk of body.split(`--${boundary}`).slice(1)) {
     if (chunk.startsWith("--")) break;
     const part = splitHeaders(chunk.replace(/^\r?\n/, ""));
     const inner = parseParts(part.headers, part.body.replace(/\r?\n$/, ""));
     result.text ||= inner.text;
     result.html ||= inner.html;
+    result.calendars.push(...inner.calendars);
   }
   return result;
 }

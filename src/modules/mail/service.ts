@@ -9,6 +9,8 @@ export interface QueuedMail {
   subject: string;
   text: string;
   html?: string | null;
+  /** An iCalendar file the message carries (text/calendar, event.ics). */
+  calendar?: string | null;
   /** One message per key, ever: a second enqueue with the same key is ignored. */
   dedupeKey?: string | null;
 }
@@ -38,6 +40,7 @@ interface QueueRow {
   subject: string;
   text_body: string;
   html_body: string | null;
+  calendar: string | null;
   attempts: number;
 }
 
@@ -74,13 +77,14 @@ export class MailService {
   async enqueue(mail: QueuedMail): Promise<boolean> {
     const now = Date.now();
     const result = await this.store.run(
-      `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, calendar, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
       mail.dedupeKey ?? null,
       mail.to,
       mail.subject,
       mail.text,
       mail.html ?? null,
+      mail.calendar ?? null,
       now,
       now,
     );
@@ -96,9 +100,16 @@ export class MailService {
     this.eventDetails = provider;
   }
 
-  /** The code e-mail; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
+  /** The event's calendar file (null until the event pages are wired in): the code e-mail carries it. */
+  private calendar: () => Promise<string | null> = async () => null;
+
+  setCalendar(provider: () => Promise<string | null>): void {
+    this.calendar = provider;
+  }
+
+  /** The code e-mail, with the event's .ics; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
   async queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): Promise<boolean> {
-    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.eventDetails()), dedupeKey });
+    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.eventDetails()), calendar: await this.calendar(), dedupeKey });
   }
 
   queueLostCodes(codes: string[], to: string, siteUrl: string): Promise<boolean> {
@@ -189,7 +200,7 @@ export class MailService {
       `UPDATE email_queue SET claimed_until = ?
        WHERE id IN (SELECT id FROM email_queue WHERE status = 'pending' AND next_attempt_at <= ? AND claimed_until <= ?
                     ORDER BY next_attempt_at, id LIMIT ? ${lock})
-       RETURNING id, created_at, to_address, subject, text_body, html_body, attempts`,
+       RETURNING id, created_at, to_address, subject, text_body, html_body, calendar, attempts`,
       now + CLAIM_MS,
       now,
       now,
@@ -222,6 +233,7 @@ export class MailService {
           subject: row.subject,
           text: row.text_body,
           html: row.html_body,
+          calendar: row.calendar,
         });
       } catch (error) {
         await this.recordFailure(row, error).catch(() => {});

@@ -17,6 +17,21 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string | null;
+  /** An iCalendar file attached as text/calendar (event.ics); null: none. */
+  calendar?: string | null;
+}
+
+/** What nodemailer is given for a message: its addresses, its parts and the calendar file attached. */
+function message(mail: OutgoingMail, config: Config) {
+  return {
+    from: config.mailFrom,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html ?? undefined,
+    messageId: messageIdOf(mail, config),
+    attachments: mail.calendar ? [{ filename: "event.ics", content: mail.calendar, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }] : undefined,
+  };
 }
 
 /** Where mail goes: an SMTP server, or the outbox folder when none is configured. */
@@ -50,7 +65,7 @@ function smtpTransport(config: Config): MailTransport {
   return {
     description: `SMTP ${new URL(config.smtpUrl!).host}`,
     async send(mail) {
-      await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageIdOf(mail, config) });
+      await transporter.sendMail(message(mail, config));
     },
     close: () => transporter.close(),
   };
@@ -62,7 +77,7 @@ function outboxTransport(config: Config, log: Logger): MailTransport {
   return {
     description: `outbox ${dir}`,
     async send(mail) {
-      const info = await transporter.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageIdOf(mail, config) });
+      const info = await transporter.sendMail(message(mail, config));
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.id}.eml`);
       writeFileSync(file, info.message as Buffer);

@@ -28,6 +28,7 @@ interface SettingsRow {
   privacy_url: string;
   terms_url: string;
   social_links: string;
+  duration_minutes: number;
   has_sales: number;
 }
 
@@ -54,6 +55,7 @@ const COLUMNS: { [K in keyof LivestreamSettingsBody]?: [column: string, toRow?: 
   contactEmail: ["contact_email"],
   privacyUrl: ["privacy_url"],
   termsUrl: ["terms_url"],
+  durationMinutes: ["duration_minutes"],
 };
 
 /** What is kept until the next write: the settings, the donation total and the serialised public views. */
@@ -120,6 +122,7 @@ export class SettingsService {
       privacyUrl: row.privacy_url,
       termsUrl: row.terms_url,
       socialLinks: parseSocialLinks(row.social_links),
+      durationMinutes: row.duration_minutes,
     };
   }
 
@@ -160,6 +163,11 @@ export class SettingsService {
       assignments.push(`${column} = ?`);
       values.push(toRow ? toRow(value) : (value as Param));
     }
+    // Calendars holding the event move it only for a higher SEQUENCE (RFC 5545): a new start or length is one.
+    const moved =
+      (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate)) ||
+      (change.durationMinutes !== undefined && change.durationMinutes !== current.durationMinutes);
+    if (moved) assignments.push("calendar_sequence = calendar_sequence + 1");
     if (change.socialLinks) {
       assignments.push("social_links = ?");
       values.push(JSON.stringify({ ...current.socialLinks, ...change.socialLinks }));

@@ -61,6 +61,7 @@ describe("form values and the PUT body", () => {
     currency: "eur",
     hasSales: false,
     ...ORGANIZER,
+    durationMinutes: 120,
   };
 
   const everything = { eventTitle: true, thumbnailUrl: true, donationGoal: true, isActive: true, startDate: true, accessPrice: true, currency: true };

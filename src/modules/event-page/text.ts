@@ -1,0 +1,22 @@
+/** The event's words made safe for one line of a tag: control characters and runs of space become one space. */
+export function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ").trim();
+}
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** At most `max` characters as a reader counts them (an emoji is one, never cut in half), "…" ending a cut. */
+export function clip(value: string, max: number): string {
+  const parts = Array.from(graphemes.segment(value), (s) => s.segment);
+  if (parts.length <= max) return value;
+  return `${parts.slice(0, max - 1).join("").trimEnd()}…`;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** JSON that cannot end the `<script>` holding it: `<`, `>` and `&` (and JavaScript's line breaks) as \u escapes. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
