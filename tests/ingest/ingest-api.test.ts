@@ -256,6 +256,25 @@ describe("the RTMP port", () => {
     }
   });
 
+  test.skipIf(mediaToolsMissing !== null || !Bun.which("openssl"))("with --tls-cert and --tls-key, OBS publishes over RTMPS to the address the panel gives", async () => {
+    const certDir = mediaDir();
+    const made = Bun.spawnSync([Bun.which("openssl")!, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", join(certDir, "key.pem"), "-out", join(certDir, "cert.pem")]);
+    expect(made.exitCode).toBe(0);
+    const secure = await startTestApp({ tlsCert: join(certDir, "cert.pem"), tlsKey: join(certDir, "key.pem") });
+    try {
+      const owner = await loginAsAdmin(secure);
+      expect((await owner.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
+      const view = (await owner.get("/api/admin/ingest")).body;
+      expect(view.rtmpsUrl).toBe(`rtmps://127.0.0.1:${secure.ctx.ingest.ports!.rtmps}/live`);
+      const p = publish(`${view.rtmpsUrl}/${view.streamKey}`, { seconds: 2 });
+      await eventually(() => secure.ctx.ingest.live, 10_000, "a publisher over TLS");
+      expect((await p.done).code).toBe(0);
+    } finally {
+      await secure.close();
+      rmSync(certDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   test("the admin's ingest view needs an admin; rotate-key refuses a cross-site request", async () => {
     const other = await startTestApp();
     try {
