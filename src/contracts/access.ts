@@ -110,3 +110,12 @@ export interface ViewerProfile {
 export interface ModeratorStatus {
   isModerator: boolean;
 }
+
+/**
+ * GET /api/me: who this browser is on the stream page, answered (200) for anyone. A signed-in admin
+ * watches without a code under their own name; a viewer is a moderator by their code or the panel.
+ */
+export interface StreamIdentity {
+  role: "admin" | "moderator" | "viewer" | null;
+  username: string | null;
+}

@@ -10,6 +10,10 @@ export const WS_MAX_FRAME_BYTES = 4 * 1024;
 /** Close codes the server uses besides the standard ones (1001 going away on shutdown, 1009 frame too big). */
 export const WS_CLOSE_KICKED = 4001;
 export const WS_CLOSE_BANNED = 4003;
+/** The session behind the socket was ended (an admin reset the code's device): it does not reconnect; the page goes back to /access. */
+export const WS_CLOSE_SESSION_ENDED = 4004;
+/** What the device that held a code is told when an admin resets the code's device. */
+export const DEVICE_RESET_MESSAGE = "This access code was reset for use on another device, so this device no longer has access.";
 
 /** Slow mode: the seconds a person waits between messages (0 = off). Moderators and admins are exempt. */
 export const SLOW_MODE_CHOICES = [0, 5, 10, 30, 60, 120] as const;

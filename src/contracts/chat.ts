@@ -16,10 +16,11 @@ import {
   TIMEOUT_MIN_SECONDS,
   WS_CLOSE_BANNED,
   WS_CLOSE_KICKED,
+  WS_CLOSE_SESSION_ENDED,
   WS_MAX_FRAME_BYTES,
 } from "./chat-limits.ts";
 
-export { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_MAX_FRAME_BYTES };
+export { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH, WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED, WS_MAX_FRAME_BYTES };
 
 // Control characters and line/paragraph separators become spaces; bidi overrides and marks that could
 // spoof other lines are dropped; a run of combining marks is cut to a few, so no line grows into a tower.

@@ -121,6 +121,7 @@ const ROUTES: RouteSpec[] = [
   { method: "POST", path: "/api/generate-access-code", auth: "none", body: "json", valid: (s) => ({ paymentIntentId: s.intents.at(-1) ?? "pi_none", deviceFingerprint: fingerprint() }) },
   { method: "GET", path: "/api/test/generate-access-code", auth: "none", body: "none" },
   { method: "GET", path: "/api/user-data", auth: "viewer", body: "none" },
+  { method: "GET", path: "/api/me", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/check-moderator-status", auth: "viewer", body: "none" },
   { method: "POST", path: "/api/lost-code", auth: "none", body: "json", valid: () => ({ email: "fan@example.com" }) },
   { method: "GET", path: "/api/payment-config", auth: "none", body: "none" },

@@ -15,7 +15,7 @@ import type { AppContext } from "../../context.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { findPerson, streamIdentityOf } from "./person.ts";
 import type { AdmitRequest } from "./service.ts";
 import { VIEWER_COOKIE, VIEWER_SESSION_TTL_MS } from "./sessions.ts";
 
@@ -71,7 +71,12 @@ export function accessRoutes(ctx: AppContext) {
     .use(clientIpPlugin(ctx.config))
     .post("/validate-access", admitRoute(validateAccessBody))
     .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
-    .post("/verify-stream-access", admitRoute(verifyStreamAccessBody))
+    .post("/verify-stream-access", async (context) => {
+      // A signed-in admin watches without a code, under their own name: no code is looked at or bound.
+      const person = await findPerson(ctx, context.request);
+      if (person?.role === "admin") return { valid: true, message: ACCESS_MESSAGES.granted, role: "admin" as const, username: person.admin.username };
+      return admitRoute(verifyStreamAccessBody)(context);
+    })
     .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
     .post("/verify-access", async ({ body, set, clientIp }) => {
       const wait = await throttle(clientIp);
@@ -100,15 +105,20 @@ export function accessRoutes(ctx: AppContext) {
       if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
       return { accessCode: (await ctx.access.issueTestCode()).code };
     })
+    .get("/me", async ({ request, set }) => {
+      set.headers["cache-control"] = "private, no-store";
+      return streamIdentityOf(await findPerson(ctx, request));
+    })
     .get("/user-data", async ({ request }) => {
-      const session = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
-      if (!session) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
-      return { username: session.username };
+      const person = await findPerson(ctx, request);
+      if (!person) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
+      return { username: person.role === "admin" ? person.admin.username : person.viewer.username };
     })
     .get("/check-moderator-status", async ({ request }) => {
-      const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
-      if (viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId))) return { isModerator: true };
-      return { isModerator: (await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE))) !== null };
+      const person = await findPerson(ctx, request);
+      if (person?.role === "admin") return { isModerator: true };
+      const viewer = person?.viewer;
+      return { isModerator: !!viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) };
     })
     .post("/lost-code", async ({ body, clientIp, request }) => {
       const parsed = lostCodeBody.safeParse(body);

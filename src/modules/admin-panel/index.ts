@@ -128,7 +128,16 @@ export function adminPanelRoutes(ctx: AppContext, uploads: UploadService) {
           { params: idParam },
         )
         .post("/access-codes/:id/restore", ({ params }) => panel.restore(params.id), { params: idParam })
-        .post("/access-codes/:id/reset-device", ({ params }) => panel.resetDevice(params.id), { params: idParam })
+        .post(
+          "/access-codes/:id/reset-device",
+          async ({ params }) => {
+            const record = await panel.resetDevice(params.id);
+            // Its sessions are ended: its sockets close too, on every instance.
+            hub.closeResetDevice(params.id);
+            return record;
+          },
+          { params: idParam },
+        )
         .get("/users", () => panel.listUsers())
         .get("/users.csv", async () => csvResponse("users", (await panel.usersCsv())))
         .get("/payments", () => ctx.ledger.list())

@@ -114,11 +114,17 @@ export class AdminPanelService {
     return this.findAccessCode(id);
   }
 
-  /** Forgets the device a regular code is bound to (a buyer who changed phone); the next device binds. */
+  /**
+   * Forgets the device a regular code is bound to (a buyer who changed phone) and ends the sessions made
+   * with it, so the device that held it is out at once; the next device to enter the code binds.
+   */
   async resetDevice(id: number): Promise<AccessCodeRecord> {
     const code = await this.findAccessCode(id);
     if (code.revoked) throw badRequest("This access code has been revoked");
-    await this.store.run("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?", id);
+    await this.store.tx(async () => {
+      await this.store.run("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?", id);
+      await this.store.run("DELETE FROM viewer_sessions WHERE access_code_id = ?", id);
+    });
     return this.findAccessCode(id);
   }
 

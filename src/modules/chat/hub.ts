@@ -1,7 +1,8 @@
 import { intervalJob, SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
 import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
-import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../contracts/chat.ts";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "../../contracts/chat.ts";
+import { DEVICE_RESET_MESSAGE } from "../../contracts/chat-limits.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -504,6 +505,14 @@ export class ChatHub {
   /** A code revoked after a refund or dispute: its sockets close with a notice and do not reconnect. */
   closeCode(accessCodeId: number, notice = PASS_ENDED_MESSAGE): void {
     this.toPeople({ accessCodeId }, { close: { code: WS_CLOSE_KICKED, reason: "Revoked", notice } });
+  }
+
+  /**
+   * An admin reset the code's device (its sessions are already ended): the device that held it loses the
+   * chat at once, here and on every other instance, and its page goes back to /access.
+   */
+  closeResetDevice(accessCodeId: number): void {
+    this.toPeople({ accessCodeId }, { close: { code: WS_CLOSE_SESSION_ENDED, reason: "Device reset", notice: DEVICE_RESET_MESSAGE } });
   }
 
   /** For the admin panel: lifts a ban (logged). False when that name was not banned. */

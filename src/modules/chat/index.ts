@@ -1,11 +1,9 @@
 import { Elysia } from "elysia";
 import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
-import { readCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, isCrossSite } from "../../http/security.ts";
 import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { ADMIN_COOKIE } from "../admin/auth.ts";
-import { VIEWER_COOKIE } from "../access/sessions.ts";
+import { findPerson } from "../access/person.ts";
 import { PaymentDonationReporter } from "./donations.ts";
 import { ChatFrameRouter } from "./frames.ts";
 import type { ChatIdentity, TopicPublisher } from "./hub.ts";
@@ -18,10 +16,12 @@ function isSameOriginUpgrade(request: Request, config: Config): boolean {
   return request.headers.get("origin") !== null && !isCrossSite(request, config);
 }
 
-/** The admin (a moderator under the admin's name) or the viewer behind the session cookies, or null. */
-async function identify(ctx: AppContext, adminCookie: string | undefined, viewerCookie: string | undefined): Promise<ChatIdentity | null> {
-  const admin = await ctx.admins.findSession(adminCookie);
-  if (admin) {
+/** The admin (a moderator under the admin's name) or the viewer behind the session cookies (findPerson's rule), or null. */
+async function identify(ctx: AppContext, request: Request): Promise<ChatIdentity | null> {
+  const person = await findPerson(ctx, request);
+  if (!person) return null;
+  if (person.role === "admin") {
+    const { admin } = person;
     return {
       key: `admin:${admin.id}`,
       userId: null,
@@ -32,8 +32,7 @@ async function identify(ctx: AppContext, adminCookie: string | undefined, viewer
       isAdmin: true,
     };
   }
-  const viewer = await ctx.viewerSessions.findSession(viewerCookie);
-  if (!viewer) return null;
+  const { viewer } = person;
   return {
     key: `viewer:${viewer.userId}`,
     userId: viewer.userId,
@@ -69,7 +68,7 @@ export function chatRoutes(ctx: AppContext) {
       const wait = await upgradesPerIp.hit(clientIp);
       if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
-      const identity = await identify(ctx, readCookie(request, ADMIN_COOKIE), readCookie(request, VIEWER_COOKIE));
+      const identity = await identify(ctx, request);
       if (!identity) throw unauthorized("Please enter your access code to continue.");
       await hub.admit(identity, clientIp);
       return { chatIdentity: identity, chatIp: clientIp };

@@ -2,7 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { forbidden, unauthorized } from "../../lib/errors.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
-import { ADMIN_COOKIE } from "../admin/auth.ts";
+import { findPerson } from "../access/person.ts";
 import { BANNED_MESSAGE, KICKED_MESSAGE } from "../chat/hub.ts";
 
 /** Who may watch: a viewer let in with a code (name and code for the watermark, until when), or an admin. */
@@ -14,19 +14,19 @@ export type Watcher =
 export type Refusal = "not let in" | "banned" | "kicked out";
 
 /**
- * The caller's right to watch, checked afresh on every call: a viewer session that is live (not revoked
- * or ended), not banned and not just kicked out — or an admin session. Otherwise why not (no error is
+ * The caller's right to watch, checked afresh on every call: an admin session, or a viewer session that
+ * is live (not revoked or ended), not banned and not just kicked out. Otherwise why not (no error is
  * built here: the public settings ask this on every page view).
  */
 export async function findWatcher(ctx: AppContext, request: Request): Promise<Watcher | Refusal> {
-  const viewer = await ctx.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
-  if (viewer) {
-    if (await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
-    if (ctx.chat.isKickedOut(viewer)) return "kicked out";
-    return { role: "viewer", username: viewer.username, userId: viewer.userId, accessCodeId: viewer.accessCodeId, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
-  }
-  const admin = await ctx.admins.findSession(readCookie(request, ADMIN_COOKIE));
-  return admin ? { role: "admin", username: admin.username } : "not let in";
+  // The same rule as the chat's: an admin's session first.
+  const person = await findPerson(ctx, request);
+  if (!person) return "not let in";
+  if (person.role === "admin") return { role: "admin", username: person.admin.username };
+  const { viewer } = person;
+  if (await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) return "banned";
+  if (ctx.chat.isKickedOut(viewer)) return "kicked out";
+  return { role: "viewer", username: viewer.username, userId: viewer.userId, accessCodeId: viewer.accessCodeId, code: viewer.code, sessionExpiresAt: viewer.expiresAt };
 }
 
 /** The caller's right to watch, or 401 (no session) or 403 (banned, kicked out). */
