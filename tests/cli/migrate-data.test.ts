@@ -167,6 +167,8 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
   });
   expect(saved.status).toBe(200);
   expect((await admin.put("/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: ["curse"], filterAction: "mask", blockLinks: true })).status).toBe(200);
+  // OBS's stream key, made when the admin first looks at the built-in ingest (ingest_key).
+  expect((await admin.get("/api/admin/ingest")).status).toBe(200);
 
   // A pass bought with the demo card, by e-mail (payments, demo intents, a code, the mail queue).
   const buyer = app.client();
