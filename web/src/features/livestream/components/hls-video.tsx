@@ -1,21 +1,10 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { StreamLoading } from "./stream-loading";
 import { importFresh } from "@/lib/app-version";
+import { hasMediaSource, playWithSound } from "@/lib/live-hls";
 
 /** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
 const RETRY_MS = 3000;
-
-const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in window;
-
-/** Plays, or falls back to muted playback where the browser refuses sound without a click. */
-function start(video: HTMLVideoElement) {
-  void video.play().catch((error: unknown) => {
-    // A load that failed or was cut short by a retry rejects too: that is no reason to take the sound away.
-    if ((error as Error).name !== "NotAllowedError") return;
-    video.muted = true;
-    return video.play().catch(() => {});
-  });
-}
 
 interface HlsVideoProps {
   src: string;
@@ -57,7 +46,7 @@ export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
         hls.on(Hls.Events.ERROR, (_event, data) => {
           if (data.fatal) fail();
         });
-        hls.on(Hls.Events.MANIFEST_PARSED, () => start(video));
+        hls.on(Hls.Events.MANIFEST_PARSED, () => void playWithSound(video));
         hls.loadSource(src);
         hls.attachMedia(video);
       }, fail);
@@ -69,7 +58,7 @@ export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
         video.removeAttribute("src");
         video.load();
       };
-      start(video);
+      void playWithSound(video);
     }
     return () => {
       stopped = true;

@@ -12,10 +12,10 @@ export function StreamLoading({ overlay = false }: { overlay?: boolean }) {
   );
 }
 
-/** The stream is switched off by the admin: not live (yet), nothing to play. */
-export function StreamOffline() {
+/** The stream is switched off by the admin, or its publisher is away (then over the player): nothing to play. */
+export function StreamOffline({ overlay = false }: { overlay?: boolean }) {
   return (
-    <div className="stream-player-loading stream-player-offline" role="status">
+    <div className={overlay ? "stream-player-loading stream-player-offline stream-player-loading-overlay" : "stream-player-loading stream-player-offline"} role="status">
       <p className="stream-player-title">Stream Offline</p>
       <p className="stream-player-text">The event will begin soon...</p>
     </div>

@@ -4,6 +4,7 @@ import { HeartIcon } from "@/components/ui/icons";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
 import { HlsVideo } from "./hls-video";
+import { LiveVideo } from "./live-video";
 import { StreamWaiting } from "./stream-loading";
 import { Watermark } from "./watermark";
 
@@ -22,17 +23,21 @@ interface StreamPlayerProps {
 }
 
 /**
- * The player: the provider's iframe, or the relayed HLS video; the loading card and the event's start
+ * The player: the provider's iframe, the relayed HLS video or the built-in ingest's; the loading card and the event's start
  * until there is an address; the viewer's watermark and the hearts float over it.
  */
 export function StreamPlayer({ playback, offline = false, title, startDate, playerRef, store, onReload }: StreamPlayerProps) {
   const url = offline ? "" : (playback?.url ?? "");
+  // The built-in ingest gives no address while OBS is not publishing: the stream is offline until it does.
+  const publisherAway = playback?.kind === "ingest" && !url;
   return (
     <div className={url ? "stream-player stream-player-frame" : "stream-player stream-player-empty"}>
       {!url ? (
-        <StreamWaiting startDate={startDate} offline={offline} />
+        <StreamWaiting startDate={startDate} offline={offline || publisherAway} />
       ) : playback?.kind === "hls" ? (
         <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+      ) : playback?.kind === "ingest" ? (
+        <LiveVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
       ) : (
         <iframe
           ref={(element) => {

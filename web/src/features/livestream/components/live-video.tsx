@@ -1,0 +1,48 @@
+import { useRef, type RefObject } from "react";
+import { useLiveHls } from "@/hooks/use-live-hls";
+import { StreamLoading, StreamOffline } from "./stream-loading";
+
+interface LiveVideoProps {
+  src: string;
+  title: string;
+  playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
+  /** Asks for a fresh playback address (the current one was refused). */
+  onReload: () => void;
+}
+
+/**
+ * The built-in ingest's low-latency stream. While it loads it shows 'Loading Stream'; while the publisher is
+ * away, 'Stream Offline' over the player, and the stream comes back by itself when the publisher does.
+ */
+export function LiveVideo({ src, title, playerRef, onReload }: LiveVideoProps) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const state = useLiveHls(videoRef, src, onReload);
+  return (
+    <>
+      <video
+        ref={(element) => {
+          videoRef.current = element;
+          playerRef.current = element;
+        }}
+        className="stream-video"
+        title={`${title} – live stream`}
+        controls
+        playsInline
+        data-state={state}
+      />
+      {state === "loading" ? <StreamLoading overlay /> : null}
+      {state === "offline" ? <StreamOffline overlay /> : null}
+      {state === "unsupported" ? <StreamUnsupported /> : null}
+    </>
+  );
+}
+
+/** Neither Media Source Extensions nor the browser's own HLS: nothing here can play the stream. */
+function StreamUnsupported() {
+  return (
+    <div className="stream-player-loading stream-player-loading-overlay" role="alert">
+      <p className="stream-player-title">This browser cannot play the stream</p>
+      <p className="stream-player-text">Open this page in an up-to-date Safari, Chrome, Edge or Firefox to watch.</p>
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import { importFresh } from "./app-version";
+import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart } from "./ll-hls-playlist";
+
+/**
+ * Plays a Low-Latency HLS stream that a publisher may leave and rejoin (OBS publishing to the built-in
+ * ingest): hls.js in low-latency mode where the browser has Media Source Extensions, the browser's own HLS
+ * where it has not (Safari on an iPhone). It tells "loading" from "offline" by asking the playlist for its
+ * next part, stops the player while the publisher is away and starts it again once parts come.
+ */
+export type LiveHlsState =
+  /** Nothing to show yet, or the stream stopped for a moment. */
+  | "loading"
+  /** The video is shown: it plays, or waits for the viewer's click where the browser refuses autoplay. */
+  | "playing"
+  /** The playlist has no new parts: the publisher is not sending. */
+  | "offline"
+  /** The browser has neither Media Source Extensions nor its own HLS. */
+  | "unsupported";
+
+/** Between checks while the stream is offline or cannot be reached (a blocking reload waits as long itself). */
+const RETRY_MS = 2500;
+/** No progress this long while it should play: the publisher may have left, the playlist is asked again. */
+const STALL_MS = 6000;
+/** No progress this long: the viewer is told it is loading. */
+const BUFFERING_MS = 1500;
+/** A player started this recently that fails again waits before the next start, so a broken stream is not hammered. */
+const SETTLE_MS = 10_000;
+
+const HLS_TYPE = "application/vnd.apple.mpegurl";
+
+export const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in window;
+
+/**
+ * Plays, or falls back to muted playback where the browser refuses sound without a click. Resolves "refused"
+ * when even muted playback is refused (the video's own play button is then the way), "failed" when the load
+ * failed or was cut short.
+ */
+export async function playWithSound(video: HTMLVideoElement): Promise<"playing" | "refused" | "failed"> {
+  try {
+    await video.play();
+    return "playing";
+  } catch (error) {
+    // A load that failed or was cut short by a retry rejects too: that is no reason to take the sound away.
+    if ((error as Error).name !== "NotAllowedError") return "failed";
+  }
+  video.muted = true;
+  try {
+    await video.play();
+    return "playing";
+  } catch (error) {
+    return (error as Error).name === "NotAllowedError" ? "refused" : "failed";
+  }
+}
+
+/** How the browser plays HLS: hls.js, its own player (only where it has no MediaSource, as on an iPhone), or not at all. */
+export function liveHlsEngine(video: HTMLVideoElement): "hls.js" | "native" | "none" {
+  if ("MediaSource" in window) return "hls.js";
+  if (video.canPlayType(HLS_TYPE) !== "") return "native";
+  return "ManagedMediaSource" in window ? "hls.js" : "none";
+}
+
+type Verdict = "live" | "offline" | "refused" | "failed";
+
+/** Whether parts are coming: the playlist, then a blocking reload for its next part (answered at once while live). */
+async function checkPlaylist(src: string, signal: AbortSignal): Promise<Verdict> {
+  const get = async (url: string) => {
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store", signal });
+    if (response.status === 503) return "offline" as const;
+    if ([401, 403, 404, 410].includes(response.status)) return "refused" as const;
+    if (!response.ok) return "failed" as const;
+    return response.text();
+  };
+  try {
+    const base = window.location.href;
+    let url = src;
+    let text = await get(url);
+    if (typeof text !== "string") return text;
+    const media = mediaPlaylistUrl(text, url, base);
+    if (media) {
+      url = media;
+      text = await get(url);
+      if (typeof text !== "string") return text;
+    }
+    const next = nextPart(text);
+    if (!next) return "offline";
+    const answer = await get(blockingReloadUrl(url, next, base));
+    if (typeof answer !== "string") return answer;
+    return listsPart(answer, next) ? "live" : "offline";
+  } catch {
+    return "failed";
+  }
+}
+
+interface LiveHlsOptions {
+  onState: (state: LiveHlsState) => void;
+  /** The address was refused or is gone: the caller may fetch a fresh one. */
+  onRefused?: () => void;
+}
+
+/** Plays `src` into `video` until the returned function is called. */
+export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onRefused }: LiveHlsOptions): () => void {
+  const engine = liveHlsEngine(video);
+  let state: LiveHlsState | null = null;
+  let stopped = false;
+  let attached = false;
+  /** Counts starts, so a start overtaken by a restart while hls.js loads does nothing. */
+  let starts = 0;
+  let detach = () => {};
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let checking: AbortController | null = null;
+  let startedAt = 0;
+  let lastTime = -1;
+  let lastProgressAt = 0;
+
+  const set = (next: LiveHlsState) => {
+    if (stopped || next === state) return;
+    state = next;
+    onState(next);
+  };
+
+  const check = async () => {
+    checking = new AbortController();
+    const verdict = await checkPlaylist(src, checking.signal);
+    checking = null;
+    if (stopped) return;
+    if (verdict === "live") return attach();
+    set(verdict === "offline" ? "offline" : "loading");
+    if (verdict === "refused") onRefused?.();
+    retry = setTimeout(() => void check(), RETRY_MS);
+  };
+
+  /** The player failed or stalled: it stops, and starts again once the playlist says parts are coming. */
+  const restart = () => {
+    if (stopped) return;
+    attached = false;
+    starts++;
+    detach();
+    detach = () => {};
+    clearTimeout(retry);
+    if (state === "playing") set("loading");
+    const wait = Math.max(0, startedAt + SETTLE_MS - Date.now());
+    retry = setTimeout(() => void check(), Math.min(wait, RETRY_MS));
+  };
+
+  const begin = () => {
+    void playWithSound(video).then((result) => {
+      // Autoplay refused even muted: the video's own play button is shown instead of the loading card.
+      if (result === "refused" && attached) set("playing");
+    });
+  };
+
+  const attach = async () => {
+    attached = true;
+    const start = ++starts;
+    set("loading");
+    startedAt = Date.now();
+    lastTime = -1;
+    lastProgressAt = Date.now();
+    if (engine === "native") {
+      video.addEventListener("error", restart);
+      video.src = src;
+      detach = () => {
+        video.removeEventListener("error", restart);
+        video.removeAttribute("src");
+        video.load();
+      };
+      begin();
+      return;
+    }
+    try {
+      const { default: Hls } = await importFresh(() => import("hls.js/light"));
+      if (start !== starts) return;
+      const hls = new Hls({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, liveDurationInfinity: true, backBufferLength: 30 });
+      detach = () => hls.destroy();
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (data.fatal) restart();
+      });
+      hls.on(Hls.Events.MANIFEST_PARSED, begin);
+      hls.loadSource(src);
+      hls.attachMedia(video);
+    } catch {
+      if (start === starts) restart();
+    }
+  };
+
+  // Watches the position: playing once it moves, loading when it stops, a fresh start when it stays stopped.
+  const onPlaying = () => {
+    lastProgressAt = Date.now();
+    set("playing");
+  };
+  const watchdog = setInterval(() => {
+    const now = Date.now();
+    if (video.paused || video.seeking || document.hidden || !attached) {
+      lastProgressAt = now;
+      return;
+    }
+    if (video.currentTime !== lastTime) {
+      lastTime = video.currentTime;
+      lastProgressAt = now;
+      if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) set("playing");
+      return;
+    }
+    if (now - lastProgressAt > STALL_MS) restart();
+    else if (now - lastProgressAt > BUFFERING_MS && state === "playing") set("loading");
+  }, 500);
+  video.addEventListener("playing", onPlaying);
+
+  if (engine === "none") set("unsupported");
+  else {
+    set("loading");
+    void check();
+  }
+
+  return () => {
+    stopped = true;
+    attached = false;
+    starts++;
+    clearTimeout(retry);
+    clearInterval(watchdog);
+    checking?.abort();
+    video.removeEventListener("playing", onPlaying);
+    detach();
+  };
+}
