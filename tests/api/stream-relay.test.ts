@@ -173,3 +173,27 @@ describe("the HLS relay", () => {
     expect((await getRaw(client, "/api/stream/hls/stream.m3u8")).status).toBe(404);
   });
 });
+
+describe("Livestream active switched off", () => {
+  test("a viewer's kept address plays nothing within a second (503, retry later); the admin's preview still plays", async () => {
+    await relayFrom();
+    const { client } = await newViewer("OffAir1");
+    const playback = await client.get("/api/stream/playback");
+    expect((await getRaw(client, playback.body.url)).status).toBe(200);
+
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    try {
+      await Bun.sleep(1100);
+      expect((await client.get("/api/stream/playback")).body.url).toBe("");
+      const kept = await getRaw(client, playback.body.url);
+      expect(kept.status).toBe(503);
+      expect(kept.headers.get("retry-after")).toBe("10");
+      expect((await kept.json()).error).toBe("The livestream is off the air right now.");
+      expect((await getRaw(admin, playback.body.url)).status).toBe(200);
+    } finally {
+      expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);
+    }
+    await Bun.sleep(1100);
+    expect((await getRaw(client, playback.body.url)).status).toBe(200);
+  });
+});

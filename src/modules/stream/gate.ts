@@ -2,11 +2,11 @@ import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
-import { tooManyRequests } from "../../lib/errors.ts";
+import { serviceUnavailable, tooManyRequests } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { ADMIN_COOKIE } from "../admin/auth.ts";
-import { WatcherCheck } from "./watchers.ts";
+import { WatcherCheck, type Watcher } from "./watchers.ts";
 
 /** Answers one request of a stream path (the relay, the built-in ingest's LL-HLS). */
 export type StreamRoute = (request: Request) => Response | Promise<Response>;
@@ -18,6 +18,9 @@ export type StreamRoute = (request: Request) => Response | Promise<Response>;
  */
 const REQUESTS_PER_SESSION = 1200;
 const WINDOW_MS = 10_000;
+/** How long the "Livestream active" switch is taken as read: a second, so a switch-off holds within one. */
+const ACTIVE_TTL_MS = 1000;
+const OFF_AIR_RETRY_S = 10;
 
 /**
  * A stream path served to a viewer (or admin) allowed to watch, checked on every request — the viewer's
@@ -35,6 +38,24 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
     const answer = errorAnswer(error);
     return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
   };
+  // "Livestream active" off: viewers get nothing to play, also from an address they kept (the admin still
+  // sees the preview). Read at most once a second, as every viewer asks several times a second.
+  let active: { value: boolean; until: number } | null = null;
+  const isActive = async () => {
+    if (!active || active.until < Date.now()) active = { value: (await ctx.settings.get()).isActive, until: Date.now() + ACTIVE_TTL_MS };
+    return active.value;
+  };
+  const onAir = (watcher: Watcher): void | Promise<void> => {
+    if (watcher.role === "admin") return;
+    const offAir = () => serviceUnavailable("The livestream is off the air right now.", OFF_AIR_RETRY_S);
+    if (active && active.until >= Date.now()) {
+      if (!active.value) throw offAir();
+      return;
+    }
+    return isActive().then((value) => {
+      if (!value) throw offAir();
+    });
+  };
   const served = (request: Request) => {
     try {
       const wait = perSession.hit(`${readCookie(request, VIEWER_COOKIE) ?? ""} ${readCookie(request, ADMIN_COOKIE) ?? ""}`);
@@ -49,7 +70,11 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
     try {
       // A verdict kept from an earlier request is at hand; a new one is looked up.
       const watcher = watchers.require(request);
-      return watcher instanceof Promise ? watcher.then(() => served(request), refuse) : served(request);
+      const admitted = (w: Watcher) => {
+        const air = onAir(w);
+        return air instanceof Promise ? air.then(() => served(request), refuse) : served(request);
+      };
+      return watcher instanceof Promise ? watcher.then(admitted, refuse) : admitted(watcher);
     } catch (error) {
       return refuse(error);
     }
