@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Alert } from "@/components/ui/alert";
+import { EventActions } from "@/components/ui/event-actions";
 import { PageLoader } from "@/components/ui/page-loader";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
@@ -93,6 +94,7 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
       <button type="button" className="btn btn-primary btn-block btn-lg" onClick={goOn}>
         CONTINUE NOW
       </button>
+      <EventActions />
     </div>
   );
 }

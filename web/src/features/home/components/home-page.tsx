@@ -1,3 +1,4 @@
+import { EventActions } from "@/components/ui/event-actions";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { thumbnailOf, useLivestreamSettings } from "@/lib/livestream-settings";
 import { BuyAccessCard } from "./buy-access-card";
@@ -25,6 +26,7 @@ export function HomePage() {
         </p>
       </section>
       <EventSchedule />
+      <EventActions />
       <div className="home-entry">
         <BuyAccessCard />
         <div className="or-divider" role="separator" aria-label="or">
