@@ -11,13 +11,14 @@ import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
 import { StatCard } from "./stat-card";
+import { StreamStatus } from "./stream-status";
 import { StatsChart } from "@/components/charts/stats-chart";
 import "@/components/admin/admin-ui.css";
 import "./dashboard.css";
 
 const updatedAt = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
-/** The admin overview: live stats (every 10 s), the donation goal, fake viewers and a chart of the event. */
+/** The admin overview: live stats (every 10 s), the stream when OBS sends it here, the donation goal, fake viewers and a chart of the event. */
 export function DashboardPage() {
   const stats = useAdminStats();
   const history = useStatsHistory();
@@ -79,6 +80,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
   return (
     <div className="dashboard">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
+      <StreamStatus />
       <section className="stat-grid" aria-label="Stats">
         <StatCard
           icon={<EyeIcon />}

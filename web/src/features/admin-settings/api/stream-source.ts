@@ -1,26 +1,24 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { StreamSourceBody, StreamSourceView } from "@contracts/stream";
 import { api } from "@/lib/api-client";
-
-const streamSourceQueryKey = ["admin", "stream-source"] as const;
-
-export function getStreamSource(): Promise<StreamSourceView> {
-  return api.get<StreamSourceView>("/api/admin/stream-source");
-}
+import { ingestQueryKey, streamSourceQueryKey, streamSourceQueryOptions } from "@/lib/admin-stream";
 
 export function useStreamSource() {
-  return useQuery(queryOptions({ queryKey: streamSourceQueryKey, queryFn: getStreamSource }));
+  return useQuery(streamSourceQueryOptions());
 }
 
 export function saveStreamSource(body: StreamSourceBody): Promise<StreamSourceView> {
   return api.put<StreamSourceView>("/api/admin/stream-source", body);
 }
 
-/** Saves the source; the answer (secrets masked) becomes the admin copy. */
+/** Saves the source; the answer (secrets masked) becomes the admin copy, and the ingest's state is asked again. */
 export function useSaveStreamSource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveStreamSource,
-    onSuccess: (saved) => queryClient.setQueryData(streamSourceQueryKey, saved),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(streamSourceQueryKey, saved);
+      void queryClient.invalidateQueries({ queryKey: ingestQueryKey });
+    },
   });
 }

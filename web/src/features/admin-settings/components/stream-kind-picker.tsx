@@ -2,7 +2,7 @@ import type { StreamKind } from "@contracts/stream";
 import { LockIcon, TvIcon } from "@/components/ui/icons";
 import { KIND_OPTIONS } from "../lib/stream-source-form";
 
-/** The five kinds of stream source as a radio group of tiles, each saying whether it protects the video. */
+/** The kinds of stream source as a radio group of tiles, each saying whether it protects the video. */
 export function StreamKindPicker({ value, onChange }: { value: StreamKind; onChange: (kind: StreamKind) => void }) {
   return (
     <fieldset className="stream-kinds">

@@ -9,6 +9,7 @@ import { toast } from "@/hooks/use-toast";
 import { ApiError, serverErrorMessage } from "@/lib/api-client";
 import { useSaveStreamSource, useStreamSource } from "../api/stream-source";
 import { kindOption, toFieldValues, toStreamSourceBody } from "../lib/stream-source-form";
+import { IngestPanel } from "./ingest-panel";
 import { SettingsSection } from "./settings-section";
 import { StreamSourceFields } from "./stream-source-fields";
 import { StreamKindPicker } from "./stream-kind-picker";
@@ -53,12 +54,15 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
   // Untouched, the switch follows the kind: on for the protected kinds.
   const [watermark, setWatermark] = useState<boolean | null>(saved.watermark);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // A refusal of the whole source rather than a field, shown in the card (the ingest's RTMP port taken).
+  const [conflict, setConflict] = useState<string | null>(null);
   const option = kindOption(kind);
   const watermarkOn = watermark ?? option.protects;
 
   const onKind = (next: StreamKind) => {
     setKind(next);
     setErrors({});
+    setConflict(null);
     if (next !== saved.kind) setWatermark(null);
     else setWatermark(saved.watermark);
   };
@@ -68,6 +72,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
     const result = toStreamSourceBody(kind, values, watermarkOn);
     if ("errors" in result) return setErrors(result.errors);
     setErrors({});
+    setConflict(null);
     save.mutate(result.body, {
       onSuccess: (view) => {
         setValues(toFieldValues(view));
@@ -79,6 +84,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
         const field = refusedField(error);
         const message = serverErrorMessage(error) ?? "Failed to save the stream source.";
         if (field && option.fields.some((f) => f.name === field)) setErrors({ [field]: message });
+        else if (error instanceof ApiError && error.status === 409) setConflict(message);
         else toast({ variant: "destructive", title: "Error", description: message });
       },
     });
@@ -95,8 +101,9 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
           </Alert>
         ) : (
           <Alert title="Anyone with this link can watch">
-            The pass only opens the chat: a viewer can copy the player address and share it or embed it elsewhere. Mux, Cloudflare
-            Stream, Bunny Stream and the HLS relay give each paying viewer their own short-lived address instead.
+            The pass only opens the chat: a viewer can copy the player address and share it or embed it elsewhere. The built-in
+            ingest, Mux, Cloudflare Stream, Bunny Stream and the HLS relay give each paying viewer their own short-lived address
+            instead.
           </Alert>
         )}
         <StreamSourceFields
@@ -107,6 +114,20 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
           onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
         />
         {kind === "embed" && !errors.embedUrl ? <EmbedPreview input={values.embedUrl ?? ""} /> : null}
+        {kind === "ingest" ? (
+          saved.kind === "ingest" ? (
+            <IngestPanel />
+          ) : (
+            <p className="field-hint">
+              Save Stream Source to open the RTMP port: the server address and stream key for OBS then appear here.
+            </p>
+          )
+        ) : null}
+        {conflict ? (
+          <Alert variant="error" title="Not saved">
+            {conflict}
+          </Alert>
+        ) : null}
         <Switch
           label="Viewer watermark"
           description="Shows each viewer's chat name and the last 4 characters of their code faintly over the player, drifting slowly, so a recording names its source."

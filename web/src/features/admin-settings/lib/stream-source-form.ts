@@ -20,6 +20,13 @@ export interface KindOption {
 /** The kinds in the order the card offers them, with each one's fields and where to find them. */
 export const KIND_OPTIONS: KindOption[] = [
   {
+    kind: "ingest",
+    label: "Built-in (OBS)",
+    summary: "OBS streams straight to this server",
+    protects: true,
+    fields: [],
+  },
+  {
     kind: "embed",
     label: "Embed link",
     summary: "YouTube, Twitch, Vimeo or an Owncast page",

@@ -1,0 +1,33 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { IngestView, RotatedStreamKey, StreamPlayback } from "@contracts/stream";
+import { api } from "@/lib/api-client";
+import { ingestQueryKey, ingestQueryOptions } from "@/lib/admin-stream";
+
+/** The built-in ingest (server address, key, the publisher's figures), polled while the card shows it. */
+export function useIngest(enabled: boolean) {
+  return useQuery(ingestQueryOptions(enabled));
+}
+
+/** A new stream key; the publisher using the old one is dropped. */
+export function useRotateStreamKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<RotatedStreamKey>("/api/admin/ingest/rotate-key"),
+    onSuccess: ({ streamKey }) => {
+      queryClient.setQueryData<IngestView>(ingestQueryKey, (old) => (old ? { ...old, streamKey, live: false, publisher: null } : old));
+      void queryClient.invalidateQueries({ queryKey: ingestQueryKey });
+    },
+  });
+}
+
+/** The admin's own playback address, for the preview (the same the viewers get, opened by the admin session). */
+export function usePreviewPlayback(enabled: boolean) {
+  return useQuery({
+    queryKey: ["admin", "preview-playback"],
+    queryFn: () => api.get<StreamPlayback>("/api/stream/playback"),
+    enabled,
+    // No address until the first seconds of video are packaged: asked again soon.
+    refetchInterval: (query) => (query.state.data?.url ? 60_000 : 3000),
+    retry: false,
+  });
+}

@@ -1,0 +1,212 @@
+import { useId, useState } from "react";
+import type { IngestPublisher, IngestView } from "@contracts/stream";
+import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { LoadFailed } from "@/components/admin/load-failed";
+import { AlertIcon, CopyIcon, EyeIcon, RefreshIcon, TvIcon } from "@/components/ui/icons";
+import { useNow } from "@/hooks/use-now";
+import { toast } from "@/hooks/use-toast";
+import { serverErrorMessage } from "@/lib/api-client";
+import { codecName, formatAudio, formatBitrate, formatFps, formatKeyframeInterval, liveFor } from "@/lib/ingest-figures";
+import { useIngest, useRotateStreamKey } from "../api/ingest";
+import { IngestPreview } from "./ingest-preview";
+import "./ingest.css";
+
+/**
+ * The built-in ingest in the Stream source card: what OBS is set up with (server and key, copied in one
+ * click, the key hidden until revealed and rotated after a confirmation), whether it is live with what it
+ * sends, what to change, and a small muted preview. Asked again every few seconds while shown.
+ */
+export function IngestPanel() {
+  const ingest = useIngest(true);
+  if (ingest.data) return <IngestDetails view={ingest.data} />;
+  if (ingest.isError) {
+    return (
+      <LoadFailed icon={<TvIcon />} title="The server address and stream key could not be loaded" onRetry={() => void ingest.refetch()} />
+    );
+  }
+  return (
+    <p className="field-hint" role="status">
+      Loading the server address and stream key…
+    </p>
+  );
+}
+
+function IngestDetails({ view }: { view: IngestView }) {
+  return (
+    <div className="ingest" data-testid="ingest-panel">
+      <LiveState view={view} />
+      {view.warnings.length > 0 ? (
+        <ul className="ingest-warnings" aria-label="What to change in OBS">
+          {view.warnings.map((warning) => (
+            <li key={warning} className="alert alert-warning">
+              <AlertIcon />
+              <p>{warning}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="ingest-layout">
+        <div className="ingest-connection">
+          <p className="ingest-steps">
+            In OBS: <strong>Settings → Stream</strong>, Service <strong>Custom…</strong>, then paste these two.
+          </p>
+          <CopyField label="Server" value={view.rtmpUrl} what="The server address" />
+          {view.rtmpsUrl ? <CopyField label="Server (RTMPS, encrypted)" value={view.rtmpsUrl} what="The RTMPS server address" /> : null}
+          <StreamKeyField streamKey={view.streamKey} live={view.live} />
+        </div>
+        <IngestPreview live={view.live} />
+      </div>
+    </div>
+  );
+}
+
+/** LIVE with how long and what OBS sends, or waiting for it. */
+function LiveState({ view }: { view: IngestView }) {
+  const now = useNow(30_000);
+  const publisher = view.live ? view.publisher : null;
+  return (
+    <section className="ingest-state" data-live={view.live || undefined} aria-label="Publisher" aria-live="polite">
+      <div className="ingest-state-head">
+        {view.live ? (
+          <span className="ingest-live-badge">
+            <span className="ingest-live-dot" aria-hidden="true" />
+            Live
+          </span>
+        ) : (
+          <span className="ingest-offline-badge">Offline</span>
+        )}
+        <p className="ingest-state-text">
+          {publisher
+            ? `OBS has been streaming for ${liveFor(publisher.since, now)}.`
+            : view.live
+              ? "OBS is streaming."
+              : "Waiting for OBS. Viewers see 'Stream Offline' until you press Start Streaming."}
+        </p>
+      </div>
+      {publisher ? <Figures publisher={publisher} /> : null}
+    </section>
+  );
+}
+
+function Figures({ publisher }: { publisher: IngestPublisher }) {
+  const { video, audio } = publisher;
+  const rows: [string, string][] = video
+    ? [
+        ["Video", `${codecName(video.codec)} · ${video.width}×${video.height}`],
+        ["Frame rate", formatFps(video.fps)],
+        ["Video bitrate", formatBitrate(video.bitrateKbps)],
+        ["Keyframes", formatKeyframeInterval(video.keyframeIntervalS)],
+      ]
+    : [["Video", "None"]];
+  rows.push(["Audio", audio ? `${formatAudio(audio)} · ${formatBitrate(audio.bitrateKbps)}` : "None"]);
+  return (
+    <dl className="ingest-figures">
+      {rows.map(([label, value]) => (
+        <div key={label} className="ingest-figure">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Copies text, or says to copy it by hand (the clipboard needs HTTPS or localhost). */
+async function copy(text: string, what: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast({ title: "Copied!", description: `${what} is on your clipboard.` });
+    return true;
+  } catch {
+    toast({ variant: "destructive", title: "Error", description: `Could not copy. Select ${what.toLowerCase()} and copy it by hand.` });
+    return false;
+  }
+}
+
+function CopyField({ label, value, what }: { label: string; value: string; what: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <div className="ingest-copy-row">
+        <input id={id} className="input mono ingest-value" value={value} readOnly spellCheck={false} onFocus={(e) => e.target.select()} />
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => void copy(value, what)} aria-label={`Copy ${label}`}>
+          <CopyIcon width={16} height={16} />
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The key, hidden until revealed, copied without showing it; rotating it asks first. */
+function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean }) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const rotate = useRotateStreamKey();
+
+  const onRotate = () =>
+    rotate.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        setShown(true);
+        toast({ title: "Stream Key Rotated", description: "Paste the new key into OBS (Settings → Stream → Stream Key) and start streaming again." });
+      },
+      onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to rotate the stream key." }),
+    });
+
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        Stream key
+      </label>
+      <div className="ingest-copy-row">
+        <input
+          id={id}
+          className="input mono ingest-value"
+          type={shown ? "text" : "password"}
+          value={streamKey}
+          readOnly
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="stream-key"
+        />
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShown((s) => !s)} aria-pressed={shown} aria-controls={id}>
+          <EyeIcon width={16} height={16} />
+          {shown ? "Hide" : "Reveal"}
+        </button>
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => void copy(streamKey, "The stream key")} aria-label="Copy Stream key">
+          <CopyIcon width={16} height={16} />
+          Copy
+        </button>
+      </div>
+      <p className="field-hint">Keep it secret: anyone with the key can stream to your viewers. Rotate it if it got out.</p>
+      <div className="ingest-key-actions">
+        <button type="button" className="btn btn-ghost btn-sm ingest-rotate" onClick={() => setConfirming(true)}>
+          <RefreshIcon width={16} height={16} />
+          Rotate key
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Rotate the stream key?"
+        description={
+          <>
+            {live ? "OBS is live now: it is cut off at once and viewers see 'Stream Offline'. " : ""}
+            The current key stops working. Paste the new key into OBS (Settings → Stream → Stream Key) before you start streaming
+            again.
+          </>
+        }
+        confirmLabel="Rotate key"
+        pendingLabel="Rotating..."
+        pending={rotate.isPending}
+        onConfirm={onRotate}
+        icon={<RefreshIcon />}
+      />
+    </div>
+  );
+}

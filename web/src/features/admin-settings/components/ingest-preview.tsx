@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from "react";
+import { useLiveHls } from "@/hooks/use-live-hls";
+import { usePreviewPlayback } from "../api/ingest";
+import { useAdminLivestreamSettings } from "../api/livestream-settings";
+
+const PREVIEW_TITLE = "Preview";
+
+/**
+ * A small muted player of what viewers see, started while OBS is live. The page's security policy is set
+ * when it loads, for the source of that moment: after switching to the built-in ingest the preview may need
+ * the page loaded again, and says so.
+ */
+export function IngestPreview({ live }: { live: boolean }) {
+  const playback = usePreviewPlayback(live);
+  const active = useAdminLivestreamSettings().data?.isActive !== false;
+  const url = playback.data?.kind === "ingest" ? playback.data.url : "";
+  let note: string | null = null;
+  if (!live) note = "The preview starts when OBS does.";
+  else if (!active) note = "Livestream active is off (in the Event card above): viewers and this preview have nothing to play.";
+  else if (playback.isError) note = "The preview could not be loaded.";
+  return (
+    <figure className="ingest-preview" aria-label={PREVIEW_TITLE}>
+      <div className="ingest-preview-frame">
+        {live && active && url ? <PreviewVideo src={url} /> : <p className="ingest-preview-note">{note ?? "Loading the preview…"}</p>}
+      </div>
+      <figcaption className="ingest-preview-caption">Preview · muted · what viewers see</figcaption>
+    </figure>
+  );
+}
+
+function PreviewVideo({ src }: { src: string }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const state = useLiveHls(videoRef, src);
+  const blocked = usePolicyBlocksMedia();
+  return (
+    <>
+      <video ref={videoRef} className="ingest-preview-video" title="Stream preview" muted playsInline controls data-state={state} />
+      {blocked ? (
+        <div className="ingest-preview-note ingest-preview-overlay">
+          <p>This page was opened before the switch to the built-in ingest: load it again to see the preview.</p>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => window.location.reload()}>
+            Reload page
+          </button>
+        </div>
+      ) : state !== "playing" ? (
+        <p className="ingest-preview-note ingest-preview-overlay" role="status">
+          {state === "offline" ? "Waiting for the stream…" : state === "unsupported" ? "This browser cannot play the stream." : "Loading the preview…"}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** Whether the page's Content-Security-Policy refused what the player needs (media or its worker). */
+function usePolicyBlocksMedia(): boolean {
+  const [blocked, setBlocked] = useState(false);
+  useEffect(() => {
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (["media-src", "worker-src"].includes(event.effectiveDirective)) setBlocked(true);
+    };
+    document.addEventListener("securitypolicyviolation", onViolation);
+    return () => document.removeEventListener("securitypolicyviolation", onViolation);
+  }, []);
+  return blocked;
+}
