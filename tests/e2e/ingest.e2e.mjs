@@ -1,0 +1,356 @@
+/**
+ * The built-in ingest in the browser: FFmpeg publishes the way OBS does to the app's RTMP port, hls.js in
+ * headless Chromium plays the Low-Latency HLS on /livestream (and the browser's own HLS without Media Source
+ * Extensions), across a publisher leaving and coming back; the admin's card and the dashboard show it.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidths } from "./support/browser.mjs";
+import { ADMIN } from "./support/admin-panel.mjs";
+import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { enterStream } from "./support/live.mjs";
+import { startServer } from "./support/server.mjs";
+
+const FFMPEG = "/usr/bin/ffmpeg";
+const hasFfmpeg = existsSync(FFMPEG);
+if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmpeg): the ingest's browser tests need a publisher`);
+
+// --rtmp-port 0: the RTMP port is picked when the source becomes Built-in (OBS) and read from rtmpUrl.
+const app = useApp({ args: ["--rtmp-port", "0"] });
+const ingestTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn, options) : test(name, { skip: "no ffmpeg" }, () => {}));
+
+/** The admin API from Node (the same admin the browser signs in as). */
+async function adminClient(url) {
+  const base = { "content-type": "application/json", origin: url };
+  // Made once per server: a second attempt is refused, and that is fine.
+  await fetch(`${url}/api/admin/create-first`, { method: "POST", headers: base, body: JSON.stringify(ADMIN) });
+  const login = await fetch(`${url}/api/admin/login`, { method: "POST", headers: base, body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }) });
+  if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`);
+  const headers = { ...base, cookie: login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+  const call = async (method, path, body) => {
+    const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  return {
+    setSource: (body) => call("PUT", "/api/admin/stream-source", body),
+    ingest: () => call("GET", "/api/admin/ingest"),
+    /** Waits until the ingest says OBS is live and its video is measured. */
+    async live(timeout = 30_000) {
+      const until = Date.now() + timeout;
+      for (;;) {
+        const view = await call("GET", "/api/admin/ingest");
+        if (view.live && view.publisher?.video?.fps) return view;
+        if (Date.now() > until) throw new Error(`the ingest did not go live: ${JSON.stringify(view)}`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    },
+  };
+}
+
+/**
+ * FFmpeg publishing the way OBS does (x264 with a keyframe a second, AAC 48 kHz, FLV over RTMP, in real
+ * time), kept light: 640×360, ultrafast, one thread.
+ */
+function publish(rtmpUrl, streamKey) {
+  const child = spawn(
+    FFMPEG,
+    [
+      ...["-hide_banner", "-loglevel", "error", "-nostdin"],
+      ...["-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30"],
+      ...["-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-threads", "1", "-pix_fmt", "yuv420p"],
+      ...["-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-b:v", "800k"],
+      ...["-c:a", "aac", "-b:a", "96k", "-ar", "48000", "-ac", "2"],
+      ...["-f", "flv", `${rtmpUrl}/${streamKey}`],
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let errors = "";
+  child.stderr.on("data", (chunk) => (errors += chunk.toString()));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return {
+    exited,
+    errors: () => errors,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** Makes the ingest the source, starts a publisher and waits until it is live. */
+async function goLive() {
+  const admin = await adminClient(app.url);
+  await admin.setSource({ kind: "ingest" });
+  const { rtmpUrl, streamKey } = await admin.ingest();
+  assert.match(rtmpUrl, /^rtmp:\/\/127\.0\.0\.1:\d+\/live$/);
+  const publisher = publish(rtmpUrl, streamKey);
+  return { admin, publisher, rtmpUrl, streamKey, view: await admin.live() };
+}
+
+/** Records the requests the page makes for hls.js (its lazily loaded chunk). */
+function recordHlsChunk(page) {
+  const loaded = [];
+  page.on("request", (request) => {
+    if (/\/assets\/hls\.light-[^/]+\.js$/.test(new URL(request.url()).pathname)) loaded.push(request.url());
+  });
+  return loaded;
+}
+
+const VIDEO = "video.stream-video";
+const position = (page, selector = VIDEO) => page.evaluate((s) => document.querySelector(s)?.currentTime ?? 0, selector);
+
+/** The video's position once it has moved `seconds` past where it is now. */
+async function advances(page, seconds, timeout = 30_000, selector = VIDEO) {
+  const from = await position(page, selector);
+  await page.waitForFunction(([s, f, sel]) => (document.querySelector(sel)?.currentTime ?? 0) > f + s, [seconds, from, selector], { timeout });
+  return position(page, selector);
+}
+
+/** Samples the position every second for `seconds`: it must move every time. */
+async function playsWithoutStall(page, seconds) {
+  const samples = [await position(page)];
+  for (let i = 0; i < seconds; i++) {
+    await page.waitForTimeout(1000);
+    samples.push(await position(page));
+  }
+  for (let i = 1; i < samples.length; i++) assert.ok(samples[i] > samples[i - 1], `the video moves every second: ${samples.map((s) => s.toFixed(2)).join(", ")}`);
+  assert.ok(samples.at(-1) - samples[0] > seconds * 0.8, `it keeps up with real time: ${samples[0].toFixed(2)} → ${samples.at(-1).toFixed(2)} in ${seconds} s`);
+}
+
+ingestTest("OBS publishing to the built-in ingest plays on /livestream through hls.js in low-latency mode, with no stall over 20 s, under the viewer's watermark", async ({ page }) => {
+  const { publisher } = await goLive();
+  try {
+    const hlsChunk = recordHlsChunk(page);
+    const blocking = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/stream/live/") && url.searchParams.has("_HLS_part")) blocking.push(url.pathname);
+    });
+    const code = await enterStream(page, "ObsOwl");
+    await advances(page, 0.5);
+    await page.getByText("Loading Stream").waitFor({ state: "detached" });
+    await playsWithoutStall(page, 20);
+    assert.equal(hlsChunk.length, 1, "hls.js is loaded once, for the ingest");
+    assert.ok(blocking.length > 20, `hls.js asks for parts with blocking playlist reloads (low-latency mode): ${blocking.length}`);
+    // Low latency: the player stays within a few seconds of the newest part.
+    const behind = await page.evaluate((s) => {
+      const video = document.querySelector(s);
+      return video.buffered.end(video.buffered.length - 1) - video.currentTime;
+    }, VIDEO);
+    assert.ok(behind < 3, `the player is ${behind.toFixed(2)} s behind the newest part it holds`);
+    assert.equal(await page.getByTestId("stream-watermark").textContent(), `ObsOwl · ${code.slice(-4)}`);
+    await screenshotWidths(page, "ingest-livestream-playing");
+  } finally {
+    await publisher.stop();
+  }
+});
+
+ingestTest("when OBS drops the page shows 'Stream Offline', and playback resumes by itself when OBS publishes again", async ({ page }) => {
+  const { admin, publisher, rtmpUrl, streamKey } = await goLive();
+  let again;
+  try {
+    await enterStream(page, "Reconnecting");
+    await advances(page, 1);
+    await page.evaluate(() => (window.notReloaded = true));
+    await publisher.stop();
+    await page.getByText("Stream Offline").waitFor({ timeout: 30_000 });
+    await page.getByText("The event will begin soon...").waitFor();
+    await screenshotWidths(page, "ingest-publisher-away");
+
+    again = publish(rtmpUrl, streamKey);
+    await admin.live();
+    await page.getByText("Stream Offline").waitFor({ state: "detached", timeout: 30_000 });
+    await advances(page, 2);
+    await playsWithoutStall(page, 5);
+    assert.equal(await page.evaluate(() => window.notReloaded), true, "the page was not reloaded");
+  } finally {
+    await publisher.stop();
+    await again?.stop();
+  }
+});
+
+ingestTest("without Media Source Extensions the page gives the playlist to the browser's own HLS, or says plainly that this browser cannot play it", async ({ page, context }) => {
+  const { publisher } = await goLive();
+  try {
+    await context.addInitScript(() => {
+      delete window.MediaSource;
+      delete window.ManagedMediaSource;
+    });
+    const hlsChunk = recordHlsChunk(page);
+    await enterStream(page, "SafariOwl");
+    const video = page.locator(VIDEO);
+    await video.waitFor({ state: "attached" });
+    const native = await page.evaluate(() => document.createElement("video").canPlayType("application/vnd.apple.mpegurl"));
+    if (native) {
+      await advances(page, 2, 45_000);
+      assert.match(await video.getAttribute("src"), /^\/api\/stream\/live\/index\.m3u8/);
+      await playsWithoutStall(page, 10);
+    } else {
+      await page.getByText("This browser cannot play the stream").waitFor();
+      await screenshotWidths(page, "ingest-livestream-unsupported");
+    }
+    assert.equal(hlsChunk.length, 0, "hls.js is not loaded without Media Source Extensions");
+    console.log(`native HLS in this Chromium: ${native ? `yes (${native}), played` : "no: the page's fallback was shown"}`);
+  } finally {
+    await publisher.stop();
+  }
+});
+
+/** Signs the page in through the login form as the admin adminClient made. */
+async function signIn(page, path) {
+  await adminClient(app.url);
+  await page.goto("/admin/login");
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await waitForPath(page, "/admin/dashboard");
+  if (path) await page.goto(path);
+}
+
+/** The card alone at 390 and 1280 px, toasts closed and the phone's top bar out of the way. */
+async function screenshotCard(page, locator, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
+  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
+  await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+  await page.mouse.move(0, 0);
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(300);
+    // A card taller than the window is captured whole in a window as tall as the page.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+    await page.waitForTimeout(300);
+    await locator.screenshot({ path: join(screenshotDir, `${name}-${viewport.width}.png`) });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+const sourceCard = (page) => page.getByRole("form", { name: "Stream source" });
+
+ingestTest("the admin picks Built-in (OBS), copies the server and the hidden key, sees OBS live with its figures and a playing preview, and the dashboard says it is live", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const admin = await adminClient(app.url);
+  await admin.setSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
+  await signIn(page, "/admin/settings");
+  const card = sourceCard(page);
+  await card.getByText("Built-in (OBS)", { exact: true }).click();
+  await card.getByText("Save Stream Source to open the RTMP port").waitFor();
+  await card.getByRole("button", { name: "Save Stream Source" }).click();
+  await toastWith(page, "Stream Source Saved").waitFor();
+
+  // The page was loaded with the embed's policy: it is loaded again so the preview may play.
+  await page.reload();
+  const panel = card.getByTestId("ingest-panel");
+  await panel.waitFor();
+  const { rtmpUrl, streamKey } = await admin.ingest();
+  await panel.getByText("Offline", { exact: true }).waitFor();
+  await panel.getByText("Waiting for OBS").waitFor();
+  assert.equal(await panel.getByLabel("Server", { exact: true }).inputValue(), rtmpUrl);
+  const key = panel.getByTestId("stream-key");
+  assert.equal(await key.getAttribute("type"), "password", "the key is hidden until revealed");
+  await panel.getByRole("button", { name: "Copy Server" }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), rtmpUrl);
+  await panel.getByRole("button", { name: "Copy Stream key" }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), streamKey, "the key is copied without being shown");
+  assert.equal(await key.getAttribute("type"), "password");
+  await panel.getByRole("button", { name: "Reveal" }).click();
+  assert.equal(await key.getAttribute("type"), "text");
+  assert.equal(await key.inputValue(), streamKey);
+  await panel.getByRole("button", { name: "Hide" }).click();
+  await screenshotCard(page, card, "ingest-admin-card-waiting");
+
+  const publisher = publish(rtmpUrl, streamKey);
+  try {
+    await admin.live();
+    await panel.getByText("Live", { exact: true }).waitFor({ timeout: 10_000 });
+    const figures = panel.locator(".ingest-figures");
+    await figures.getByText("H.264 · 640×360").waitFor();
+    await figures.getByText("30 fps").waitFor();
+    await figures.getByText("every 1 s").waitFor();
+    await figures.getByText(/^AAC · 48 kHz · stereo · /).waitFor();
+    const preview = "video.ingest-preview-video";
+    await page.locator(preview).waitFor();
+    await advances(page, 1, 30_000, preview);
+    assert.equal(await page.locator(preview).evaluate((v) => v.muted), true, "the preview is muted");
+    await page.locator(preview).evaluate((v) => v.pause());
+    await screenshotCard(page, card, "ingest-admin-card-live");
+
+    await page.goto("/admin/dashboard");
+    const stream = page.getByTestId("dashboard-stream");
+    await stream.getByText("Live", { exact: true }).waitFor();
+    await stream.getByText(/^640×360 · 30 fps · /).waitFor();
+    await screenshotWidths(page, "ingest-admin-dashboard-live");
+
+    // Rotating asks first, says the live publisher is dropped, and drops it.
+    await page.goto("/admin/settings");
+    await panel.getByText("Live", { exact: true }).waitFor();
+    await panel.getByRole("button", { name: "Rotate key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rotate the stream key?" });
+    await dialog.getByText("OBS is live now: it is cut off at once").waitFor();
+    await page.setViewportSize(MOBILE);
+    await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-390.png") });
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-1280.png") });
+    await dialog.getByRole("button", { name: "Rotate key" }).click();
+    await toastWith(page, "Stream Key Rotated").waitFor();
+    await dialog.waitFor({ state: "detached" });
+    const rotated = (await admin.ingest()).streamKey;
+    assert.notEqual(rotated, streamKey);
+    assert.equal(await key.getAttribute("type"), "text", "the new key is shown");
+    assert.equal(await key.inputValue(), rotated);
+    await panel.getByText("Offline", { exact: true }).waitFor({ timeout: 15_000 });
+    const { code } = await Promise.race([publisher.exited, new Promise((resolve) => setTimeout(() => resolve({ code: "running" }), 15_000))]);
+    assert.notEqual(code, "running", "FFmpeg's publish was dropped");
+  } finally {
+    await publisher.stop();
+  }
+});
+
+/** Holds a TCP port, as another program would. */
+function holdPort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve({ port: server.address().port, close: () => new Promise((r) => server.close(r)) }));
+  });
+}
+
+test("choosing Built-in (OBS) while the RTMP port is taken says so in the card, and nothing is saved", async () => {
+  const taken = await holdPort();
+  const server = await startServer({ args: ["--rtmp-port", String(taken.port)] });
+  const browser = await launchBrowser();
+  try {
+    const { page, pageErrors } = await openPage(browser, server.url, DESKTOP);
+    const admin = await adminClient(server.url);
+    await admin.setSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
+    await page.goto("/admin/login");
+    await page.getByLabel("Username").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Log In" }).click();
+    await waitForPath(page, "/admin/dashboard");
+    await page.goto("/admin/settings");
+    const card = sourceCard(page);
+    await card.getByText("Built-in (OBS)", { exact: true }).click();
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/stream-source" && r.request().method() === "PUT");
+    await card.getByRole("button", { name: "Save Stream Source" }).click();
+    assert.equal((await saved).status(), 409);
+    const alert = card.getByRole("alert").filter({ hasText: "Not saved" });
+    await alert.waitFor();
+    assert.match(await alert.textContent(), new RegExp(String(taken.port)), "the message names the port");
+    assert.equal((await (await page.request.get("/api/admin/stream-source")).json()).kind, "embed");
+    await screenshotCard(page, card, "ingest-admin-port-taken");
+    assert.deepEqual(pageErrors.map(String), []);
+  } finally {
+    await browser.close();
+    await server.stop();
+    await taken.close();
+  }
+});
