@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { MOBILE } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, enterStream, say } from "./support/live.mjs";
+import { assertToastCoversNothing } from "./support/toast-cover.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
 // Demo mode: test codes are on, payments go through the demo card form.
@@ -40,6 +41,7 @@ app.browserTest("a fresh browser on /livestream is sent to /access with 'Access 
   await toast.getByText("Please enter your access code to continue.", { exact: true }).waitFor();
   assert.equal(await toast.getAttribute("data-variant"), "destructive");
   await page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor();
+  await assertToastCoversNothing(page);
   await screenshotViewportWidths(page, "toast-access-required");
 });
 
@@ -51,6 +53,8 @@ app.browserTest("a stored regular code verified on the stream page says 'Access 
   await toast.getByText("Watching as Latecomer.", { exact: true }).waitFor();
   assert.equal(await toast.getAttribute("data-variant"), "default");
   await connected(page);
+  // Clear of the chat's message box, Send and Donate at 1280 × 800, and of the player and chat on a phone.
+  await assertToastCoversNothing(page);
   await screenshotViewportWidths(page, "toast-access-granted");
 
   await page.reload();

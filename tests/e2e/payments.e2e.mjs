@@ -4,6 +4,7 @@ import { assertAccessible } from "./support/a11y.mjs";
 import { DESKTOP, MOBILE } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, openViewer, say } from "./support/live.mjs";
+import { assertToastCoversNothing } from "./support/toast-cover.mjs";
 import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 
@@ -172,6 +173,8 @@ app.browserTest("an admin bans a viewer and refunds their pass in one step from 
     await line.getByRole("button", { name: "Yes" }).click();
     await toastWith(page, "Pass Refunded").getByText(`£1.00 refunded to Doomed; ${victim.code} no longer works.`).waitFor();
     assert.deepEqual(await page.evaluate(() => window.toastTitles), ["User Banned", "Pass Refunded"]);
+    // Clear of the chat's message box and buttons, and of the moderator's buttons on the lines.
+    await assertToastCoversNothing(page);
     await screenshotViewportWidths(page, "chat-ban-and-refund-done");
     await viewer.page.getByText("You have been banned from this event.").waitFor();
 
@@ -197,6 +200,8 @@ app.browserTest("a price of €4.50 is set (confirming the change of currency af
   await screenshotScreen(page, "admin-settings-currency-confirm");
   await confirm.getByRole("button", { name: "Change currency" }).click();
   await toastWith(page, "Settings Saved").waitFor();
+  // Clear of Save Settings and the other cards' buttons, at 1280 × 800 and on a phone.
+  await assertToastCoversNothing(page);
   await page.getByLabel("Donation goal (EUR)").waitFor();
   await screenshotScreen(page, "admin-settings-price");
 

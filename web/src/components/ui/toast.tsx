@@ -1,5 +1,5 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
-import type { ComponentPropsWithoutRef } from "react";
+import type { ComponentPropsWithRef, ComponentPropsWithoutRef } from "react";
 import type { ToastVariant } from "@/hooks/use-toast";
 import { CloseIcon } from "@/components/ui/icons";
 import "./toast.css";
@@ -7,7 +7,7 @@ import "./toast.css";
 /** Radix toast parts, styled for the theme. Radix defaults: 5000 ms, swipe right, threshold 50. */
 export const ToastProvider = ToastPrimitive.Provider;
 
-export function ToastViewport(props: ComponentPropsWithoutRef<typeof ToastPrimitive.Viewport>) {
+export function ToastViewport(props: ComponentPropsWithRef<typeof ToastPrimitive.Viewport>) {
   return <ToastPrimitive.Viewport className="toast-viewport" {...props} />;
 }
 

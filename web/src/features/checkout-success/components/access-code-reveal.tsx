@@ -19,7 +19,7 @@ export function AccessCodeReveal({ code }: { code: string }) {
   };
 
   return (
-    <div className="code-reveal">
+    <div className="code-reveal" data-toast-avoid>
       <p className="code-reveal-label" id="access-code-label">
         Your access code
       </p>
