@@ -176,6 +176,34 @@ ingestTest("when OBS drops the page shows 'Stream Offline', and playback resumes
   }
 });
 
+ingestTest("a page that misses the news that OBS dropped still shows 'Stream Offline' over the player once parts stop coming, and plays again when they return", async ({ page }) => {
+  const { admin, publisher, rtmpUrl, streamKey } = await goLive();
+  let again;
+  try {
+    // The page keeps the address it was given, as if the server's word that the stream ended never reached it.
+    let live = null;
+    await page.route("**/api/stream/playback", async (route) => {
+      if (!live) live = await (await route.fetch()).json();
+      await route.fulfill({ json: live });
+    });
+    await enterStream(page, "Unwarned");
+    await advances(page, 1);
+    await publisher.stop();
+    const offline = page.locator(".stream-player-frame").getByText("Stream Offline");
+    await offline.waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator(VIDEO).getAttribute("data-state"), "offline");
+
+    again = publish(rtmpUrl, streamKey);
+    await admin.live();
+    await offline.waitFor({ state: "detached", timeout: 30_000 });
+    await advances(page, 2);
+    await playsWithoutStall(page, 5);
+  } finally {
+    await publisher.stop();
+    await again?.stop();
+  }
+});
+
 ingestTest("without Media Source Extensions the page gives the playlist to the browser's own HLS, or says plainly that this browser cannot play it", async ({ page, context }) => {
   const { publisher } = await goLive();
   try {
