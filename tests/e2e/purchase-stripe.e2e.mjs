@@ -115,12 +115,63 @@ app.browserTest("Stripe: an intent that already succeeded shows 'Payment succeed
   await waitForPath(page, "/checkout-success");
 });
 
-app.browserTest("Stripe.js failing to load shows the setup error", async ({ page }) => {
+app.browserTest("Stripe.js failing to load shows the setup error; Try again loads it once it is reachable", async ({ page }) => {
   await page.route("https://js.stripe.com/**", (route) => route.abort("failed"));
   await page.goto("/");
   const dialog = await openBuyDialog(page);
   await dialog.getByText("Failed to initialize payment. Please try again.").waitFor({ timeout: 15_000 });
+  await page.unroute("https://js.stripe.com/**");
+  await routeStripe(page, fakeStripe);
+  await dialog.getByRole("button", { name: "Try again" }).click();
+  await payWithStripe(dialog, STRIPE_TEST_CARDS.success);
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
 });
+
+/** Stripe charges the card, but its answer never reaches the page (the connection drops on the way back). */
+async function loseConfirmAnswers(page) {
+  await page.route("https://api.stripe.com/v1/payment_intents/*/confirm", async (route) => {
+    const id = decodeURIComponent(new URL(route.request().url()).pathname.split("/")[3]);
+    const { card } = JSON.parse(route.request().postData() ?? "{}");
+    fakeStripe.confirm(id, card);
+    await route.abort("connectionreset");
+  });
+}
+
+app.browserTest("Stripe: an answer lost after the card was charged — the dialog says it may have gone through, and checking goes on to the code", async ({ page }) => {
+  await routeStripe(page, fakeStripe);
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await loseConfirmAnswers(page);
+  await payWithStripe(dialog, STRIPE_TEST_CARDS.success, "lost-stripe@example.com");
+  await toastWith(page, "Payment Failed").getByText("An unexpected error occurred.").waitFor();
+  const notice = dialog.getByRole("alert").filter({ hasText: "Your payment may have gone through" });
+  await notice.getByRole("button", { name: "Check my payment" }).click();
+  await toastWith(page, "Payment Successful").waitFor();
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost-stripe@example.com");
+});
+
+app.browserTest("Stripe: an answer lost after the card was charged — Pay Now again is refused by Stripe as already paid, and goes on to the code", async ({ page }) => {
+  await routeStripe(page, fakeStripe);
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await loseConfirmAnswers(page);
+  await payWithStripe(dialog, STRIPE_TEST_CARDS.success);
+  await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
+  // As Stripe answers a second confirmation of a paid intent: an error carrying the intent, succeeded.
+  await page.unroute("https://api.stripe.com/v1/payment_intents/*/confirm");
+  await page.route("https://api.stripe.com/v1/payment_intents/*/confirm", (route) => {
+    const id = decodeURIComponent(new URL(route.request().url()).pathname.split("/")[3]);
+    const error = { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", payment_intent: fakeStripe.intents.get(id) };
+    return route.fulfill({ status: 400, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ error }) });
+  });
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
+  assert.equal(await toastWith(page, "already succeeded").count(), 0, "no 'Payment Failed' for a paid intent");
+}, { viewport: MOBILE });
 
 app.browserTest("with live keys /test-access says test codes are disabled on this server", async ({ page }) => {
   await page.goto("/test-access");

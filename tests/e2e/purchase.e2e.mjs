@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { DESKTOP, MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { accessibilityViolations } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { assertToastCoversNothing, controlsUnderToast, settleToast } from "./support/toast-cover.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
 // Demo mode: no Stripe keys, so the dialog shows the demo card form.
@@ -129,6 +130,8 @@ app.browserTest(
     assert.match(accessCode, /^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
     await page.getByText("Keep this code safe. It can only be used on one device").waitFor();
     await toastWith(page, "Your access code has been sent to your email!").waitFor();
+    // The toast leaves the code, Copy code and CONTINUE NOW in sight.
+    await assertToastCoversNothing(page, [MOBILE, { width: 390, height: 664 }, DESKTOP]);
     const stored = await page.evaluate(() => ({ code: localStorage.getItem("accessCode"), intent: localStorage.getItem("paymentIntentId"), email: localStorage.getItem("email") }));
     assert.equal(stored.code, accessCode);
     assert.match(stored.intent ?? "", /^pi_demo_/);
@@ -166,21 +169,50 @@ app.browserTest("the success page counts down 5 seconds and then goes to /access
   assert.ok(waited >= 3500 && waited <= 7000, `redirected after ${waited} ms`);
 });
 
-app.browserTest("a declined card gives 'Payment Failed' with the card's message and keeps the dialog open", async ({ page }) => {
+/** Whether `locator` is inside the window (not scrolled out of its dialog). */
+async function inView(page, locator) {
+  const box = await locator.boundingBox();
+  const { height } = page.viewportSize();
+  return box !== null && box.y >= 0 && box.y + box.height <= height;
+}
+
+app.browserTest("a declined card gives 'Payment Failed' with the card's message, says so in the dialog and keeps it open", async ({ page }) => {
   await page.goto("/");
   const dialog = await openBuyDialog(page);
   await payWithDemoCard(dialog, "4000 0000 0000 0002");
   const failed = toastWith(page, "Payment Failed");
   await failed.waitFor();
   await failed.getByText("Your card was declined.").waitFor();
-  await dialog.getByRole("button", { name: "Pay Now" }).waitFor();
+  // Said in the dialog too, beside the buttons, and the toast hides none of the dialog's controls.
+  const notice = dialog.getByRole("alert").filter({ hasText: "Nothing was taken from your card." });
+  await notice.getByText("Your card was declined.").waitFor();
+  const payNow = dialog.getByRole("button", { name: "Pay Now" });
+  await payNow.waitFor();
+  assert.ok(await inView(page, payNow), "Pay Now is in view under the notice");
   assert.equal(new URL(page.url()).pathname, "/");
   assert.equal(await page.evaluate(() => localStorage.getItem("paymentIntentId")), null);
+  await assertToastCoversNothing(page);
   await screenshotViewportWidths(page, "purchase-dialog-declined");
+
+  // Paying again clears the notice; the test card then goes through.
+  await dialog.getByRole("button", { name: "Fill in the test card" }).click();
+  await payNow.click();
+  await waitForPath(page, "/checkout-success", 15_000);
+});
+
+app.browserTest("the same declined card on a phone: the toast keeps off the dialog's close button and buttons", async ({ page }) => {
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await payWithDemoCard(dialog, "4000 0000 0000 0002");
+  await toastWith(page, "Payment Failed").waitFor();
+  await dialog.getByRole("alert").getByText("Your card was declined.").waitFor();
+  await settleToast(page);
+  assert.deepEqual(await controlsUnderToast(page), []);
+  assert.ok(await inView(page, dialog.getByRole("button", { name: "Pay Now" })), "Pay Now is in view under the notice");
 
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await page.getByRole("dialog").waitFor({ state: "detached" });
-});
+}, { viewport: MOBILE });
 
 app.browserTest("the dialog shows 'Processing...' while paying, and a card form error before asking the server", async ({ page }) => {
   await page.goto("/");
@@ -202,42 +234,116 @@ app.browserTest("the dialog shows 'Processing...' while paying, and a card form 
   });
   await dialog.getByRole("button", { name: "Pay Now" }).click();
   await dialog.getByRole("button", { name: "Processing..." }).waitFor();
+  // While paying nothing closes the dialog: not Escape, not a click beside it, not its X (disabled), not Back.
+  await page.keyboard.press("Escape");
+  await page.mouse.click(20, 400);
+  const close = dialog.getByRole("button", { name: "Close" });
+  assert.equal(await close.isDisabled(), true, "the X is disabled while paying");
+  await page.goBack();
+  await page.waitForTimeout(300);
+  assert.equal(await dialog.isVisible(), true, "the dialog is still open");
+  await dialog.getByRole("button", { name: "Processing..." }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/");
   release();
+  await dialog.getByText("Payment succeeded!").waitFor();
+  await page.keyboard.press("Escape");
+  assert.equal(await dialog.isVisible(), true, "the dialog stays while it moves on");
   await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
 });
 
-app.browserTest("a failed payment setup shows 'Failed to initialize payment. Please try again.'", async ({ page }) => {
+app.browserTest("a failed payment setup shows 'Failed to initialize payment. Please try again.' with Cancel and Try again", async ({ page }) => {
   let release;
   const held = new Promise((resolve) => (release = resolve));
+  let failing = true;
   await page.route("**/api/create-payment-intent", async (route) => {
     await held;
-    await route.fulfill({ status: 502, body: "bad gateway" });
+    if (failing) await route.fulfill({ status: 502, body: "bad gateway" });
+    else await route.continue();
   });
   await page.goto("/");
   const dialog = await openBuyDialog(page);
   await dialog.getByText("Initializing payment...").waitFor();
   release();
   await dialog.getByText("Failed to initialize payment. Please try again.").waitFor();
+  await dialog.getByRole("button", { name: "Cancel" }).waitFor();
+  await screenshotViewportWidths(page, "purchase-dialog-setup-failed");
+
+  // Try again while it still fails, then once it works: the card form, and the payment goes through.
+  await dialog.getByRole("button", { name: "Try again" }).click();
+  await dialog.getByText("Failed to initialize payment. Please try again.").waitFor();
+  failing = false;
+  await dialog.getByRole("button", { name: "Try again" }).click();
+  await payWithDemoCard(dialog, "4242 4242 4242 4242");
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
+});
+
+app.browserTest("Cancel after a failed payment setup closes the dialog", async ({ page }) => {
+  await page.route("**/api/create-payment-intent", (route) => route.fulfill({ status: 502, body: "bad gateway" }));
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  await dialog.getByText("Failed to initialize payment. Please try again.").waitFor();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await page.getByRole("dialog").waitFor({ state: "detached" });
 });
 
-app.browserTest("/checkout-success without payment information says so and leads home", async ({ page }) => {
-  await page.goto("/checkout-success");
-  await page.getByText("No payment information found").waitFor();
-  await page.getByRole("link", { name: "Back to the home page" }).click();
-  await waitForPath(page, "/");
+app.browserTest("an answer lost after the card was charged: the dialog says it may have gone through, checks, and goes on to the code", async ({ page }) => {
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  // First the request never reaches the server: checking finds nothing charged.
+  await page.route("**/api/demo/confirm-payment", (route) => route.abort("connectionreset"));
+  await payWithDemoCard(dialog, "4242 4242 4242 4242", "lost@example.com");
+  await toastWith(page, "Payment Failed").getByText("An unexpected error occurred.").waitFor();
+  const notice = dialog.getByRole("alert").filter({ hasText: "Your payment may have gone through" });
+  await notice.getByText("Check it before paying again", { exact: false }).waitFor();
+  await notice.getByRole("button", { name: "Check my payment" }).click();
+  await dialog.getByRole("status").getByText("Nothing was taken from your card. You can press Pay Now again.").waitFor();
+
+  // Then the server charges the card but the answer is lost on the way back.
+  await page.unroute("**/api/demo/confirm-payment");
+  await page.route("**/api/demo/confirm-payment", async (route) => {
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await notice.getByRole("button", { name: "Check my payment" }).waitFor();
+  assert.equal(await dialog.getByText("Nothing was taken from your card").count(), 0, "the earlier word is gone");
+  assert.equal(new URL(page.url()).pathname, "/");
+  await screenshotViewportWidths(page, "purchase-dialog-answer-lost");
+
+  // Checking while still offline says so; once the server answers, the paid intent goes on to the code.
+  await page.route("**/api/demo/payment-intent*", (route) => route.abort("internetdisconnected"));
+  await notice.getByRole("button", { name: "Check my payment" }).click();
+  await notice.getByText("Still no answer. Check your connection, then try again.").waitFor();
+  await page.unroute("**/api/demo/payment-intent*");
+  await notice.getByRole("button", { name: "Check my payment" }).click();
+  await toastWith(page, "Payment Successful").waitFor();
+  await dialog.getByText("Payment succeeded!").waitFor();
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost@example.com");
 });
 
-app.browserTest("/checkout-success with an unpaid intent: 'Failed to generate access code. Please contact support.'", async ({ page, url }) => {
-  const setup = await (
-    await fetch(`${url}/api/create-payment-intent`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ amount: 100, product: "livestream-access" }) })
-  ).json();
-  await page.goto(`/checkout-success?payment_intent=${setup.paymentIntentId}`);
-  const toast = toastWith(page, "Failed to generate access code. Please contact support.");
-  await toast.waitFor();
-  await toast.getByText("Error", { exact: true }).waitFor();
-  await page.getByRole("alert").getByText("Failed to generate access code. Please contact support.").waitFor();
-  await page.waitForTimeout(5500);
-  assert.equal(new URL(page.url()).pathname, "/checkout-success", "no redirect without a code");
-});
+app.browserTest("an answer lost after the card was charged: pressing Pay Now again goes on to the code without paying twice", async ({ page }) => {
+  const setups = [];
+  page.on("request", (request) => request.url().includes("/api/create-payment-intent") && setups.push(request.url()));
+  await page.goto("/");
+  const dialog = await openBuyDialog(page);
+  let lose = true;
+  await page.route("**/api/demo/confirm-payment", async (route) => {
+    const response = await route.fetch();
+    if (lose) {
+      lose = false;
+      await route.abort("connectionreset");
+    } else await route.fulfill({ response });
+  });
+  await payWithDemoCard(dialog, "4242 4242 4242 4242");
+  await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
+  await dialog.getByRole("button", { name: "Pay Now" }).click();
+  await waitForPath(page, "/checkout-success");
+  await page.locator(".code-reveal-value").waitFor();
+  // The second Pay Now confirmed the same, already paid intent: one payment, not two.
+  assert.equal(setups.length, 1);
+  assert.match((await page.evaluate(() => localStorage.getItem("paymentIntentId"))) ?? "", /^pi_demo_/);
+}, { viewport: MOBILE });

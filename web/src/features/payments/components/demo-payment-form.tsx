@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { DEMO_CARD_SUCCESS } from "@contracts/payments";
 import { FormField } from "@/components/ui/form-field";
-import { serverErrorMessage } from "@/lib/api-client";
+import { ApiError, serverErrorMessage } from "@/lib/api-client";
 import { confirmDemoPayment, getDemoPaymentIntent } from "../api/payments";
 import { usePaymentOutcome } from "../hooks/use-payment-outcome";
-import { BuyerEmailField, PaymentActions, PaymentStatusLine, buyerEmailError, type PaymentFormProps } from "./payment-form-parts";
+import { BuyerEmailField, PaymentActions, PaymentProblemNotice, PaymentStatusLine, buyerEmailError, useReportBusy, type PaymentFormProps } from "./payment-form-parts";
 
 type CardErrors = Partial<Record<"cardNumber" | "expiry" | "cvc" | "email", string>>;
 
@@ -34,7 +34,12 @@ function validateCard(card: { cardNumber: string; expiry: string; cvc: string },
 }
 
 /** Demo mode's card form: no real payment; the server accepts only its test card. */
-export function DemoPaymentForm({ clientSecret, productType, compact, onSucceeded, onCancel }: PaymentFormProps) {
+/** Whether the server answered the payment (a refusal) rather than failing or never answering (it may have been taken). */
+function serverAnswered(error: unknown): boolean {
+  return error instanceof ApiError && error.status < 500;
+}
+
+export function DemoPaymentForm({ clientSecret, productType, compact, onSucceeded, onCancel, onBusyChange }: PaymentFormProps) {
   const outcome = usePaymentOutcome(productType, onSucceeded);
   const { loaded } = outcome;
   const [card, setCard] = useState({ cardNumber: "", expiry: "", cvc: "" });
@@ -42,6 +47,7 @@ export function DemoPaymentForm({ clientSecret, productType, compact, onSucceede
   const [errors, setErrors] = useState<CardErrors>({});
   const [ready, setReady] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  useReportBusy(submitting || (outcome.problem?.kind === "unanswered" && outcome.problem.checking), onBusyChange);
 
   useEffect(() => {
     let current = true;
@@ -57,18 +63,21 @@ export function DemoPaymentForm({ clientSecret, productType, compact, onSucceede
     };
   }, [clientSecret, loaded]);
 
+  const buyerEmail = () => (productType === "access" ? email.trim() || undefined : undefined);
+  const checkPayment = () => void outcome.check(() => getDemoPaymentIntent(clientSecret), buyerEmail());
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const found: CardErrors = { ...validateCard(card), email: productType === "access" ? buyerEmailError(email) : undefined };
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     setSubmitting(true);
+    outcome.retrying();
     try {
-      const buyerEmail = productType === "access" ? email.trim() || undefined : undefined;
-      const intent = await confirmDemoPayment({ clientSecret, cardNumber: card.cardNumber, email: buyerEmail });
-      outcome.confirmed(intent, buyerEmail);
+      const intent = await confirmDemoPayment({ clientSecret, cardNumber: card.cardNumber, email: buyerEmail() });
+      outcome.confirmed(intent, buyerEmail());
     } catch (error) {
-      outcome.failed(serverErrorMessage(error));
+      outcome.failed(serverErrorMessage(error), serverAnswered(error));
     } finally {
       setSubmitting(false);
     }
@@ -130,6 +139,7 @@ export function DemoPaymentForm({ clientSecret, productType, compact, onSucceede
         </div>
       </fieldset>
       <PaymentStatusLine message={outcome.statusMessage} />
+      <PaymentProblemNotice problem={outcome.problem} onCheck={checkPayment} />
       <PaymentActions submitting={submitting} ready={ready} onCancel={onCancel} />
     </form>
   );

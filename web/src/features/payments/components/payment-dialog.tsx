@@ -40,36 +40,48 @@ function Initializing() {
 let setupCount = 0;
 
 /** One opening of the dialog: a fresh payment intent, then the card form for the server's payment mode. */
-function PaymentPanel({ amount, productType, compact, onSucceeded, onCancel }: { amount: number; productType: ProductType; compact: boolean; onSucceeded: (intent: PaymentIntentState) => void; onCancel: () => void }) {
+function PaymentPanel({ amount, productType, compact, onSucceeded, onCancel, onBusyChange }: { amount: number; productType: ProductType; compact: boolean; onSucceeded: (intent: PaymentIntentState) => void; onCancel: () => void; onBusyChange: (busy: boolean) => void }) {
   const [opening] = useState(() => ++setupCount);
+  // Each Try again is a fresh set-up (and a fresh load of Stripe.js).
+  const [attempt, setAttempt] = useState(0);
   const [stripeFailed, setStripeFailed] = useState(false);
   const config = useQuery(paymentConfigQueryOptions());
   const setup = useQuery({
-    queryKey: ["payment-setup", productType, amount, opening],
+    queryKey: ["payment-setup", productType, amount, opening, attempt],
     queryFn: () => createPaymentSetup(productType, amount),
     gcTime: 0,
   });
   const onStripeLoadError = useCallback(() => setStripeFailed(true), []);
+  const tryAgain = () => {
+    setStripeFailed(false);
+    setAttempt((n) => n + 1);
+    if (config.isError) void config.refetch();
+  };
 
-  if (config.isError || setup.isError || stripeFailed) {
+  if ((config.isError && !config.isFetching) || setup.isError || stripeFailed) {
     return (
       <div className="payment-error">
         <p className="payment-error-text" role="alert">
           {SETUP_FAILED}
         </p>
-        <button type="button" className="btn btn-outline btn-block" onClick={onCancel}>
-          Cancel
-        </button>
+        <div className="payment-actions">
+          <button type="button" className="btn btn-ghost" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={tryAgain}>
+            Try again
+          </button>
+        </div>
       </div>
     );
   }
   if (!config.data || !setup.data) return <Initializing />;
 
-  const formProps = { clientSecret: setup.data.clientSecret, productType, compact, onSucceeded, onCancel };
+  const formProps = { clientSecret: setup.data.clientSecret, productType, compact, onSucceeded, onCancel, onBusyChange };
   if (config.data.mode === "stripe" && config.data.publishableKey) {
     return (
       <Suspense fallback={<Initializing />}>
-        <StripePaymentForm {...formProps} publishableKey={config.data.publishableKey} onLoadError={onStripeLoadError} />
+        <StripePaymentForm key={attempt} {...formProps} publishableKey={config.data.publishableKey} onLoadError={onStripeLoadError} />
       </Suspense>
     );
   }
@@ -91,10 +103,16 @@ function PaidNotice() {
 /** The modal card payment for an access pass or a donation (spec "Payment dialog"). */
 export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", onPaymentSuccess, compact = false }: PaymentDialogProps) {
   const [paid, setPaid] = useState(false);
+  const [busy, setBusy] = useState(false);
   const formatMoney = useFormatMoney();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ onOpenChange, onPaymentSuccess });
   latest.current = { onOpenChange, onPaymentSuccess };
+  // While a payment is on its way (or has gone through and the dialog is about to move on), nothing closes
+  // the dialog: closed, the payment would finish out of sight and move the page on by itself.
+  const locked = busy || paid;
+  const lockedRef = useRef(locked);
+  lockedRef.current = locked;
 
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   useEffect(() => {
@@ -110,15 +128,28 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
       latest.current.onPaymentSuccess?.(intent);
     }, PAYMENT_SUCCESS_CLOSE_DELAY_MS);
   }, []);
-  const onCancel = useCallback(() => latest.current.onOpenChange(false), []);
+  const onCancel = useCallback(() => {
+    if (!lockedRef.current) latest.current.onOpenChange(false);
+  }, []);
+  const onOpenChangeUnlessLocked = useCallback((next: boolean) => {
+    if (next || !lockedRef.current) latest.current.onOpenChange(next);
+  }, []);
+  const holdWhileLocked = useCallback((event: Event) => {
+    if (lockedRef.current) event.preventDefault();
+  }, []);
   // Back on a phone means "close this", not "leave the page".
   useBackCloses(open, onCancel);
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root open={open} onOpenChange={onOpenChangeUnlessLocked}>
       <Dialog.Portal>
         <Dialog.Overlay className="payment-overlay" />
-        <Dialog.Content className={compact ? "payment-dialog payment-dialog-compact" : "payment-dialog"}>
+        <Dialog.Content
+          className={compact ? "payment-dialog payment-dialog-compact" : "payment-dialog"}
+          aria-busy={locked || undefined}
+          onEscapeKeyDown={holdWhileLocked}
+          onInteractOutside={holdWhileLocked}
+        >
           <div className="payment-head">
             <Dialog.Title className="payment-title">{title}</Dialog.Title>
             <Dialog.Description className="payment-subtitle">Complete your purchase securely</Dialog.Description>
@@ -126,11 +157,12 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
               <span>{productType === "access" ? "One-time access pass" : "Donation"}</span>
               <strong>{formatMoney(amount)}</strong>
             </p>
+            {productType === "access" ? null : <p className="payment-note">A donation to the event: once it is paid, your name and the amount appear in the chat.</p>}
           </div>
-          <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close">
+          <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close" disabled={locked} title={locked ? "The payment is on its way" : undefined}>
             <CloseIcon />
           </Dialog.Close>
-          {paid ? <PaidNotice /> : <PaymentPanel amount={amount} productType={productType} compact={compact} onSucceeded={onSucceeded} onCancel={onCancel} />}
+          {paid ? <PaidNotice /> : <PaymentPanel amount={amount} productType={productType} compact={compact} onSucceeded={onSucceeded} onCancel={onCancel} onBusyChange={setBusy} />}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,9 +1,9 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Appearance, Stripe } from "@stripe/stripe-js";
+import type { Appearance, Stripe, StripeError } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { paths } from "@/config/paths";
 import { usePaymentOutcome } from "../hooks/use-payment-outcome";
-import { BuyerEmailField, PaymentActions, PaymentStatusLine, buyerEmailError, type PaymentFormProps } from "./payment-form-parts";
+import { BuyerEmailField, PaymentActions, PaymentProblemNotice, PaymentStatusLine, buyerEmailError, useReportBusy, type PaymentFormProps } from "./payment-form-parts";
 import { importFresh } from "@/lib/app-version";
 
 /** Stripe's night theme in the site's red. */
@@ -32,7 +32,12 @@ function loadStripeFor(publishableKey: string): Promise<Stripe | null> {
   return promise;
 }
 
-function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCancel }: PaymentFormProps) {
+/** Stripe's errors that mean no answer came back about the charge (it may have been taken), not a refusal. */
+function unanswered(error: StripeError): boolean {
+  return error.type === "api_connection_error" || error.type === "api_error";
+}
+
+function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCancel, onBusyChange }: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const outcome = usePaymentOutcome(productType, onSucceeded);
@@ -40,6 +45,7 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
   const [email, setEmail] = useState("");
   const [emailError, setEmailError] = useState<string | undefined>();
   const [submitting, setSubmitting] = useState(false);
+  useReportBusy(submitting || (outcome.problem?.kind === "unanswered" && outcome.problem.checking), onBusyChange);
 
   useEffect(() => {
     if (!stripe) return;
@@ -59,6 +65,7 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
     setEmailError(emailProblem);
     if (emailProblem) return;
     setSubmitting(true);
+    outcome.retrying();
     const buyerEmail = productType === "access" ? email.trim() || undefined : undefined;
     try {
       const { error, paymentIntent } = await stripe.confirmPayment({
@@ -69,13 +76,26 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
         },
         redirect: "if_required",
       });
-      if (error) outcome.failed(error.message);
+      // Paying again after a lost answer: Stripe refuses to confirm the intent twice and says it succeeded.
+      const settled = error?.payment_intent?.status === "succeeded" ? error.payment_intent : null;
+      if (settled) outcome.confirmed({ id: settled.id, status: settled.status }, buyerEmail);
+      else if (error) outcome.failed(error.message, !unanswered(error));
       else if (paymentIntent) outcome.confirmed({ id: paymentIntent.id, status: paymentIntent.status }, buyerEmail);
     } catch {
-      outcome.failed(null);
+      outcome.failed(null, false);
     } finally {
       setSubmitting(false);
     }
+  };
+
+  const checkPayment = () => {
+    if (!stripe) return;
+    const buyerEmail = productType === "access" ? email.trim() || undefined : undefined;
+    void outcome.check(async () => {
+      const { paymentIntent, error } = await stripe.retrievePaymentIntent(clientSecret);
+      if (!paymentIntent) throw error ?? new Error("no payment intent");
+      return { id: paymentIntent.id, status: paymentIntent.status };
+    }, buyerEmail);
   };
 
   return (
@@ -83,6 +103,7 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
       {productType === "access" ? <BuyerEmailField value={email} error={emailError} disabled={submitting} onChange={setEmail} /> : null}
       <PaymentElement className="stripe-payment-element" options={{ layout: compact ? "accordion" : "tabs" }} />
       <PaymentStatusLine message={outcome.statusMessage} />
+      <PaymentProblemNotice problem={outcome.problem} onCheck={checkPayment} />
       <PaymentActions submitting={submitting} ready={Boolean(stripe && elements)} onCancel={onCancel} />
     </form>
   );
