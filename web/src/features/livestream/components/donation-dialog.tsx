@@ -1,11 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { lazy, Suspense, useState, type FormEvent } from "react";
-import { DONATION_PRESETS } from "@contracts/money";
+import { DEFAULT_CURRENCY, DONATION_PRESETS, MAX_DONATION, donationAmountProblem, isCurrency, minDonation, toMinorUnits } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
 import { donationTier } from "@/components/layouts/stream-layout";
+import { Field } from "@/components/ui/form-field";
 import { CloseIcon, GiftIcon } from "@/components/ui/icons";
-import { useFormatAmount } from "@/lib/money";
+import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";
+import "./donation-dialog.css";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
 const PaymentDialog = lazy(() => importFresh(() => import("@/features/payments/components/payment-dialog")).then((m) => ({ default: m.PaymentDialog })));
@@ -14,6 +16,12 @@ export const DEFAULT_DONATION_POUNDS = 5;
 
 const PRESET_NAMES: Record<number, string> = { 5: "A whisper", 10: "A scream", 20: "Bloodcurdling", 50: "Nightmare", 100: "Legendary" };
 
+/** "7.5" → 750; NaN unless it is a plain amount with at most two decimals ("1,000" is not read as 1.000). */
+function typedAmount(text: string): number {
+  const trimmed = text.trim();
+  return /^\d{1,7}(\.\d{1,2})?$/.test(trimmed) ? toMinorUnits(Number(trimmed)) : Number.NaN;
+}
+
 interface DonationDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -21,17 +29,39 @@ interface DonationDialogProps {
   onDonated: (pounds: number, intent: PaymentIntentState) => void;
 }
 
-/** 'MAKE A DONATION': pick a preset amount, then pay it in the payment dialog. */
+/** 'MAKE A DONATION': pick a preset amount or type one's own, then pay it in the payment dialog. */
 export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialogProps) {
-  const [pounds, setPounds] = useState<number>(DEFAULT_DONATION_POUNDS);
-  const [paying, setPaying] = useState(false);
+  const [choice, setChoice] = useState<number | "own">(DEFAULT_DONATION_POUNDS);
+  const [own, setOwn] = useState("");
+  const [ownError, setOwnError] = useState<string | undefined>();
+  // The amount being paid, fixed when the viewer goes on to pay.
+  const [paying, setPaying] = useState<number | null>(null);
   const amount = useFormatAmount();
+  const eventCurrency = useEventCurrency();
+  const currency = isCurrency(eventCurrency) ? eventCurrency : DEFAULT_CURRENCY;
   const whole = (units: number) => amount(units * 100);
+
+  const chosen = choice === "own" ? typedAmount(own) : choice * 100;
+  const ownProblem = (): string | undefined => {
+    if (!own.trim()) return "Please enter an amount";
+    if (Number.isNaN(typedAmount(own))) return "Please enter an amount like 15 or 7.50";
+    return donationAmountProblem(typedAmount(own), currency) ?? undefined;
+  };
 
   const proceed = (event: FormEvent) => {
     event.preventDefault();
+    if (choice === "own") {
+      const problem = ownProblem();
+      setOwnError(problem);
+      if (problem) return;
+    }
     onOpenChange(false);
-    setPaying(true);
+    setPaying(chosen);
+  };
+
+  const pickPreset = (preset: number) => {
+    setChoice(preset);
+    setOwnError(undefined);
   };
 
   return (
@@ -47,17 +77,44 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
               <Dialog.Title className="live-dialog-title">MAKE A DONATION</Dialog.Title>
               <Dialog.Description className="live-dialog-description">Feed the fear meter. Every coin drags the night deeper.</Dialog.Description>
             </div>
-            <form className="donation-form" onSubmit={proceed}>
+            <form className="donation-form" onSubmit={proceed} noValidate>
               <fieldset className="donation-presets">
                 <legend className="sr-only">Donation amount</legend>
                 {DONATION_PRESETS.map((preset) => (
                   <label key={preset} className="donation-preset" data-tier={donationTier(preset)}>
-                    <input type="radio" name="donation-amount" value={preset} checked={pounds === preset} onChange={() => setPounds(preset)} />
+                    <input type="radio" name="donation-amount" value={preset} checked={choice === preset} onChange={() => pickPreset(preset)} />
                     <span className="donation-preset-amount">{whole(preset)}</span>
                     <span className="donation-preset-name">{PRESET_NAMES[preset]}</span>
                   </label>
                 ))}
               </fieldset>
+              <div className="donation-own" data-selected={choice === "own" || undefined}>
+                <Field
+                  label={`Or your own amount (${currency.toUpperCase()})`}
+                  error={ownError}
+                  hint={`From ${amount(minDonation(currency))} to ${amount(MAX_DONATION)}.`}
+                  control={(tie) => (
+                    <div className="donation-own-input">
+                      <input
+                        {...tie}
+                        className="input"
+                        type="text"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        name="donation-own-amount"
+                        placeholder="e.g. 15"
+                        value={own}
+                        onFocus={() => setChoice("own")}
+                        onChange={(event) => {
+                          setChoice("own");
+                          setOwn(event.target.value);
+                          setOwnError(undefined);
+                        }}
+                      />
+                    </div>
+                  )}
+                />
+              </div>
               <p className="donation-hint">
                 Donations of {whole(10)} or more stand out in the chat — {whole(50)} and up take centre stage.
               </p>
@@ -68,7 +125,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                   </button>
                 </Dialog.Close>
                 <button type="submit" className="btn btn-primary">
-                  Donate {whole(pounds)}
+                  {Number.isNaN(chosen) ? "Donate" : `Donate ${amount(chosen)}`}
                 </button>
               </div>
             </form>
@@ -78,7 +135,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      {paying ? (
+      {paying !== null ? (
         <Suspense
           fallback={
             <div className="live-dialog-overlay live-dialog-loading" role="status">
@@ -89,12 +146,12 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
         >
           <PaymentDialog
             open
-            onOpenChange={setPaying}
-            amount={pounds * 100}
+            onOpenChange={(next) => !next && setPaying(null)}
+            amount={paying}
             productType="donation"
             title="Make a Donation"
             compact
-            onPaymentSuccess={(intent) => onDonated(pounds, intent)}
+            onPaymentSuccess={(intent) => onDonated(paying / 100, intent)}
           />
         </Suspense>
       ) : null}
