@@ -20,7 +20,8 @@ import { paymentRoutes } from "./modules/payments/index.ts";
 import { publicSettingsRoutes } from "./modules/settings/index.ts";
 import { relayRoute, streamAdminRoutes, streamRoutes } from "./modules/stream/index.ts";
 import { INGEST_PREFIX, RELAY_PREFIX } from "./modules/stream/providers.ts";
-import { ingestAdminRoutes, ingestStreamRoute } from "./modules/ingest/routes.ts";
+import { ingestAdminRoutes, ingestStreamRoute, internalIngestRoute } from "./modules/ingest/routes.ts";
+import { INTERNAL_PREFIX } from "./modules/ingest/mirror.ts";
 
 /** Server-wide WebSocket limits (Elysia ignores per-route ones): small frames, slow clients dropped, dead ones pinged away. */
 const WEBSOCKET_SETTINGS = {
@@ -57,12 +58,15 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const errorAnswer = errorAnswerer(ctx.store, ctx.log);
   const relay = relayRoute(ctx, errorAnswer);
   const ingest = ingestStreamRoute(ctx, errorAnswer);
+  // The other instances of a cluster read this one's stream here, with its secret; viewers never can.
+  const internal = internalIngestRoute(ctx, errorAnswer);
   // The relay's requests (several a second per hundred viewers) are matched by the server itself and
   // answered without the framework's per-request pipeline. The server matches the path as sent: one whose
   // dot segments lead elsewhere goes to the app like any other request.
   const routes = {
     [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, RELAY_PREFIX) ? relay(request) : app.fetch(request)) },
     [`${INGEST_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INGEST_PREFIX) ? ingest(request) : app.fetch(request)) },
+    [`${INTERNAL_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INTERNAL_PREFIX) ? internal(request) : app.fetch(request)) },
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
   const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes }, websocket: WEBSOCKET_SETTINGS })

@@ -30,6 +30,8 @@ export interface Config {
   redisUrl: string | null;
   /** This instance's name in logs and metrics (default: host name and process id). */
   instanceName: string;
+  /** In a cluster, where the other instances reach this one's HTTP port (the built-in ingest's stream); default from --host and --port. */
+  internalUrl: string | null;
   /** Serve /metrics (Prometheus text format) to anyone who can reach it. */
   metrics: boolean;
   /** Serve /metrics to requests bearing this token (Authorization: Bearer …). */
@@ -98,6 +100,12 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: "join a cluster of instances serving one event through Redis, e.g. redis://cache.internal:6379 (needs --database-url)",
   },
   "instance-name": { key: "instanceName", kind: "name", value: "NAME", help: "this instance's name in logs and metrics (default: host name and process id)" },
+  "internal-url": {
+    key: "internalUrl",
+    kind: "url",
+    value: "URL",
+    help: "with --redis-url: where the other instances reach this one's HTTP port, e.g. http://10.0.0.5:3000 (default http://<--host, or this machine's name>:<port>)",
+  },
   metrics: { key: "metrics", kind: "boolean", help: "serve /metrics in Prometheus text format (off by default)" },
   "metrics-token": { key: "metricsToken", kind: "token", value: "TOKEN", help: "serve /metrics to requests with 'Authorization: Bearer TOKEN'" },
   "rtmp-port": { key: "rtmpPort", kind: "port", value: "N", help: "port OBS publishes RTMP to while the stream source is Built-in (OBS) (default 1935; 0 picks a free one)" },
@@ -127,6 +135,7 @@ export function defaultConfig(): Config {
     chatBatchMs: 100,
     redisUrl: null,
     instanceName: `${hostname()}-${process.pid}`,
+    internalUrl: null,
     metrics: false,
     metricsToken: null,
     rtmpPort: 1935,

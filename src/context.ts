@@ -85,7 +85,10 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
   payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
-  const ingest = new IngestService(config, new StreamKeyStore(store, new SecretBox(config.dataDir)), log);
+  const ingest = new IngestService(config, new StreamKeyStore(store, new SecretBox(config.dataDir)), log, cluster, () => site.boundPort);
+  cluster.listen((message) => {
+    if (message.k === "ingest") ingest.onClusterMessage(message.what);
+  });
   const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins, ingest);
   await stream.load();
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));

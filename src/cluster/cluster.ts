@@ -29,7 +29,9 @@ export type ClusterMessage =
   /** The admin's fake viewer setting. */
   | { k: "fake"; enabled: boolean; target: number }
   /** Something cached (settings, sessions, codes, bans) was written: caches are emptied. */
-  | { k: "wrote" };
+  | { k: "wrote" }
+  /** The built-in ingest: the stream key was rotated (`drop`: any publisher is dropped), or a publish began or ended (`changed`: look again who holds it). */
+  | { k: "ingest"; what: "drop" | "changed" };
 
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
 const isName = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 200;
@@ -68,6 +70,8 @@ export function isClusterMessage(m: unknown): m is ClusterMessage {
       return typeof message.enabled === "boolean" && isCount(message.target);
     case "wrote":
       return true;
+    case "ingest":
+      return message.what === "drop" || message.what === "changed";
     default:
       return false;
   }
@@ -167,6 +171,16 @@ export interface Cluster {
   /** The cool-downs of a kind still running, by name. */
   marks(kind: string): Promise<Map<string, number>>;
   single(name: string, job: SingleJob): void;
+  /**
+   * Takes a lease named `name` with `value` (or renews it, when `value` holds it already) for LEASE_MS:
+   * true when `value` holds it now, false when another value does, null while Redis cannot be asked.
+   * Alone it is always true.
+   */
+  claim(name: string, value: string): Promise<boolean | null>;
+  /** Gives up the lease if `value` holds it. */
+  release(name: string, value: string): Promise<void>;
+  /** The value holding the lease, or null (nobody, alone, or Redis away). */
+  holder(name: string): Promise<string | null>;
   status(): ClusterStatus;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -208,6 +222,16 @@ export class SoloCluster implements Cluster {
   single(name: string, job: SingleJob): void {
     this.jobs.push({ name, job });
     if (this.started) job.start();
+  }
+
+  async claim(): Promise<boolean> {
+    return true;
+  }
+
+  async release(): Promise<void> {}
+
+  async holder(): Promise<string | null> {
+    return null;
   }
 
   status(): ClusterStatus {
@@ -560,6 +584,34 @@ export class RedisCluster implements Cluster {
   single(name: string, job: SingleJob): void {
     this.leases.push({ name, job, owned: false });
     if (this.started) void this.renewLeases();
+  }
+
+  async claim(name: string, value: string): Promise<boolean | null> {
+    const client = this.commands.client;
+    if (!client || this.stopped) return null;
+    try {
+      return (await within(client.send("EVAL", [LEASE_SCRIPT, "1", this.claimKey(name), value, String(LEASE_MS)]), PING_TIMEOUT_MS)) === 1;
+    } catch {
+      return null;
+    }
+  }
+
+  async release(name: string, value: string): Promise<void> {
+    await within(this.commands.client?.send("EVAL", [RELEASE_SCRIPT, "1", this.claimKey(name), value]) ?? Promise.resolve(), PING_TIMEOUT_MS).catch(() => {});
+  }
+
+  async holder(name: string): Promise<string | null> {
+    const client = this.commands.client;
+    if (!client) return null;
+    try {
+      return ((await within(client.get(this.claimKey(name)), PING_TIMEOUT_MS)) as string | null) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private claimKey(name: string): string {
+    return `${this.namespace}:claim:${name}`;
   }
 
   status(): ClusterStatus {

@@ -8,12 +8,13 @@ import type { RotatedStreamKey } from "../../contracts/stream.ts";
 import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
-import { badRequest, notFound, serviceUnavailable } from "../../lib/errors.ts";
+import { badRequest, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
 import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
 import { announceSettings } from "../admin-panel/index.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
 import { INGEST_PREFIX } from "../stream/providers.ts";
-import type { Packager } from "./hls/packager.ts";
+import type { Packager, PlaylistResult } from "./hls/packager.ts";
+import { INTERNAL_HEADER, INTERNAL_PREFIX, IngestMirror } from "./mirror.ts";
 import { ingestView } from "./status.ts";
 
 /** The names the packager gives (and the two playlists): anything else is not asked of it. */
@@ -31,8 +32,18 @@ function directive(params: URLSearchParams, name: string): number | undefined {
   return Number(raw);
 }
 
-/** GET {INGEST_PREFIX}<name>: the playlists, init segments, segments and parts, from memory. */
-export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
+/** The name asked for below `prefix`, and the query (at most 1 KiB of it). */
+function nameAndQuery(url: string, prefix: string): { name: string; query: string } {
+  const start = url.indexOf(prefix, url.indexOf("//") + 2) + prefix.length;
+  const queryAt = url.indexOf("?", start);
+  return queryAt === -1 ? { name: url.slice(start), query: "" } : { name: url.slice(start, queryAt), query: url.slice(queryAt + 1, queryAt + 1 + 1024) };
+}
+
+/**
+ * Answers one name from a packager (this instance's publishes) or a mirror (another instance's, in a
+ * cluster): the playlists, init segments, segments and parts, from memory.
+ */
+function ingestAnswerer(ctx: AppContext) {
   const base = apiHeaders(ctx.config);
   // Names start again from 0 when the server restarts: nothing is cached for long.
   const headersFor = (type: string) => new Headers({ ...base, "content-type": type, "cache-control": "no-cache" });
@@ -44,9 +55,10 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     return new Response(bytes as Uint8Array<ArrayBuffer>, { headers });
   };
 
-  const mediaPlaylist = async (packager: Packager, query: string, signal: AbortSignal) => {
+  const mediaPlaylist = async (source: Packager | IngestMirror, query: string, signal: AbortSignal) => {
     const params = new URLSearchParams(query);
-    const result = await packager.playlist({ msn: directive(params, "_HLS_msn"), part: directive(params, "_HLS_part"), signal });
+    const request = { msn: directive(params, "_HLS_msn"), part: directive(params, "_HLS_part"), signal };
+    const result: PlaylistResult = await source.playlist(request);
     switch (result.status) {
       case "ok":
         return new Response(result.body, { headers: playlistHeaders });
@@ -59,14 +71,20 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     }
   };
 
-  return watcherGate(ctx, errorAnswer, (request) => {
-    const url = request.url;
-    const start = url.indexOf(INGEST_PREFIX, url.indexOf("//") + 2) + INGEST_PREFIX.length;
-    const queryAt = url.indexOf("?", start);
-    const name = queryAt === -1 ? url.slice(start) : url.slice(start, queryAt);
-    const packager = ctx.ingest.packager;
-    if (!packager) throw notFound("The stream does not come in to this server");
-    if (name === MEDIA_PLAYLIST) return mediaPlaylist(packager, queryAt === -1 ? "" : url.slice(queryAt + 1, queryAt + 1 + 1024), request.signal);
+  const mirrored = async (mirror: IngestMirror, name: string) => {
+    if (name === MULTIVARIANT_PLAYLIST) {
+      const text = await mirror.multivariantPlaylist();
+      if (text === null) throw serviceUnavailable(NOT_YET, RETRY_AFTER_S);
+      return new Response(text, { headers: playlistHeaders });
+    }
+    if (!MEDIA_NAME.test(name)) throw notFound("Not a stream file");
+    return media(await mirror.file(name), name.startsWith("init-") ? initHeaders : mediaHeaders);
+  };
+
+  return (source: Packager | IngestMirror, name: string, query: string, signal: AbortSignal): Response | Promise<Response> => {
+    if (name === MEDIA_PLAYLIST) return mediaPlaylist(source, query, signal);
+    if (source instanceof IngestMirror) return mirrored(source, name);
+    const packager = source;
     if (name === MULTIVARIANT_PLAYLIST) {
       const text = packager.multivariantPlaylist(MEDIA_PLAYLIST);
       if (text === null) throw serviceUnavailable(NOT_YET, RETRY_AFTER_S);
@@ -77,8 +95,45 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     if (name.startsWith("seg-")) return media(packager.getSegment(name), mediaHeaders);
     // The part the playlist hints at is answered as soon as it is complete.
     const part = packager.getPart(name);
-    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal: request.signal }).then((bytes) => media(bytes, mediaHeaders));
+    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal }).then((bytes) => media(bytes, mediaHeaders));
+  };
+}
+
+/** GET {INGEST_PREFIX}<name>: the LL-HLS viewers play, behind the session gate; from another instance's stream while it has the publisher. */
+export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
+  const answer = ingestAnswerer(ctx);
+  return watcherGate(ctx, errorAnswer, (request) => {
+    const { name, query } = nameAndQuery(request.url, INGEST_PREFIX);
+    const source = ctx.ingest.source;
+    if (!source) throw notFound("The stream does not come in to this server");
+    return answer(source, name, query, request.signal);
   });
+}
+
+/**
+ * GET {INTERNAL_PREFIX}<name>: this instance's own packager, for the other instances of a cluster, which
+ * serve it to their viewers. Refused (403) without this instance's secret — which only the publisher's
+ * lease in Redis tells — so no viewer, and no instance outside a cluster, is ever answered.
+ */
+export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
+  const answer = ingestAnswerer(ctx);
+  const headers = apiHeaders(ctx.config);
+  const refuse = (error: unknown) => {
+    const refused = errorAnswer(error);
+    return Response.json(refused.body, { status: refused.status, headers: { ...headers, ...refused.headers } });
+  };
+  return (request) => {
+    try {
+      if (!ctx.ingest.internalSecretMatches(request.headers.get(INTERNAL_HEADER))) throw forbidden("Forbidden");
+      const { name, query } = nameAndQuery(request.url, INTERNAL_PREFIX);
+      const packager = ctx.ingest.packager;
+      if (!packager) throw notFound("The stream does not come in to this server");
+      const answered = answer(packager, name, query, request.signal);
+      return answered instanceof Promise ? answered.catch(refuse) : answered;
+    } catch (error) {
+      return refuse(error);
+    }
+  };
 }
 
 /** GET /api/admin/ingest and POST /api/admin/ingest/rotate-key. */

@@ -3,7 +3,10 @@
  * is "ingest", one publisher at a time checked against the stream key, every publish feeding the one
  * packager the viewer routes read, and whether there is a stream to watch (what playback tells pages).
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { LEASE_RENEW_MS, SoloCluster, type Cluster } from "../../cluster/cluster.ts";
 import type { Config } from "../../config.ts";
 import type { StreamKind } from "../../contracts/stream.ts";
 import { conflict } from "../../lib/errors.ts";
@@ -11,6 +14,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { Packager } from "./hls/packager.ts";
 import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
 import type { StreamKeyStore } from "./key.ts";
+import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "./rtmp/server.ts";
 
 /** The RTMP application OBS's "Server" field ends in. */
@@ -21,6 +25,9 @@ export const INGEST_APP = "live";
  * couple of seconds, and a reconnect within this goes on in the same players without a reload.
  */
 export const OFFLINE_AFTER_MS = 5000;
+
+/** How often an instance of a cluster looks who holds the publisher (also told at once by a message). */
+const FOLLOW_EVERY_MS = 500;
 
 /** What the admin's view needs of the publish in progress. */
 export interface LivePublish {
@@ -44,16 +51,62 @@ export class IngestService {
   lastRefusal: string | null = null;
   /** Told when the stream becomes watchable or stops being (pages fetch their playback again). */
   onWatchableChange: () => void = () => {};
+  /** In a cluster: what the other instances must show to read this one's packager (told them in the publisher's lease). */
+  private readonly secret = randomBytes(24).toString("base64url");
+  /** The publishing instance's stream, while another instance holds the publisher (or held it last). */
+  private mirror: IngestMirror | null = null;
+  /** Another instance holds the publisher now. */
+  private elsewhere: Leader | null = null;
+  private followTimer: ReturnType<typeof setInterval> | null = null;
+  private following = false;
+  /** Pages are told once the new publishing instance's stream can be read. */
+  private announceMirror = false;
+  private renewTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly config: Config,
     readonly keys: StreamKeyStore,
     private readonly log: Logger,
+    private readonly cluster: Cluster = new SoloCluster(config.instanceName),
+    /** The port the HTTP server bound (the internal address's default). */
+    private readonly httpPort: () => number = () => config.port,
   ) {}
 
-  /** The packager viewers read, or null while the listener is closed. */
+  /** The packager of this instance's own publishes, or null while the listener is closed. */
   get packager(): Packager | null {
     return this.current;
+  }
+
+  /** What viewers here read: this instance's packager, or the publishing instance's stream mirrored. */
+  get source(): Packager | IngestMirror | null {
+    return this.current ? (this.mirror ?? this.current) : null;
+  }
+
+  /** The instance holding the publisher when it is another one (its figures are shown there). */
+  get publishingElsewhere(): string | null {
+    return this.elsewhere?.instance ?? null;
+  }
+
+  /** Whether a request to the internal path carries this instance's secret. */
+  internalSecretMatches(given: string | null): boolean {
+    return this.cluster.clustered && secretMatches(this.secret, given);
+  }
+
+  /** Where the other instances reach this one: --internal-url, else --host (or this machine's name) and the bound port. */
+  private internalUrl(): string {
+    if (this.config.internalUrl) return this.config.internalUrl;
+    const host = ["0.0.0.0", "::", ""].includes(this.config.host) ? hostname() : this.config.host.includes(":") ? `[${this.config.host}]` : this.config.host;
+    return `http://${host}:${this.httpPort()}`;
+  }
+
+  private lease(): string {
+    return leaderValue({ instance: this.cluster.name, url: this.internalUrl(), secret: this.secret });
+  }
+
+  /** A message from another instance: the key rotated (drop the publisher here too), or a publish began or ended. */
+  onClusterMessage(what: "drop" | "changed"): void {
+    if (what === "drop") this.dropPublishers("stream key rotated");
+    else void this.followLeader();
   }
 
   /** The ports listened on (RTMPS null without a certificate), or null while closed. */
@@ -105,6 +158,9 @@ export class IngestService {
     return this.serially(async () => {
       const servers = [this.rtmp, this.rtmps];
       this.rtmp = this.rtmps = null;
+      if (this.followTimer) clearInterval(this.followTimer);
+      this.followTimer = null;
+      this.mirror = this.elsewhere = null;
       await Promise.all(servers.map((server) => server?.close()));
       this.current?.close();
       this.current = null;
@@ -116,9 +172,15 @@ export class IngestService {
   /** A new stream key; the publisher using the old one is dropped. */
   async rotateKey(): Promise<string> {
     const key = await this.keys.rotate();
-    for (const server of [this.rtmp, this.rtmps]) for (const session of server?.publishers() ?? []) session.close("stream key rotated");
+    this.dropPublishers("stream key rotated");
+    // The publisher may be on another instance of the cluster.
+    this.cluster.send({ k: "ingest", what: "drop" });
     this.log.info("ingest: stream key rotated; the publisher (if any) was dropped");
     return key;
+  }
+
+  private dropPublishers(reason: string): void {
+    for (const server of [this.rtmp, this.rtmps]) for (const session of server?.publishers() ?? []) session.close(reason);
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {
@@ -145,6 +207,71 @@ export class IngestService {
     this.rtmps = rtmps;
     this.openFailure = null;
     this.current = packager;
+    if (this.cluster.clustered) {
+      this.followTimer = setInterval(() => void this.followLeader(), FOLLOW_EVERY_MS);
+      this.followTimer.unref?.();
+      void this.followLeader();
+    }
+  }
+
+  /**
+   * Looks who holds the publisher: another instance's stream is mirrored for the viewers here; nobody
+   * (it ended, or its instance died and the lease ran out) means offline after the grace for a reconnect.
+   */
+  private async followLeader(): Promise<void> {
+    if (!this.current || !this.cluster.clustered || this.following) return;
+    this.following = true;
+    try {
+      const leader = parseLeader(await this.cluster.holder(PUBLISHER_LEASE));
+      if (!this.current) return;
+      if (!leader || leader.instance === this.cluster.name) {
+        this.elsewhere = null;
+        if (!leader && this.mirror && !this.publish && this.watchable && !this.offlineTimer) this.goingOffline();
+        return;
+      }
+      this.elsewhere = leader;
+      if (this.publish) return;
+      const mirror = this.mirror;
+      if (!mirror || mirror.leader.url !== leader.url || mirror.leader.secret !== leader.secret) {
+        this.mirror = new IngestMirror(leader);
+        this.announceMirror = this.watchable;
+        this.log.info(`ingest: ${leader.instance} has the publisher; its stream is served here`);
+      }
+      if (this.offlineTimer) {
+        clearTimeout(this.offlineTimer);
+        this.offlineTimer = null;
+      }
+      if (this.watchable && !this.announceMirror) return;
+      if ((await this.mirror!.multivariantPlaylist()) === null) return;
+      if (this.announceMirror) {
+        // Another instance took over: pages fetch their playback again and load the new playlist.
+        this.announceMirror = false;
+        if (this.watchable) this.onWatchableChange();
+      }
+      this.setWatchable(true);
+    } catch (error) {
+      this.log.warn(`ingest: could not look who has the publisher: ${(error as Error).message}`);
+    } finally {
+      this.following = false;
+    }
+  }
+
+  /**
+   * One publisher in the whole cluster: the lease is taken (or renewed) for this instance. One held by an
+   * instance whose port refuses connections (it died) is taken over rather than waited out. While Redis
+   * cannot be asked, this instance decides alone.
+   */
+  private async claimPublisher(): Promise<boolean> {
+    const mine = this.lease();
+    const claimed = await this.cluster.claim(PUBLISHER_LEASE, mine);
+    if (claimed !== false) return true;
+    const raw = await this.cluster.holder(PUBLISHER_LEASE);
+    const holder = parseLeader(raw);
+    if (raw === null) return (await this.cluster.claim(PUBLISHER_LEASE, mine)) !== false;
+    if (!holder || holder.instance === this.cluster.name || !(await refusesConnections(holder.url))) return false;
+    this.log.warn(`ingest: ${holder.instance} has the publisher but does not answer: this instance takes it over`);
+    await this.cluster.release(PUBLISHER_LEASE, raw);
+    return (await this.cluster.claim(PUBLISHER_LEASE, mine)) !== false;
   }
 
   private async authorize(app: string, key: string): Promise<AuthorizeResult> {
@@ -153,7 +280,12 @@ export class IngestService {
       return "bad key";
     }
     if (!(await this.keys.matches(key))) return "bad key";
-    return this.publish ? "busy" : "ok";
+    if (this.publish) return "busy";
+    if (!(await this.claimPublisher())) {
+      this.log.warn("ingest: publish refused: another instance of the cluster has the publisher");
+      return "busy";
+    }
+    return "ok";
   }
 
   /** One publish at a time across RTMP and RTMPS; its media goes to the packager, watched for when it can be played. */
@@ -165,6 +297,7 @@ export class IngestService {
     this.publish = publish;
     if (this.offlineTimer) clearTimeout(this.offlineTimer);
     this.offlineTimer = null;
+    if (this.cluster.clustered) this.lead(publish);
     const check = () => {
       if (!this.watchable && packager.isLive && packager.ready) {
         this.lastRefusal = null;
@@ -194,14 +327,42 @@ export class IngestService {
         if (reason.startsWith("unsupported")) this.lastRefusal = reason;
         if (this.publish !== publish) return;
         this.publish = null;
+        if (this.cluster.clustered) this.stopLeading();
         if (this.current !== packager) return;
-        this.offlineTimer = setTimeout(() => {
-          this.offlineTimer = null;
-          if (!this.publish) this.setWatchable(false);
-        }, OFFLINE_AFTER_MS);
-        this.offlineTimer.unref?.();
+        this.goingOffline();
       },
     };
+  }
+
+  /** Offline unless a publisher (here or elsewhere) comes within the grace for a reconnect. */
+  private goingOffline(): void {
+    this.offlineTimer = setTimeout(() => {
+      this.offlineTimer = null;
+      if (!this.publish && !this.elsewhere) this.setWatchable(false);
+    }, OFFLINE_AFTER_MS);
+    this.offlineTimer.unref?.();
+  }
+
+  /** This instance has the publisher: viewers here read its own packager, the others are told, and the lease is kept. */
+  private lead(publish: LivePublish): void {
+    this.mirror = this.elsewhere = null;
+    this.announceMirror = false;
+    this.cluster.send({ k: "ingest", what: "changed" });
+    const lease = this.lease();
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = setInterval(() => {
+      void this.cluster.claim(PUBLISHER_LEASE, lease).then((held) => {
+        // Another instance has it (this one was cut off from Redis past the lease): one publisher only.
+        if (held === false && this.publish === publish) publish.session.close("another instance of the cluster has the publisher");
+      });
+    }, LEASE_RENEW_MS);
+    this.renewTimer.unref?.();
+  }
+
+  private stopLeading(): void {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = null;
+    void this.cluster.release(PUBLISHER_LEASE, this.lease()).then(() => this.cluster.send({ k: "ingest", what: "changed" }));
   }
 
   private setWatchable(watchable: boolean): void {

@@ -42,6 +42,8 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
     warnings.push(`The stream key cannot be read on this server (it was sealed under another ${config.dataDir}/secrets.key): rotate the key and put the new one in OBS.`);
   }
   if (ingest.lastRefusal) warnings.push(`The last publish was refused: ${ingest.lastRefusal}.`);
+  const elsewhere = ingest.live ? null : ingest.publishingElsewhere;
+  if (elsewhere) warnings.push(`OBS publishes to the instance ${elsewhere}: its figures are shown in the panel served by that instance.`);
   const live = ingest.live;
   if (!live || !publisher) return warnings;
   const interval = publisher.video?.keyframeIntervalS ?? null;
@@ -69,7 +71,7 @@ export async function ingestView(ingest: IngestService, config: Config, siteUrl:
     rtmpUrl: `rtmp://${host}:${ports.rtmp}/${INGEST_APP}`,
     rtmpsUrl: ports.rtmps === null ? null : `rtmps://${host}:${ports.rtmps}/${INGEST_APP}`,
     streamKey: streamKey ?? "",
-    live: live !== null,
+    live: live !== null || ingest.publishingElsewhere !== null,
     publisher,
     warnings: warningsFor(ingest, config, kind, streamKey, publisher),
   };

@@ -26,6 +26,11 @@ export class SiteAddress {
     this.port = port;
   }
 
+  /** The port this server listens on (the one bound, once it is). */
+  get boundPort(): number {
+    return this.port;
+  }
+
   url(): string {
     return this.config.publicUrl ?? listenUrl(this.config.host, this.port);
   }
