@@ -192,6 +192,7 @@ app.browserTest("a declined card gives 'Payment Failed' with the card's message,
   assert.equal(new URL(page.url()).pathname, "/");
   assert.equal(await page.evaluate(() => localStorage.getItem("paymentIntentId")), null);
   await assertToastCoversNothing(page);
+  assert.deepEqual(await accessibilityViolations(page), [], "the dialog after a declined card");
   await screenshotViewportWidths(page, "purchase-dialog-declined");
 
   // Paying again clears the notice; the test card then goes through.
@@ -310,6 +311,7 @@ app.browserTest("an answer lost after the card was charged: the dialog says it m
   await notice.getByRole("button", { name: "Check my payment" }).waitFor();
   assert.equal(await dialog.getByText("Nothing was taken from your card").count(), 0, "the earlier word is gone");
   assert.equal(new URL(page.url()).pathname, "/");
+  assert.deepEqual(await accessibilityViolations(page), [], "the dialog after a lost answer");
   await screenshotViewportWidths(page, "purchase-dialog-answer-lost");
 
   // Checking while still offline says so; once the server answers, the paid intent goes on to the code.
