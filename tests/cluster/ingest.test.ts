@@ -3,7 +3,8 @@
  * viewers on the other instances watch the same LL-HLS through their own instance, which fetches each file
  * from the publishing one once over the internal path; a second publisher anywhere is refused; the internal
  * path answers nobody without the secret; and when the publishing instance is SIGKILLed, FFmpeg's
- * republish lands on another instance at once and the viewers' stream comes back there and everywhere.
+ * republish lands on another instance at once and the viewers' stream comes back there and everywhere; a key
+ * rotated on any instance drops the publisher wherever it is.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
@@ -214,5 +215,13 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     expect(await eventually(async () => (await viewerC.get("/api/stream/playback")).body.url, 15_000, "playback on C")).toBe(`${LIVE}index.m3u8`);
     expect((c.ctx.ingest.source as IngestMirror).leader.instance).toBe("ingest-b");
     await watched(c.url, viewerC, dir, "c-from-b");
+
+    // The key rotated on C drops the publisher on B.
+    const adminC = c.client();
+    for (const [name, value] of admin.cookies) adminC.cookies.set(name, value);
+    const rotated = await adminC.post("/api/admin/ingest/rotate-key");
+    expect(rotated.status).toBe(200);
+    await eventually(() => b.ctx.ingest.live === null, 5000, "B's publisher dropped");
+    expect(await b.ctx.ingest.keys.matches(streamKey)).toBe(false);
   }, 90_000);
 });
