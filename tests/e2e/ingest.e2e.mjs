@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { enterStream } from "./support/live.mjs";
+import { adminApi, enterStream } from "./support/live.mjs";
 import { startServer } from "./support/server.mjs";
 
 const FFMPEG = "/usr/bin/ffmpeg";
@@ -23,28 +23,16 @@ if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmp
 const app = useApp({ args: ["--rtmp-port", "0"] });
 const ingestTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn, options) : test(name, { skip: "no ffmpeg" }, () => {}));
 
-/** The admin API from Node (the same admin the browser signs in as). */
+/** The admin API from Node (the same admin the browser signs in as), and a wait until OBS is live. */
 async function adminClient(url) {
-  const base = { "content-type": "application/json", origin: url };
-  // Made once per server: a second attempt is refused, and that is fine.
-  await fetch(`${url}/api/admin/create-first`, { method: "POST", headers: base, body: JSON.stringify(ADMIN) });
-  const login = await fetch(`${url}/api/admin/login`, { method: "POST", headers: base, body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }) });
-  if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`);
-  const headers = { ...base, cookie: login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
-  const call = async (method, path, body) => {
-    const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
+  const api = await adminApi(url, ADMIN);
   return {
-    setSource: (body) => call("PUT", "/api/admin/stream-source", body),
-    ingest: () => call("GET", "/api/admin/ingest"),
+    ...api,
     /** Waits until the ingest says OBS is live and its video is measured. */
     async live(timeout = 30_000) {
       const until = Date.now() + timeout;
       for (;;) {
-        const view = await call("GET", "/api/admin/ingest");
+        const view = await api.ingest();
         if (view.live && view.publisher?.video?.fps) return view;
         if (Date.now() > until) throw new Error(`the ingest did not go live: ${JSON.stringify(view)}`);
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -87,7 +75,7 @@ function publish(rtmpUrl, streamKey) {
 /** Makes the ingest the source, starts a publisher and waits until it is live. */
 async function goLive() {
   const admin = await adminClient(app.url);
-  await admin.setSource({ kind: "ingest" });
+  await admin.setStreamSource({ kind: "ingest" });
   const { rtmpUrl, streamKey } = await admin.ingest();
   assert.match(rtmpUrl, /^rtmp:\/\/127\.0\.0\.1:\d+\/live$/);
   const publisher = publish(rtmpUrl, streamKey);
@@ -266,7 +254,7 @@ const sourceCard = (page) => page.getByRole("form", { name: "Stream source" });
 ingestTest("the admin picks Built-in (OBS), copies the server and the hidden key, sees OBS live with its figures and a playing preview, and the dashboard says it is live", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const admin = await adminClient(app.url);
-  await admin.setSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
+  await admin.setStreamSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
   await signIn(page, "/admin/settings");
   const card = sourceCard(page);
   await card.getByText("Built-in (OBS)", { exact: true }).click();
@@ -358,7 +346,7 @@ test("choosing Built-in (OBS) while the RTMP port is taken says so in the card, 
   try {
     const { page, pageErrors } = await openPage(browser, server.url, DESKTOP);
     const admin = await adminClient(server.url);
-    await admin.setSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
+    await admin.setStreamSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
     await page.goto("/admin/login");
     await page.getByLabel("Username").fill(ADMIN.username);
     await page.getByLabel("Password").fill(ADMIN.password);

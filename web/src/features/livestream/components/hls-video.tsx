@@ -6,7 +6,7 @@ import { hasMediaSource, playWithSound } from "@/lib/live-hls";
 /** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
 const RETRY_MS = 3000;
 
-interface HlsVideoProps {
+export interface HlsVideoProps {
   src: string;
   title: string;
   playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
@@ -15,8 +15,9 @@ interface HlsVideoProps {
 }
 
 /**
- * The relayed HLS stream: hls.js (loaded only here) where the browser has Media Source Extensions, the
- * browser's own HLS otherwise. While it loads or after a failure it shows 'Loading Stream' and retries.
+ * The relayed HLS stream: hls.js (loaded only when a player needs it) where the browser has Media Source
+ * Extensions, the browser's own HLS otherwise. While it loads or after a failure it shows 'Loading Stream'
+ * and retries.
  */
 export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);

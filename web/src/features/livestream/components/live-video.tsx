@@ -1,20 +1,13 @@
-import { useRef, type RefObject } from "react";
+import { useRef } from "react";
 import { useLiveHls } from "@/hooks/use-live-hls";
+import type { HlsVideoProps } from "./hls-video";
 import { StreamLoading, StreamOffline } from "./stream-loading";
-
-interface LiveVideoProps {
-  src: string;
-  title: string;
-  playerRef: RefObject<HTMLIFrameElement | HTMLVideoElement | null>;
-  /** Asks for a fresh playback address (the current one was refused). */
-  onReload: () => void;
-}
 
 /**
  * The built-in ingest's low-latency stream. While it loads it shows 'Loading Stream'; while the publisher is
  * away, 'Stream Offline' over the player, and the stream comes back by itself when the publisher does.
  */
-export function LiveVideo({ src, title, playerRef, onReload }: LiveVideoProps) {
+export function LiveVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const state = useLiveHls(videoRef, src, onReload);
   return (
