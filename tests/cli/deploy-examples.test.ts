@@ -180,11 +180,11 @@ describe("deploy/", () => {
   test("the flags checked include the unit's ExecStart and the compose services' commands", () => {
     const unit = files.find((f) => f.path.endsWith("dreadcast@.service"))!;
     const execStart = commandLines(unit.text).find((c) => c.line.startsWith("ExecStart="));
-    expect(execStart?.flags).toEqual(["host", "port", "instance-name", "data-dir"]);
+    expect(execStart?.flags).toEqual(["host", "port", "rtmp-port", "instance-name", "data-dir"]);
     const compose = files.find((f) => f.path.endsWith("compose.yaml"))!;
     const services = composeCommands(compose.text);
     expect(services.map((s) => s.service)).toEqual(["dreadcast-1", "dreadcast-2", "dreadcast-3"]);
-    for (const { flags } of services) expect(flags).toEqual(["instance-name"]);
+    for (const { flags } of services) expect(flags).toEqual(["instance-name", "internal-url"]);
   });
 
   test("every DREADCAST_ variable is the variable of a flag", () => {

@@ -1,5 +1,5 @@
 import type { Server, Subprocess } from "bun";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -99,6 +99,11 @@ export async function startNginx(backends: [number, number, number]): Promise<Ru
     ["127.0.0.1:3003", `127.0.0.1:${backends[2]}`],
     ["http {", `http {\n${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((k) => `    ${k}_temp_path ${dir}/${k};`).join("\n")}`],
   ]);
+  // The RTMP pass-through (stream {}) on a free port where the stream module is installed (libnginx-mod-stream), left out where not.
+  const streamModule = "/usr/lib/nginx/modules/ngx_stream_module.so";
+  conf = existsSync(streamModule)
+    ? conf.replace("listen 1935;", `listen 127.0.0.1:${await freePort()};`).replace("include /etc/nginx/modules-enabled/*.conf;", `load_module ${streamModule};`)
+    : conf.replace(/\nstream \{[\s\S]*\n\}\n/, "\n").replace("include /etc/nginx/modules-enabled/*.conf;", "");
   writeFileSync(join(dir, "nginx.conf"), conf);
   const proc = Bun.spawn([NGINX!, "-p", dir, "-c", join(dir, "nginx.conf"), "-e", "stderr", "-g", "daemon off;"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = collect(proc);
