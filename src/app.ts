@@ -13,6 +13,10 @@ import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
 import { chatRoutes } from "./modules/chat/index.ts";
 import { eventPageRoutes } from "./modules/event-page/index.ts";
+import { reminderRoutes } from "./modules/reminders/index.ts";
+import { REMINDER_TICK_MS } from "./modules/reminders/service.ts";
+import { intervalJob } from "./cluster/cluster.ts";
+import { LastingFailure } from "./lib/lasting-failure.ts";
 import { EventPageService } from "./modules/event-page/service.ts";
 import { healthRoutes } from "./modules/health/index.ts";
 import { moderationRoutes } from "./modules/moderation/index.ts";
@@ -46,6 +50,10 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const uploads = new UploadService(ctx.store, ctx.config.dataDir);
   const eventPage = new EventPageService(ctx.store, ctx.settings, ctx.site, uploads);
   ctx.mail.setCalendar(() => eventPage.calendar());
+  // One instance queues the reminders (the queue's keys would keep each single anyway).
+  const reminderFailure = new LastingFailure(ctx.log, "reminders not queued", "reminders queued again");
+  const queueReminders = () => ctx.reminders.runDue().then(() => reminderFailure.succeeded(), (error: unknown) => reminderFailure.failed(error));
+  ctx.cluster.single("reminders", intervalJob(() => void queueReminders(), REMINDER_TICK_MS, { atStart: true }));
   const web = await webAppPlugin(
     assets ?? (await loadWebAssets()),
     async () => ({ "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()) }),
@@ -113,6 +121,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(streamRoutes(ctx, relay, ingest))
     .use(chatRoutes(ctx))
     .use(eventPageRoutes(eventPage))
+    .use(reminderRoutes(ctx.reminders))
     .use(web);
   return app;
 }

@@ -9,6 +9,7 @@ import { DEFAULT_CHAT_BATCHING } from "./modules/chat/fanout.ts";
 import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
 import { SiteAddress } from "./modules/mail/site-url.ts";
+import { ReminderService } from "./modules/reminders/service.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
 import { PaymentLedger } from "./modules/payments/ledger.ts";
@@ -36,6 +37,8 @@ export interface AppContext {
   /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
   ingest: IngestService;
   mail: MailService;
+  /** The e-mails to buyers 24 hours and 15 minutes before the start, and their unsubscribe. */
+  reminders: ReminderService;
   viewerSessions: ViewerSessionService;
   access: AccessService;
   payments: PaymentService;
@@ -109,6 +112,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     admins: new AdminService(store),
     settings,
     mail,
+    reminders: new ReminderService(store, settings, mail, site, log),
     viewerSessions,
     access,
     payments,

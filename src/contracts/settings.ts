@@ -65,6 +65,8 @@ export interface LivestreamSettings {
   socialLinks: SocialLinks;
   /** How long the event runs: the calendar entry ends this long after the start. */
   durationMinutes: number;
+  /** E-mails to every buyer with an address 24 hours and 15 minutes before the start. */
+  remindersEnabled: boolean;
 }
 
 export const MIN_DURATION_MINUTES = 15;
@@ -149,6 +151,7 @@ export const livestreamSettingsFields = {
     .int("Duration must be whole minutes")
     .min(MIN_DURATION_MINUTES, `Duration must be at least ${MIN_DURATION_MINUTES} minutes`)
     .max(MAX_DURATION_MINUTES, `Duration must be at most ${MAX_DURATION_MINUTES / 60} hours`),
+  remindersEnabled: z.boolean(),
 };
 
 /**

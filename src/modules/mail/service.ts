@@ -11,6 +11,8 @@ export interface QueuedMail {
   html?: string | null;
   /** An iCalendar file the message carries (text/calendar, event.ics). */
   calendar?: string | null;
+  /** The one-click unsubscribe address (List-Unsubscribe with List-Unsubscribe-Post, RFC 8058). */
+  listUnsubscribe?: string | null;
   /** One message per key, ever: a second enqueue with the same key is ignored. */
   dedupeKey?: string | null;
 }
@@ -41,6 +43,7 @@ interface QueueRow {
   text_body: string;
   html_body: string | null;
   calendar: string | null;
+  list_unsubscribe: string | null;
   attempts: number;
 }
 
@@ -77,14 +80,15 @@ export class MailService {
   async enqueue(mail: QueuedMail): Promise<boolean> {
     const now = Date.now();
     const result = await this.store.run(
-      `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, calendar, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO email_queue (dedupe_key, to_address, subject, text_body, html_body, calendar, list_unsubscribe, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
       mail.dedupeKey ?? null,
       mail.to,
       mail.subject,
       mail.text,
       mail.html ?? null,
       mail.calendar ?? null,
+      mail.listUnsubscribe ?? null,
       now,
       now,
     );
@@ -100,8 +104,8 @@ export class MailService {
     this.eventDetails = provider;
   }
 
-  /** The event's calendar file (null until the event pages are wired in): the code e-mail carries it. */
-  private calendar: () => Promise<string | null> = async () => null;
+  /** The event's calendar file (null until the event pages are wired in): the code e-mail and the reminders carry it. */
+  calendar: () => Promise<string | null> = async () => null;
 
   setCalendar(provider: () => Promise<string | null>): void {
     this.calendar = provider;
@@ -200,7 +204,7 @@ export class MailService {
       `UPDATE email_queue SET claimed_until = ?
        WHERE id IN (SELECT id FROM email_queue WHERE status = 'pending' AND next_attempt_at <= ? AND claimed_until <= ?
                     ORDER BY next_attempt_at, id LIMIT ? ${lock})
-       RETURNING id, created_at, to_address, subject, text_body, html_body, calendar, attempts`,
+       RETURNING id, created_at, to_address, subject, text_body, html_body, calendar, list_unsubscribe, attempts`,
       now + CLAIM_MS,
       now,
       now,
@@ -234,6 +238,7 @@ export class MailService {
           text: row.text_body,
           html: row.html_body,
           calendar: row.calendar,
+          listUnsubscribe: row.list_unsubscribe,
         });
       } catch (error) {
         await this.recordFailure(row, error).catch(() => {});

@@ -182,3 +182,37 @@ export function passRefundFailedMail(code: string, amount: string, failureReason
   );
   return { subject, text, html };
 }
+
+/** A reminder before the start: the event, when it starts for the buyer, their code, the way in and how to stop reminders. */
+export interface ReminderDetails {
+  title: string;
+  /** "in 15 minutes", "in 24 hours". */
+  startsIn: string;
+  /** The start in the buyer's zone, named, or in UTC. */
+  startText: string;
+  code: string;
+  unsubscribeUrl: string;
+}
+
+export function reminderMail(reminder: ReminderDetails, siteUrl: string): MailContent {
+  const subject = `${reminder.title} starts ${reminder.startsIn}`;
+  const text = [
+    `${reminder.title} starts ${reminder.startsIn}: ${reminder.startText}.`,
+    "",
+    `Access code: ${reminder.code}`,
+    "",
+    `Enter it with a chat username at ${siteUrl}/access`,
+    "",
+    "The event is attached as a calendar file.",
+    "",
+    `No more reminders for this pass: ${reminder.unsubscribeUrl}`,
+  ].join("\n");
+  const html = layout(
+    `Starts ${reminder.startsIn}`,
+    `<p><strong>${escapeHtml(reminder.title)}</strong> starts ${escapeHtml(reminder.startsIn)}:</p>
+<div style="margin:12px 0 20px;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;font-size:18px;color:#fca5a5;">${escapeHtml(reminder.startText)}</div>
+<p>Your access code:</p>${codeBlock(reminder.code)}${enterButton(siteUrl)}
+<p style="font-size:13px;color:#a3a3a3;">The event is attached as a calendar file. <a href="${escapeHtml(reminder.unsubscribeUrl)}" style="color:#f87171;">No more reminders for this pass</a>.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -19,6 +19,8 @@ export interface OutgoingMail {
   html: string | null;
   /** An iCalendar file attached as text/calendar (event.ics); null: none. */
   calendar?: string | null;
+  /** A one-click unsubscribe address: List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  listUnsubscribe?: string | null;
 }
 
 /** What nodemailer is given for a message: its addresses, its parts and the calendar file attached. */
@@ -31,6 +33,7 @@ function message(mail: OutgoingMail, config: Config) {
     html: mail.html ?? undefined,
     messageId: messageIdOf(mail, config),
     attachments: mail.calendar ? [{ filename: "event.ics", content: mail.calendar, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }] : undefined,
+    headers: mail.listUnsubscribe ? { "List-Unsubscribe": `<${mail.listUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined,
   };
 }
 

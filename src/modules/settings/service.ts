@@ -29,6 +29,7 @@ interface SettingsRow {
   terms_url: string;
   social_links: string;
   duration_minutes: number;
+  reminders_enabled: number;
   has_sales: number;
 }
 
@@ -56,6 +57,7 @@ const COLUMNS: { [K in keyof LivestreamSettingsBody]?: [column: string, toRow?: 
   privacyUrl: ["privacy_url"],
   termsUrl: ["terms_url"],
   durationMinutes: ["duration_minutes"],
+  remindersEnabled: ["reminders_enabled", (on) => (on ? 1 : 0)],
 };
 
 /** What is kept until the next write: the settings, the donation total and the serialised public views. */
@@ -123,6 +125,7 @@ export class SettingsService {
       termsUrl: row.terms_url,
       socialLinks: parseSocialLinks(row.social_links),
       durationMinutes: row.duration_minutes,
+      remindersEnabled: row.reminders_enabled === 1,
     };
   }
 

@@ -21,7 +21,7 @@ const error = (description: string) => toast({ variant: "destructive", title: "E
 
 /** The cards of this form, by the fields each holds: a card with a changed field says it is unsaved. */
 const CARDS = {
-  Event: ["eventTitle", "startDate", "isActive"],
+  Event: ["eventTitle", "startDate", "durationMinutes", "isActive", "remindersEnabled"],
   Thumbnail: ["thumbnailUrl"],
   "Price & donations": ["currency", "accessPrice", "donationGoal"],
   Organiser: ["organizerName", "contactEmail", "privacyUrl", "termsUrl", "socialLinks"],
@@ -139,6 +139,16 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
               error={errors.startDate?.message}
               {...form.register("startDate")}
             />
+            <FormField
+              label="Length (minutes)"
+              type="number"
+              inputMode="numeric"
+              min={15}
+              step={5}
+              hint="Where the calendar entry and the search engines' event end: 120 is two hours."
+              error={errors.durationMinutes?.message}
+              {...form.register("durationMinutes", { valueAsNumber: true })}
+            />
             <Controller
               control={form.control}
               name="isActive"
@@ -146,6 +156,22 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
                 <Switch
                   label="Livestream active"
                   description={activeDescription(field.value, form.watch("startDate"))}
+                  checked={field.value}
+                  onCheckedChange={field.onChange}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="remindersEnabled"
+              render={({ field }) => (
+                <Switch
+                  label="Reminders"
+                  description={
+                    field.value
+                      ? "On: buyers with an e-mail address are reminded 24 hours and 15 minutes before the start, with their code and the calendar file."
+                      : "Off: buyers get no reminders before the start."
+                  }
                   checked={field.value}
                   onCheckedChange={field.onChange}
                 />

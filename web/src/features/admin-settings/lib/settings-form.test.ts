@@ -21,7 +21,18 @@ describe("poundsToPence", () => {
 
 const NO_LINKS = { instagram: "", youtube: "", tiktok: "", x: "", discord: "" };
 const ORGANIZER = { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: NO_LINKS };
-const valid = { eventTitle: "Night", thumbnailUrl: "/assets/default-thumbnail.jpg", donationGoal: 50, isActive: true, startDate: "2030-10-31T21:00", accessPrice: 1, currency: "gbp", ...ORGANIZER };
+const valid = {
+  eventTitle: "Night",
+  thumbnailUrl: "/assets/default-thumbnail.jpg",
+  donationGoal: 50,
+  isActive: true,
+  startDate: "2030-10-31T21:00",
+  durationMinutes: 120,
+  remindersEnabled: true,
+  accessPrice: 1,
+  currency: "gbp",
+  ...ORGANIZER,
+};
 const messages = (input: unknown) => {
   const result = settingsFormSchema.safeParse(input);
   return result.success ? [] : result.error.issues.map((i) => i.message);
@@ -37,6 +48,13 @@ describe("settingsFormSchema", () => {
     expect(messages({ ...valid, thumbnailUrl: "" })).toEqual(["Thumbnail path is required"]);
     expect(messages({ ...valid, donationGoal: 0.99 })).toEqual(["Donation goal must be at least 1"]);
     expect(messages({ ...valid, donationGoal: Number.NaN })).toEqual(["Donation goal must be at least 1"]);
+  });
+
+  test("the event's length: whole minutes from 15 minutes to 48 hours", () => {
+    expect(messages({ ...valid, durationMinutes: Number.NaN })).toEqual(["Duration must be a number of minutes"]);
+    expect(messages({ ...valid, durationMinutes: 10 })).toEqual(["Duration must be at least 15 minutes"]);
+    expect(messages({ ...valid, durationMinutes: 48 * 60 + 1 })).toEqual(["Duration must be at most 48 hours"]);
+    expect(messages({ ...valid, durationMinutes: 90.5 })).toEqual(["Duration must be whole minutes"]);
   });
 
   test("the organiser's details: an e-mail, web links, each network's own site", () => {
@@ -62,6 +80,7 @@ describe("form values and the PUT body", () => {
     hasSales: false,
     ...ORGANIZER,
     durationMinutes: 120,
+    remindersEnabled: true,
   };
 
   const everything = { eventTitle: true, thumbnailUrl: true, donationGoal: true, isActive: true, startDate: true, accessPrice: true, currency: true };
@@ -75,6 +94,10 @@ describe("form values and the PUT body", () => {
     expect(form).toMatchObject({ accessPrice: 4.5, currency: "eur" });
     expect(body).toMatchObject({ accessPrice: 450, currency: "eur" });
     expect(body).not.toHaveProperty("fakeViewersEnabled");
+    expect(toSettingsBody(settingsFormSchema.parse({ ...form, durationMinutes: 90, remindersEnabled: false }), { durationMinutes: true, remindersEnabled: true })).toEqual({
+      durationMinutes: 90,
+      remindersEnabled: false,
+    });
   });
 
   test("the access price is at least the currency's Stripe minimum", () => {

@@ -19,6 +19,8 @@ export const settingsFormSchema = z
     donationGoal: z.number({ error: GOAL_MESSAGE }).min(1, GOAL_MESSAGE).max(1_000_000, "Donation goal is too large"),
     isActive: z.boolean(),
     startDate: z.string().refine((value) => !Number.isNaN(new Date(value).getTime()), "Please choose a start date"),
+    durationMinutes: livestreamSettingsFields.durationMinutes,
+    remindersEnabled: z.boolean(),
     accessPrice: z.number({ error: "Access price must be a number" }),
     currency: z.enum(CURRENCIES, { error: "Choose one of the listed currencies" }),
   })
@@ -57,6 +59,8 @@ export function toFormValues(settings: LivestreamSettings): SettingsFormInput {
     donationGoal: settings.donationGoal > 0 ? penceToPounds(settings.donationGoal) : DEFAULT_DONATION_GOAL_POUNDS,
     isActive: settings.isActive,
     startDate: isoToLocalInput(settings.startDate),
+    durationMinutes: settings.durationMinutes,
+    remindersEnabled: settings.remindersEnabled,
     accessPrice: penceToPounds(settings.accessPrice),
     currency: settings.currency,
     organizerName: settings.organizerName,
