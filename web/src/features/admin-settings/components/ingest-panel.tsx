@@ -98,7 +98,8 @@ function Figures({ publisher }: { publisher: IngestPublisher }) {
         ["Keyframes", formatKeyframeInterval(video.keyframeIntervalS)],
       ]
     : [["Video", "None"]];
-  rows.push(["Audio", audio ? `${formatAudio(audio)} · ${formatBitrate(audio.bitrateKbps)}` : "None"]);
+  rows.push(["Audio", audio ? formatAudio(audio) : "None"]);
+  if (audio) rows.push(["Audio bitrate", formatBitrate(audio.bitrateKbps)]);
   return (
     <dl className="ingest-figures">
       {rows.map(([label, value]) => (
