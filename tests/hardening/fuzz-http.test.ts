@@ -106,6 +106,10 @@ const ROUTES: RouteSpec[] = [
   },
   { method: "POST", path: "/api/admin/upload-thumbnail", auth: "admin", body: "multipart", weight: 1.5 },
   { method: "GET", path: "/uploads/:name", auth: "none", body: "none" },
+  { method: "GET", path: "/event.ics", auth: "none", body: "none" },
+  { method: "HEAD", path: "/event.ics", auth: "none", body: "none" },
+  { method: "GET", path: "/unsubscribe", auth: "none", body: "none", valid: () => ({ token: "A".repeat(32) }) },
+  { method: "POST", path: "/unsubscribe", auth: "none", body: "none" },
   {
     method: "POST",
     path: "/api/validate-access",
