@@ -1,6 +1,7 @@
 import { SOCIAL_NETWORKS } from "../../contracts/settings.ts";
 import type { EventFacts } from "./facts.ts";
-import { clip, escapeHtml, oneLine, scriptSafeJson } from "./text.ts";
+import { escapeHtml } from "../../lib/html.ts";
+import { clip, oneLine, scriptSafeJson } from "./text.ts";
 
 /** The pages a shared link leads to, each with its own title; the landing page also carries the event for search engines. */
 export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean }> = {

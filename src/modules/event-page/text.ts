@@ -12,10 +12,6 @@ export function clip(value: string, max: number): string {
   return `${parts.slice(0, max - 1).join("").trimEnd()}…`;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
-
 /** JSON that cannot end the `<script>` holding it: `<`, `>` and `&` (and JavaScript's line breaks) as \u escapes. */
 export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

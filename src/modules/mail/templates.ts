@@ -1,12 +1,10 @@
+import { escapeHtml } from "../../lib/html.ts";
+
 /** The e-mails the event sends: dark, simple HTML with a plain-text twin. */
 export interface MailContent {
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 function layout(title: string, bodyHtml: string): string {

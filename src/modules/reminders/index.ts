@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { escapeHtml } from "../event-page/text.ts";
+import { escapeHtml } from "../../lib/html.ts";
 import type { ReminderService, UnsubscribeOutcome } from "./service.ts";
 
 /** The page's own policy: its inline style, and a form that posts back here; nothing else loads. */
