@@ -19,7 +19,7 @@ export const REMINDERS = [
 /** How often the schedule is looked at: a reminder goes out at most this late. */
 export const REMINDER_TICK_MS = 30_000;
 
-/** How many reminders one run queues at most; the next run takes the rest. */
+/** How many passes are read at a time (a run goes on until every one due is queued). */
 const BATCH = 500;
 
 interface ReminderRow {
@@ -98,10 +98,13 @@ export class ReminderService {
     const due = [...REMINDERS].reverse().find((r) => now >= start - r.before);
     if (!due) return 0;
     let queued = 0;
-    for (const row of await this.recipients(due.name, start, start - due.before)) {
-      if (await this.queue(row, due.name, start, now, s.eventTitle)) queued++;
+    for (;;) {
+      const batch = await this.recipients(due.name, start, start - due.before);
+      for (const row of batch) {
+        if (await this.queue(row, due.name, start, now, s.eventTitle)) queued++;
+      }
+      if (batch.length < BATCH) return queued;
     }
-    return queued;
   }
 
   /** Passes with an address, bought before the reminder's time, not revoked or unsubscribed, not yet reminded. */
