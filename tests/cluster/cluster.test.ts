@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
+import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "../../src/contracts/chat-limits.ts";
 import { RedisClient } from "bun";
 import { clusterNamespace, RedisCluster } from "../../src/cluster/cluster.ts";
 import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
@@ -198,6 +199,19 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     alpha.ctx.chat.closeCode(codeId);
     expect((await buyerWs.closed).code).toBe(WS_CLOSE_KICKED);
     expect(buyerWs.of("system_message").at(-1)!.message).toContain("refunded or disputed");
+  });
+
+  test("Reset device in the panel of one instance ends the old device's chat and stream on the other at once", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const phone = await joinAs(beta, "Oldphone", "SKP");
+    const phoneWs = await connect(beta, phone);
+    const codeId = (await alpha.ctx.store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", phone.accessCode))!.id;
+    expect((await (await adminOf(alpha)).post(`/api/admin/access-codes/${codeId}/reset-device`)).status).toBe(200);
+    expect(await phoneWs.closed).toEqual({ code: WS_CLOSE_SESSION_ENDED, reason: "Device reset" });
+    expect(phoneWs.of("system_message").map((e) => e.message)).toContain(DEVICE_RESET_MESSAGE);
+    expect((await sameBrowserOn(beta, phone).get("/api/stream/playback")).status).toBe(401);
+    expect(await upgradeStatus(beta, { origin: beta.origin, cookie: cookieOf(phone) })).toBe(401);
   });
 
   test("a viewer cannot multiply the chat limits by holding sockets on several instances", async () => {

@@ -1,6 +1,6 @@
 import type { ClientFrame, ServerEvent, ServerEventType } from "@contracts/chat";
 import { readServerFrame } from "@contracts/chat-batch";
-import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "@contracts/chat-limits";
+import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-limits";
 import { isAdminPath } from "@/config/paths";
 
 /** Reconnect backoff: 1 s, growing 1.5× per failed attempt, capped at 30 s. */
@@ -25,7 +25,7 @@ export interface ConnectionStatus {
   state: ConnectionState;
   /** Attempts since the socket was last open; reset when one opens. */
   attempt: number;
-  /** The close code that removed this viewer (kicked or banned), which stops automatic reconnects. */
+  /** The close code that removed this viewer (kicked, banned, or the session ended by a device reset), which stops automatic reconnects. */
   removedWith: number | null;
 }
 
@@ -124,7 +124,7 @@ export class ChatSocket {
     socket.onclose = (close) => {
       if (socket !== this.socket) return;
       this.socket = null;
-      const removed = close.code === WS_CLOSE_KICKED || close.code === WS_CLOSE_BANNED ? close.code : null;
+      const removed = close.code === WS_CLOSE_KICKED || close.code === WS_CLOSE_BANNED || close.code === WS_CLOSE_SESSION_ENDED ? close.code : null;
       const attempt = this.status.attempt;
       if (removed === null && this.scheduleReconnect(attempt)) this.setStatus({ state: "closed", attempt: attempt + 1, removedWith: null });
       else this.setStatus({ state: "closed", attempt, removedWith: removed });

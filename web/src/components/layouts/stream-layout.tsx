@@ -165,7 +165,7 @@ export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { me
   if (message.type === "donation") {
     const tier = donationTier(message.donation ?? 0);
     return (
-      <li className="chat-line chat-line-donation" data-tier={tier}>
+      <li className="chat-line chat-line-donation" data-tier={tier} tabIndex={actions ? -1 : undefined}>
         <p className="chat-line-text">
           <span className="chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), message.currency ?? currency)}</span>
           <span className="chat-user">{message.username}</span> <span className="chat-donation-text">{message.text}</span>
@@ -175,7 +175,8 @@ export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { me
     );
   }
   return (
-    <li className={message.staff ? "chat-line chat-line-staff" : "chat-line"}>
+    // With tools, a tap (or click) on the line focuses it, which shows them.
+    <li className={message.staff ? "chat-line chat-line-staff" : "chat-line"} tabIndex={actions ? -1 : undefined}>
       <p className="chat-line-text">
         {message.staff ? <StaffBadge staff={message.staff} /> : null}
         <span className="chat-user" style={{ color: nameColour(message.username) }}>

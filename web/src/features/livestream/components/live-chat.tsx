@@ -15,6 +15,8 @@ import { ModeratorActions, type ModeratorAction, type ModeratorActionOptions } f
 interface LiveChatProps {
   store: LiveStore;
   connection: LiveConnection;
+  /** A signed-in admin (ban and refund in one step is offered). */
+  isAdmin?: boolean;
   /** Access is still being checked: the chat is not connecting yet. */
   verifying: boolean;
   /** Access could not be checked for a while (it is asked again by itself, and on RECONNECT), so the chat cannot connect. */
@@ -25,10 +27,10 @@ interface LiveChatProps {
 }
 
 /** The LIVE CHAT panel: connection state, pinned line, the newest lines, the composer, donate and heart. */
-export function LiveChat({ store, connection, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
+export function LiveChat({ store, connection, isAdmin = false, verifying, verificationFailed, onDonate, onDonateIntent }: LiveChatProps) {
   useSignals();
   const ban = (target: string, reason?: string) => connection.send({ type: "ban_user", username: target, targetUsername: target, reason });
-  const banAndRefund = useBanAndRefund(store.isModerator.value, ban);
+  const banAndRefund = useBanAndRefund(isAdmin, ban);
   const moderate = (action: ModeratorAction, message: ChatMessage, options: ModeratorActionOptions = {}) => {
     // The server checks every action; this only skips what the flag says cannot work.
     if (!store.isModerator.value) return;
@@ -54,7 +56,7 @@ export function LiveChat({ store, connection, verifying, verificationFailed, onD
   );
 }
 
-function ConnectionStatus({ store, connection, verifying, verificationFailed }: Omit<LiveChatProps, "onDonate" | "onDonateIntent">) {
+function ConnectionStatus({ store, connection, verifying, verificationFailed }: Omit<LiveChatProps, "onDonate" | "onDonateIntent" | "isAdmin">) {
   useSignals();
   const status = store.connection.value;
   if (status.state === "open") return <span className="chat-status chat-status-connected">Connected</span>;

@@ -29,15 +29,20 @@ export function LiveMeter({ store, initial }: { store: LiveStore; initial: { cur
   return <FearMeter current={progress.current} goal={progress.goal} currency={useEventCurrency()} />;
 }
 
-/** Who this viewer is in the chat, with a badge for moderators. */
-export function WatchingAs({ store, username }: { store: LiveStore; username: string }) {
+/** Who this viewer is in the chat (the name the server knows the socket by), with the staff badge their lines carry. */
+export function WatchingAs({ store, username, isAdmin = false }: { store: LiveStore; username: string; isAdmin?: boolean }) {
   useSignals();
+  const badge = isAdmin ? "ADMIN" : store.isModerator.value ? "MOD" : null;
   return (
     <>
-      <span>
+      <span className="stream-watching">
         Watching as <strong className="stream-viewer-name">{store.username.value ?? username}</strong>
       </span>
-      {store.isModerator.value ? <span className="stream-mod-badge">MOD</span> : null}
+      {badge ? (
+        <span className="stream-mod-badge" data-staff={isAdmin ? "admin" : "moderator"}>
+          {badge}
+        </span>
+      ) : null}
     </>
   );
 }

@@ -1,11 +1,16 @@
 import { useSignalEffect } from "@preact/signals-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useLocation } from "wouter";
+import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-limits";
 import type { PublicLivestreamSettings } from "@contracts/settings";
 import { DEFAULT_CURRENCY, formatAmount } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
 import { StreamLayout } from "@/components/layouts/stream-layout";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
+import { paths } from "@/config/paths";
+import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
+import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
 import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
@@ -38,6 +43,9 @@ export function LivestreamPage() {
   const [store] = useState(() => new LiveStore());
   const { access, retry: retryAccess } = useStreamAccess();
   const verified = access.status === "verified";
+  // A signed-in admin: no code, the admin's own name, an admin's powers (ban and refund too).
+  const isAdmin = access.status === "verified" && access.role === "admin";
+  const [, navigate] = useLocation();
   const connection = useLiveConnection(store, access);
   // Until access is checked there is no chat to reconnect: RECONNECT asks the server about the access again.
   const chatConnection = useMemo(() => (verified ? connection : { ...connection, reconnect: retryAccess }), [verified, connection, retryAccess]);
@@ -63,6 +71,16 @@ export function LivestreamPage() {
     if (moderator.data?.isModerator) store.isModerator.value = true;
   }, [moderator.data, store]);
 
+  // An admin reset this code's device: this device's session is over, and the code is forgotten here (or
+  // /access would bind it again at once); the page goes back to /access, the name kept.
+  useSignalEffect(() => {
+    if (store.connection.value.removedWith !== WS_CLOSE_SESSION_ENDED) return;
+    toast({ variant: "destructive", title: ACCESS_DENIED_TITLE, description: DEVICE_RESET_MESSAGE });
+    navigate(paths.access, { replace: true });
+    removeLocal(LOCAL_KEYS.accessCode);
+    removeSession(SESSION_KEYS.accessVerified);
+  });
+
   // Settings the admin saves reach the page at once, between polls.
   useSignalEffect(() => {
     const update = store.settings.value;
@@ -86,7 +104,7 @@ export function LivestreamPage() {
       <StreamLayout
         title={title}
         live={streamIsLive(data, verified ? playback.data?.url : undefined)}
-        headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} /> : null}
+        headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} isAdmin={isAdmin} /> : null}
         player={
           <StreamPlayer
             playback={verified && data?.isActive !== false ? playback.data : undefined}
@@ -111,6 +129,7 @@ export function LivestreamPage() {
           <LiveChat
             store={store}
             connection={chatConnection}
+            isAdmin={isAdmin}
             verifying={access.status === "verifying" || (access.status === "unreachable" && !accessFailing)}
             verificationFailed={accessFailing}
             onDonate={() => {

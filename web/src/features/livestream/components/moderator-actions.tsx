@@ -26,7 +26,11 @@ interface ModeratorActionsProps {
 const TIMEOUT_LABELS: Record<number, string> = { 60: "1m", 300: "5m", 600: "10m", 3600: "1h" };
 const TIMEOUT_NAMES: Record<number, string> = { 60: "1 minute", 300: "5 minutes", 600: "10 minutes", 3600: "1 hour" };
 
-/** A moderator's buttons on a chat line. Delete, kick, ban (and an admin's ban and refund) ask 'Confirm?' first; Timeout asks for how long. */
+/**
+ * A moderator's buttons on a chat line (in the log they float over the line while it is hovered or
+ * focused). Delete, kick, ban (and an admin's ban and refund) ask 'Confirm?' first, and Timeout asks for
+ * how long, on a row of their own under the line.
+ */
 export function ModeratorActions({ message, own, onAction, pinOnly = false, canRefund = false }: ModeratorActionsProps) {
   const [confirming, setConfirming] = useState<Exclude<ModeratorAction, "pin"> | null>(null);
   const [reason, setReason] = useState("");
@@ -64,7 +68,7 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
   if (confirming) {
     const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}`, banRefund: `Ban ${name} and refund their pass` }[confirming];
     return (
-      <div className={confirming === "ban" ? "chat-mod-confirm chat-mod-wide" : "chat-mod-confirm"} role="group" aria-label={what}>
+      <div className="chat-mod-confirm chat-mod-wide" role="group" aria-label={what}>
         {confirming === "ban" ? (
           <input
             className="chat-mod-reason"

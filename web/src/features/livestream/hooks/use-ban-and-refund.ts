@@ -1,7 +1,6 @@
 import { formatMoney } from "@contracts/money";
 import { refundableAmount } from "@contracts/payments-ledger";
 import { toast } from "@/hooks/use-toast";
-import { useAdminSession } from "@/lib/admin-auth";
 import { getPayments, refundPayment } from "@/lib/admin-payments";
 import { serverErrorMessage } from "@/lib/api-client";
 
@@ -25,10 +24,10 @@ async function refundPassOf(username: string): Promise<void> {
 /**
  * For an admin moderating the chat: ban a viewer and refund their pass in one step, each step reported
  * in a toast. Null for anyone else (a MOD- code moderates but cannot refund), so the menu leaves it out.
+ * `isAdmin` comes from the stream page's access check (GET /api/me): no admin-only call is made to find out.
  */
-export function useBanAndRefund(isModerator: boolean, ban: (username: string) => boolean): ((username: string) => void) | null {
-  const admin = useAdminSession(isModerator);
-  if (!admin.data) return null;
+export function useBanAndRefund(isAdmin: boolean, ban: (username: string) => boolean): ((username: string) => void) | null {
+  if (!isAdmin) return null;
   return (username) => {
     if (!ban(username)) {
       toast({ variant: "destructive", title: "Not Connected", description: `${username} was not banned: the chat is not connected.` });

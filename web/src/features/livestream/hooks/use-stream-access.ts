@@ -17,11 +17,17 @@ import { api } from "@/lib/api-client";
 import { FAILED_ATTEMPTS_BEFORE_ERROR, reconnectDelay } from "@/lib/chat-socket";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
 import { guardNavigation, isSpecialAccessCode, loopRecentlyStopped } from "@/lib/navigation-guard";
+import { fetchStreamIdentity } from "@/lib/stream-identity";
 import { LOCAL_KEYS, readLocal, readSession, SESSION_KEYS, writeLocal, writeSession } from "@/lib/storage";
 
 export type StreamAccess =
   | { status: "verifying" }
-  | { status: "verified"; accessCode: string; username: string }
+  /**
+   * Let in: a viewer with their code, or a signed-in admin (no code: the admin watches and moderates
+   * under their own name, the server's session deciding).
+   */
+  | { status: "verified"; role: "viewer"; accessCode: string; username: string }
+  | { status: "verified"; role: "admin"; accessCode: null; username: string }
   /**
    * The server could not answer (network, 5xx, too busy): asked again by itself with the chat's backoff.
    * `failures` in a row so far; from FAILED_ATTEMPTS_BEFORE_ERROR on, `failing` (the viewer is told).
@@ -93,6 +99,10 @@ export function useStreamAccess(): StreamAccessCheck {
     async function verify() {
       // A loop: the guard takes over, except that a special code is sent here, where it already is.
       if (guardNavigation(location, navigate) && !isSpecialAccessCode(readLocal(LOCAL_KEYS.accessCode))) return setAccess({ status: "denied" });
+      // A signed-in admin needs no code, whatever this browser keeps (the server's rule: the admin's session first).
+      const here = await fetchStreamIdentity();
+      if (cancelled) return;
+      if (here?.role === "admin" && here.username) return setAccess({ status: "verified", role: "admin", accessCode: null, username: here.username });
       const accessCode = readLocal(LOCAL_KEYS.accessCode);
       if (!accessCode) return leave(ACCESS_REQUIRED);
       const username = await chatName();
@@ -125,7 +135,7 @@ export function useStreamAccess(): StreamAccessCheck {
           writeSession(SESSION_KEYS.verificationMethod, special ? "special-access" : "stream");
         }
         writeSession(SESSION_KEYS.verificationTimestamp, String(Date.now()));
-        setAccess({ status: "verified", accessCode, username });
+        setAccess({ status: "verified", role: "viewer", accessCode, username });
       };
       retryRef.current = () => {
         if (!asking && !cancelled && failures > 0) void ask();
