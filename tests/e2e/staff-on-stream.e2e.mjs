@@ -58,6 +58,15 @@ app.browserTest("a signed-in admin opens View Livestream and watches and moderat
     await line.getByRole("button", { name: "Yes" }).click();
     await viewer.page.getByText("You have been banned from this event.").first().waitFor();
     assert.deepEqual(problems, [], "no failed call and no console error on the admin's stream page");
+
+    // On /access the admin is shown the way in without a code.
+    await stream.goto("/access");
+    const watch = stream.getByRole("link", { name: `Watch as ${ADMIN.username}` });
+    await watch.waitFor();
+    await screenshotWidths(stream, "admin-on-access");
+    await watch.click();
+    await waitForPath(stream, "/livestream");
+    await connected(stream);
   } finally {
     await viewer.context.close();
   }

@@ -5,6 +5,7 @@ import { toast } from "@/hooks/use-toast";
 import { hasStoredFingerprint } from "@/lib/fingerprint";
 import { guardNavigation, loopRecentlyStopped } from "@/lib/navigation-guard";
 import { LOCAL_KEYS, readLocal } from "@/lib/storage";
+import { fetchStreamIdentity } from "@/lib/stream-identity";
 import { rememberVerifiedAccess, verifyExistingAccess } from "@/lib/viewer-access";
 import { AccessForm } from "./access-form";
 import { LostCodeForm } from "./lost-code-form";
@@ -39,9 +40,25 @@ function useRestoreAccess(): boolean {
   return checking;
 }
 
+/** The signed-in admin's name, if this browser holds the panel's session: an admin watches without a code. */
+function useSignedInAdmin(): string | null {
+  const [admin, setAdmin] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void fetchStreamIdentity().then((here) => {
+      if (current && here?.role === "admin") setAdmin(here.username);
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return admin;
+}
+
 /** Where a viewer enters their access code, username and e-mail. */
 export function AccessPage() {
   const checking = useRestoreAccess();
+  const admin = useSignedInAdmin();
   return (
     <div className="page page-narrow access-page">
       <div className="page-intro">
@@ -50,6 +67,16 @@ export function AccessPage() {
         <span className="drip" aria-hidden="true" />
         <p className="page-lead">Your access code opens the stream on one device. Choose the name the others will see in the chat.</p>
       </div>
+      {admin ? (
+        <div className="card panel access-admin" role="note">
+          <p>
+            You are signed in to the panel as <strong>{admin}</strong>: you watch and moderate without a code, under that name.
+          </p>
+          <Link href={paths.livestream} className="btn btn-primary">
+            Watch as {admin}
+          </Link>
+        </div>
+      ) : null}
       <div className="card card-blood panel">
         {checking ? (
           <p className="access-checking" role="status">
