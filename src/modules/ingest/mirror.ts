@@ -69,11 +69,19 @@ export async function refusesConnections(url: string): Promise<boolean> {
   }
 }
 
+/** A fetch shared by every viewer asking the same; the entry (not its promise) tells whether it is still the one kept. */
+interface PendingPlaylist {
+  result: Promise<PlaylistResult>;
+}
+interface PendingFile {
+  bytes: Promise<Uint8Array | null>;
+}
+
 /** Another instance's LL-HLS, served to this instance's viewers. */
 export class IngestMirror {
-  private readonly playlists = new Map<string, Promise<PlaylistResult>>();
+  private readonly playlists = new Map<string, PendingPlaylist>();
   /** Oldest first: the window drops from the front. */
-  private readonly files = new Map<string, Promise<Uint8Array | null>>();
+  private readonly files = new Map<string, PendingFile>();
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
   private multivariant: { text: string; until: number } | null = null;
@@ -91,19 +99,18 @@ export class IngestMirror {
   /** The media playlist, blocking as the publisher's does; one request to it for all the viewers asking the same. */
   playlist(request: { msn?: number; part?: number }): Promise<PlaylistResult> {
     const query = request.msn === undefined ? "" : `?_HLS_msn=${request.msn}${request.part === undefined ? "" : `&_HLS_part=${request.part}`}`;
-    let pending = this.playlists.get(query);
-    if (!pending) {
-      const fetched = this.fetchPlaylist(query);
-      pending = fetched;
-      this.playlists.set(query, fetched);
-      void fetched.then((result) => {
-        const keep = result.status === "ok" ? (query ? PLAYLIST_KEEP_MS : PLAIN_KEEP_MS) : 0;
-        setTimeout(() => {
-          if (this.playlists.get(query) === fetched) this.playlists.delete(query);
-        }, keep).unref?.();
-      });
-    }
-    return pending;
+    const pending = this.playlists.get(query);
+    if (pending) return pending.result;
+    // The entry, not its promise, says whether it is still the one kept.
+    const entry: PendingPlaylist = { result: this.fetchPlaylist(query) };
+    this.playlists.set(query, entry);
+    void entry.result.then((result) => {
+      const keep = result.status === "ok" ? (query ? PLAYLIST_KEEP_MS : PLAIN_KEEP_MS) : 0;
+      setTimeout(() => {
+        if (this.playlists.get(query) === entry) this.playlists.delete(query);
+      }, keep).unref?.();
+    });
+    return entry.result;
   }
 
   private async fetchPlaylist(query: string): Promise<PlaylistResult> {
@@ -140,11 +147,11 @@ export class IngestMirror {
   /** An init segment, segment or part, fetched once and kept while it is in the window; null when the publisher has none. */
   file(name: string): Promise<Uint8Array | null> {
     const held = this.files.get(name);
-    if (held) return held;
-    const fetched = this.fetchFile(name);
-    this.files.set(name, fetched);
-    void fetched.then((bytes) => {
-      if (this.files.get(name) !== fetched) return;
+    if (held) return held.bytes;
+    const entry: PendingFile = { bytes: this.fetchFile(name) };
+    this.files.set(name, entry);
+    void entry.bytes.then((bytes) => {
+      if (this.files.get(name) !== entry) return;
       // Not there (yet): the next viewer asking tries again.
       if (!bytes) this.files.delete(name);
       else {
@@ -153,7 +160,7 @@ export class IngestMirror {
         this.trim();
       }
     });
-    return fetched;
+    return entry.bytes;
   }
 
   private async fetchFile(name: string): Promise<Uint8Array | null> {
