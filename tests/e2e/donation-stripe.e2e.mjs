@@ -67,6 +67,8 @@ app.browserTest("a donation of one's own amount: checked as the server checks it
     await chooser.getByRole("alert").getByText(message, { exact: true }).waitFor();
     assert.equal(await own.getAttribute("aria-invalid"), "true");
   }
+  // Donate names no amount it would refuse.
+  await chooser.getByRole("button", { name: "Donate", exact: true }).waitFor();
   await screenshotViewportWidths(page, "donation-own-amount-error");
   // A preset clears the message and is what Donate pays; typing again chooses one's own amount.
   await chooser.getByText("£20", { exact: true }).click();

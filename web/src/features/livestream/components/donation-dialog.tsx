@@ -125,7 +125,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                   </button>
                 </Dialog.Close>
                 <button type="submit" className="btn btn-primary">
-                  {Number.isNaN(chosen) ? "Donate" : `Donate ${amount(chosen)}`}
+                  {choice === "own" && ownProblem() ? "Donate" : `Donate ${amount(chosen)}`}
                 </button>
               </div>
             </form>
