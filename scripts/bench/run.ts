@@ -4,14 +4,16 @@
  * test-results/bench/results.json.
  *
  *   npm run bench                                   everything at full size (about 20 minutes)
- *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, cluster, web, filter)
+ *   npm run bench -- --only chat,http               some benchmarks (chat, crowd, idle, hearts, http, relay, ingest, cluster, web, filter)
  *   npm run bench -- --quick                        everything, scaled down (a quick check of the scripts)
  *   npm run bench -- --viewers 500 --seconds 5      scale one dimension
  *
  * Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --seconds T (20) --warmup W (3)
  * --chat-rounds R (3: turns dreadcast and the floor take in the quiet chat, the CPU figure being the median round's ratio)
  * --idle N (5000) --storm N (1000) --heart-rate H per viewer (10) --http-seconds T (10, per server, over all rounds)
- * --http-rounds R (5) --connections C (64) --relay-viewers N (500) --relay-seconds T (20)
+ * --http-rounds R (5) --connections C (64) --relay-viewers N (500) --relay-seconds T (20, also the ingest's viewer load)
+ * --ingest-viewers N (500) --ingest-seconds T (180: the quiet ingest measured for CPU and RSS) --long (600 of them)
+ * --ingest-latency-seconds T (60: hls.js played side by side)
  * --crowd N viewers (3000) --crowd-senders S (125, at --rate each) --crowd-scan N,N,… (audiences tried for the
  * largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan) --crowd-rounds R (3: turns the batched
  * server and the batched floor take, the CPU figure being each one's median)
@@ -30,6 +32,7 @@ import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
 import { clusterBench } from "./cluster.ts";
 import { relayBench } from "./relay.ts";
+import { ingestBench } from "./ingest.ts";
 
 const root = resolve(import.meta.dir, "../..");
 const { values: flags } = parseArgs({
@@ -54,6 +57,10 @@ const { values: flags } = parseArgs({
     "chat-rounds": { type: "string" },
     "relay-viewers": { type: "string" },
     "relay-seconds": { type: "string" },
+    "ingest-viewers": { type: "string" },
+    "ingest-seconds": { type: "string" },
+    "ingest-latency-seconds": { type: "string" },
+    long: { type: "boolean", default: false },
     "no-lighthouse": { type: "boolean", default: false },
     servers: { type: "string", default: "dreadcast,floor,socketio" },
     nice: { type: "string" },
@@ -80,8 +87,11 @@ const opts = {
   crowdScan: (flags["crowd-scan"] ?? (flags.quick ? "" : "5000,8000,12000")).split(",").filter(Boolean).map(Number),
   relayViewers: num(flags["relay-viewers"], 500, 100),
   relaySeconds: num(flags["relay-seconds"], 20, 6),
+  ingestViewers: num(flags["ingest-viewers"], 500, 100),
+  ingestSeconds: num(flags["ingest-seconds"], flags.long ? 600 : 180, 30),
+  ingestLatencySeconds: num(flags["ingest-latency-seconds"], 60, 20),
 };
-const ALL = ["chat", "crowd", "idle", "hearts", "http", "relay", "cluster", "web", "filter"] as const;
+const ALL = ["chat", "crowd", "idle", "hearts", "http", "relay", "ingest", "cluster", "web", "filter"] as const;
 type Bench = (typeof ALL)[number];
 const selected = new Set<Bench>((flags.only?.split(",").map((s) => s.trim()) as Bench[] | undefined) ?? [...ALL]);
 for (const name of selected) if (!ALL.includes(name)) throw new Error(`unknown benchmark '${name}' (choose from ${ALL.join(", ")})`);
@@ -407,6 +417,15 @@ async function relay() {
   results.relay = await relayBench({ bun: BUN, work, viewers: opts.relayViewers, seconds: opts.relaySeconds, startDreadcast, line, verdict, summary });
 }
 
+// --- 5b. the built-in ingest against nginx-rtmp (scripts/bench/ingest.ts) --------------------------------
+
+async function ingest() {
+  results.ingest = await ingestBench({
+    bun: BUN, work, viewers: opts.ingestViewers, loadSeconds: opts.relaySeconds, ingestSeconds: opts.ingestSeconds,
+    latencySeconds: opts.ingestLatencySeconds, startDreadcast, line, verdict, summary,
+  });
+}
+
 // --- 6. a cluster (scripts/bench/cluster.ts) ------------------------------------------------------------
 
 async function cluster() {
@@ -485,7 +504,7 @@ const m = machine();
 const started = performance.now();
 console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`);
 if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
-const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, relay, cluster, web, filter };
+const benches: Record<Bench, () => Promise<void>> = { chat, crowd, idle, hearts, http, relay, ingest, cluster, web, filter };
 let failed = false;
 for (const name of ALL) {
   if (!selected.has(name)) continue;
