@@ -238,7 +238,10 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
       await Bun.sleep(300);
       view = await (await fetch(`${server.url}/api/admin/ingest`, { headers })).json();
     }
-    if (!view?.publisher?.video?.fps) throw new Error(`the ingest did not go live: ${JSON.stringify(view)} ${await new Response(ffmpeg.stderr).text()}`);
+    if (!view?.publisher?.video?.fps) {
+      ffmpeg.kill("SIGKILL");
+      throw new Error(`the ingest did not go live: ${JSON.stringify(view)} ${await new Response(ffmpeg.stderr).text()}`);
+    }
     // The viewer's address as /api/stream/playback gives it once the livestream is switched on (the same path, behind the same gate).
     const playlistUrl = await mediaPlaylistUrl(`${server.url}/api/stream/live/index.m3u8`, { cookie: probeViewers[0]!.cookie });
     // The publish's wall-clock start, from dreadcast's first PROGRAM-DATE-TIME (the same encode feeds nginx).
@@ -248,6 +251,7 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     // Media time 0 reached the servers at tap.start() in the steady stream; the PROGRAM-DATE-TIME says firstPdt.
     await Bun.sleep(4000);
     const pdtLag = firstPdt - tap.start();
+    if (!Number.isFinite(pdtLag)) throw new Error("the FLV tap received no video after 3 s of media (FFmpeg's tee output to it failed)");
     const startWall = () => tap!.start();
     c.line("ingest", `media time 0 reached the servers at the tap's steady clock; dreadcast's PROGRAM-DATE-TIME is ${fmt(pdtLag, 0)} ms behind it (FFmpeg's start-up catch-up), corrected below`);
     c.line("ingest", `FFmpeg → dreadcast${nginx ? " + nginx-rtmp" : ""}: 720p30 libx264 ultrafast zerolatency, 2.5 Mbit/s, keyframe every 30 frames, AAC 128k (${JSON.stringify(view.publisher.video)})`);
