@@ -41,20 +41,20 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
   // "Livestream active" off: viewers get nothing to play, also from an address they kept (the admin still
   // sees the preview). Read at most once a second, as every viewer asks several times a second.
   let active: { value: boolean; until: number } | null = null;
-  const isActive = async () => {
-    if (!active || active.until < Date.now()) active = { value: (await ctx.settings.get()).isActive, until: Date.now() + ACTIVE_TTL_MS };
-    return active.value;
+  const isActive = (): boolean | Promise<boolean> => {
+    if (active && active.until >= Date.now()) return active.value;
+    return ctx.settings.get().then(({ isActive: value }) => {
+      active = { value, until: Date.now() + ACTIVE_TTL_MS };
+      return value;
+    });
   };
   const onAir = (watcher: Watcher): void | Promise<void> => {
     if (watcher.role === "admin") return;
-    const offAir = () => serviceUnavailable("The livestream is off the air right now.", OFF_AIR_RETRY_S);
-    if (active && active.until >= Date.now()) {
-      if (!active.value) throw offAir();
-      return;
-    }
-    return isActive().then((value) => {
-      if (!value) throw offAir();
-    });
+    const check = (value: boolean) => {
+      if (!value) throw serviceUnavailable("The livestream is off the air right now.", OFF_AIR_RETRY_S);
+    };
+    const value = isActive();
+    return value instanceof Promise ? value.then(check) : check(value);
   };
   const served = (request: Request) => {
     try {
