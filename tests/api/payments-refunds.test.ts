@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { PASS_ENDED_MESSAGE } from "../../src/modules/chat/hub.ts";
+import { PASS_ENDED_MESSAGE } from "../../src/contracts/notices.ts";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
 import { enter, makeFingerprint } from "../support/viewer.ts";

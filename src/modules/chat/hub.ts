@@ -4,13 +4,14 @@ import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contr
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "../../contracts/chat.ts";
 import { DEVICE_RESET_MESSAGE } from "../../contracts/chat-limits.ts";
 import { formatMoney } from "../../contracts/money.ts";
+import { BANNED_MESSAGE, KICKED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden, tooManyRequests } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
-import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching, type Stored } from "./fanout.ts";
+import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
 import { KickList, type Kick, type KickTarget } from "./kicks.ts";
-import { ChatMessageStore, type NewMessage } from "./messages.ts";
+import { ChatMessageStore, type NewMessage, type Stored } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
@@ -94,11 +95,8 @@ export const PEER_TTL_MS = 3000;
 /** Frames a socket may send per second before the excess is dropped unread. */
 const MAX_FRAMES_PER_SECOND = 40;
 
-export const BANNED_MESSAGE = "You have been banned from this event.";
-export const KICKED_MESSAGE = "You have been removed from the chat by a moderator.";
 /** How a kicked person's sockets close. */
 const KICK_CLOSE = { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE };
-export const PASS_ENDED_MESSAGE = "Your access pass has been refunded or disputed and no longer works.";
 
 /**
  * The live event's hub: who is connected, the fan-out to everyone (one JSON string per event, Bun's

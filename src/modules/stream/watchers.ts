@@ -3,7 +3,7 @@ import { readCookie } from "../../http/cookies.ts";
 import { forbidden, unauthorized } from "../../lib/errors.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 import { findPerson } from "../access/person.ts";
-import { BANNED_MESSAGE, KICKED_MESSAGE } from "../chat/hub.ts";
+import { BANNED_MESSAGE, KICKED_MESSAGE } from "../../contracts/notices.ts";
 
 /** Who may watch: a viewer let in with a code (name and code for the watermark, until when), or an admin. */
 export type Watcher =
