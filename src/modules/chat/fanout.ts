@@ -1,6 +1,6 @@
 import { chatBatchFrame } from "../../contracts/chat-batch.ts";
 import type { ChatMessage, ServerEvent } from "../../contracts/chat.ts";
-import type { NewMessage } from "./messages.ts";
+import type { NewMessage, Stored } from "./messages.ts";
 
 /** When chat lines are held and sent several to a frame. */
 export interface ChatBatching {
@@ -11,9 +11,6 @@ export interface ChatBatching {
 }
 
 export const DEFAULT_CHAT_BATCHING: ChatBatching = { windowMs: 100, busyPerSecond: 30 };
-
-/** What storing one new line came to: the stored line, or why it could not be stored. */
-export type Stored = { line: ChatMessage } | { error: unknown };
 
 /** Stores new lines, in order, as few writes as it can; one result per line, in the same order. */
 export type CommitLines = (drafts: NewMessage[]) => Promise<Stored[]>;

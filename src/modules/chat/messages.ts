@@ -1,7 +1,6 @@
 import type { Param, Store } from "../../db/store.ts";
 import { CHAT_HISTORY_LIMIT, type ChatMessage } from "../../contracts/chat.ts";
 import { randomToken } from "../../lib/tokens.ts";
-import type { Stored } from "./fanout.ts";
 
 interface MessageRow {
   id: string;
@@ -53,6 +52,9 @@ function toMessage(row: MessageRow): ChatMessage {
   if (row.staff !== null) message.staff = row.staff;
   return message;
 }
+
+/** What storing one new line came to: the stored line, or why it could not be stored. */
+export type Stored = { line: ChatMessage } | { error: unknown };
 
 export interface NewMessage {
   userId: number | null;
