@@ -8,6 +8,8 @@ import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
+import { paymentAdminRoutes } from "./modules/payments/admin-routes.ts";
+import { settingsAdminRoutes } from "./modules/settings/admin-routes.ts";
 import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
 import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
@@ -110,7 +112,9 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(securityPlugin(ctx.config))
     .use(healthRoutes(ctx))
     .use(adminAuthRoutes(ctx))
-    .use(adminPanelRoutes(ctx, uploads))
+    .use(adminPanelRoutes(ctx))
+    .use(settingsAdminRoutes(ctx, uploads))
+    .use(paymentAdminRoutes(ctx))
     .use(moderationRoutes(ctx))
     .use(uploadRoutes(uploads))
     .use(accessRoutes(ctx))

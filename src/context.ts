@@ -8,7 +8,7 @@ import { AdminService } from "./modules/admin/service.ts";
 import { DEFAULT_CHAT_BATCHING } from "./modules/chat/fanout.ts";
 import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
-import { SiteAddress } from "./modules/mail/site-url.ts";
+import { SiteAddress } from "./http/site-address.ts";
 import { ReminderService } from "./modules/reminders/service.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";

@@ -8,7 +8,7 @@ import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
 import { RedisUnavailableError } from "./cluster/cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
-import { listenUrl } from "./modules/mail/site-url.ts";
+import { listenUrl } from "./http/site-address.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 

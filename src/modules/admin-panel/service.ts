@@ -3,7 +3,7 @@ import type { AccessCodeRecord, PassHold, StatsSample, UserRecord } from "../../
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
 import { passEmailSql, passHold, viewerEmailSql } from "../payments/ledger.ts";
-import { toCsv } from "./csv.ts";
+import { toCsv } from "../../http/csv.ts";
 
 interface CodeRow {
   id: number;
@@ -82,9 +82,17 @@ export class AdminPanelService {
     return this.findAccessCode((await this.access.issueAccessCode(kind, { email })).id);
   }
 
-  /** Remembers the address a code was sent to, so the list shows it. */
-  async setEmail(id: number, email: string): Promise<void> {
-    await this.store.run("UPDATE access_codes SET email = ? WHERE id = ?", email, id);
+  /**
+   * The code to send again and the address it goes to: the one given (then remembered on the code, so the
+   * list shows it), else the code's own. A code with no address, or a revoked one, is not sent.
+   */
+  async prepareSend(id: number, email: string | undefined): Promise<{ record: AccessCodeRecord; to: string }> {
+    const record = await this.findAccessCode(id);
+    const to = email ?? record.email;
+    if (!to) throw badRequest("Enter an e-mail address to send this code to");
+    if (record.revoked) throw badRequest("This access code has been revoked");
+    if (email) await this.store.run("UPDATE access_codes SET email = ? WHERE id = ?", email, id);
+    return { record, to };
   }
 
   /** Revokes a code and ends every viewer session made with it; returns the usernames that held it. */

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
-import { ADMIN_COOKIE, adminAuth } from "./auth.ts";
+import { ADMIN_COOKIE, adminRoutes } from "./auth.ts";
 import { ADMIN_SESSION_TTL_MS } from "./service.ts";
 
 /** The longest a login waits because its username failed often from other addresses. */
@@ -21,9 +21,8 @@ export function adminAuthRoutes(ctx: AppContext) {
   const failuresPerUser = ctx.cluster.backoff("admin-login-failures-user", 5, USERNAME_SLOWDOWN_MAX_MS);
   const secure = cookieIsSecure(ctx.config);
 
-  return new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
+  const signIn = new Elysia({ name: "admin-auth-routes", prefix: "/api/admin" })
     .use(clientIpPlugin(ctx.config))
-    .use(adminAuth(ctx))
     .get("/check-first-admin", async () => ({ needsFirstAdmin: await ctx.admins.needsFirstAdmin() }))
     .post(
       "/create-first",
@@ -61,6 +60,6 @@ export function adminAuthRoutes(ctx: AppContext) {
       await ctx.admins.endSession(readCookie(request, ADMIN_COOKIE));
       setSessionCookie(set, ADMIN_COOKIE, "", { secure, maxAge: 0 });
       return { ok: true };
-    })
-    .get("/profile", ({ admin }) => ({ username: admin.username }), { isAdmin: true });
+    });
+  return new Elysia().use(signIn).use(adminRoutes(ctx).get("/profile", ({ admin }) => ({ username: admin.username })));
 }

@@ -1,7 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../db/migrations.ts";
 import { formatMoney } from "../../contracts/money.ts";
-import type { SiteAddress } from "../mail/site-url.ts";
+import type { SiteAddress } from "../../http/site-address.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { organizerOf } from "../settings/service.ts";
 import { sniffImage, UPLOADS_URL_PREFIX, type UploadService } from "../uploads/service.ts";

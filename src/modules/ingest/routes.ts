@@ -2,15 +2,13 @@
  * The built-in ingest's routes: the LL-HLS viewers play (GET {INGEST_PREFIX}<name>, behind the same
  * session gate as the relay) and the admin's GET /api/admin/ingest and POST /api/admin/ingest/rotate-key.
  */
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import type { RotatedStreamKey } from "../../contracts/stream.ts";
-import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { badRequest, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
-import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
-import { announceSettings } from "../admin-panel/index.ts";
+import { adminRoutes } from "../admin/auth.ts";
+import { announceSettings } from "../settings/announce.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
 import { INGEST_PREFIX } from "../stream/providers.ts";
 import type { Packager, PlaylistResult } from "./hls/packager.ts";
@@ -140,18 +138,10 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
 export function ingestAdminRoutes(ctx: AppContext) {
   // Open pages fetch their playback again when a stream starts or ends.
   ctx.ingest.onWatchableChange = () => void announceSettings(ctx).catch((error: unknown) => ctx.log.error("could not tell pages that the stream started or ended", error));
-  return new Elysia({ name: "ingest-admin-routes", prefix: "/api/admin" })
-    .use(adminAuth(ctx))
-    // 401 before the input is looked at, as for every admin call.
-    .onTransform(async ({ request }) => {
-      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
-    })
-    .guard({ isAdmin: true }, (app) =>
-      app
-        .get("/ingest", () => ingestView(ctx.ingest, ctx.config, ctx.site.url(), ctx.stream.provider().kind))
-        .post("/ingest/rotate-key", async () => {
-          const rotated: RotatedStreamKey = { streamKey: await ctx.ingest.rotateKey() };
-          return rotated;
-        }),
-    );
+  return adminRoutes(ctx)
+    .get("/ingest", () => ingestView(ctx.ingest, ctx.config, ctx.site.url(), ctx.stream.provider().kind))
+    .post("/ingest/rotate-key", async () => {
+      const rotated: RotatedStreamKey = { streamKey: await ctx.ingest.rotateKey() };
+      return rotated;
+    });
 }

@@ -1,76 +1,76 @@
-import { Elysia } from "elysia";
+import { unbanUserBody } from "../../contracts/admin-panel.ts";
 import { banUserBody, chatRulesBody, liftTimeoutBody, moderationLogQuery, moderatorBody, userIdParam } from "../../contracts/moderation.ts";
 import type { AppContext } from "../../context.ts";
-import { readCookie } from "../../http/cookies.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
-import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
-import { csvResponse, downloadResponse } from "../admin-panel/csv.ts";
+import { adminRoutes } from "../admin/auth.ts";
+import { csvResponse, downloadResponse } from "../../http/csv.ts";
 import { ModeratorActions } from "../chat/moderator-actions.ts";
 import { findTarget, FrameRefused } from "../chat/targets.ts";
 import { ModerationAdminService } from "./service.ts";
 
-/** /api/admin moderation calls: chat rules, the moderation log, timeouts, moderators and the chat export. */
+/** /api/admin moderation calls: chat rules, the moderation log, timeouts, moderators, bans and the chat export. */
 export function moderationRoutes(ctx: AppContext) {
   const hub = ctx.chat;
   const actions = new ModeratorActions(hub);
   const service = new ModerationAdminService(ctx.store, hub.moderation.log);
 
-  return new Elysia({ name: "moderation", prefix: "/api/admin" })
-    .use(adminAuth(ctx))
-    // Without a session the answer is 401 before the input is even looked at.
-    .onTransform(async ({ request }) => {
-      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
+  return adminRoutes(ctx)
+    .get("/chat-rules", () => hub.moderation.getRules())
+    .put("/chat-rules", ({ body, admin }) => actions.saveRules(body, admin.username), { body: chatRulesBody })
+    .get("/moderation-log", async ({ query }) => ({ entries: await hub.moderation.log.list(query) }), { query: moderationLogQuery })
+    .get("/moderation-log.csv", async ({ query }) => csvResponse("moderation-log", service.logCsv(await hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 }))), {
+      query: moderationLogQuery,
     })
-    .guard({ isAdmin: true }, (app) =>
-      app
-        .get("/chat-rules", () => hub.moderation.getRules())
-        .put("/chat-rules", ({ body, admin }) => actions.saveRules(body, admin.username), { body: chatRulesBody })
-        .get("/moderation-log", async ({ query }) => ({ entries: await hub.moderation.log.list(query) }), { query: moderationLogQuery })
-        .get("/moderation-log.csv", async ({ query }) => csvResponse("moderation-log", service.logCsv(await hub.moderation.log.list({ ...query, limit: query.limit ?? 100_000 }))), {
-          query: moderationLogQuery,
-        })
-        .get("/timeouts", async () => ({ timeouts: await hub.moderation.timeouts.list() }))
-        .post(
-          "/lift-timeout",
-          async ({ body, admin }) => {
-            let target;
-            try {
-              target = await findTarget(hub, { targetUsername: body.username });
-            } catch (error) {
-              if (error instanceof FrameRefused) throw notFound(error.message);
-              throw error;
-            }
-            if (!(await actions.liftTimeout(target, admin.username))) throw notFound(`'${target.username}' is not timed out`);
-            return { ok: true, username: target.username };
-          },
-          { body: liftTimeoutBody },
-        )
-        .post(
-          "/users/:id/moderator",
-          async ({ params, body, admin }) => {
-            const { username } = await service.setModerator(params.id, body.isModerator, admin.username);
-            actions.moderatorChanged(params.id, body.isModerator);
-            return { id: params.id, username, isModerator: body.isModerator };
-          },
-          { params: userIdParam, body: moderatorBody },
-        )
-        // A ban from the Users screen, for anyone who entered, whether or not they have chatted: as a
-        // moderator's in the chat, by name and by code, their sessions ended and the stream refused to them.
-        .post(
-          "/users/:id/ban",
-          async ({ params, body, admin }) => {
-            const user = await service.findUser(params.id);
-            if (await hub.isBanned(user.username, user.accessCodeId)) throw conflict(`'${user.username}' is already banned`);
-            const reason = body.reason ?? null;
-            await hub.ban(user.username, user.accessCodeId, admin.username, reason);
-            await hub.moderation.log.record({ action: "ban", moderator: admin.username, target: user.username, detail: reason });
-            return { ok: true, id: params.id, username: user.username };
-          },
-          { params: userIdParam, body: banUserBody },
-        )
-        .get("/chat-export.json", async () =>
-          downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),
-        )
-        .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv(await service.chatExport()))),
+    .get("/timeouts", async () => ({ timeouts: await hub.moderation.timeouts.list() }))
+    .post(
+      "/lift-timeout",
+      async ({ body, admin }) => {
+        let target;
+        try {
+          target = await findTarget(hub, { targetUsername: body.username });
+        } catch (error) {
+          if (error instanceof FrameRefused) throw notFound(error.message);
+          throw error;
+        }
+        if (!(await actions.liftTimeout(target, admin.username))) throw notFound(`'${target.username}' is not timed out`);
+        return { ok: true, username: target.username };
+      },
+      { body: liftTimeoutBody },
+    )
+    .post(
+      "/users/:id/moderator",
+      async ({ params, body, admin }) => {
+        const { username } = await service.setModerator(params.id, body.isModerator, admin.username);
+        actions.moderatorChanged(params.id, body.isModerator);
+        return { id: params.id, username, isModerator: body.isModerator };
+      },
+      { params: userIdParam, body: moderatorBody },
+    )
+    // A ban from the Users screen, for anyone who entered, whether or not they have chatted: as a
+    // moderator's in the chat, by name and by code, their sessions ended and the stream refused to them.
+    .post(
+      "/users/:id/ban",
+      async ({ params, body, admin }) => {
+        const user = await service.findUser(params.id);
+        if (await hub.isBanned(user.username, user.accessCodeId)) throw conflict(`'${user.username}' is already banned`);
+        const reason = body.reason ?? null;
+        await hub.ban(user.username, user.accessCodeId, admin.username, reason);
+        await hub.moderation.log.record({ action: "ban", moderator: admin.username, target: user.username, detail: reason });
+        return { ok: true, id: params.id, username: user.username };
+      },
+      { params: userIdParam, body: banUserBody },
+    )
+    .get("/chat-export.json", async () =>
+      downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),
+    )
+    .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv(await service.chatExport())))
+    .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))
+    .post(
+      "/unban-user",
+      async ({ body, admin }) => {
+        if (!(await hub.unban(body.username, admin.username))) throw notFound(`'${body.username}' is not banned`);
+        return { ok: true, username: body.username };
+      },
+      { body: unbanUserBody },
     );
 }

@@ -1,7 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import type { ChatExportMessage, ModerationLogEntry } from "../../contracts/moderation.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
-import { toCsv } from "../admin-panel/csv.ts";
+import { toCsv } from "../../http/csv.ts";
 import type { ModerationLog } from "../chat/moderation-log.ts";
 
 interface ExportRow {

@@ -3,7 +3,7 @@ import { formatMoney } from "../../contracts/money.ts";
 import type { PassHold } from "../../contracts/admin-panel.ts";
 import { netAmount, type PaymentRecord, type PaymentStatus } from "../../contracts/payments-ledger.ts";
 import type { AccessService } from "../access/service.ts";
-import { toCsv } from "../admin-panel/csv.ts";
+import { toCsv } from "../../http/csv.ts";
 import type { MailService } from "../mail/service.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { PaymentKind } from "./provider.ts";

@@ -3,7 +3,7 @@ import type { Store } from "../../db/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { eventTitle } from "../event-page/facts.ts";
 import type { MailService } from "../mail/service.ts";
-import type { SiteAddress } from "../mail/site-url.ts";
+import type { SiteAddress } from "../../http/site-address.ts";
 import { eventStartUtc, reminderMail } from "../mail/templates.ts";
 import type { SettingsService } from "../settings/service.ts";
 

@@ -2,12 +2,11 @@ import { Elysia } from "elysia";
 import { streamSourceBody, type StreamPlayback } from "../../contracts/stream.ts";
 import type { AppContext } from "../../context.ts";
 import { blobResponse } from "../../http/byte-range.ts";
-import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders, requestOrigin } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
-import { ADMIN_COOKIE, adminAuth } from "../admin/auth.ts";
-import { announceSettings } from "../admin-panel/index.ts";
+import { adminRoutes } from "../admin/auth.ts";
+import { announceSettings } from "../settings/announce.ts";
 import { INGEST_PREFIX, PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
 import { HlsRelay, type RelayAnswer } from "./relay.ts";
 import { watcherGate, type StreamRoute } from "./gate.ts";
@@ -22,26 +21,20 @@ function watermarkText(watcher: Watcher): string {
 
 /** GET/PUT /api/admin/stream-source: the source, its secrets write-only. */
 export function streamAdminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "stream-admin-routes", prefix: "/api/admin" })
-    .use(adminAuth(ctx))
-    // 401 before the input is looked at, as for every admin call.
-    .onTransform(async ({ request }) => {
-      await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
-    })
-    .guard({ isAdmin: true }, (app) =>
-      app.get("/stream-source", () => ctx.stream.view()).put("/stream-source", async ({ body }) => {
-        const parsed = streamSourceBody.safeParse(body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const field = String(issue.path[0] ?? "kind");
-          throw fieldError(field, field === "kind" ? KIND_MESSAGE : issue.message);
-        }
-        const saved = await ctx.stream.save(parsed.data);
-        // Open pages fetch their playback again when the settings change.
-        await announceSettings(ctx);
-        return saved;
-      }),
-    );
+  return adminRoutes(ctx)
+    .get("/stream-source", () => ctx.stream.view())
+    .put("/stream-source", async ({ body }) => {
+      const parsed = streamSourceBody.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = String(issue.path[0] ?? "kind");
+        throw fieldError(field, field === "kind" ? KIND_MESSAGE : issue.message);
+      }
+      const saved = await ctx.stream.save(parsed.data);
+      // Open pages fetch their playback again when the settings change.
+      await announceSettings(ctx);
+      return saved;
+    });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.ts";
+import type { Config } from "../config.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 

@@ -1,0 +1,14 @@
+import type { AppContext } from "../../context.ts";
+
+/** Tells every open page the saved settings; the embed link only while it is the stream source (others go per viewer). */
+export async function announceSettings(ctx: AppContext): Promise<void> {
+  const saved = await ctx.settings.get();
+  await ctx.chat.broadcastSettings({
+    eventTitle: saved.eventTitle,
+    embedUrl: saved.isActive && (await ctx.stream.provider()).kind === "embed" ? saved.embedUrl : "",
+    thumbnailUrl: saved.thumbnailUrl,
+    donationGoal: saved.donationGoal,
+    isActive: saved.isActive,
+    startDate: saved.startDate,
+  });
+}
