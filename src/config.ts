@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { createSecureContext } from "node:tls";
 import { resolve } from "node:path";
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./db/store.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./db/postgres-store.ts";
 
 /** Everything the server needs to know, validated once at boot. */
 export interface Config {

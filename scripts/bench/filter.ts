@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { migrate } from "../../src/db/database.ts";
 import { migrations } from "../../src/db/migrations.ts";
-import { SqliteStore } from "../../src/db/store.ts";
+import { SqliteStore } from "../../src/db/sqlite-store.ts";
 import { compileChatFilter, type FilterAction } from "../../src/modules/chat/filters.ts";
 import { ChatModeration, type Sender } from "../../src/modules/chat/moderation.ts";
 

@@ -5,7 +5,7 @@ import { ConfigError, parseDatabaseUrl, redactPassword } from "../config.ts";
 import { CopyError, copyToPostgres, openSnapshot, snapshotSqlite, type CopyReport } from "../db/copy-to-postgres.ts";
 import { DataDirHeldError, holdDataDir } from "../db/data-dir-hold.ts";
 import { DATABASE_FILE, DatabaseUnavailableError, databasePath, describePostgres, openStore } from "../db/database.ts";
-import type { SqliteStore } from "../db/store.ts";
+import type { SqliteStore } from "../db/sqlite-store.ts";
 import { sniffImage } from "../modules/uploads/service.ts";
 import { CommandError, dataDirOf, parseCommandFlags, requireFlags } from "./commands.ts";
 

@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { migrate } from "./database.ts";
 import { migrations } from "./migrations.ts";
-import { SqliteStore, type Param, type Store } from "./store.ts";
+import { SqliteStore } from "./sqlite-store.ts";
+import type { Param, Store } from "./store.ts";
 
 /**
  * Copying an event from its SQLite file into PostgreSQL (`dreadcast migrate-data`): every table, ids

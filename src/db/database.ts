@@ -2,7 +2,9 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations, type Migration } from "./migrations.ts";
-import { PostgresStore, SqliteStore, type Store } from "./store.ts";
+import { PostgresStore } from "./postgres-store.ts";
+import { SqliteStore } from "./sqlite-store.ts";
+import type { Store } from "./store.ts";
 
 export const DATABASE_FILE = "dreadcast.db";
 

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { createTestDatabase, testEngines, type TestDatabase } from "../../tests/support/postgres.ts";
 import { closeStore, migrate, openSqlite, openStore } from "./database.ts";
 import { migrations } from "./migrations.ts";
-import { DatabaseTimeoutError, InvalidTextError, PostgresStore, SqliteStore, toPostgres, type Store } from "./store.ts";
+import { DatabaseTimeoutError, PostgresStore, toPostgres } from "./postgres-store.ts";
+import { SqliteStore } from "./sqlite-store.ts";
+import { InvalidTextError, type Store } from "./store.ts";
 
 test("in PostgreSQL's words: ? placeholders become $n outside quoted text, COLLATE NOCASE goes (citext)", () => {
   expect(toPostgres("SELECT * FROM t WHERE a = ? AND b = '?' AND \"c?\" = ? LIMIT ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND \"c?\" = $2 LIMIT $3");

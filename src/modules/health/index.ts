@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import pkg from "../../../package.json";
 import type { AppContext } from "../../context.ts";
-import { PostgresStore } from "../../db/store.ts";
+import { PostgresStore } from "../../db/postgres-store.ts";
 import { loadWebBuild } from "../../http/web-app.ts";
 import { unauthorized } from "../../lib/errors.ts";
 
