@@ -128,6 +128,21 @@ function normalised(rows: Row[]): Row[] {
     .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 }
 
+/** Starts the real executable on PostgreSQL and waits for its first lines. */
+async function serveOn(dataDir: string, databaseUrl: string) {
+  const proc = Bun.spawn([process.execPath, MAIN, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--database-url", databaseUrl], { stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("data: ")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited: ${out}${await new Response(proc.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+  return { proc, out, url };
+}
+
 interface Event {
   title: string;
   thumbnailUrl: string;
@@ -279,10 +294,10 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
     }
 
     // The real executable on PostgreSQL serves the migrated event.
-    const server = await startServer(dataDir, ["--database-url", target.url], { until: "data: " });
+    const server = await serveOn(dataDir, target.url);
     try {
-      expect(server.output()).toContain("data: PostgreSQL at ");
-      expect(server.output()).not.toContain("create the first one");
+      expect(server.out).toContain("data: PostgreSQL at ");
+      expect(server.out).not.toContain("create the first one");
       const admin = new TestClient(server.url);
       expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
       const settings = (await admin.get("/api/livestream-settings")).body;
@@ -295,7 +310,7 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       // The buyer's session carries over: the chat history is there, pinned line included.
       const buyer = new TestClient(server.url);
       for (const [k, v] of event.buyer.cookies) buyer.cookies.set(k, v);
-      const ws = await WsClient.connect(server, buyer);
+      const ws = await WsClient.connect({ url: server.url, origin: server.url } as unknown as TestApp, buyer);
       const history = ws.of("chatHistory")[0]!.messages;
       expect(history.map((m) => m.text)).toEqual(expect.arrayContaining(event.lines));
       expect(history.find((m) => m.text === event.lines[0])).toMatchObject({ username: "Mara", isPinned: true });
@@ -309,7 +324,8 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       expect((await enter(newcomer, accessCode, "Newcomer")).body.valid).toBe(true);
       expect((await admin.post("/api/admin/generate-access-code", { kind: "MOD" })).status).toBe(201);
     } finally {
-      expect((await server.kill("SIGTERM")).code).toBe(0);
+      server.proc.kill("SIGTERM");
+      expect(await server.proc.exited).toBe(0);
     }
 
     const after = PostgresStore.connect(target.url, { max: 1 });
