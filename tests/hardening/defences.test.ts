@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { MAX_SOCKETS_PER_IP } from "../../src/modules/chat/hub.ts";
+import { MAX_SOCKETS_PER_IP } from "../../src/modules/chat/socket-limits.ts";
 import { UPGRADES_PER_IP_PER_MINUTE } from "../../src/modules/chat/index.ts";
 import { databasePath } from "../../src/db/database.ts";
-import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
+import { buyDemoCode, enter, joinAs, makeFingerprint, viewerSession } from "../support/viewer.ts";
+import { upgradeStatus, WsClient } from "../support/ws.ts";
 import { freePort } from "../support/smtp.ts";
-import { buyDemoCode, enter, makeFingerprint } from "../support/viewer.ts";
-import { joinAs, upgradeStatus, WsClient } from "../ws/helpers.ts";
-import { BUN, startRoutedApp, viewerSession, type RoutedApp } from "./support.ts";
+import { BUN } from "./support.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
 
 /** The defences one by one: headers, cookies, body limits, connection limits, normalisation, degradation. */
@@ -26,11 +26,11 @@ const chunked = (bytes: number) =>
   });
 
 describe("headers and cookies", () => {
-  let app: RoutedApp;
-  let https: RoutedApp;
+  let app: TestApp;
+  let https: TestApp;
   beforeAll(async () => {
-    app = await startRoutedApp();
-    https = await startRoutedApp({ publicUrl: "https://live.example.com" });
+    app = await startTestApp();
+    https = await startTestApp({ publicUrl: "https://live.example.com" });
     await app.ctx.settings.update({ ...(await app.ctx.settings.get()), embedUrl: "https://player.example.net/embed/42" });
   });
   afterAll(async () => {

@@ -1,11 +1,12 @@
-import { intervalJob, SoloCluster, type Cluster, type ClusterMessage, type People, type PeopleAction } from "../../cluster/cluster.ts";
+import { intervalJob, SoloCluster, type Cluster } from "../../cluster/cluster.ts";
+import type { ClusterMessage, People, PeopleAction } from "../../cluster/messages.ts";
 import type { Store } from "../../db/store.ts";
 import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "../../contracts/chat.ts";
 import { DEVICE_RESET_MESSAGE } from "../../contracts/chat-limits.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { BANNED_MESSAGE, KICKED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
-import { forbidden, tooManyRequests } from "../../lib/errors.ts";
+import { forbidden } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
@@ -13,6 +14,7 @@ import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.t
 import { KickList, type Kick, type KickTarget } from "./kicks.ts";
 import { ChatMessageStore, type NewMessage, type Stored } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
+import { SocketLimits, type FrameBudget } from "./socket-limits.ts";
 
 /** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
 export interface ChatIdentity {
@@ -62,13 +64,11 @@ export interface ChatSocket {
   cork<T>(callback: () => T): T;
 }
 
-interface Connection {
+interface Connection extends FrameBudget {
   socket: ChatSocket;
   identity: ChatIdentity;
-  /** The client address it connected from (counted against MAX_SOCKETS_PER_IP). */
+  /** The client address it connected from (counted against the sockets one address may hold). */
   ip: string;
-  framesInWindow: number;
-  windowStartedAt: number;
   /** Kicked or banned: its last frames are ignored until the close completes. */
   closing: boolean;
   /** The last frame being handled: the next one waits for it (never rejects). */
@@ -79,9 +79,6 @@ interface Connection {
 const SETTLED: Promise<void> = Promise.resolve();
 
 export const BROADCAST_TOPIC = "live";
-export const MAX_SOCKETS_PER_PERSON = 5;
-/** Open sockets one address may hold: generous for a household or a venue behind one NAT, not for a flood. */
-export const MAX_SOCKETS_PER_IP = 100;
 /**
  * The counts go out on a tick, never per click: at most hearts + viewer_count + stats per tick, so a
  * 600 ms tick keeps every viewer at ≤ 5 count frames a second however fast hearts come or viewers
@@ -92,8 +89,6 @@ export const FAKE_VIEWERS_TICK_MS = 2000;
 export const KICK_COOLDOWN_MS = 60_000;
 /** In a cluster: an instance not heard from for this long (its presence goes out every tick) no longer counts. */
 export const PEER_TTL_MS = 3000;
-/** Frames a socket may send per second before the excess is dropped unread. */
-const MAX_FRAMES_PER_SECOND = 40;
 
 /** How a kicked person's sockets close. */
 const KICK_CLOSE = { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE };
@@ -108,8 +103,7 @@ export class ChatHub {
   /** Timeouts, slow mode, filters and the moderation log. */
   readonly moderation: ChatModeration;
   private readonly connections = new Map<string, Connection>();
-  private readonly socketsPerPerson = new Map<string, number>();
-  private readonly socketsPerIp = new Map<string, number>();
+  private readonly limits: SocketLimits;
   private readonly kicks = new KickList();
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
@@ -139,6 +133,7 @@ export class ChatHub {
     batching: ChatBatching = DEFAULT_CHAT_BATCHING,
     private readonly cluster: Cluster = new SoloCluster("solo"),
   ) {
+    this.limits = new SocketLimits(cluster);
     this.fanout = new ChatFanout(
       (frame) => {
         this.live.frames++;
@@ -186,20 +181,7 @@ export class ChatHub {
       const seconds = Math.ceil((until - Date.now()) / 1000);
       throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
     }
-    // This instance's own sockets first; in a cluster, those the others hold count too.
-    let person = this.socketsPerPerson.get(identity.key) ?? 0;
-    let address = this.socketsPerIp.get(ip) ?? 0;
-    if (person < MAX_SOCKETS_PER_PERSON && address < MAX_SOCKETS_PER_IP && this.cluster.clustered) {
-      const elsewhere = await this.cluster.heldElsewhere(identity.key, ip);
-      person += elsewhere.person;
-      address += elsewhere.address;
-    }
-    if (person >= MAX_SOCKETS_PER_PERSON) {
-      throw tooManyRequests("Too many open connections. Close another tab and try again.", 5);
-    }
-    if (address >= MAX_SOCKETS_PER_IP) {
-      throw tooManyRequests("Too many connections from your network. Please try again later.", 30);
-    }
+    await this.limits.check(identity.key, ip);
   }
 
   /** A socket has opened: it joins the broadcast and gets the history and the current counts. */
@@ -211,9 +193,7 @@ export class ChatHub {
     this.publisher ??= publisher;
     const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: SETTLED };
     this.connections.set(id, connection);
-    this.socketsPerPerson.set(identity.key, (this.socketsPerPerson.get(identity.key) ?? 0) + 1);
-    this.socketsPerIp.set(ip, (this.socketsPerIp.get(ip) ?? 0) + 1);
-    this.cluster.holding(identity.key, ip, 1);
+    this.limits.opened(identity.key, ip);
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {
       socket.send(this.historyFrame());
@@ -241,19 +221,12 @@ export class ChatHub {
     const connection = this.connections.get(id);
     if (!connection) return;
     this.connections.delete(id);
-    const key = connection.identity.key;
-    const left = (this.socketsPerPerson.get(key) ?? 1) - 1;
-    if (left > 0) this.socketsPerPerson.set(key, left);
-    else this.socketsPerPerson.delete(key);
-    const fromIp = (this.socketsPerIp.get(connection.ip) ?? 1) - 1;
-    if (fromIp > 0) this.socketsPerIp.set(connection.ip, fromIp);
-    else this.socketsPerIp.delete(connection.ip);
-    this.cluster.holding(key, connection.ip, -1);
+    this.limits.closed(connection.identity.key, connection.ip);
   }
 
   /** Open sockets in all, and the addresses holding them (for tests and the log). */
   socketStats(): { sockets: number; people: number; addresses: number } {
-    return { sockets: this.connections.size, people: this.socketsPerPerson.size, addresses: this.socketsPerIp.size };
+    return { sockets: this.connections.size, people: this.limits.people(), addresses: this.limits.addresses() };
   }
 
   /** The open connection behind a socket id; undefined once it is closed or closing. */
@@ -264,12 +237,7 @@ export class ChatHub {
 
   /** Counts a frame against the socket's budget; false means drop it unread. */
   takeFrame(connection: Connection): boolean {
-    const now = Date.now();
-    if (now - connection.windowStartedAt >= 1000) {
-      connection.windowStartedAt = now;
-      connection.framesInWindow = 0;
-    }
-    return ++connection.framesInWindow <= MAX_FRAMES_PER_SECOND;
+    return this.limits.takeFrame(connection);
   }
 
   /** Sockets of that chat name (case-insensitive); admins only when `includeAdmins`. */
@@ -603,7 +571,7 @@ export class ChatHub {
 
   /** Distinct people connected (to every instance of a cluster), without the fake viewers. */
   realViewerCount(): number {
-    let viewers = this.socketsPerPerson.size;
+    let viewers = this.limits.people();
     if (this.peers.size === 0) return viewers;
     const now = Date.now();
     for (const peer of this.peers.values()) if (now - peer.at <= PEER_TTL_MS) viewers += peer.viewers;
@@ -653,7 +621,7 @@ export class ChatHub {
     while (this.liveHistory.length > 1 && now - this.liveHistory[0]!.at > 10_000) this.liveHistory.shift();
     if (this.cluster.clustered) {
       this.prunePeers();
-      this.cluster.send({ k: "presence", viewers: this.socketsPerPerson.size, sockets: this.connections.size, fake: this.runsFakeViewers ? this.counters.currentFakeViewers() : null });
+      this.cluster.send({ k: "presence", viewers: this.limits.people(), sockets: this.connections.size, fake: this.runsFakeViewers ? this.counters.currentFakeViewers() : null });
     }
     for (const event of this.counters.changes(this.realViewerCount())) this.deliver(event);
     this.counters.keep();
@@ -677,8 +645,7 @@ export class ChatHub {
     }
     for (const c of this.connections.values()) c.socket.close(1001, "Server shutting down");
     this.connections.clear();
-    this.socketsPerPerson.clear();
-    this.socketsPerIp.clear();
+    this.limits.clear();
   }
 }
 
