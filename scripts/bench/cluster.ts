@@ -13,12 +13,13 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { createTestDatabase as createDatabase, postgresAvailable as postgresAnswers, TEST_POSTGRES_URL } from "../../tests/support/postgres.ts";
 import { startTestRedis } from "../../tests/support/redis.ts";
+import type { Report } from "./lib/context.ts";
 import type { Job } from "./loadgen.ts";
-import { startServer, type Server } from "./lib/proc.ts";
+import { startServer, wsUrl, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
 
-export interface ClusterBenchContext {
+export interface ClusterBenchContext extends Report {
   bin: string;
   work: string;
   viewers: number;
@@ -30,15 +31,10 @@ export interface ClusterBenchContext {
   seconds: number;
   warmup: number;
   loadgen: (job: Job) => Promise<Record<string, any>>;
-  line: (label: string, text: string) => void;
-  verdict: (ok: boolean) => string;
-  summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[];
 }
 
 /** PostgreSQL and Redis as the tests get them: the server at DREADCAST_TEST_DATABASE_URL (default the local one), a database per run, a redis-server per run. */
 const POSTGRES_URL = TEST_POSTGRES_URL;
-
-const wsUrl = (server: Server, path: string) => server.url.replace(/^http/, "ws") + path;
 
 export async function clusterBench(c: ClusterBenchContext): Promise<Record<string, unknown> | null> {
   if (!Bun.which("redis-server") || !(await postgresAnswers())) {
@@ -50,7 +46,7 @@ export async function clusterBench(c: ClusterBenchContext): Promise<Record<strin
   return { quiet, busy };
 }
 
-/** One load on the three set-ups; `targets`: the issue's figures are judged on this load. */
+/** One load on the three set-ups; with `targets` (the quiet chat) its figures are held to the targets, and Socket.IO echoing and the floor of a cluster run beside them. */
 async function scenario(c: ClusterBenchContext, label: string, viewersWanted: number, sendersWanted: number, targets: boolean): Promise<Record<string, unknown>> {
   const viewerCount = viewersWanted;
   const senders = Math.min(sendersWanted, viewerCount);

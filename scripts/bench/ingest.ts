@@ -9,12 +9,13 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import type { Report } from "./lib/context.ts";
 import { cpuSeconds, rssKiB, runToEnd, startServer, type Server } from "./lib/proc.ts";
 import { blockingUrl, mediaPlaylistUrl, partEndWallClock, preloadHint } from "./lib/llhls.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
 
-export interface IngestBenchContext {
+export interface IngestBenchContext extends Report {
   bun: string;
   work: string;
   viewers: number;
@@ -23,9 +24,6 @@ export interface IngestBenchContext {
   ingestSeconds: number;
   latencySeconds: number;
   startDreadcast: (extraArgs?: string[]) => Promise<Server>;
-  line: (label: string, text: string) => void;
-  verdict: (ok: boolean) => string;
-  summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[];
 }
 
 const NGINX_RTMP = "/usr/lib/nginx/modules/ngx_rtmp_module.so";

@@ -6,19 +6,17 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Report } from "./lib/context.ts";
 import { runToEnd, startServer, type Server } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
 
-export interface RelayBenchContext {
+export interface RelayBenchContext extends Report {
   bun: string;
   work: string;
   viewers: number;
   seconds: number;
   startDreadcast: (extraArgs?: string[]) => Promise<Server>;
-  line: (label: string, text: string) => void;
-  verdict: (ok: boolean) => string;
-  summary: { benchmark: string; figure: string; target: string; ok: boolean | null }[];
 }
 
 interface LoadResult {

@@ -59,6 +59,9 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** The server's WebSocket URL for `path`. */
+export const wsUrl = (server: Server, path: string) => server.url.replace(/^http/, "ws") + path;
+
 /**
  * Starts a server process and waits for the line `ready` matches; its first group is the base URL.
  * The process is killed when the benchmark exits, even on a crash.

@@ -35,3 +35,8 @@ export function fmt(n: number, digits = 1): string {
   if (!Number.isFinite(n)) return "n/a";
   return n.toLocaleString("en-GB", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+/** KiB as whole MiB. */
+export const mib = (kib: number) => `${fmt(kib / 1024, 0)} MiB`;
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

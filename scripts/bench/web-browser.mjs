@@ -1,5 +1,5 @@
 /**
- * Page weight and Lighthouse against a running dreadcast (node scripts/bench/web.mjs <base-url> [--no-lighthouse]).
+ * Page weight and Lighthouse against a running dreadcast (node scripts/bench/web-browser.mjs <base-url> [--no-lighthouse]).
  * Runs under Node: playwright-core, chrome-launcher and lighthouse are Node libraries. Prints one JSON
  * result on stdout, progress on stderr.
  *
