@@ -3,7 +3,9 @@ import type { ServerEvent } from "../contracts/chat.ts";
 import { describeError } from "../lib/lasting-failure.ts";
 import type { Logger } from "../lib/logger.ts";
 import { FailureBackoff, RateLimiter } from "../lib/rate-limit.ts";
+import { CENSUS_SCRIPT, FAIL_SCRIPT, HELD_SCRIPT, HIT_SCRIPT, HOLD_SCRIPT, LEASE_SCRIPT, RELEASE_SCRIPT } from "./lua.ts";
 import { RedisLink } from "./redis-link.ts";
+import { CENSUS_TTL_MS, HEARD_WITHIN_MS, LIMIT_TIMEOUT_MS, PING_EVERY_MS, PING_TIMEOUT_MS, within, WROTE_COALESCE_MS } from "./redis-timing.ts";
 
 /** Which sockets a message is for: every viewer socket (never an admin's) matching any of the fields given. */
 export interface People {
@@ -254,81 +256,6 @@ export class RedisUnavailableError extends Error {}
 /** A lease is this long; its owner renews it every LEASE_RENEW_MS, so a dead owner's jobs move within seconds. */
 export const LEASE_MS = 5000;
 export const LEASE_RENEW_MS = 1000;
-/** The health ping: a Redis that does not answer within PING_TIMEOUT_MS twice in a row is given up and reconnected. */
-const PING_EVERY_MS = 2000;
-const PING_TIMEOUT_MS = 1000;
-/** How long local writes are gathered before the others are told to empty their caches. */
-const WROTE_COALESCE_MS = 5;
-/** A rate limit asked of Redis waits this long at most, then the instance's own count decides. */
-const LIMIT_TIMEOUT_MS = 250;
-/** An instance's socket census lives this long unless renewed (it is, with every health ping). */
-const CENSUS_TTL_MS = 3 * PING_EVERY_MS;
-/** Another instance heard from within this long is alive, and its sockets count. */
-const HEARD_WITHIN_MS = 3000;
-
-/** Counts a hit in a fixed window: the count and the window's time left (ms). */
-const HIT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {n, redis.call('PTTL', KEYS[1])}`;
-
-/** Renews the caller's lease, or takes it when nobody holds it: 1 when the caller holds it now. */
-const LEASE_SCRIPT = `local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if owner then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-
-/** Records a failure (see FailureBackoff): the count, and the lock from the free failures on; forgotten after a quiet spell. */
-const FAIL_SCRIPT = `local n = redis.call('HINCRBY', KEYS[1], 'n', 1)
-local over = n - tonumber(ARGV[1])
-if over >= 0 then
-  local delay = tonumber(ARGV[3])
-  if over < 40 then delay = math.min(delay, 1000 * 2 ^ over) end
-  redis.call('HSET', KEYS[1], 'u', string.format('%d', tonumber(ARGV[2]) + delay))
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return n`;
-
-/**
- * How many sockets an instance holds per person ('p:' fields) and per address ('a:'), in a hash that expires
- * unless the instance keeps renewing it, so a dead instance's sockets stop counting within seconds.
- * ARGV: the change (1 or -1), whether the instance held any before ('1'), then the fields. Answers 0, and
- * changes nothing, when the hash has gone (expired, or Redis restarted empty): the instance writes it anew.
- */
-const HOLD_SCRIPT = `if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 3, #ARGV do
-  if redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[1]) <= 0 then redis.call('HDEL', KEYS[1], ARGV[i]) end
-end
-redis.call('PEXPIRE', KEYS[1], ${CENSUS_TTL_MS})
-return 1`;
-
-/** Writes an instance's whole census anew (field, count, field, count …). */
-const CENSUS_SCRIPT = `redis.call('DEL', KEYS[1])
-for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-if #ARGV > 0 then redis.call('PEXPIRE', KEYS[1], ${CENSUS_TTL_MS}) end
-return 1`;
-
-/** The sockets held in the given instances' censuses for one person (ARGV[1]) and one address (ARGV[2]). */
-const HELD_SCRIPT = `local p, a = 0, 0
-for i = 1, #KEYS do
-  local v = redis.call('HMGET', KEYS[i], ARGV[1], ARGV[2])
-  p = p + (tonumber(v[1]) or 0)
-  a = a + (tonumber(v[2]) or 0)
-end
-return {p, a}`;
-
-/** Gives the lease up if the caller holds it. */
-const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /** A limit counted in Redis for the whole cluster; the instance's own count first (it can only be lower), and alone while Redis is away. */
 class SharedLimiter implements Limiter {
@@ -427,6 +354,7 @@ export class RedisCluster implements Cluster {
   private readonly heard = new Map<string, number>();
   /** This instance's sockets per census field ('p:' person, 'a:' address), as Redis should have them. */
   private readonly census = new Map<string, number>();
+  /** The census in Redis: a hash that expires unless this instance keeps renewing it, so a dead instance's sockets stop counting within seconds. */
   private readonly censusKey: string;
 
   constructor(
