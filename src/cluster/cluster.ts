@@ -1,86 +1,11 @@
 import type { RedisClient } from "bun";
-import type { ServerEvent } from "../contracts/chat.ts";
 import { describeError } from "../lib/lasting-failure.ts";
 import type { Logger } from "../lib/logger.ts";
 import { FailureBackoff, RateLimiter } from "../lib/rate-limit.ts";
 import { CENSUS_SCRIPT, FAIL_SCRIPT, HELD_SCRIPT, HIT_SCRIPT, HOLD_SCRIPT, LEASE_SCRIPT, RELEASE_SCRIPT } from "./lua.ts";
+import { readClusterEnvelope, type ClusterEnvelope, type ClusterMessage } from "./messages.ts";
 import { RedisLink } from "./redis-link.ts";
 import { CENSUS_TTL_MS, HEARD_WITHIN_MS, LIMIT_TIMEOUT_MS, PING_EVERY_MS, PING_TIMEOUT_MS, within, WROTE_COALESCE_MS } from "./redis-timing.ts";
-
-/** Which sockets a message is for: every viewer socket (never an admin's) matching any of the fields given. */
-export interface People {
-  username?: string;
-  userId?: number | null;
-  accessCodeId?: number | null;
-}
-
-/** What one instance tells the others. */
-export type ClusterMessage =
-  /** An event for every viewer: each instance sends it to its own sockets. */
-  | { k: "event"; event: ServerEvent }
-  /** Every tick: how many people this instance serves, and the fake viewers if it runs them. */
-  | { k: "presence"; viewers: number; sockets: number; fake: number | null }
-  /** The event's heart total after this instance added its hearts to it. */
-  | { k: "hearts"; total: number }
-  /** Frames for some people's sockets, or their sockets closed (a ban, kick, timeout, revoked pass, new moderator). */
-  | { k: "people"; who: People; send?: ServerEvent[]; close?: { code: number; reason: string; notice: string }; moderator?: boolean }
-  /** A kick's cool-down: the person (by name, user and code) may not rejoin on any instance until then. */
-  | { k: "kick"; username: string; userId?: number | null; accessCodeId?: number | null; until: number }
-  /** State kept in memory changed in the database: read it again. */
-  | { k: "reload"; what: "moderation" | "stream" }
-  /** The admin's fake viewer setting. */
-  | { k: "fake"; enabled: boolean; target: number }
-  /** Something cached (settings, sessions, codes, bans) was written: caches are emptied. */
-  | { k: "wrote" }
-  /** The built-in ingest: the stream key was rotated (`drop`: any publisher is dropped), or a publish began or ended (`changed`: look again who holds it). */
-  | { k: "ingest"; what: "drop" | "changed" };
-
-const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
-const isName = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 200;
-
-/**
- * A message from the channel as this version understands it: anything else (another version's message, a
- * stray publish by hand) is ignored rather than applied half-way. The checks are on the shape only; the
- * viewer-facing event inside an `event` is passed on as the instance that made it wrote it.
- */
-export function isClusterMessage(m: unknown): m is ClusterMessage {
-  if (typeof m !== "object" || m === null) return false;
-  const message = m as Record<string, unknown>;
-  switch (message.k) {
-    case "event":
-      return typeof message.event === "object" && message.event !== null && typeof (message.event as { type?: unknown }).type === "string";
-    case "presence":
-      return isCount(message.viewers) && isCount(message.sockets) && (message.fake === null || isCount(message.fake));
-    case "hearts":
-      return isCount(message.total);
-    case "people": {
-      const who = message.who as Record<string, unknown> | null;
-      if (typeof who !== "object" || who === null) return false;
-      if (who.username !== undefined && !isName(who.username)) return false;
-      if (who.userId != null && !isCount(who.userId)) return false;
-      if (who.accessCodeId != null && !isCount(who.accessCodeId)) return false;
-      if (message.send !== undefined && !Array.isArray(message.send)) return false;
-      const close = message.close as Record<string, unknown> | undefined;
-      if (close !== undefined && (typeof close !== "object" || close === null || typeof close.code !== "number" || typeof close.reason !== "string" || typeof close.notice !== "string")) return false;
-      return message.moderator === undefined || typeof message.moderator === "boolean";
-    }
-    case "kick":
-      return isName(message.username) && isCount(message.until) && (message.userId == null || isCount(message.userId)) && (message.accessCodeId == null || isCount(message.accessCodeId));
-    case "reload":
-      return message.what === "moderation" || message.what === "stream";
-    case "fake":
-      return typeof message.enabled === "boolean" && isCount(message.target);
-    case "wrote":
-      return true;
-    case "ingest":
-      return message.what === "drop" || message.what === "changed";
-    default:
-      return false;
-  }
-}
-
-/** What a `people` message does to the sockets it names. */
-export type PeopleAction = Omit<Extract<ClusterMessage, { k: "people" }>, "k" | "who">;
 
 /** A rate limit: `hit` counts one and answers 0 (allowed) or the seconds until the key may try again. */
 export interface Limiter {
@@ -429,7 +354,8 @@ export class RedisCluster implements Cluster {
       return;
     }
     this.counts.published++;
-    client.publish(this.channel, JSON.stringify({ f: this.name, m: message })).catch(() => {
+    const envelope: ClusterEnvelope = { f: this.name, m: message };
+    client.publish(this.channel, JSON.stringify(envelope)).catch(() => {
       this.counts.dropped++;
     });
   }
@@ -572,20 +498,15 @@ export class RedisCluster implements Cluster {
   }
 
   private receive(raw: string): void {
-    let parsed: { f?: unknown; m?: unknown };
-    try {
-      parsed = JSON.parse(raw) as typeof parsed;
-    } catch {
-      return;
-    }
-    if (parsed.f === this.name || !isName(parsed.f) || !isClusterMessage(parsed.m)) return;
+    const envelope = readClusterEnvelope(raw);
+    if (!envelope || envelope.f === this.name) return;
     this.counts.received++;
-    this.heard.set(parsed.f, Date.now());
+    this.heard.set(envelope.f, Date.now());
     for (const handler of this.handlers) {
       try {
-        handler(parsed.m, parsed.f);
+        handler(envelope.m, envelope.f);
       } catch (error) {
-        this.log.error(`[${this.name}] cluster message '${parsed.m.k}' failed`, error);
+        this.log.error(`[${this.name}] cluster message '${envelope.m.k}' failed`, error);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describeDuration } from "../../contracts/chat-limits.ts";
-import type { People } from "../../cluster/cluster.ts";
+import type { People } from "../../cluster/messages.ts";
 import type { ChatRules } from "../../contracts/moderation.ts";
 import type { ChatHub } from "./hub.ts";
 import { slowModeDetail } from "./moderation.ts";
