@@ -5,7 +5,7 @@ import { emailSchema } from "./admin.ts";
 /** Access-code and viewer-access payloads, shared by the server and the web app. */
 export const CODE_PREFIX = { regular: "SKP-", moderator: "MOD-", test: "SCP-" } as const;
 
-/** The spec's fixed "forced access" test code; accepted only where test codes are enabled. */
+/** A fixed test code ("forced access": the access page lets a tester in with it under a made-up SCP-Admin name); accepted only where test codes are enabled. */
 export const FORCED_ACCESS_CODE = "SCP-FORCED-ENTRY";
 export const FORCED_ACCESS_EMAIL = "test@dreadcast.invalid";
 
@@ -17,7 +17,7 @@ export const LOST_CODE_MESSAGE = "If that e-mail address has an access code, we 
 const FORBIDDEN_IN_USERNAME = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800]/u;
 const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
-/** Names nobody may chat under (compared case-insensitively); 'Guest' has its own spec message. */
+/** Names nobody may chat under (compared case-insensitively); 'Guest' is refused with a message of its own. */
 export const RESERVED_USERNAMES = ["admin", "administrator", "system", "moderator", "mod", "dreadcast", "staff", "support", "root", "owner"];
 
 export const usernameSchema = z
@@ -40,7 +40,7 @@ export const accessCodeSchema = z
 
 const hex = (length: number, what: string) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `${what} must be ${length} hex characters`);
 
-/** Spec section 3: the device fingerprint the browser computes; `fingerprint` is SHA-256 of the other fields. */
+/** The device fingerprint the browser computes (web/src/lib/fingerprint.ts); `fingerprint` is SHA-256 of the other fields. */
 export const deviceFingerprintSchema = z.object({
   userAgent: z.string().max(1000),
   screenResolution: z.string().max(50),
@@ -85,7 +85,7 @@ export const verifySpecialAccessBody = verifyAccessBody;
 
 export const generateAccessCodeBody = z.object({
   paymentIntentId: z.string().trim().min(1, "paymentIntentId is required").max(255),
-  // Accepted for the spec's call shape; the code binds to a device when it is first used.
+  // Accepted and not used: the code binds to a device when it is first used, not when it is bought.
   deviceFingerprint: z.unknown().optional(),
 });
 export type GenerateAccessCodeBody = z.input<typeof generateAccessCodeBody>;

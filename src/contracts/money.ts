@@ -49,7 +49,7 @@ export function formatAmount(minor: number, currency: string): string {
   return formatMoney(minor, currency).replace(/\.00$/, "");
 }
 
-/** Units typed in a form → whole minor units (the spec's "multiply by 100 and round"). */
+/** Units typed in a form → whole minor units: times 100, rounded to the nearest. */
 export function toMinorUnits(units: number): number {
   return Math.round(units * 100);
 }

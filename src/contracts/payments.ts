@@ -64,7 +64,7 @@ export interface PaymentIntentState {
   status: string;
 }
 
-/** The payment dialog's line for an intent status on load (spec section 4). */
+/** The payment dialog's line for an intent status on load. */
 export function paymentStatusMessage(status: string): string {
   switch (status) {
     case "succeeded":

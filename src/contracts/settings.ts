@@ -138,7 +138,7 @@ export const organizerFields = {
   socialLinks,
 };
 
-/** The fields of the spec's PUT /api/admin/livestream-settings (donationGoal already in pence). */
+/** The event's own fields of PUT /api/admin/livestream-settings (donationGoal already in pence). */
 export const livestreamSettingsFields = {
   eventTitle: z.string().trim().min(1, "Event title is required").max(200, "Event title is too long"),
   thumbnailUrl: z.string().trim().min(1, "Thumbnail path is required").max(2000, "Thumbnail path is too long"),

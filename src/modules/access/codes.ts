@@ -27,7 +27,7 @@ export function kindOfCode(code: string): CodeKind | null {
   return null;
 }
 
-/** SCP- and MOD- codes skip the one-device rule (spec section 4, rule 1). */
+/** SCP- and MOD- codes are not held to one device: the device check lets them in first, whatever the device. */
 export function isSpecialCode(code: string): boolean {
   const kind = kindOfCode(normaliseCode(code));
   return kind === "SCP" || kind === "MOD";

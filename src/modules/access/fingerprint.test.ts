@@ -24,7 +24,7 @@ const elsewhere: DeviceFingerprint = {
 };
 const REGULAR = "SKP-AAAA-BBBB-CCCC-DDDD";
 
-describe("checkDeviceFingerprint applies the spec's rules in order", () => {
+describe("checkDeviceFingerprint applies its eight rules in order", () => {
   const cases: { rule: number; name: string; saved: unknown; incoming: unknown; code?: string; allowed: boolean; updates: boolean }[] = [
     { rule: 1, name: "an SCP- code passes whatever the device", saved, incoming: elsewhere, code: "SCP-TEST-CODE-0000", allowed: true, updates: false },
     { rule: 1, name: "a MOD- code passes whatever the device", saved, incoming: elsewhere, code: "mod-lower-case-code", allowed: true, updates: false },

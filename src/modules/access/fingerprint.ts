@@ -10,7 +10,7 @@ export interface FingerprintVerdict {
    * device now). Only such a request may rename the code's viewer; a second device never renames the owner.
    */
   ownDevice: boolean;
-  /** Which of the spec's rules decided (1–8). */
+  /** Which of the device check's rules decided (1–8, numbered as on checkDeviceFingerprint). */
   rule: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 }
 
@@ -31,7 +31,7 @@ function tokenOf(value: unknown): string | null {
 }
 
 /**
- * The spec's one-device rule for a code, in its order (section 4, "Fingerprint check"):
+ * The one-device check for a code, its eight rules in this order (the first that applies decides):
  * 1 SCP-/MOD- pass · 2 nothing saved: pass and save · 3 incomplete data: pass · 4 exact match: pass ·
  * 5 same deviceToken: pass and update · 6 same screen, colour depth, language, timezone and platform:
  * pass and update · 7 otherwise deny · 8 an error while comparing: pass.

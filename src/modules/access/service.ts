@@ -147,8 +147,9 @@ export class AccessService {
 
   /**
    * Lets a viewer in: the code must be live, neither name nor code banned, the device allowed by the
-   * spec's fingerprint rules and the username free. Marks the code used, records the user and opens a
-   * viewer session, all in one transaction (a name taken meanwhile by another viewer is refused, not a 500).
+   * one-device check (checkDeviceFingerprint) and the username free. Marks the code used, records the
+   * user and opens a viewer session, all in one transaction (a name taken meanwhile by another viewer is
+   * refused, not a 500).
    */
   async admit(request: AdmitRequest): Promise<AdmitOutcome> {
     try {
@@ -205,7 +206,7 @@ export class AccessService {
   }
 
   /**
-   * The code if it can let someone in now. Creates the spec's forced-access code on first use where test
+   * The code if it can let someone in now. Creates the fixed forced-access test code on first use where test
    * codes are on. `forUpdate` locks the code's row on PostgreSQL, so two admissions with one code queue.
    */
   private async usableCode(input: string, createForced: boolean, forUpdate = false): Promise<CodeRow | null> {

@@ -59,7 +59,7 @@ describe("money", () => {
     });
   }
 
-  test("the payment dialog's status lines follow the spec", () => {
+  test("the payment dialog has a line for each intent status on load, and 'Something went wrong.' for any other", () => {
     expect(["succeeded", "processing", "requires_payment_method", "canceled"].map(paymentStatusMessage)).toEqual([
       "Payment succeeded!",
       "Your payment is processing.",
