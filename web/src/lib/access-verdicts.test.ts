@@ -38,7 +38,7 @@ describe("answerOf", () => {
   });
 });
 
-describe("judgeStreamVerdict (spec section 8's stream page refusals)", () => {
+describe("judgeStreamVerdict (the stream page's refusals)", () => {
   test("a valid verdict lets the viewer in, with the server's message ('Access granted!')", () => {
     expect(judgeStreamVerdict({ kind: "answered", body: { valid: true, message: ACCESS_MESSAGES.granted } })).toEqual({ granted: true, message: "Access granted!" });
     expect(judgeStreamVerdict({ kind: "answered", body: { valid: true } })).toEqual({ granted: true, message: null });

@@ -2,7 +2,7 @@ import type { AccessVerdict, VerifyAccessBody } from "@contracts/access";
 import { ACCESS_MESSAGES } from "@contracts/access-messages";
 import { ApiError, api } from "@/lib/api-client";
 
-/** The viewer's access toasts and texts (spec section 8). */
+/** The viewer's access toasts and texts. */
 export const ACCESS_REQUIRED = { title: "Access Required", description: "Please enter your access code to continue." };
 export const USERNAME_REQUIRED = { title: "Username Required", description: "Please enter a username to join the livestream chat." };
 export const VERIFICATION_ERROR = { title: "Verification Error", description: "There was a problem verifying your access. Please try again." };

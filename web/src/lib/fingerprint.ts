@@ -2,7 +2,7 @@ import type { DeviceFingerprint } from "@contracts/access";
 import { LOCAL_KEYS, SESSION_KEYS } from "@/lib/storage";
 
 /**
- * The device fingerprint of spec section 3, which the server uses to hold a regular code to one device.
+ * The device fingerprint, which the server uses to hold a regular code to one device.
  * `fingerprint` is the SHA-256 (hex) of every other field; the device token is 24 random bytes kept in
  * both session and local storage, so it survives reloads and a cleared tab alike.
  */

@@ -4,7 +4,7 @@ import { toast } from "@/hooks/use-toast";
 import { LOCAL_KEYS, SESSION_KEYS, readLocal, readSession, removeLocal, removeSession, writeLocal, writeSession } from "@/lib/storage";
 
 /**
- * The navigation-loop guard (spec section 4): when /access and /livestream keep sending the viewer to each
+ * The navigation-loop guard: when /access and /livestream keep sending the viewer to each
  * other, 5 or more hops within 30 s is a loop. Special codes are let through to the stream; any other code is
  * forgotten and the viewer goes home, so a bad stored code cannot trap the tab.
  */

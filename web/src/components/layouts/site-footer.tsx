@@ -22,7 +22,7 @@ const LEGAL: { label: string; href: (o: OrganizerDetails) => string }[] = [
 /** Where a set link opens: a page in a new tab that cannot reach back into this one; mail in the mail app. */
 const linkProps = (href: string) => (href.startsWith("mailto:") ? { href } : { href, target: "_blank", rel: "noopener" });
 
-/** The shell's footer: the organiser's profiles, legal pages and contact, as the spec's placeholder anchors until set. */
+/** The shell's footer: the organiser's profiles, legal pages and contact, each an anchor without a link until the admin sets it. */
 export function SiteFooter() {
   const organizer = useLivestreamSettings().data?.organizer;
   const owner = organizer?.organizerName || BRAND;

@@ -21,7 +21,7 @@ export interface ToastPlace {
 
 /** The gap between the toast and the screen's edge (the region's padding). */
 const EDGE = 16;
-/** The toast area's maximum width (spec: 420px), padding included. */
+/** The toast area's maximum width, padding included. */
 export const TOAST_AREA_MAX_WIDTH = 420;
 /** From this width the toast can sit in a corner; below it, it spans the screen. */
 const WIDE_FROM = 640;

@@ -15,8 +15,8 @@ import { LOCAL_KEYS, SESSION_KEYS, readLocal, removeSession, writeSession } from
 import { enterWithCode, isTestCode, normaliseAccessCode, type VerificationMethod } from "@/lib/viewer-access";
 
 /**
- * The /access rules (spec section 5). A test (SCP-) code may leave the username empty: one is made up,
- * as the spec has test codes "set a username if missing".
+ * The /access form's rules: a code, a chat name the server would take, an e-mail address or none. A test
+ * (SCP-) code may leave the username empty: one is made up.
  */
 export const accessFormSchema = z
   .object({
@@ -32,7 +32,7 @@ export const accessFormSchema = z
 
 type AccessFormValues = z.input<typeof accessFormSchema>;
 
-/** What a code asks for before the server is asked (spec section 4, "SCP- codes"). */
+/** What a code asks for before the server is asked: the forced-access code enters as a made-up SCP-Admin with the test e-mail; other SCP- codes get a made-up name where none is given. */
 function entryFor(values: AccessFormValues): { accessCode: string; username: string; email?: string; method: VerificationMethod } {
   const accessCode = normaliseAccessCode(values.accessCode);
   if (accessCode === FORCED_ACCESS_CODE) return { accessCode, username: generatedUsername("SCP-Admin"), email: FORCED_ACCESS_EMAIL, method: "forced-access" };

@@ -43,7 +43,7 @@ describe("settingsFormSchema", () => {
     expect(messages(valid)).toEqual([]);
   });
 
-  test("the spec's messages", () => {
+  test("a blank title or thumbnail, or a goal under 1, is refused with its message", () => {
     expect(messages({ ...valid, eventTitle: "  " })).toEqual(["Event title is required"]);
     expect(messages({ ...valid, thumbnailUrl: "" })).toEqual(["Thumbnail path is required"]);
     expect(messages({ ...valid, donationGoal: 0.99 })).toEqual(["Donation goal must be at least 1"]);

@@ -31,7 +31,7 @@ export const settingsFormSchema = z
 export type SettingsFormInput = z.input<typeof settingsFormSchema>;
 export type SettingsFormValues = z.output<typeof settingsFormSchema>;
 
-/** Pounds as typed → integer pence, as the spec says: multiply by 100 and round. */
+/** Pounds as typed → integer pence: times 100, rounded to the nearest. */
 export const poundsToPence = toMinorUnits;
 
 export function penceToPounds(pence: number): number {

@@ -13,7 +13,7 @@ interface EntryValues {
 
 type EntryErrors = Partial<Record<keyof EntryValues, string>>;
 
-/** The landing form's rules (spec section 5). */
+/** The landing form's rules: a code, and a name of 3 to 20 characters. */
 export function validateLandingEntry(values: EntryValues): EntryErrors {
   const errors: EntryErrors = {};
   const username = values.username.trim();

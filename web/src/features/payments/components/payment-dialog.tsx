@@ -100,7 +100,7 @@ function PaidNotice() {
   );
 }
 
-/** The modal card payment for an access pass or a donation (spec "Payment dialog"). */
+/** The modal card payment for an access pass or a donation. */
 export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", onPaymentSuccess, compact = false }: PaymentDialogProps) {
   const [paid, setPaid] = useState(false);
   const [busy, setBusy] = useState(false);

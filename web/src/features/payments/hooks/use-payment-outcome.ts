@@ -10,7 +10,7 @@ import type { ProductType } from "../api/payments";
 export const UNEXPECTED_PAYMENT_ERROR = "An unexpected error occurred.";
 
 /**
- * What the dialog says about the last Pay Now beside the spec's toast: refused (nothing taken), or no answer
+ * What the dialog says about the last Pay Now beside the Payment Failed toast: refused (nothing taken), or no answer
  * (it may have gone through: the buyer can check), or checked and found unpaid.
  */
 export type PaymentProblem =
@@ -19,7 +19,7 @@ export type PaymentProblem =
   | { kind: "not-charged" };
 
 /**
- * The payment dialog's rules after the provider answers (spec section 4), the same for Stripe and demo:
+ * The payment dialog's rules after the provider answers, the same for Stripe and demo:
  * the status line on load, the toasts, the stored intent id and where the buyer goes next.
  */
 export function usePaymentOutcome(productType: ProductType, onSucceeded: (intent: PaymentIntentState) => void) {

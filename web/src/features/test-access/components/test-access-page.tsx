@@ -15,7 +15,7 @@ import { enterWithCheck, isTestCode } from "@/lib/viewer-access";
 import { testCodeQueryOptions } from "../api/test-code";
 import "./test-access.css";
 
-/** The shell variant of the access form (spec section 5). */
+/** The shell variant of the access form: a code, and a name of 3 characters or more. */
 const testAccessSchema = z.object({
   accessCode: z.string().trim().min(1, "Access code is required"),
   username: z.string().trim().min(3, "Username must be at least 3 characters"),
