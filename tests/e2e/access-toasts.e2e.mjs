@@ -73,7 +73,7 @@ app.browserTest("a revoked code is refused on the stream page: 'Your access code
   await screenshotViewportWidths(page, "toast-access-revoked");
 });
 
-app.browserTest("a refusal the page does not know is shown in the server's words, with the spec's fallbacks", async ({ page, context }) => {
+app.browserTest("a refusal the page does not know is shown in the server's words, else a fallback line", async ({ page, context }) => {
   /** @type {{ status: number, contentType: string, body: string }} */
   let answer;
   await context.route("**/api/verify-stream-access", (route) => route.fulfill(answer));

@@ -24,7 +24,7 @@ async function enter(page, { code, username, email }) {
   await submit(page).click();
 }
 
-app.browserTest("/access shows each validation message of the spec", async ({ page }) => {
+app.browserTest("/access shows each validation message: code, name length, Guest, e-mail", async ({ page }) => {
   await page.goto("/access");
   await page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor();
   await submit(page).click();
@@ -69,7 +69,7 @@ app.browserTest("a network failure shows the inline error and the 'Error' toast"
 });
 
 app.browserTest(
-  "a bought code lets this device in, stores what the spec names, and is restored silently on return",
+  "a bought code lets this device in, stores the code, name, e-mail and device token, and is restored silently on return",
   async ({ page, url }) => {
     const code = await buyCodeViaApi(url);
     await page.goto("/access");
