@@ -5,13 +5,13 @@ import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contr
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "../../contracts/chat.ts";
 import { DEVICE_RESET_MESSAGE } from "../../contracts/chat-limits.ts";
 import { formatMoney } from "../../contracts/money.ts";
-import { BANNED_MESSAGE, KICKED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
+import { BANNED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { LiveCounters } from "./counters.ts";
 import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
-import { KickList, type Kick, type KickTarget } from "./kicks.ts";
+import { ChatKicks, type KickTarget } from "./kicks.ts";
 import { ChatMessageStore, type NewMessage, type Stored } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
 import { SocketLimits, type FrameBudget } from "./socket-limits.ts";
@@ -86,12 +86,8 @@ export const BROADCAST_TOPIC = "live";
  */
 export const COUNTS_TICK_MS = 600;
 export const FAKE_VIEWERS_TICK_MS = 2000;
-export const KICK_COOLDOWN_MS = 60_000;
 /** In a cluster: an instance not heard from for this long (its presence goes out every tick) no longer counts. */
 export const PEER_TTL_MS = 3000;
-
-/** How a kicked person's sockets close. */
-const KICK_CLOSE = { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE };
 
 /**
  * The live event's hub: who is connected, the fan-out to everyone (one JSON string per event, Bun's
@@ -104,7 +100,7 @@ export class ChatHub {
   readonly moderation: ChatModeration;
   private readonly connections = new Map<string, Connection>();
   private readonly limits: SocketLimits;
-  private readonly kicks = new KickList();
+  private readonly kicks: ChatKicks;
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private publisher: TopicPublisher | null = null;
   private readonly counters: LiveCounters;
@@ -134,6 +130,7 @@ export class ChatHub {
     private readonly cluster: Cluster = new SoloCluster("solo"),
   ) {
     this.limits = new SocketLimits(cluster);
+    this.kicks = new ChatKicks(cluster, { everywhere: (who, action) => this.toPeople(who, action), here: (who, action) => this.applyToPeople(who, action) });
     this.fanout = new ChatFanout(
       (frame) => {
         this.live.frames++;
@@ -176,11 +173,7 @@ export class ChatHub {
   async admit(identity: ChatIdentity, ip = ""): Promise<void> {
     if (this.stopped) throw forbidden("The server is shutting down");
     if (!identity.isAdmin && (await this.isBanned(identity.username, identity.accessCodeId))) throw forbidden(BANNED_MESSAGE);
-    const until = this.kicks.until(identity);
-    if (until > 0) {
-      const seconds = Math.ceil((until - Date.now()) / 1000);
-      throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
-    }
+    this.kicks.refuseKickedOut(identity);
     await this.limits.check(identity.key, ip);
   }
 
@@ -341,7 +334,7 @@ export class ChatHub {
         this.applyToPeople(message.who, message);
         return;
       case "kick":
-        this.kicks.keep({ username: message.username, userId: message.userId ?? null, accessCodeId: message.accessCodeId ?? null, until: message.until });
+        this.kicks.heard({ username: message.username, userId: message.userId ?? null, accessCodeId: message.accessCodeId ?? null, until: message.until });
         return;
       case "reload":
         if (message.what === "moderation") {
@@ -382,35 +375,11 @@ export class ChatHub {
     await this.counters.reload();
     await this.broadcastDonationTotal(false);
     await this.closeWhatWasEndedElsewhere();
-    await this.shareKicks();
+    await this.kicks.share();
     // What this instance's viewers missed (lines sent elsewhere, deletes, pins, bans, kicks): the history
     // replaces their list, as it does when they reconnect.
     const history = this.historyFrame();
     for (const c of this.connections.values()) if (!c.closing) c.socket.send(history);
-  }
-
-  /**
-   * Kicks outlive a gap: those made here while the others could not hear are told again (and kept in Redis
-   * for an instance not yet back), and those made elsewhere meanwhile close their sockets here.
-   */
-  private async shareKicks(): Promise<void> {
-    for (const kick of this.kicks.running()) {
-      this.tellKick(kick);
-      this.toPeople(peopleOf(kick), { close: KICK_CLOSE });
-    }
-    for (const [member, until] of await this.cluster.marks("kick")) {
-      if (until <= Date.now()) continue;
-      const who = kickOfMark(member);
-      this.kicks.keep({ ...who, until });
-      this.applyToPeople(who, { close: KICK_CLOSE });
-    }
-  }
-
-  /** A kick's cool-down, to the other instances now and in Redis for one that cannot hear it now. */
-  private tellKick(kick: Kick): void {
-    const { username, userId, accessCodeId, until } = kick;
-    this.cluster.send({ k: "kick", username, userId, accessCodeId, until });
-    this.cluster.mark("kick", JSON.stringify({ username: username.toLowerCase(), userId, accessCodeId }), until);
   }
 
   /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
@@ -439,7 +408,7 @@ export class ChatHub {
 
   /** Kicked (by name, user or code) less than the cool-down ago: the stream relay refuses them too until then. */
   isKickedOut(who: KickTarget): boolean {
-    return this.kicks.until(who) > 0;
+    return this.kicks.isKickedOut(who);
   }
 
   /**
@@ -447,14 +416,11 @@ export class ChatHub {
    * under the name, of that user and opened with that code, which cannot come back under another name.
    */
   async kick(target: KickTarget): Promise<void> {
-    const kick: Kick = { username: target.username, userId: target.userId, accessCodeId: target.accessCodeId, until: Date.now() + KICK_COOLDOWN_MS };
-    this.kicks.prune();
-    this.kicks.keep(kick);
-    this.tellKick(kick);
+    const kick = this.kicks.start(target);
     this.fanout.drop(kick.username);
     await this.messages.deleteAllBy(kick.username);
     this.broadcast({ type: "user_kicked", username: kick.username });
-    this.toPeople(peopleOf(kick), { close: KICK_CLOSE });
+    this.kicks.closeSockets(kick);
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
@@ -647,22 +613,4 @@ export class ChatHub {
     this.connections.clear();
     this.limits.clear();
   }
-}
-
-/** The sockets a kick closes: under the name, of the user, opened with the code. */
-function peopleOf(kick: KickTarget): People {
-  return { username: kick.username, userId: kick.userId, accessCodeId: kick.accessCodeId };
-}
-
-/** Whom a kick kept in Redis is for: its member as written (an earlier version wrote the name alone). */
-function kickOfMark(member: string): KickTarget {
-  try {
-    const kick = JSON.parse(member) as Partial<KickTarget>;
-    if (typeof kick.username === "string" && kick.username) {
-      return { username: kick.username, userId: typeof kick.userId === "number" ? kick.userId : null, accessCodeId: typeof kick.accessCodeId === "number" ? kick.accessCodeId : null };
-    }
-  } catch {
-    // The name alone.
-  }
-  return { username: member, userId: null, accessCodeId: null };
 }

@@ -1,3 +1,13 @@
+import type { Cluster } from "../../cluster/cluster.ts";
+import type { People, PeopleAction } from "../../cluster/messages.ts";
+import { WS_CLOSE_KICKED } from "../../contracts/chat-limits.ts";
+import { KICKED_MESSAGE } from "../../contracts/notices.ts";
+import { forbidden } from "../../lib/errors.ts";
+
+export const KICK_COOLDOWN_MS = 60_000;
+/** How a kicked person's sockets close. */
+const KICK_CLOSE = { code: WS_CLOSE_KICKED, reason: "Kicked", notice: KICKED_MESSAGE };
+
 /** Whom a kick is for: the name, and when known the user and the access code behind it. */
 export interface KickTarget {
   username: string;
@@ -59,4 +69,98 @@ export class KickList {
     for (const [id, until] of this.byUser) if (until <= now) this.byUser.delete(id);
     for (const [id, until] of this.byCode) if (until <= now) this.byCode.delete(id);
   }
+}
+
+/** How a kick reaches sockets: on every instance of a cluster, or on this one alone. */
+export interface KickReach {
+  everywhere(who: People, action: PeopleAction): void;
+  here(who: People, action: PeopleAction): void;
+}
+
+/**
+ * The chat's kicks: each one's cool-down, told to the other instances of a cluster (and kept in Redis for
+ * one that cannot hear it now), and the kicked person's sockets closed on every instance.
+ */
+export class ChatKicks {
+  private readonly list = new KickList();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly reach: KickReach,
+  ) {}
+
+  /** Kicked (by name, user or code) less than the cool-down ago. */
+  isKickedOut(who: KickTarget): boolean {
+    return this.list.until(who) > 0;
+  }
+
+  /** Refuses a new socket of someone kicked, saying when they can rejoin. */
+  refuseKickedOut(who: KickTarget): void {
+    const until = this.list.until(who);
+    if (until > 0) {
+      const seconds = Math.ceil((until - Date.now()) / 1000);
+      throw forbidden(`You were removed from the chat. You can rejoin in ${seconds} seconds.`);
+    }
+  }
+
+  /** A kick made here: its cool-down starts now, here and on the other instances. */
+  start(target: KickTarget): Kick {
+    const kick: Kick = { username: target.username, userId: target.userId, accessCodeId: target.accessCodeId, until: Date.now() + KICK_COOLDOWN_MS };
+    this.list.prune();
+    this.list.keep(kick);
+    this.tell(kick);
+    return kick;
+  }
+
+  /** The kicked person's sockets close, here and on every other instance. */
+  closeSockets(kick: KickTarget): void {
+    this.reach.everywhere(peopleOf(kick), { close: KICK_CLOSE });
+  }
+
+  /** A kick another instance made. */
+  heard(kick: Kick): void {
+    this.list.keep(kick);
+  }
+
+  /**
+   * Kicks outlive a gap: those made here while the others could not hear are told again (and kept in Redis
+   * for an instance not yet back), and those made elsewhere meanwhile close their sockets here.
+   */
+  async share(): Promise<void> {
+    for (const kick of this.list.running()) {
+      this.tell(kick);
+      this.closeSockets(kick);
+    }
+    for (const [member, until] of await this.cluster.marks("kick")) {
+      if (until <= Date.now()) continue;
+      const who = kickOfMark(member);
+      this.list.keep({ ...who, until });
+      this.reach.here(who, { close: KICK_CLOSE });
+    }
+  }
+
+  /** A kick's cool-down, to the other instances now and in Redis for one that cannot hear it now. */
+  private tell(kick: Kick): void {
+    const { username, userId, accessCodeId, until } = kick;
+    this.cluster.send({ k: "kick", username, userId, accessCodeId, until });
+    this.cluster.mark("kick", JSON.stringify({ username: username.toLowerCase(), userId, accessCodeId }), until);
+  }
+}
+
+/** The sockets a kick closes: under the name, of the user, opened with the code. */
+function peopleOf(kick: KickTarget): People {
+  return { username: kick.username, userId: kick.userId, accessCodeId: kick.accessCodeId };
+}
+
+/** Whom a kick kept in Redis is for: its member as written (an earlier version wrote the name alone). */
+function kickOfMark(member: string): KickTarget {
+  try {
+    const kick = JSON.parse(member) as Partial<KickTarget>;
+    if (typeof kick.username === "string" && kick.username) {
+      return { username: kick.username, userId: typeof kick.userId === "number" ? kick.userId : null, accessCodeId: typeof kick.accessCodeId === "number" ? kick.accessCodeId : null };
+    }
+  } catch {
+    // The name alone.
+  }
+  return { username: member, userId: null, accessCodeId: null };
 }
