@@ -1,9 +1,8 @@
+import { DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_URL } from "../contracts/event-defaults.ts";
 import { nameSkeleton } from "../modules/access/name-skeleton.ts";
 import type { Queries } from "./store.ts";
 
-export const DEFAULT_EVENT_TITLE = "DREADCAST: The Night It Streams";
-export const DEFAULT_THUMBNAIL_URL = "/assets/default-thumbnail.jpg";
-export const DEFAULT_DONATION_GOAL_PENCE = 5000;
+const DEFAULT_DONATION_GOAL_PENCE = 5000;
 const FIVE_DAYS_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface Migration {

@@ -1,5 +1,5 @@
 import type { Store } from "../../db/store.ts";
-import { DEFAULT_THUMBNAIL_URL } from "../../db/migrations.ts";
+import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import type { SiteAddress } from "../../http/site-address.ts";
 import type { SettingsService } from "../settings/service.ts";

@@ -10,7 +10,7 @@ import {
   type SocialLinks,
 } from "../../contracts/settings.ts";
 import { badRequest, conflict, fieldError } from "../../lib/errors.ts";
-import { DEFAULT_THUMBNAIL_URL } from "../../db/migrations.ts";
+import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
 
 interface SettingsRow {
   event_title: string;

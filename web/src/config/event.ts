@@ -1,4 +1,3 @@
-/** Shown when the settings cannot be loaded (same defaults as the server's first settings row). */
-export const DEFAULT_EVENT_TITLE = "DREADCAST: The Night It Streams";
-export const DEFAULT_THUMBNAIL_URL = "/assets/default-thumbnail.jpg";
+/** Shown when the settings cannot be loaded: the defaults the server's first settings row is written with. */
+export { DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_URL } from "@contracts/event-defaults";
 export const BRAND = "DREADCAST";
