@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { migrate } from "./database.ts";
+import { migrate } from "./migrate.ts";
 import { migrations } from "./migrations.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Param, Store } from "./store.ts";
