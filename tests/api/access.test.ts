@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FORCED_ACCESS_CODE } from "../../src/contracts/access.ts";
-import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
 import { buyDemoCode, enter, makeFingerprint, otherDevice } from "../support/viewer.ts";
 
 const INVALID = "Invalid access code. Please try again.";

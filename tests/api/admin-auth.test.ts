@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../harness.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
 beforeAll(async () => {

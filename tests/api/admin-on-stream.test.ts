@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { enter, makeFingerprint, otherDevice } from "../support/viewer.ts";
 

@@ -3,11 +3,12 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
-import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { buyDemoCode, enter, joinAs } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
-import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
-import { joinAs, say, WsClient } from "../ws/helpers.ts";
 
 /**
  * The disk under the SQLite file fills up while the event runs (a home server's logs, a full VPS). SQLite
@@ -25,7 +26,7 @@ describe.skipIf(!mounted)("the disk under the SQLite file full", () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ dataDir, databaseUrl: null }, [], { log: recordingLogger(logged) });
+    app = await startTestApp({ dataDir, databaseUrl: null }, { log: recordingLogger(logged) });
   });
   afterAll(async () => {
     try {

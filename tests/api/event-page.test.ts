@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import ICAL from "ical.js";
 import ogs from "open-graph-scraper";
 import { DEFAULT_THUMBNAIL_SIZE } from "../../src/modules/event-page/service.ts";
 import { imageSize } from "../../src/modules/event-page/image-size.ts";
-import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { buyDemoCode } from "../support/viewer.ts";
 
@@ -25,12 +24,6 @@ const INDEX = `<!doctype html>
   <meta name="dreadcast-build" content="abc123def456" /></head>
   <body><div id="root"></div></body>
 </html>`;
-
-function indexAsset() {
-  const file = join(mkdtempSync(join(tmpdir(), "dreadcast-page-")), "index.html");
-  writeFileSync(file, INDEX);
-  return [{ path: "/index.html", file, immutable: false }];
-}
 
 /** What a sharing site's crawler reads from a page: fetched with a forged Host, parsed by open-graph-scraper. */
 async function preview(app: TestApp, path: string) {
@@ -93,7 +86,7 @@ let app: TestApp;
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startTestApp({ publicUrl: SITE, smtpUrl: smtp.url }, indexAsset());
+  app = await startTestApp({ publicUrl: SITE, smtpUrl: smtp.url }, { page: INDEX });
   await app.ctx.settings.update({ eventTitle: "Hollow Farm", startDate: START });
 });
 afterAll(async () => {
@@ -181,7 +174,7 @@ describe("link previews", () => {
   });
 
   test("without --public-url the address is the one the server listens on, whatever Host the request names", async () => {
-    const local = await startTestApp({}, indexAsset());
+    const local = await startTestApp({}, { page: INDEX });
     try {
       const { og, html } = await preview(local, "/");
       expect(og.ogUrl).toBe(`${local.url}/`);

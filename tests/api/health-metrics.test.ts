@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import pkg from "../../package.json";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { joinAs, say, WsClient } from "../ws/helpers.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { joinAs } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 
 /** Prometheus' own linter (Debian's `prometheus` package). */
 const PROMTOOL = Bun.which("promtool");

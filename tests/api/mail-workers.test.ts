@@ -8,7 +8,7 @@ import { silentLogger } from "../../src/lib/logger.ts";
 import { MailService } from "../../src/modules/mail/service.ts";
 import type { MailTransport, OutgoingMail } from "../../src/modules/mail/transport.ts";
 import { TEST_ENGINE, databaseForDataDir } from "../support/postgres.ts";
-import { eventually } from "../support/viewer.ts";
+import { eventually } from "../support/eventually.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-mail-workers-"));
 const stores: Store[] = [];

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LOST_CODE_MESSAGE } from "../../src/contracts/access.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
 import { freePort, startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
 
 describe("with an SMTP server", () => {
   let smtp: TestSmtpServer;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ModerationLogEntry } from "../../src/contracts/moderation.ts";
-import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { adminOf, joinAs, say, WsClient } from "../ws/helpers.ts";
+import { adminOf, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { joinAs } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 let admin: TestClient;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
-import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { enter, makeFingerprint } from "../support/viewer.ts";
 
 let app: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PASS_ENDED_MESSAGE } from "../../src/contracts/notices.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
+import { WsClient } from "../support/ws.ts";
 import { enter, makeFingerprint } from "../support/viewer.ts";
-import { WsClient } from "../ws/helpers.ts";
 
 let stripe: FakeStripe;
 let app: TestApp;

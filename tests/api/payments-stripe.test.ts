@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
-import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { STRIPE_TIMEOUT_MS } from "../../src/modules/payments/stripe-provider.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { enter } from "../support/viewer.ts";

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
 import type { Config } from "../../src/config.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
+import { buyDemoCode, enter, joinAs, makeFingerprint } from "../support/viewer.ts";
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
-import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
-import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
 
 /**
  * PostgreSQL lost while the server runs, and back: a TCP proxy stands between the app and the server,
@@ -24,7 +25,7 @@ async function appBehindProxy(overrides: Partial<Config>, logged: string[]): Pro
   const url = new URL(db.url);
   url.hostname = "127.0.0.1";
   url.port = String(proxy.port);
-  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, [], { log: recordingLogger(logged) });
+  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, { log: recordingLogger(logged) });
   return { db, proxy, app };
 }
 

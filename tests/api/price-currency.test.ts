@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
-import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
+import { eventually } from "../support/eventually.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
 import { AdminPanelService } from "../../src/modules/admin-panel/service.ts";
 
 let stripe: FakeStripe;

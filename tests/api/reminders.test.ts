@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import ICAL from "ical.js";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../support/smtp.ts";
-import { enter, eventually } from "../support/viewer.ts";
+import { enter } from "../support/viewer.ts";
 
 const SITE = "https://night.dreadcast.test";
 const HOUR = 3_600_000;

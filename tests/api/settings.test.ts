@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loginAsAdmin, startTestApp, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
 import { enter } from "../support/viewer.ts";
 
 const EMBED = "https://player.example.com/embed/night";

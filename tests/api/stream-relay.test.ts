@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { FIXTURE_DIR, startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { enter } from "../support/viewer.ts";
 

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { decodeProtectedHeader, importSPKI, jwtVerify } from "jose";
 import { BunnyProvider, PLAYBACK_TTL_MS } from "../../src/modules/stream/providers.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { enter } from "../support/viewer.ts";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -24,9 +21,7 @@ let viewerCode: string;
 
 beforeAll(async () => {
   // A stand-in page, so /livestream answers with the page headers as it does with the built web app.
-  const page = join(mkdtempSync(join(tmpdir(), "dreadcast-page-")), "index.html");
-  writeFileSync(page, "<!doctype html><title>dreadcast</title>");
-  app = await startTestApp({ publicUrl: "https://live.example.com", allowPrivateOrigins: true }, [{ path: "/index.html", file: page, immutable: false }]);
+  app = await startTestApp({ publicUrl: "https://live.example.com", allowPrivateOrigins: true }, { page: STAND_IN_PAGE });
   admin = await loginAsAdmin(app);
   viewer = app.client();
   viewerCode = (await app.ctx.access.issueAccessCode("SKP")).code;

@@ -8,6 +8,7 @@ import { openStore } from "../../src/db/database.ts";
 import { createTestDatabase, databaseForDataDir, postgresAvailable, TEST_ENGINE } from "../support/postgres.ts";
 import { AdminService } from "../../src/modules/admin/service.ts";
 import { runCli } from "../support/cli.ts";
+import { startServer } from "../support/server.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
@@ -170,42 +171,32 @@ describe("backup", () => {
   });
 });
 
-/** Starts a server and reads its output up to `until`; the process keeps running. */
-async function serve(dir: string, { port = "0", until = "data: ", flags = [] as string[] } = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, "--port", port, "--host", "127.0.0.1", "--data-dir", dir, ...(await dbArgs(dir)), ...flags], { stdout: "pipe", stderr: "pipe" });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  while (!out.includes(until)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server exited before printing '${until}': ${out}${await new Response(proc.stderr).text()}`);
-    out += new TextDecoder().decode(value);
-  }
-  const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
-  return { proc, out, url, port: new URL(url).port };
-}
+/** Starts a server on `dir` and waits until it has printed `until` too; the process keeps running. */
+const serve = (dir: string, { until = "data: ", flags = [] as string[] } = {}) => startServer(dir, flags, { until });
 
 describe("serving", () => {
   test("prints the URL, the modes and the first-admin hint, and shuts down cleanly on SIGTERM", async () => {
     const dir = tempDir();
-    const { proc, out, url } = await serve(dir, { until: "create the first one" });
+    const server = await serve(dir, { until: "create the first one" });
+    const [out, url] = [server.output(), server.url];
     expect(out).toContain("payments: demo mode");
     expect(out).toContain(`e-mail: outbox folder ${dir}/outbox`);
     expect(out).toContain(`${url}/admin/create-first-admin`);
     expect(out).toContain(onPostgres ? "data: PostgreSQL at 127.0.0.1:5432/" : `data: ${dir}`);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    proc.kill("SIGTERM");
-    expect(await proc.exited).toBe(0);
+    await server.kill("SIGTERM");
+    expect((await server.exited).code).toBe(0);
     const wal = join(dir, "dreadcast.db-wal");
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
   });
 
   test("with a public URL, prints the address it bound beside it (what a balancer must reach)", async () => {
     const dir = tempDir();
-    const { proc, out, url } = await serve(dir, { until: "create the first one", flags: ["--public-url", "https://night.dreadcast.test"] });
-    expect(out).toMatch(new RegExp(`^dreadcast \\S+ listening on ${url} \\(public URL https://night\\.dreadcast\\.test\\)$`, "m"));
-    expect(out).toContain("no admin yet: create the first one at https://night.dreadcast.test/admin/create-first-admin");
-    proc.kill("SIGTERM");
-    expect(await proc.exited).toBe(0);
+    const server = await serve(dir, { until: "create the first one", flags: ["--public-url", "https://night.dreadcast.test"] });
+    expect(server.output()).toMatch(new RegExp(`^dreadcast \\S+ listening on ${server.url} \\(public URL https://night\\.dreadcast\\.test\\)$`, "m"));
+    expect(server.output()).toContain("no admin yet: create the first one at https://night.dreadcast.test/admin/create-first-admin");
+    await server.kill("SIGTERM");
+    expect((await server.exited).code).toBe(0);
   });
 
   test("a port already in use is a clear error, not a stack trace", async () => {
@@ -222,13 +213,12 @@ describe("serving", () => {
     const first = await serve(tempDir());
     try {
       const dir = tempDir();
-      const second = await run(["--port", first.port, "--host", "127.0.0.1", "--data-dir", dir, ...(await dbArgs(dir))]);
+      const second = await run(["--port", new URL(first.url).port, "--host", "127.0.0.1", "--data-dir", dir, ...(await dbArgs(dir))]);
       expect(second.code).toBe(1);
       expect(second.stderr.trim()).toBe("dreadcast: the port is already in use; pick another with --port");
       for (let i = 0; i < 20; i++) expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     } finally {
-      first.proc.kill("SIGTERM");
-      await first.proc.exited;
+      await first.kill("SIGTERM");
     }
   });
 
@@ -240,27 +230,25 @@ describe("serving", () => {
       const second = await run(["--port", "0", "--host", "127.0.0.1", "--data-dir", dir]);
       expect(second.code).toBe(1);
       expect(second.stderr.trim().split("\n")).toHaveLength(1);
-      expect(second.stderr).toContain(`the data directory ${dir} is in use by another dreadcast (pid ${first.proc.pid})`);
+      expect(second.stderr).toContain(`the data directory ${dir} is in use by another dreadcast (pid ${first.pid})`);
       expect(second.stdout).not.toContain("listening");
       expect(statSync(join(dir, "dreadcast.db")).mtimeMs).toBe(before);
     } finally {
-      first.proc.kill("SIGTERM");
-      await first.proc.exited;
+      await first.kill("SIGTERM");
     }
   });
 
   test("after kill -9 a new server starts on the same data directory at once", async () => {
     const dir = tempDir();
     const first = await serve(dir);
-    first.proc.kill("SIGKILL");
-    await first.proc.exited;
+    await first.kill("SIGKILL");
     const again = await serve(dir);
     expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
-    again.proc.kill("SIGTERM");
-    expect(await again.proc.exited).toBe(0);
+    await again.kill("SIGTERM");
+    expect((await again.exited).code).toBe(0);
     const third = await serve(dir);
-    third.proc.kill("SIGTERM");
-    expect(await third.proc.exited).toBe(0);
+    await third.kill("SIGTERM");
+    expect((await third.exited).code).toBe(0);
   });
 
   test.skipIf(onPostgres)("backup and admin reset-password work beside the running server", async () => {
@@ -281,8 +269,7 @@ describe("serving", () => {
       });
       expect(login.status).toBe(200);
     } finally {
-      server.proc.kill("SIGTERM");
-      await server.proc.exited;
+      await server.kill("SIGTERM");
     }
   }, 20_000);
 });

@@ -2,18 +2,18 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { DEMO_CARD_SUCCESS } from "../../src/contracts/payments.ts";
 import { holdDataDir } from "../../src/db/data-dir-hold.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { PostgresStore } from "../../src/db/postgres-store.ts";
-import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { buyDemoCode, enter, joinAs, makeFingerprint } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL, type TestDatabase } from "../support/postgres.ts";
-import { buyDemoCode, enter, eventually, makeFingerprint } from "../support/viewer.ts";
-import { joinAs, say, WsClient } from "../ws/helpers.ts";
 import { runCli } from "../support/cli.ts";
-
-const MAIN = resolve(import.meta.dir, "../../src/main.ts");
+import { startServer } from "../support/server.ts";
 
 const run = runCli;
 
@@ -126,21 +126,6 @@ function normalised(rows: Row[]): Row[] {
   return rows
     .map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : typeof v === "boolean" ? Number(v) : v])))
     .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-}
-
-/** Starts the real executable on PostgreSQL and waits for its first lines. */
-async function serveOn(dataDir: string, databaseUrl: string) {
-  const proc = Bun.spawn([process.execPath, MAIN, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--database-url", databaseUrl], { stdout: "pipe", stderr: "pipe" });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  while (!out.includes("data: ")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server exited: ${out}${await new Response(proc.stderr).text()}`);
-    out += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
-  return { proc, out, url };
 }
 
 interface Event {
@@ -294,10 +279,10 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
     }
 
     // The real executable on PostgreSQL serves the migrated event.
-    const server = await serveOn(dataDir, target.url);
+    const server = await startServer(dataDir, ["--database-url", target.url], { until: "data: " });
     try {
-      expect(server.out).toContain("data: PostgreSQL at ");
-      expect(server.out).not.toContain("create the first one");
+      expect(server.output()).toContain("data: PostgreSQL at ");
+      expect(server.output()).not.toContain("create the first one");
       const admin = new TestClient(server.url);
       expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
       const settings = (await admin.get("/api/livestream-settings")).body;
@@ -310,7 +295,7 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       // The buyer's session carries over: the chat history is there, pinned line included.
       const buyer = new TestClient(server.url);
       for (const [k, v] of event.buyer.cookies) buyer.cookies.set(k, v);
-      const ws = await WsClient.connect({ url: server.url, origin: server.url } as unknown as TestApp, buyer);
+      const ws = await WsClient.connect(server, buyer);
       const history = ws.of("chatHistory")[0]!.messages;
       expect(history.map((m) => m.text)).toEqual(expect.arrayContaining(event.lines));
       expect(history.find((m) => m.text === event.lines[0])).toMatchObject({ username: "Mara", isPinned: true });
@@ -324,8 +309,8 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       expect((await enter(newcomer, accessCode, "Newcomer")).body.valid).toBe(true);
       expect((await admin.post("/api/admin/generate-access-code", { kind: "MOD" })).status).toBe(201);
     } finally {
-      server.proc.kill("SIGTERM");
-      expect(await server.proc.exited).toBe(0);
+      await server.kill("SIGTERM");
+      expect((await server.exited).code).toBe(0);
     }
 
     const after = PostgresStore.connect(target.url, { max: 1 });

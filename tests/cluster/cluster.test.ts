@@ -3,12 +3,13 @@ import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "../../src/contracts/chat-limits.ts";
 import { RedisClient } from "bun";
 import { clusterNamespace, RedisCluster } from "../../src/cluster/cluster.ts";
-import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { adminOf, loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
+import { enter, joinAs, type Viewer } from "../support/viewer.ts";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
-import { enter, eventually } from "../support/viewer.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
-import { adminOf, cookieOf, joinAs, say, upgradeStatus, WsClient, type Viewer } from "../ws/helpers.ts";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 
 /**

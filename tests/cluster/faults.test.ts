@@ -1,12 +1,13 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
-import { startTestApp, TestClient, type TestApp } from "../harness.ts";
+import { startTestApp, TestClient, type TestApp } from "../support/app.ts";
+import { startInstance, type InstanceProcess } from "../support/server.ts";
+import { eventually } from "../support/eventually.ts";
+import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
+import { joinAs } from "../support/viewer.ts";
 import { Balancer } from "../support/balancer.ts";
-import { startInstance, type InstanceProcess } from "../support/instance.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
-import { eventually } from "../support/viewer.ts";
-import { cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
 
 /** Faults a cluster lives through: an instance SIGKILLed or frozen mid-chat, Redis restarted mid-chat. */
 const redis: TestRedis | null = await startTestRedis();
@@ -146,7 +147,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     const a = await WsClient.connect(onFast, await joinAs(onFast, "Awake"));
     const b = await WsClient.connect(onFast, await joinAs(onFast, "Alert"));
 
-    slow.proc.kill("SIGSTOP");
+    slow.child.kill("SIGSTOP");
     try {
       for (let i = 0; i < 5; i++) {
         const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
@@ -157,7 +158,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
         await Bun.sleep(300);
       }
     } finally {
-      slow.proc.kill("SIGCONT");
+      slow.child.kill("SIGCONT");
     }
     await sleeper.next("chat", (e) => e.message.text === "still here 4", 5000);
     for (const ws of [sleeper, a, b]) ws.close();
@@ -167,9 +168,9 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     const db = await database();
     const lines: string[] = [];
     const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
-    const alpha = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "alpha" }, [], { log });
+    const alpha = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "alpha" }, { log });
     cleanup.push(() => alpha.close());
-    const beta = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "beta" }, [], { log });
+    const beta = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "beta" }, { log });
     cleanup.push(() => beta.close());
     const ann = await WsClient.connect(alpha, await joinAs(alpha, "Ann"));
     const bob = await WsClient.connect(beta, await joinAs(beta, "Bob"));

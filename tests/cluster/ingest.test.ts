@@ -13,13 +13,14 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clusterNamespace } from "../../src/cluster/cluster.ts";
 import { IngestMirror, INTERNAL_HEADER, INTERNAL_PREFIX, parseLeader, PUBLISHER_LEASE } from "../../src/modules/ingest/mirror.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { startInstance, type InstanceProcess } from "../support/server.ts";
+import { eventually } from "../support/eventually.ts";
 import { publish, type Publisher } from "../ingest/rtmp-support.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
-import { startInstance, type InstanceProcess } from "../support/instance.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { freePort, startTestRedis, type TestRedis } from "../support/redis.ts";
-import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
 
 const redis: TestRedis | null = mediaToolsMissing ? null : await startTestRedis();
 const postgres = await postgresAvailable();

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startInstance, type InstanceProcess } from "../support/instance.ts";
+import { startInstance, type InstanceProcess } from "../support/server.ts";
+import { eventually } from "../support/eventually.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { CADDY, request, ROOT, startCaddy, substitute } from "../support/proxies.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
-import { eventually } from "../support/viewer.ts";
 
 /**
  * Readiness as a balancer sees it: three instances behind the shipped Caddyfile (active health checks on

@@ -1,9 +1,10 @@
 import { afterAll, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../harness.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { buyDemoCode, eventually } from "../support/viewer.ts";
+import { buyDemoCode } from "../support/viewer.ts";
 
 /**
  * Two instances of a cluster (one PostgreSQL database, a Redis server of the test's own) and one SMTP

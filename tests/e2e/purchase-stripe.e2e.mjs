@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { after } from "node:test";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, routeStripe, startFakeStripeApi } from "./support/fake-stripe.mjs";
+import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
+import { routeStripe } from "./support/stripe-js.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.

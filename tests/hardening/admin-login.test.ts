@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { USERNAME_SLOWDOWN_MAX_MS } from "../../src/modules/admin/index.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
 
 /** Login failures lock out the address they come from; nobody elsewhere can keep the owner out. */
 

@@ -6,7 +6,10 @@ import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { BUN, LiveSocket, ROOT, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+import { WsClient } from "../support/ws.ts";
+import { startServer, type ServerProcess } from "../support/server.ts";
+import { viewerSession } from "../support/viewer.ts";
+import { BUN, ROOT, tempDir } from "./support.ts";
 
 /**
  * `dreadcast backup` while the chat is busy: the copy opens, passes integrity_check and holds every
@@ -29,11 +32,11 @@ test("a backup taken under live chat load is sound and holds every message ackno
 
   server = await startServer(dataDir, ["--trust-proxy", "127.0.0.1"]);
   const url = server.url;
-  const sockets = await Promise.all(people.map(async (cookie, i) => LiveSocket.open(url, (await cookie), { "x-forwarded-for": `10.50.0.${i}` })));
+  const sockets = await Promise.all(people.map(async (cookie, i) => WsClient.open({ url }, { cookie: await cookie, "x-forwarded-for": `10.50.0.${i}` })));
   const acked = new Map<string, number>();
   let load = true;
   let sent = 0;
-  const talk = async (socket: LiveSocket, i: number) => {
+  const talk = async (socket: WsClient, i: number) => {
     for (let n = 0; load; n++) {
       const text = `keeper${i} whispers ${n}`;
       socket.send({ type: "chat_message", text });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ACCESS_MESSAGES } from "../../src/contracts/access.ts";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { enter, makeFingerprint } from "../support/viewer.ts";
-import { adminOf, cookieOf, joinAs, say, upgradeStatus, WsClient } from "../ws/helpers.ts";
+import { adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
+import { enter, joinAs, makeFingerprint } from "../support/viewer.ts";
 
 /**
  * The chat's powers held by the right people: a moderator's go with their voice (none while timed out or

@@ -5,7 +5,11 @@ import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { TEST_ENGINE, databaseForDataDir } from "../support/postgres.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+import { eventually } from "../support/eventually.ts";
+import { WsClient } from "../support/ws.ts";
+import { startServer, type ServerProcess } from "../support/server.ts";
+import { viewerSession } from "../support/viewer.ts";
+import { prng, runSeed, tempDir } from "./support.ts";
 
 /**
  * Churn: 1,000 sockets connecting and disconnecting (cleanly and abruptly) for 30 s while the chat runs,
@@ -49,7 +53,7 @@ test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: n
   let address = 0;
   // Each slot is one device on its own address (through the trusted proxy), reconnecting about once a second.
   const open = async (person: number, slotAddress = ++address) =>
-    LiveSocket.open(url, (await people[person])!, { "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` }, 10_000);
+    WsClient.open({ url }, { cookie: (await people[person])!, "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` }, 10_000);
   const viewerCount = async () => (await (await fetch(url + "/api/livestream-settings")).json()).viewerCount as number;
 
   // Chat keeps running: 10 people with a socket each say something every second.
@@ -75,7 +79,7 @@ test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: n
   const slot = async (index: number) => {
     const person = 20 + (index % (PEOPLE - 20));
     while (Date.now() < deadline) {
-      let socket: LiveSocket;
+      let socket: WsClient;
       try {
         socket = await open(person, 100_000 + index);
       } catch {

@@ -5,10 +5,15 @@ import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { createTestDatabase, testEngines } from "../support/postgres.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.ts";
+import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.mjs";
+import { adminSession } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { WsClient } from "../support/ws.ts";
+import { startServer, type ServerProcess } from "../support/server.ts";
+import { viewerSession } from "../support/viewer.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import Stripe from "stripe";
-import { adminSession, eventually, LiveSocket, prng, runSeed, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+import { prng, runSeed, tempDir } from "./support.ts";
 
 /**
  * Crash safety: the real server (bun src/main.ts) with a fake Stripe and a real SMTP server, buyers
@@ -167,14 +172,14 @@ test(`${engine}: purchases, donations and chat survive ${KILLS} SIGKILLs: one co
     }
   };
 
-  const sockets = new Map<string, LiveSocket>();
+  const sockets = new Map<string, WsClient>();
   const acked = new Set<string>();
   const sentTexts = new Set<string>();
   const chatter = async (v: (typeof viewers)[number]) => {
     for (let n = 0; !stopping; n++) {
       let socket = sockets.get(v.name);
       if (!socket?.open && url) {
-        socket = await LiveSocket.open(url, (await v).cookie, { "x-forwarded-for": `10.30.0.${viewers.indexOf(v)}` }, 2000).catch(() => undefined);
+        socket = await WsClient.open({ url }, { cookie: (await v).cookie, "x-forwarded-for": `10.30.0.${viewers.indexOf(v)}` }, 2000).catch(() => undefined);
         if (socket) sockets.set(v.name, socket);
       }
       if (socket?.open) {

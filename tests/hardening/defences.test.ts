@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MAX_SOCKETS_PER_IP } from "../../src/modules/chat/socket-limits.ts";
 import { UPGRADES_PER_IP_PER_MINUTE } from "../../src/modules/chat/index.ts";
 import { databasePath } from "../../src/db/database.ts";
-import { loginAsAdmin, startTestApp, type TestApp } from "../support/app.ts";
+import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
 import { buyDemoCode, enter, joinAs, makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { upgradeStatus, WsClient } from "../support/ws.ts";
 import { freePort } from "../support/smtp.ts";
@@ -29,8 +29,8 @@ describe("headers and cookies", () => {
   let app: TestApp;
   let https: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
-    https = await startTestApp({ publicUrl: "https://live.example.com" });
+    app = await startTestApp({ trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
+    https = await startTestApp({ publicUrl: "https://live.example.com", trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
     await app.ctx.settings.update({ ...(await app.ctx.settings.get()), embedUrl: "https://player.example.net/embed/42" });
   });
   afterAll(async () => {

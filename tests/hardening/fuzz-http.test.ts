@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import Stripe from "stripe";
-import { makeFingerprint } from "../support/viewer.ts";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
+import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
+import { makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { hostileCookie, hostileForwardedFor, hostilePathSegment, hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
-import { adminSession, prng, runSeed, startRoutedApp, viewerSession, type RoutedApp, type Rng } from "./support.ts";
+import { prng, runSeed, type Rng } from "./support.ts";
 
 /**
  * A generated fuzz of every HTTP route. Each case is one request built from a seeded PRNG (seed and case
@@ -310,8 +311,8 @@ async function run(url: string, c: Case): Promise<Outcome> {
   return { status };
 }
 
-let demo: RoutedApp;
-let stripeApp: RoutedApp;
+let demo: TestApp;
+let stripeApp: TestApp;
 let fakeStripe: FakeStripe;
 /** A real HLS origin behind the relay, so its playlist and segment requests are fuzzed through. */
 let hlsOrigin: HlsOrigin | undefined;
@@ -320,8 +321,8 @@ beforeAll(async () => {
   fakeStripe = await startFakeStripe();
   hlsOrigin = await startHlsOrigin();
   // The origin runs on this machine, as an origin beside the server does.
-  demo = await startRoutedApp({ allowPrivateOrigins: true });
-  stripeApp = await startRoutedApp({ ...fakeStripe.appConfig, allowPrivateOrigins: true });
+  demo = await startTestApp({ allowPrivateOrigins: true, trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
+  stripeApp = await startTestApp({ ...fakeStripe.appConfig, allowPrivateOrigins: true, trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
   for (const app of [demo, stripeApp]) await app.ctx.stream.save({ kind: "hls", originUrl: hlsOrigin.playlistUrl });
 });
 
@@ -339,7 +340,7 @@ test("the fuzz's route table covers every route the app serves", () => {
   expect([...known].filter((r) => !served.includes(r))).toEqual([]);
 });
 
-async function fuzz(app: RoutedApp, cases: number, seed: number, label: string): Promise<{ ran: number; statuses: Record<number, number> }> {
+async function fuzz(app: TestApp, cases: number, seed: number, label: string): Promise<{ ran: number; statuses: Record<number, number> }> {
   const state: State = { codes: ["SCP-FORCED-ENTRY"], intents: [], secrets: [], codeIds: [] };
   const sessions = { viewer: [] as string[], admin: [] as string[] };
   const refresh = async (round: number) => {

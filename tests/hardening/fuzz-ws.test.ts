@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { WS_MAX_FRAME_BYTES } from "../../src/contracts/chat.ts";
 import { hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
-import { adminSession, LiveSocket, prng, runSeed, startRoutedApp, viewerSession, type RoutedApp, type Rng } from "./support.ts";
+import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
+import { WsClient } from "../support/ws.ts";
+import { viewerSession } from "../support/viewer.ts";
+import { prng, runSeed, type Rng } from "./support.ts";
 
 /**
  * A generated fuzz of every WebSocket message type, sent by viewers, test-code viewers, moderators and an
@@ -21,14 +24,14 @@ type Role = "viewer" | "tester" | "moderator" | "admin";
 interface Peer {
   role: Role;
   name: string;
-  socket: LiveSocket;
+  socket: WsClient;
 }
 
-let app: RoutedApp;
+let app: TestApp;
 let serial = 0;
 
 beforeAll(async () => {
-  app = await startRoutedApp();
+  app = await startTestApp({ trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
 });
 
 afterAll(async () => {
@@ -41,7 +44,7 @@ async function connect(role: Role): Promise<Peer> {
     role === "admin"
       ? await adminSession(app.ctx)
       : (await viewerSession(app.ctx, name, role === "viewer" ? "SKP" : role === "tester" ? "SCP" : "MOD")).cookie;
-  const socket = await LiveSocket.open(app.url, cookie, { "x-forwarded-for": `10.9.${serial >> 8}.${serial & 255}` });
+  const socket = await WsClient.open(app, { cookie, "x-forwarded-for": `10.9.${serial >> 8}.${serial & 255}` });
   return { role, name: role === "admin" ? "warden" : name, socket };
 }
 

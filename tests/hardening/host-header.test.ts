@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { startTestApp, type TestApp } from "../harness.ts";
+import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
+import { buyDemoCode, makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { runCli } from "../support/cli.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { buyDemoCode, makeFingerprint } from "../support/viewer.ts";
-import { adminSession, startRoutedApp, tempDir, viewerSession, type RoutedApp } from "./support.ts";
+import { tempDir } from "./support.ts";
 
 /** The Host header is the sender's to choose: it never reaches an e-mail, and one that makes no address is a 400. */
 
@@ -76,9 +76,9 @@ describe("links in e-mail never come from a request's Host header", () => {
 });
 
 describe("a Host header that makes no address", () => {
-  let app: RoutedApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startRoutedApp();
+    app = await startTestApp({ trustProxy: ["127.0.0.1"] }, { page: STAND_IN_PAGE });
   });
   afterAll(() => app.close());
 

@@ -10,7 +10,9 @@ import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { databaseForDataDir, TEST_ENGINE } from "../support/postgres.ts";
-import { startServer, tempDir, viewerSession } from "./support.ts";
+import { startServer } from "../support/server.ts";
+import { viewerSession } from "../support/viewer.ts";
+import { tempDir } from "./support.ts";
 
 /**
  * Every shipped proxy configuration — deploy/cluster/nginx.conf, deploy/cluster/Caddyfile,

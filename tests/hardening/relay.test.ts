@@ -4,10 +4,13 @@ import { defaultConfig, parseServeArgs, serveHelp } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { startServer, type ServerProcess } from "../support/server.ts";
+import { viewerSession } from "../support/viewer.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { databaseForDataDir, TEST_ENGINE } from "../support/postgres.ts";
-import { eventually, startServer, tempDir, viewerSession, type ServerProcess } from "./support.ts";
+import { tempDir } from "./support.ts";
 
 /**
  * The HLS relay under attack. A viewer's requests cannot make the server hold hundreds of MB (only what
@@ -115,7 +118,7 @@ describe("the relay's memory, on the real server process", () => {
     const refused = { status: 503, retryAfter: "2", error: "The stream cannot be reached right now. Trying again shortly." };
     expect(result).toEqual([refused, refused]);
     // Each was read no further than the bound (plus what the sockets buffered), not to its end or the 15 s timeout.
-    const sent = await eventually(() => origin.sentBig.get("/hls/huge.ts") && origin.sentBig.get("/hls/endless.ts") && [origin.sentBig.get("/hls/huge.ts")!, origin.sentBig.get("/hls/endless.ts")!]);
+    const sent = await eventually(() => origin.sentBig.get("/hls/huge.ts") && origin.sentBig.get("/hls/endless.ts") && [origin.sentBig.get("/hls/huge.ts")!, origin.sentBig.get("/hls/endless.ts")!], 10_000);
     expect(sent[0]!.every((bytes) => bytes < HUGE)).toBe(true);
     expect(sent[1]!.every((bytes) => bytes < 128 * MiB)).toBe(true);
     // Asked again, the too-large segment is not fetched again.

@@ -9,9 +9,10 @@ import net from "node:net";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OFFLINE_AFTER_MS } from "../../src/modules/ingest/service.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
 import { recordingLogger } from "../support/logger.ts";
-import { buyDemoCode, enter, eventually } from "../support/viewer.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
 import { publish, type Publisher } from "./rtmp-support.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
 
@@ -26,7 +27,7 @@ const publishers: Publisher[] = [];
 beforeAll(async () => {
   if (mediaToolsMissing) return;
   dir = mediaDir();
-  app = await startTestApp({}, [], { log: recordingLogger(log) });
+  app = await startTestApp({}, { log: recordingLogger(log) });
   admin = await loginAsAdmin(app);
   expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
 });

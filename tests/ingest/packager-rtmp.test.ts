@@ -9,7 +9,8 @@ import { Packager } from "../../src/modules/ingest/hls/packager.ts";
 import { type RtmpServer, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
-import { publish, waitFor } from "./rtmp-support.ts";
+import { eventually } from "../support/eventually.ts";
+import { publish } from "./rtmp-support.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: RTMP publishing into the packager (${mediaToolsMissing})`);
 
@@ -39,7 +40,7 @@ describe.skipIf(mediaToolsMissing !== null)("RTMP into the packager", () => {
     const url = `rtmp://127.0.0.1:${server.port}/live/key`;
 
     const first = publish(url, { seconds: 3 });
-    await waitFor(() => packager.ready, 5000);
+    await eventually(() => packager.ready, 5000);
     expect(packager.isLive).toBe(true);
     const live = await packager.playlist();
     if (live.status !== "ok") throw new Error(live.status);
@@ -53,11 +54,11 @@ describe.skipIf(mediaToolsMissing !== null)("RTMP into the packager", () => {
     const dates = [...(next as { body: string }).body.matchAll(/PROGRAM-DATE-TIME:(\S+)/g)].map((m) => Date.parse(m[1]!));
     expect(Math.abs(dates[dates.length - 1]! - Date.now())).toBeLessThan(3000);
     expect((await first.done).code).toBe(0);
-    await waitFor(() => !packager.isLive, 3000);
+    await eventually(() => !packager.isLive, 3000);
 
     const second = publish(url, { seconds: 2 });
     expect((await second.done).code).toBe(0);
-    await waitFor(() => !packager.isLive, 3000);
+    await eventually(() => !packager.isLive, 3000);
     const after = await packager.playlist();
     if (after.status !== "ok") throw new Error(after.status);
     expect(after.body.split("\n").filter((l) => l === "#EXT-X-DISCONTINUITY")).toHaveLength(1);

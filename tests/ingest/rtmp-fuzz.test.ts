@@ -11,7 +11,8 @@ import net from "node:net";
 import type { MediaSink } from "../../src/modules/ingest/media.ts";
 import { startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
-import { FFMPEG, publish, recordingSink, waitFor } from "./rtmp-support.ts";
+import { eventually } from "../support/eventually.ts";
+import { FFMPEG, publish, recordingSink } from "./rtmp-support.ts";
 
 const SESSIONS = Number(process.env.FUZZ_SESSIONS ?? 2_000);
 const BATCH = 25;
@@ -192,7 +193,7 @@ test.skipIf(!FFMPEG)(`${SESSIONS} mutated and truncated publish sessions leave t
 
     const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
     console.log(`fuzz: ${SESSIONS} sessions, ${published.length} publishes accepted, RSS ${mib(rss[0]!)} → ${mib(Math.max(...rss))} MiB at most`);
-    await waitFor(() => server.connections().total === 0, 5000);
+    await eventually(() => server.connections().total === 0, 5000);
     expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
     expect(published.length).toBeGreaterThan(SESSIONS / 10);
     for (const state of published) {
@@ -211,7 +212,7 @@ test.skipIf(!FFMPEG)(`${SESSIONS} mutated and truncated publish sessions leave t
     tap = sink;
     const { code } = await publish(`rtmp://127.0.0.1:${server.port}/live/${KEY}`, { seconds: 1, size: "160x90" }).done;
     expect(code).toBe(0);
-    await waitFor(() => recording.ended.length === 1, 3000);
+    await eventually(() => recording.ended.length === 1, 3000);
     expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
     expect(recording.video.length).toBeGreaterThanOrEqual(25);
   } finally {

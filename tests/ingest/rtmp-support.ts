@@ -5,6 +5,7 @@ import net from "node:net";
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../../src/modules/ingest/media.ts";
 import { type Amf0Value, decodeAmf0, encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
 import { ChunkReader, ChunkWriter, MessageType, type RtmpMessage } from "../../src/modules/ingest/rtmp/chunks.ts";
+import { eventually } from "../support/eventually.ts";
 
 export const FFMPEG = Bun.which("ffmpeg");
 
@@ -60,14 +61,6 @@ export function publish(url: string, options: PublishOptions = {}): Publisher {
   return { child, done: child.exited.then(async (code) => ({ code, stderr: await stderr })) } satisfies Publisher;
 }
 
-export async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await Bun.sleep(20);
-  }
-}
-
 /** A hand-driven RTMP client (no FFmpeg): for the orders and timings FFmpeg never produces. */
 export class RawRtmpClient {
   readonly messages: RtmpMessage[] = [];
@@ -96,7 +89,7 @@ export class RawRtmpClient {
     const client = new RawRtmpClient(socket);
     if (handshake) {
       socket.write(new Uint8Array(1 + 1536).fill(3, 0, 1));
-      await waitFor(() => client.handshakeBytes === 1 + 2 * 1536 || client.closed, 3000);
+      await eventually(() => client.handshakeBytes === 1 + 2 * 1536 || client.closed, 3000);
       socket.write(new Uint8Array(1536));
     }
     return client;
@@ -115,7 +108,7 @@ export class RawRtmpClient {
     this.command(["connect", 1, { app: "live", type: "nonprivate", tcUrl: "rtmp://127.0.0.1/live" }]);
     this.command(["createStream", 2, null]);
     this.command(["publish", 3, null, key, "live"], 1);
-    await waitFor(() => this.statusCodes().length > 0 || this.closed, 3000);
+    await eventually(() => this.statusCodes().length > 0 || this.closed, 3000);
   }
 
   /** The `code` of each onStatus received. */

@@ -12,7 +12,8 @@ import { type AuthorizeResult, type PublishSession, type RtmpLimits, type RtmpSe
 import { encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
 import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/ingest/rtmp/chunks.ts";
 import { recordingLogger } from "../support/logger.ts";
-import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink, waitFor } from "./rtmp-support.ts";
+import { eventually } from "../support/eventually.ts";
+import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink } from "./rtmp-support.ts";
 
 const OPENSSL = Bun.which("openssl");
 if (FFMPEG && !OPENSSL) console.log("SKIPPED: the RTMPS test (no openssl to make its certificate)");
@@ -60,7 +61,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     const { code, stderr } = await publish(url()).done;
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    await eventually(() => recordings[0]?.ended.length === 1, 3000);
     const recording = recordings[0]!;
 
     expect(recording.videoConfigs).toHaveLength(1);
@@ -94,7 +95,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     const { recordings, url } = await start();
     const { code } = await publish(url(), { seconds: 2, size: "320x180", video: ["-preset", "medium", "-bf", "2"] }).done;
     expect(code).toBe(0);
-    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    await eventually(() => recordings[0]?.ended.length === 1, 3000);
     const recording = recordings[0]!;
     expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 320, height: 180 });
     expect(recording.video.length).toBeGreaterThanOrEqual(55);
@@ -118,7 +119,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
   test("a second publisher on the same key is refused while the first is live; the first carries on", async () => {
     const { recordings, url } = await start();
     const first = publish(url(), { seconds: 3, size: "160x90" });
-    await waitFor(() => (recordings[0]?.video.length ?? 0) > 5, 10_000);
+    await eventually(() => (recordings[0]?.video.length ?? 0) > 5, 10_000);
     const second = await publish(url(), { seconds: 1, size: "160x90" }).done;
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain("Another publisher is live");
@@ -137,7 +138,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     expect(url()).toStartWith("rtmps://");
     const { code } = await publish(url(), { seconds: 1, size: "160x90" }).done;
     expect(code).toBe(0);
-    await waitFor(() => recordings[0]?.ended.length === 1, 3000);
+    await eventually(() => recordings[0]?.ended.length === 1, 3000);
     expect(recordings[0]!.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
     expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(25);
   }, 15_000);
@@ -164,7 +165,7 @@ describe("RTMP ingest with a hand-driven client", () => {
     const client = await RawRtmpClient.open(server.port);
     client.command(["connect", 1, { app: "live" }]);
     client.command(["play", 0, null, KEY], 1);
-    await waitFor(() => client.closed, 3000);
+    await eventually(() => client.closed, 3000);
     expect(client.statusCodes()).toEqual(["NetStream.Play.Failed"]);
     expect(recordings).toEqual([]);
   });
@@ -184,7 +185,7 @@ describe("RTMP ingest with a hand-driven client", () => {
     ]);
     expect(recordings).toHaveLength(1);
     client.socket.destroy();
-    await waitFor(() => recordings[0]!.ended.length === 1, 3000);
+    await eventually(() => recordings[0]!.ended.length === 1, 3000);
     expect(recordings[0]!.ended).toEqual(["disconnected"]);
   });
 
@@ -193,7 +194,7 @@ describe("RTMP ingest with a hand-driven client", () => {
     const client = await RawRtmpClient.open(server.port);
     await client.publish(KEY);
     expect(recordings).toHaveLength(1);
-    await waitFor(() => client.closed, 3000);
+    await eventually(() => client.closed, 3000);
     expect(recordings[0]!.ended).toEqual([expect.stringMatching(/^timeout: no data/)]);
     expect(server.connections().total).toBe(0);
   });
@@ -201,9 +202,9 @@ describe("RTMP ingest with a hand-driven client", () => {
   test("connections that never publish are bounded, timed out, and then a publisher gets in", async () => {
     const { server, recordings } = await start({ limits: { maxPendingConnections: 4, setupIdleTimeoutMs: 300 } });
     const idle = await Promise.all(Array.from({ length: 10 }, () => RawRtmpClient.open(server.port, false)));
-    await waitFor(() => idle.filter((client) => client.closed).length >= 6, 3000);
+    await eventually(() => idle.filter((client) => client.closed).length >= 6, 3000);
     expect(server.connections().total).toBeLessThanOrEqual(4);
-    await waitFor(() => idle.every((client) => client.closed) && server.connections().total === 0, 3000);
+    await eventually(() => idle.every((client) => client.closed) && server.connections().total === 0, 3000);
     const client = await RawRtmpClient.open(server.port);
     await client.publish(KEY);
     expect(client.statusCodes()).toEqual(["NetStream.Publish.Start"]);
@@ -231,7 +232,7 @@ describe("RTMP ingest with a hand-driven client", () => {
     client.send(control.windowAckSize(5000));
     client.command(["connect", 1, { app: "live" }]);
     for (let i = 0; i < 40; i++) client.command(["_checkbw", 10 + i, null, "x".repeat(300)]);
-    await waitFor(() => client.messages.some((message) => message.type === MessageType.Acknowledgement), 3000);
+    await eventually(() => client.messages.some((message) => message.type === MessageType.Acknowledgement), 3000);
     const acks = client.messages.filter((message) => message.type === MessageType.Acknowledgement).map((message) => readU32(message.payload, 0));
     expect(acks.length).toBeGreaterThanOrEqual(2);
     expect(acks[0]).toBeGreaterThanOrEqual(5000);
@@ -252,7 +253,7 @@ describe("RTMP ingest with a hand-driven client", () => {
       client.socket.write(flood);
       await Bun.sleep(50);
     }
-    await waitFor(() => lines.some((line) => line.includes("does not read what it is sent")), 5000);
+    await eventually(() => lines.some((line) => line.includes("does not read what it is sent")), 5000);
     expect(server.connections().total).toBe(0);
     client.socket.destroy();
   }, 15_000);
@@ -261,7 +262,7 @@ describe("RTMP ingest with a hand-driven client", () => {
     const { server, lines } = await start();
     const client = await RawRtmpClient.open(server.port, false);
     client.socket.write(new Uint8Array(1537).fill(6, 0, 1));
-    await waitFor(() => client.closed, 3000);
+    await eventually(() => client.closed, 3000);
     expect(lines.some((line) => line.includes("RTMP version 6 is not supported"))).toBe(true);
   });
 });

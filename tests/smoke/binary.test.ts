@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startExecutable, type Executable } from "../support/executable.mjs";
 
 const BINARY = resolve(import.meta.dir, "../../dist/dreadcast");
-let proc: ReturnType<typeof Bun.spawn>;
+let server: Executable;
 let url = "";
 let dir = "";
 
@@ -16,20 +17,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dreadcast-smoke-"));
   copyFileSync(BINARY, join(dir, "dreadcast"));
   // Run from an empty directory with nothing beside the executable: the web app must come from inside it.
-  proc = Bun.spawn([join(dir, "dreadcast"), "--port", "0", "--host", "127.0.0.1"], { cwd: dir, stdout: "pipe", stderr: "inherit", env: { PATH: "/usr/bin:/bin" } });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(out)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`executable exited early: ${out}`);
-    out += new TextDecoder().decode(value);
-  }
-  url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1]!;
+  server = await startExecutable(join(dir, "dreadcast"), ["--port", "0", "--host", "127.0.0.1"], { cwd: dir, env: { PATH: "/usr/bin:/bin" } });
+  url = server.url;
 }, 120_000);
 
 afterAll(async () => {
-  proc.kill("SIGTERM");
-  await proc.exited;
+  await server.kill("SIGTERM");
 });
 
 test("the executable creates its data dir beside where it runs", () => {

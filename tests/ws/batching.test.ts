@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ChatMessage } from "../../src/contracts/chat.ts";
 import { DEFAULT_CHAT_BATCHING } from "../../src/modules/chat/fanout.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, cookieOf, joinAs, rawUpgrade, WsClient, type Viewer } from "./helpers.ts";
-import { eventually } from "../support/viewer.ts";
+import { adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { cookieOf, rawUpgrade, WsClient } from "../support/ws.ts";
+import { joinAs, type Viewer } from "../support/viewer.ts";
+import { eventually } from "../support/eventually.ts";
 
 /** More people than the busy threshold, so one line from each makes the chat busy. */
 const CROWD = DEFAULT_CHAT_BATCHING.busyPerSecond + 6;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE } from "../../src/contracts/chat-limits.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { acrossRestart, adminOf, joinAs, WsClient } from "./helpers.ts";
+import { acrossRestart, adminOf, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { joinAs } from "../support/viewer.ts";
+import { WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 let admin: TestClient;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_MAX_FRAME_BYTES } from "../../src/contracts/chat.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, cookieOf, joinAs, rawUpgrade, upgradeStatus, WsClient, type Viewer } from "./helpers.ts";
+import { adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { cookieOf, rawUpgrade, upgradeStatus, WsClient } from "../support/ws.ts";
+import { joinAs, type Viewer } from "../support/viewer.ts";
 
 let app: TestApp;
 let viewer: Viewer;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { adminOf, joinAs, WsClient } from "./helpers.ts";
+import { adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { joinAs } from "../support/viewer.ts";
+import { WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 beforeAll(async () => {

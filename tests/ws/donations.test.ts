@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../src/contracts/payments.ts";
-import { startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { joinAs, WsClient } from "./helpers.ts";
+import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { joinAs } from "../support/viewer.ts";
+import { WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -77,7 +78,7 @@ test("donation reports are limited per person, since each may ask the payment pr
 });
 
 test("with Stripe and no webhook, a donation the viewer reports is counted once the provider says it succeeded", async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe.ts");
+  const { startFakeStripe } = await import("../support/fake-stripe.mjs");
   const stripe = await startFakeStripe();
   const live = await startTestApp({
     stripeSecretKey: "sk_test_x",

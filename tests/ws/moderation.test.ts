@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { enter, makeFingerprint } from "../support/viewer.ts";
-import { adminOf, joinAs, say, sessionOnCode, upgradeStatus, WsClient } from "./helpers.ts";
+import { adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { enter, joinAs, makeFingerprint, sessionOnCode } from "../support/viewer.ts";
+import { say, upgradeStatus, WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "../../src/contracts/chat-limits.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../harness.ts";
-import { enter } from "../support/viewer.ts";
-import { joinAs, say, upgradeStatus, cookieOf, WsClient } from "./helpers.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { enter, joinAs } from "../support/viewer.ts";
+import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 let admin: TestClient;

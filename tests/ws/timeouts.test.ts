@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { enter, eventually } from "../support/viewer.ts";
-import { acrossRestart, adminOf, joinAs, say, WsClient } from "./helpers.ts";
+import { acrossRestart, adminOf, startTestApp, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { enter, joinAs } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 
 let app: TestApp;
 beforeAll(async () => {

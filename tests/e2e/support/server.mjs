@@ -1,10 +1,10 @@
 /** Starts the real compiled executable on a free port with a fresh data dir, and stops it. */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startExecutable } from "../../support/executable.mjs";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -25,8 +25,6 @@ export function freePort() {
   });
 }
 
-const LISTENING = /dreadcast \S+ listening on (http:\/\/\S+)/;
-
 /**
  * @param {{ args?: string[], startTimeoutMs?: number }} [options] extra serve flags, e.g. ["--enable-test-codes"]
  * @returns {Promise<{ url: string, dataDir: string, output: () => string, stop: () => Promise<void> }>}
@@ -37,42 +35,16 @@ export async function startServer({ args = [], startTimeoutMs = 20_000 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-e2e-"));
   // The server reads DREADCAST_* variables as flags: keep the developer's own out of the test run.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("DREADCAST_")));
-  const child = spawn(bin, ["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, ...args], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startExecutable(bin, ["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, ...args], { env, timeoutMs: startTimeoutMs }).catch((error) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   });
-  let output = "";
-  const exited = new Promise((resolveExit) => child.once("exit", (code, signal) => resolveExit({ code, signal })));
-
-  const url = await new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
-    const onData = (chunk) => {
-      output += chunk.toString();
-      const match = LISTENING.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (chunk) => (output += chunk.toString()));
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (code ${code}, signal ${signal}) before listening:\n${output}`));
-    });
-  });
-
   return {
-    url,
+    url: server.url,
     dataDir,
-    output: () => output,
+    output: server.output,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(killer);
-      }
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

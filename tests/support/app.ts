@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { defaultConfig, type Config } from "../../src/config.ts";
+import { createContext, disposeContext, type AppContext } from "../../src/context.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
+import type { WebAsset } from "../../src/http/web-app.ts";
+import { silentLogger, type Logger } from "../../src/lib/logger.ts";
+import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
+import { TEST_ENGINE, databaseForDataDir, dropTestDatabase } from "./postgres.ts";
+
+export interface TestApp {
+  url: string;
+  origin: string;
+  ctx: AppContext;
+  config: Config;
+  /** Every route the app serves, as its router lists them (`/api/admin/access-codes/:id/revoke`). */
+  routes: { method: string; path: string }[];
+  /** Errors the app logged, with their stacks (an unhandled error is a bug even when the answer looked fine). */
+  loggedErrors: string[];
+  /** A fresh cookie-keeping HTTP client (one browser, in effect). */
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** fetch with a cookie jar and JSON helpers; sends a same-origin Origin like a browser would. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { origin: this.baseUrl, ...headers } };
+    if (body !== undefined) {
+      if (typeof body === "string" || body instanceof FormData || body instanceof Uint8Array) init.body = body as BodyInit;
+      else {
+        init.body = JSON.stringify(body);
+        init.headers["content-type"] ??= "application/json";
+      }
+    }
+    if (this.cookies.size) init.headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const res = await fetch(this.baseUrl + path, init);
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>("GET", path, undefined, headers);
+  }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("POST", path, body, headers);
+  }
+  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("PUT", path, body, headers);
+  }
+}
+
+/** A page the web app's index.html can stand in for, so page routes answer as they do with the built web app. */
+export const STAND_IN_PAGE = "<!doctype html><title>dreadcast</title>";
+
+export interface TestAppOptions {
+  /** Hears what the app logs (nothing is logged by default). */
+  log?: Logger;
+  /** The web app's index.html: this text, served as the built page would be. */
+  page?: string;
+}
+
+/**
+ * The real app on port 0 with a fresh migrated database in a temp dir — or, given `overrides.dataDir`,
+ * on that dir, which the caller owns and which is kept on close (to restart on the same database).
+ */
+export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const ownsDataDir = overrides.dataDir === undefined;
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
+  // The RTMP ports too: tests run side by side, and 1935 may be taken.
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, rtmpsPort: 0, ...overrides, dataDir };
+  // An explicit `databaseUrl: null` keeps the app on SQLite whatever engine the suite runs on.
+  const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
+  config.databaseUrl = databaseUrl;
+  const loggedErrors: string[] = [];
+  const log = options.log ?? silentLogger;
+  const logger: Logger = {
+    info: (message) => log.info(message),
+    warn: (message) => log.warn(message),
+    error: (message, error) => {
+      loggedErrors.push(`${message}: ${error instanceof Error ? error.stack : String(error ?? "")}`);
+      log.error(message, error);
+    },
+  };
+  const pageDir = options.page === undefined ? null : mkdtempSync(join(tmpdir(), "dreadcast-page-"));
+  const assets: WebAsset[] = [];
+  if (pageDir) {
+    writeFileSync(join(pageDir, "index.html"), options.page!);
+    assets.push({ path: "/index.html", file: join(pageDir, "index.html"), immutable: false });
+  }
+  const store = await openStore({ dataDir, databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs });
+  const ctx = await createContext(config, store, logger);
+  const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
+  const url = `http://127.0.0.1:${app.server!.port}`;
+  return {
+    url,
+    origin: url,
+    ctx,
+    config,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
+    loggedErrors,
+    client: () => new TestClient(url),
+    async close() {
+      await app.stop(true);
+      await disposeContext(ctx);
+      await closeStore(store);
+      if (ownsDataDir && databaseUrl && !overrides.databaseUrl) await dropTestDatabase(databaseUrl);
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (pageDir) rmSync(pageDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The admin API routes anyone may call: the first-admin setup, login and logout. */
+const OPEN_ADMIN_ROUTES = new Set(["GET /api/admin/check-first-admin", "POST /api/admin/create-first", "POST /api/admin/login", "POST /api/admin/logout"]);
+
+/** Every /api/admin/* route the app serves that needs an admin session, from its own route table. */
+export function sessionAdminRoutes(app: TestApp): { method: string; path: string }[] {
+  return app.routes.filter((r) => r.path.startsWith("/api/admin/") && !OPEN_ADMIN_ROUTES.has(`${r.method} ${r.path}`));
+}
+
+/** Creates an admin and returns a client logged in as them. */
+export async function loginAsAdmin(app: TestApp, username = "warden", password = "s3cret-pass"): Promise<TestClient> {
+  if ((await app.ctx.admins.needsFirstAdmin())) await app.ctx.admins.create(username, `${username}@example.com`, password);
+  const client = app.client();
+  const res = await client.post("/api/admin/login", { username, password });
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
+  return client;
+}
+
+const admins = new WeakMap<TestApp, Promise<TestClient>>();
+/** One logged-in admin browser per app. */
+export async function adminOf(app: TestApp): Promise<TestClient> {
+  let admin = admins.get(app);
+  if (!admin) admins.set(app, (admin = loginAsAdmin(app)));
+  return admin;
+}
+
+/** A fresh admin session cookie made straight in the database (creating the admin on first use). */
+export async function adminSession(ctx: AppContext, username = "warden"): Promise<string> {
+  let admin = (await ctx.store.get<{ id: number }>("SELECT id FROM admins WHERE username = ?", username));
+  if (!admin) admin = { id: (await ctx.admins.create(username, `${username}@example.com`, "s3cret-pass")).id };
+  return `${ADMIN_COOKIE}=${(await ctx.admins.createSession(admin.id))}`;
+}
+
+/**
+ * Runs `before` on an app, stops it, then runs `after` on a new app on the same data directory: what a
+ * restart keeps. The directory is removed afterwards.
+ */
+export async function acrossRestart<T>(before: (app: TestApp) => Promise<T>, after: (app: TestApp, carried: T) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restart-"));
+  try {
+    const first = await startTestApp({ dataDir });
+    let carried: T;
+    try {
+      carried = await before(first);
+    } finally {
+      await first.close();
+    }
+    const second = await startTestApp({ dataDir });
+    try {
+      await after(second, carried);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
