@@ -1,4 +1,6 @@
-import { clusterNamespace, RedisCluster, SoloCluster, type Cluster } from "./cluster/cluster.ts";
+import type { Cluster } from "./cluster/cluster.ts";
+import { clusterNamespace, RedisCluster } from "./cluster/redis-cluster.ts";
+import { SoloCluster } from "./cluster/solo-cluster.ts";
 import type { Store } from "./db/store.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";

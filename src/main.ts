@@ -6,7 +6,7 @@ import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
-import { RedisUnavailableError } from "./cluster/cluster.ts";
+import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
 

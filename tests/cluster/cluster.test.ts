@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { WS_CLOSE_BANNED, WS_CLOSE_KICKED } from "../../src/contracts/chat.ts";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "../../src/contracts/chat-limits.ts";
 import { RedisClient } from "bun";
-import { clusterNamespace, RedisCluster } from "../../src/cluster/cluster.ts";
+import { clusterNamespace, RedisCluster } from "../../src/cluster/redis-cluster.ts";
 import { adminOf, loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";

@@ -11,7 +11,7 @@ import { RedisClient } from "bun";
 import net from "node:net";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clusterNamespace } from "../../src/cluster/cluster.ts";
+import { clusterNamespace } from "../../src/cluster/redis-cluster.ts";
 import { IngestMirror, INTERNAL_HEADER, INTERNAL_PREFIX, parseLeader, PUBLISHER_LEASE } from "../../src/modules/ingest/mirror.ts";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startInstance, type InstanceProcess } from "../support/server.ts";

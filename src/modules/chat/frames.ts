@@ -4,7 +4,8 @@ import { InvalidTextError, type Store } from "../../db/store.ts";
 import { BUSY_MESSAGE } from "../../lib/errors.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { SoloCluster, type Cluster, type Limiter } from "../../cluster/cluster.ts";
+import type { Limiter, SharedLimits } from "../../cluster/cluster.ts";
+import { SoloCluster } from "../../cluster/solo-cluster.ts";
 import { describeDuration } from "../../contracts/chat-limits.ts";
 import { BANNED_MESSAGE } from "../../contracts/notices.ts";
 import type { ChatHub, ChatIdentity } from "./hub.ts";
@@ -59,7 +60,7 @@ export class ChatFrameRouter {
     private readonly log: Logger,
     private readonly donations: DonationReporter,
     private readonly store: Pick<Store, "isUnavailable">,
-    cluster: Pick<Cluster, "limiter"> = new SoloCluster("solo"),
+    cluster: SharedLimits = new SoloCluster("solo"),
   ) {
     this.chatBurst = cluster.limiter("chat-burst", CHAT_LIMIT.burst, CHAT_LIMIT.burstWindowMs);
     this.chatSustained = cluster.limiter("chat-sustained", CHAT_LIMIT.sustained, CHAT_LIMIT.sustainedWindowMs);

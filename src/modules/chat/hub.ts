@@ -1,4 +1,5 @@
-import { intervalJob, SoloCluster, type Cluster } from "../../cluster/cluster.ts";
+import { intervalJob, type Cluster } from "../../cluster/cluster.ts";
+import { SoloCluster } from "../../cluster/solo-cluster.ts";
 import type { ClusterMessage, People, PeopleAction } from "../../cluster/messages.ts";
 import type { Store } from "../../db/store.ts";
 import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { LEASE_RENEW_MS, SoloCluster, type Cluster } from "../../cluster/cluster.ts";
+import { LEASE_RENEW_MS, type Cluster } from "../../cluster/cluster.ts";
+import { SoloCluster } from "../../cluster/solo-cluster.ts";
 import type { Config } from "../../config.ts";
 import type { StreamKind } from "../../contracts/stream.ts";
 import { conflict } from "../../lib/errors.ts";

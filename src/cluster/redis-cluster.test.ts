@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { clusterNamespace } from "./cluster.ts";
+import { clusterNamespace } from "./redis-cluster.ts";
 
 describe("cluster namespace", () => {
   test("one namespace per event database, never showing the password", () => {
