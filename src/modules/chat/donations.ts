@@ -1,6 +1,6 @@
 import type { PaymentService } from "../payments/service.ts";
 import type { DonationReporter } from "./frames.ts";
-import type { ChatIdentity } from "./hub.ts";
+import type { ChatIdentity } from "./connection.ts";
 
 const NOT_FOUND = "Donation not found.";
 

@@ -10,24 +10,13 @@ import { BANNED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
+import { newConnection, type ChatIdentity, type ChatSocket, type Connection, type TopicPublisher } from "./connection.ts";
 import { LiveCounters } from "./counters.ts";
 import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
 import { ChatKicks, type KickTarget } from "./kicks.ts";
 import { ChatMessageStore, type NewMessage, type Stored } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
-import { SocketLimits, type FrameBudget } from "./socket-limits.ts";
-
-/** Who a socket belongs to, fixed when it upgrades (from the session cookie, never from a frame). */
-export interface ChatIdentity {
-  /** One per person: `viewer:<userId>` or `admin:<adminId>`; viewers are counted by it. */
-  key: string;
-  userId: number | null;
-  username: string;
-  accessCodeId: number | null;
-  viewerSessionId: string | null;
-  isModerator: boolean;
-  isAdmin: boolean;
-}
+import { SocketLimits } from "./socket-limits.ts";
 
 /** A donation the payments side has counted (once, after its intent succeeded). Money in minor units. */
 export interface CountedDonation {
@@ -51,33 +40,6 @@ export interface ViewerSessionBans {
   isBanned(username: string, accessCodeId: number | null): Promise<boolean>;
   endAllForCode(accessCodeId: number): Promise<void>;
 }
-
-/** Anything that can fan a frame out to a topic's subscribers (Bun's server). */
-export interface TopicPublisher {
-  publish(topic: string, data: string, compress?: boolean): number;
-}
-
-/** The parts of Bun's ServerWebSocket the hub uses. */
-export interface ChatSocket {
-  send(data: string): number;
-  close(code?: number, reason?: string): void;
-  subscribe(topic: string): void;
-  cork<T>(callback: () => T): T;
-}
-
-interface Connection extends FrameBudget {
-  socket: ChatSocket;
-  identity: ChatIdentity;
-  /** The client address it connected from (counted against the sockets one address may hold). */
-  ip: string;
-  /** Kicked or banned: its last frames are ignored until the close completes. */
-  closing: boolean;
-  /** The last frame being handled: the next one waits for it (never rejects). */
-  frames: Promise<void>;
-}
-
-/** Where a socket's chain of frames starts: one settled promise for all (an idle socket holds none of its own). */
-const SETTLED: Promise<void> = Promise.resolve();
 
 export const BROADCAST_TOPIC = "live";
 /**
@@ -114,7 +76,7 @@ export class ChatHub {
   /** In a cluster: what each other instance last said it serves, and when. */
   private readonly peers = new Map<string, { viewers: number; sockets: number; at: number }>();
   /** In a cluster: the other instances' events, applied in the order they came. */
-  private peerEvents: Promise<void> = SETTLED;
+  private peerEvents: Promise<void> = Promise.resolve();
   /** What this instance has handled since it started, for the metrics. */
   private readonly live = { lines: 0, hearts: 0, frames: 0 };
   /** The counters as they were at each tick of the last ten seconds (for the per-second rates). */
@@ -185,8 +147,7 @@ export class ChatHub {
       return;
     }
     this.publisher ??= publisher;
-    const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: SETTLED };
-    this.connections.set(id, connection);
+    this.connections.set(id, newConnection(socket, identity, ip));
     this.limits.opened(identity.key, ip);
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {

@@ -6,7 +6,7 @@ import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { findPerson } from "../access/person.ts";
 import { PaymentDonationReporter } from "./donations.ts";
 import { ChatFrameRouter } from "./frames.ts";
-import type { ChatIdentity, TopicPublisher } from "./hub.ts";
+import type { ChatIdentity, TopicPublisher } from "./connection.ts";
 
 /** WebSocket upgrades one address may attempt per minute. */
 export const UPGRADES_PER_IP_PER_MINUTE = 120;
