@@ -97,7 +97,7 @@ describe("public livestream settings", () => {
 });
 
 describe("admin livestream settings: a save writes only what it sends", () => {
-  const SPEC_BODY = {
+  const FULL_BODY = {
     eventTitle: "The Hollow Night",
     thumbnailUrl: "/assets/default-thumbnail.jpg",
     embedUrl: "https://player.example.com/embed/hollow",
@@ -106,12 +106,12 @@ describe("admin livestream settings: a save writes only what it sends", () => {
     startDate: "2031-10-31T21:30:00.000Z",
   };
 
-  test("the spec's full body is saved as before", async () => {
+  test("a body with every event field is saved as sent", async () => {
     const admin = await loginAsAdmin(app);
-    const res = await admin.put("/api/admin/livestream-settings", SPEC_BODY);
+    const res = await admin.put("/api/admin/livestream-settings", FULL_BODY);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject(SPEC_BODY);
-    expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject(SPEC_BODY);
+    expect(res.body).toMatchObject(FULL_BODY);
+    expect((await admin.get("/api/admin/livestream-settings")).body).toMatchObject(FULL_BODY);
   });
 
   test("a title saved after the stream source changed leaves the new player in place", async () => {

@@ -83,7 +83,7 @@ app.browserTest("a donation of one's own amount: checked as the server checks it
 
   const payment = page.getByRole("dialog", { name: "Make a Donation" });
   await payment.getByText("£7.50").waitFor();
-  // The spec's subtitle stays; the dialog says beside it what a donation is.
+  // The payment dialog's usual subtitle stays; the dialog says beside it what a donation is.
   await payment.getByText("Complete your purchase securely").waitFor();
   await payment.getByText("A donation to the event: once it is paid, your name and the amount appear in the chat.").waitFor();
   await payment.getByText("Please provide your payment details.").waitFor();

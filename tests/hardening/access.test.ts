@@ -170,7 +170,7 @@ describe("one device per code", () => {
     expect((await owner.get("/api/user-data")).body.username).toBe("rightful");
   }, 30_000);
 
-  test("a device that looks the same (rule 6) may come in as the owner but not rename them", async () => {
+  test("a device with the same screen, colour depth, language, timezone and platform may come in as the owner but not rename them", async () => {
     const code = await newCode();
     const owner = app.client();
     expect((await enter(owner, code, "original", makeFingerprint())).body.valid).toBe(true);
