@@ -42,5 +42,6 @@ const SETTLED: Promise<void> = Promise.resolve();
 
 /** A socket just opened: a fresh frame budget, nothing handled yet. */
 export function newConnection(socket: ChatSocket, identity: ChatIdentity, ip: string): Connection {
-  return { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: SETTLED };
+  const connection: Connection = { socket, identity, ip, framesInWindow: 0, windowStartedAt: Date.now(), closing: false, frames: SETTLED };
+  return connection;
 }
