@@ -1,10 +1,10 @@
 import { useEffect } from "react";
-import { toast } from "@/hooks/use-toast";
+import { toastError } from "@/hooks/use-toast";
 
 /** Shows the spec's destructive toast each time a query fails (once per failed fetch, not per render). */
 export function useQueryErrorToast(query: { isError: boolean; errorUpdatedAt: number }, description: string): void {
   const { isError, errorUpdatedAt } = query;
   useEffect(() => {
-    if (isError) toast({ variant: "destructive", title: "Error", description });
+    if (isError) toastError(description);
   }, [isError, errorUpdatedAt, description]);
 }

@@ -94,6 +94,11 @@ export function toast(input: ToastInput) {
   };
 }
 
+/** The destructive toast titled "Error": a failed load or action, in the words the screen gives it. */
+export function toastError(description: string) {
+  return toast({ variant: "destructive", title: "Error", description });
+}
+
 export function useToast() {
   const [state, setState] = useState<State>(memoryState);
   useEffect(() => {

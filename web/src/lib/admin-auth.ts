@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminProfile, CreateFirstAdminBody, FirstAdminStatus, LoginBody } from "@contracts/admin";
-import { api } from "@/lib/api-client";
+import { api, serverErrorMessage } from "@/lib/api-client";
 
 /** The admin session and first-run setup calls, used by the admin auth screens and the admin layout. */
 export const adminAuthKeys = {
@@ -45,10 +45,16 @@ export function loginAdmin(body: LoginBody): Promise<AdminProfile> {
   return api.post<AdminProfile>("/api/admin/login", body);
 }
 
+/** Why a login failed, as the form and its toast say it. */
+export function loginFailure(error: Error): string {
+  return serverErrorMessage(error) ?? "Invalid username or password";
+}
+
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: loginAdmin,
+    meta: { errorToast: (error) => ({ title: "Login failed", description: loginFailure(error) }) },
     onSuccess: (profile) => queryClient.setQueryData(adminAuthKeys.profile, profile),
   });
 }
@@ -61,6 +67,7 @@ export function useCreateFirstAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createFirstAdmin,
+    meta: { errorToast: "Failed to create admin account." },
     onSuccess: () => queryClient.setQueryData<FirstAdminStatus>(adminAuthKeys.firstAdmin, { needsFirstAdmin: false }),
   });
 }
@@ -71,5 +78,5 @@ export function logoutAdmin(): Promise<unknown> {
 
 /** Logging out forgets every cached response (the caller clears the cache once it has left the panel). */
 export function useLogout() {
-  return useMutation({ mutationFn: logoutAdmin });
+  return useMutation({ mutationFn: logoutAdmin, meta: { errorToast: "Failed to log out. Please try again." } });
 }

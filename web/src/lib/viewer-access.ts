@@ -1,6 +1,6 @@
 import type { AccessVerdict, ValidateAccessBody, VerifyExistingAccessBody } from "@contracts/access";
 import { ACCESS_MESSAGES } from "@contracts/access-messages";
-import { toast } from "@/hooks/use-toast";
+import { toast, toastError } from "@/hooks/use-toast";
 import { answerOf, checkAccess, type ServerAnswer } from "@/lib/access-verdicts";
 import { api } from "@/lib/api-client";
 import { getDeviceFingerprint } from "@/lib/fingerprint";
@@ -44,7 +44,7 @@ async function enter(input: Entry, ask: (entry: Entry) => Promise<ServerAnswer>)
   const entry = { ...input, accessCode: normaliseAccessCode(input.accessCode), username: input.username.trim(), email: input.email?.trim() || undefined };
   const answer = await ask(entry);
   if (answer.kind === "unreachable") {
-    toast({ variant: "destructive", title: "Error", description: "Failed to validate access code. Please try again." });
+    toastError("Failed to validate access code. Please try again.");
     return { granted: false, message: VALIDATION_ERROR_MESSAGE };
   }
   // A refusal with a reason (bad input, too many attempts, a name taken) is the server's to word.

@@ -9,7 +9,7 @@ import { PageLoader } from "@/components/ui/page-loader";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { useMediaQuery } from "@/hooks/use-media-query";
-import { toast } from "@/hooks/use-toast";
+import { toast, toastError } from "@/hooks/use-toast";
 import { adminAuthKeys, useAdminProfile, useLogout } from "@/lib/admin-auth";
 import { ADMIN_SESSION_LOST_EVENT } from "@/lib/api-client";
 import "./admin.css";
@@ -28,7 +28,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!profile.isError) return;
-    toast({ variant: "destructive", title: "Error", description: "Failed to fetch admin profile" });
+    toastError("Failed to fetch admin profile");
     navigate(paths.admin.login, { replace: true });
   }, [profile.isError, navigate]);
 
@@ -52,7 +52,6 @@ export function AdminLayout({ children }: { children: ReactNode }) {
         navigate(paths.admin.login, { replace: true });
         queryClient.clear();
       },
-      onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to log out. Please try again." }),
     });
 
   const nav = (onNavigate?: () => void) => (

@@ -13,7 +13,7 @@ import { requestLostCode } from "../api/lost-code";
 export function LostCodeForm() {
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const send = useMutation({ mutationFn: requestLostCode });
+  const send = useMutation({ mutationFn: requestLostCode, meta: { errorToast: false } });
   const form = useForm<LostCodeBody>({ resolver: zodResolver(lostCodeBody), defaultValues: { email: readLocal(LOCAL_KEYS.email) ?? "" } });
   const onSubmit = form.handleSubmit((values) => send.mutate(values));
 

@@ -17,6 +17,7 @@ export function useGenerateAccessCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: generateAccessCode,
+    meta: { errorToast: "Failed to generate access code." },
     onSuccess: (record) => {
       storeAccessCode(queryClient, record);
       void queryClient.invalidateQueries({ queryKey: adminStatsQueryKey });

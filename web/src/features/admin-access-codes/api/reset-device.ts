@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { storeAccessCode } from "./get-access-codes";
 
 export function resetDevice(id: number): Promise<AccessCodeRecord> {
@@ -9,5 +10,9 @@ export function resetDevice(id: number): Promise<AccessCodeRecord> {
 
 export function useResetDevice() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: resetDevice, onSuccess: (record) => storeAccessCode(queryClient, record) });
+  return useMutation({
+    mutationFn: resetDevice,
+    meta: { errorToast: serverMessageOr("Failed to reset the device binding.") },
+    onSuccess: (record) => storeAccessCode(queryClient, record),
+  });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { adminPaymentsQueryKey } from "@/lib/admin-payments";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { storeAccessCode } from "./get-access-codes";
 
 export function restoreAccessCode(id: number): Promise<AccessCodeRecord> {
@@ -13,6 +14,7 @@ export function useRestoreAccessCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: restoreAccessCode,
+    meta: { errorToast: serverMessageOr("Failed to restore access code.") },
     onSuccess: (record) => {
       storeAccessCode(queryClient, record);
       void queryClient.invalidateQueries({ queryKey: adminPaymentsQueryKey });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { storeAccessCode } from "./get-access-codes";
 
 export function revokeAccessCode(id: number): Promise<AccessCodeRecord> {
@@ -9,5 +10,9 @@ export function revokeAccessCode(id: number): Promise<AccessCodeRecord> {
 
 export function useRevokeAccessCode() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: revokeAccessCode, onSuccess: (record) => storeAccessCode(queryClient, record) });
+  return useMutation({
+    mutationFn: revokeAccessCode,
+    meta: { errorToast: serverMessageOr("Failed to revoke access code.") },
+    onSuccess: (record) => storeAccessCode(queryClient, record),
+  });
 }

@@ -11,6 +11,7 @@ export function useSendAccessCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: sendAccessCode,
+    meta: { errorToast: "Failed to send access code." },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accessCodesQueryKey }),
   });
 }

@@ -11,8 +11,7 @@ import { BanIcon, DownloadIcon, KeyIcon, PhoneIcon, PlusIcon, ResetIcon } from "
 import { PageLoader } from "@/components/ui/page-loader";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
-import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
+import { toast, toastError } from "@/hooks/use-toast";
 import { matchesSearch } from "@/lib/search";
 import { ACCESS_CODES_CSV_URL, useAccessCodes } from "../api/get-access-codes";
 import { useResetDevice } from "../api/reset-device";
@@ -57,7 +56,7 @@ async function copyCode(record: AccessCodeRecord) {
     await navigator.clipboard.writeText(record.code);
     toast({ title: "Copied!", description: `${record.code} is on your clipboard.` });
   } catch {
-    toast({ variant: "destructive", title: "Error", description: "Could not copy the code. Select it and copy it by hand." });
+    toastError("Could not copy the code. Select it and copy it by hand.");
   }
 }
 
@@ -93,7 +92,6 @@ export function AccessCodesPage() {
       revoke.mutate(record.id, {
         ...done,
         onSuccess: () => toast({ title: "Code Revoked", description: `${record.code} no longer works.` }),
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to revoke access code." }),
       });
     } else if (action === "restore") {
       restore.mutate(record.id, {
@@ -103,13 +101,11 @@ export function AccessCodesPage() {
           // Its buyer was likely told it no longer works: offer to send it to them again.
           if (restored.email) setSending(restored);
         },
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to restore access code." }),
       });
     } else {
       resetDevice.mutate(record.id, {
         ...done,
         onSuccess: () => toast({ title: "Device Reset", description: `${record.code} can now be used on a new device.` }),
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to reset the device binding." }),
       });
     }
   };

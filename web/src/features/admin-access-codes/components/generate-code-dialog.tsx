@@ -6,7 +6,6 @@ import { emailSchema } from "@contracts/admin";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { CheckIcon, CopyIcon, KeyIcon } from "@/components/ui/icons";
-import { toast } from "@/hooks/use-toast";
 import { useGenerateAccessCode } from "../api/generate-access-code";
 
 const generateForm = z.object({
@@ -39,10 +38,7 @@ export function GenerateCodeDialog({ open, onOpenChange, onCopy, onGenerated }: 
   const onSubmit = form.handleSubmit(({ email, kind }) =>
     generate.mutate(
       { kind, ...(email ? { email } : {}) },
-      {
-        onSuccess: onGenerated,
-        onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to generate access code." }),
-      },
+      { onSuccess: onGenerated },
     ),
   );
 

@@ -31,7 +31,6 @@ export function SendCodeDialog({ record, onOpenChange }: { record: AccessCodeRec
           toast({ title: "Email Sent", description: `${record.code} was sent to ${result.email}.` });
           onOpenChange(false);
         },
-        onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to send access code." }),
       },
     );
   });

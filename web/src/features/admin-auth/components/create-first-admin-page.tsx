@@ -30,10 +30,7 @@ export function CreateFirstAdminPage() {
         toast({ title: "Admin account created", description: "Log in with your new account." });
         navigate(paths.admin.login);
       },
-      onError: (error) => {
-        setFailure(serverErrorMessage(error));
-        toast({ variant: "destructive", title: "Error", description: "Failed to create admin account." });
-      },
+      onError: (error) => setFailure(serverErrorMessage(error)),
     });
   });
 

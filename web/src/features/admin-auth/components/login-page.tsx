@@ -7,8 +7,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Alert } from "@/components/ui/alert";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
-import { useAdminSession, useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
-import { serverErrorMessage } from "@/lib/api-client";
+import { loginFailure, useAdminSession, useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
 import { AuthPanel } from "./auth-panel";
 
 /** Admin sign-in; on a fresh install it points to the first-admin setup instead. */
@@ -28,11 +27,7 @@ export function LoginPage() {
         toast({ title: "Login successful", description: `Welcome back, ${profile.username}.` });
         navigate(paths.admin.dashboard);
       },
-      onError: (error) => {
-        const message = serverErrorMessage(error) ?? "Invalid username or password";
-        setFailure(message);
-        toast({ variant: "destructive", title: "Login failed", description: message });
-      },
+      onError: (error) => setFailure(loginFailure(error)),
     });
   });
 

@@ -33,6 +33,7 @@ export function useUnbanUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unbanUser,
+    meta: { errorToast: "Failed to unban user." },
     onSuccess: (_result, username) => {
       queryClient.setQueryData<{ bannedUsers: BannedUser[] }>(bannedUsersQueryKey, (data) =>
         data ? { bannedUsers: data.bannedUsers.filter((b) => b.username !== username) } : data,

@@ -47,7 +47,6 @@ export function BannedUsersPage() {
         toast({ title: "User Unbanned", description: `${picked.username} can watch and chat again.` });
         setSelected(null);
       },
-      onError: () => toast({ variant: "destructive", title: "Error", description: "Failed to unban user." }),
       onSettled: () => setConfirming(false),
     });
   };

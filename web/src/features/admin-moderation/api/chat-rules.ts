@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ChatRules } from "@contracts/moderation";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 
 const chatRulesQueryKey = ["admin", "chat-rules"] as const;
 
@@ -21,6 +22,7 @@ export function useSaveChatRules() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveChatRules,
+    meta: { errorToast: serverMessageOr("Failed to save the chat rules.") },
     onSuccess: (saved) => {
       queryClient.setQueryData(chatRulesQueryKey, saved);
       void queryClient.invalidateQueries({ queryKey: ["admin", "moderation-log"] });

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ActiveTimeout, ModerationAction, ModerationLogEntry } from "@contracts/moderation";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 
 /** The log refreshes itself while the screen is open: moderators act during the event. */
 export const MODERATION_REFRESH_MS = 10_000;
@@ -43,6 +44,7 @@ export function useLiftTimeout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: liftTimeout,
+    meta: { errorToast: serverMessageOr("Failed to lift the timeout.") },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: timeoutsQueryKey });
       void queryClient.invalidateQueries({ queryKey: ["admin", "moderation-log"] });

@@ -6,10 +6,7 @@ import { AdminDialog } from "@/components/admin/admin-dialog";
 import { AlertIcon, CoinsIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
-import { useRefundPayment } from "../api/payments";
-
-const refusalMessage = (error: unknown) => serverErrorMessage(error) ?? "Failed to refund the payment.";
+import { refusalMessage, useRefundPayment } from "../api/payments";
 
 /** The reasons Stripe takes, as the admin reads them; none by default. */
 const REASON_LABELS: [RefundReason | "", string][] = [
@@ -58,7 +55,6 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             description: outcome.revokedCode ? `${money(amount)} refunded. ${outcome.revokedCode} no longer works.` : `${money(amount)} refunded.`,
           });
         },
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: refusalMessage(error) }),
       },
     );
   };

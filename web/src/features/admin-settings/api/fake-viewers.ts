@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminStats } from "@contracts/admin-panel";
 import { adminStatsQueryKey } from "@/lib/admin-stats";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 
 export interface FakeViewersInput {
   enabled: boolean;
@@ -18,6 +19,7 @@ export function useSetFakeViewers() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setFakeViewers,
+    meta: { errorToast: serverMessageOr("Failed to update fake viewers.") },
     onSuccess: (stats) => {
       queryClient.setQueryData(adminStatsQueryKey, stats);
       return queryClient.invalidateQueries({ queryKey: adminStatsQueryKey });

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { IngestView, RotatedStreamKey, StreamPlayback } from "@contracts/stream";
 import { api } from "@/lib/api-client";
 import { ingestQueryKey, ingestQueryOptions } from "@/lib/admin-stream";
+import { serverMessageOr } from "@/lib/query-client";
 
 /** The built-in ingest (server address, key, the publisher's figures), polled while the card shows it. */
 export function useIngest(enabled: boolean) {
@@ -13,6 +14,7 @@ export function useRotateStreamKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post<RotatedStreamKey>("/api/admin/ingest/rotate-key"),
+    meta: { errorToast: serverMessageOr("Failed to rotate the stream key.") },
     onSuccess: ({ streamKey }) => {
       queryClient.setQueryData<IngestView>(ingestQueryKey, (old) => (old ? { ...old, streamKey, live: false, publisher: null } : old));
       void queryClient.invalidateQueries({ queryKey: ingestQueryKey });

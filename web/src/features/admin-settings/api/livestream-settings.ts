@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { LivestreamSettings, LivestreamSettingsBody } from "@contracts/settings";
 import { api } from "@/lib/api-client";
 import { livestreamSettingsQueryKey } from "@/lib/livestream-settings";
+import type { ErrorToast } from "@/lib/query-client";
 
 const adminSettingsQueryKey = ["admin", "livestream-settings"] as const;
 
@@ -21,11 +22,15 @@ export function updateLivestreamSettings(body: LivestreamSettingsBody): Promise<
   return api.put<LivestreamSettings>("/api/admin/livestream-settings", body);
 }
 
-/** Saves the settings; the admin copy takes the saved row and the viewers' copy is reloaded. */
-export function useUpdateLivestreamSettings() {
+/**
+ * Saves the settings; the admin copy takes the saved row and the viewers' copy is reloaded. `errorToast`
+ * says what failed: the whole form, or the thumbnail alone.
+ */
+export function useUpdateLivestreamSettings(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateLivestreamSettings,
+    meta: { errorToast },
     onSuccess: (saved) => {
       queryClient.setQueryData<LivestreamSettings>(adminSettingsQueryKey, (old) => (old ? { ...old, ...saved } : saved));
       void queryClient.invalidateQueries({ queryKey: livestreamSettingsQueryKey });

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api, serverErrorMessage } from "@/lib/api-client";
 
 export function uploadThumbnail(file: File): Promise<{ thumbnailUrl: string }> {
   const form = new FormData();
@@ -7,6 +7,10 @@ export function uploadThumbnail(file: File): Promise<{ thumbnailUrl: string }> {
   return api.post<{ thumbnailUrl: string }>("/api/admin/upload-thumbnail", form);
 }
 
+/** The server says why it refused the file (not an image, too large, empty). */
 export function useUploadThumbnail() {
-  return useMutation({ mutationFn: uploadThumbnail });
+  return useMutation({
+    mutationFn: uploadThumbnail,
+    meta: { errorToast: (error) => ({ title: "Failed to upload thumbnail.", description: serverErrorMessage(error) ?? "Please try again." }) },
+  });
 }

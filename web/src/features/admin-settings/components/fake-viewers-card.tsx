@@ -4,7 +4,6 @@ import { Switch } from "@/components/admin/switch";
 import { EyeIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { useAdminStats } from "@/lib/admin-stats";
-import { serverErrorMessage } from "@/lib/api-client";
 import { formatCount } from "@/lib/numbers";
 import { useSetFakeViewers } from "../api/fake-viewers";
 import { SettingsSectionHead } from "./settings-section";
@@ -37,7 +36,6 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
         setEnabled(result.fakeViewerMode);
         setTarget(String(result.fakeViewersTarget));
       },
-      onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to update fake viewers." }),
     });
   };
 

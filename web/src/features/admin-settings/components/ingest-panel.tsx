@@ -4,8 +4,7 @@ import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AlertIcon, CopyIcon, EyeIcon, RefreshIcon, TvIcon } from "@/components/ui/icons";
 import { useNow } from "@/hooks/use-now";
-import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
+import { toast, toastError } from "@/hooks/use-toast";
 import { codecName, formatAudio, formatBitrate, formatFps, formatKeyframeInterval, liveFor } from "@/lib/ingest-figures";
 import { useIngest, useRotateStreamKey } from "../api/ingest";
 import { IngestPreview } from "./ingest-preview";
@@ -119,7 +118,7 @@ async function copy(text: string, what: string): Promise<boolean> {
     toast({ title: "Copied!", description: `${what} is on your clipboard.` });
     return true;
   } catch {
-    toast({ variant: "destructive", title: "Error", description: `Could not copy. Select ${what.toLowerCase()} and copy it by hand.` });
+    toastError(`Could not copy. Select ${what.toLowerCase()} and copy it by hand.`);
     return false;
   }
 }
@@ -156,7 +155,6 @@ function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean 
         setShown(true);
         toast({ title: "Stream Key Rotated", description: "Paste the new key into OBS (Settings → Stream → Stream Key) and start streaming again." });
       },
-      onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to rotate the stream key." }),
     });
 
   return (

@@ -8,7 +8,6 @@ import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { ImageIcon, SkullIcon } from "@/components/ui/icons";
 import { DEFAULT_THUMBNAIL_URL } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
 import { useUpdateLivestreamSettings } from "../api/livestream-settings";
 import { useUploadThumbnail } from "../api/upload-thumbnail";
 import { settingsFormSchema, toFormValues, toSettingsBody, type ChangedFields, type SettingsFormInput, type SettingsFormValues } from "../lib/settings-form";
@@ -16,8 +15,6 @@ import { OrganizerSection } from "./organizer-section";
 import { PricingSection } from "./pricing-section";
 import { SettingsSection } from "./settings-section";
 import { ThumbnailField } from "./thumbnail-field";
-
-const error = (description: string) => toast({ variant: "destructive", title: "Error", description });
 
 /** The cards of this form, by the fields each holds: a card with a changed field says it is unsaved. */
 const CARDS = {
@@ -56,8 +53,9 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     resolver: zodResolver(settingsFormSchema),
     defaultValues: toFormValues(settings),
   });
-  const save = useUpdateLivestreamSettings();
-  const saveThumbnail = useUpdateLivestreamSettings();
+  const save = useUpdateLivestreamSettings("Failed to update livestream settings.");
+  const saveUploaded = useUpdateLivestreamSettings("Failed to update settings with new thumbnail.");
+  const saveDefault = useUpdateLivestreamSettings("Failed to reset thumbnail.");
   const upload = useUploadThumbnail();
   const [thumbnailBusy, setThumbnailBusy] = useState<"upload" | "reset" | null>(null);
   /** A currency change after the first sale, waiting for the admin's Confirm?. */
@@ -74,7 +72,6 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
           form.reset(toFormValues(saved));
           toast({ title: "Settings Saved", description: "The livestream settings have been updated." });
         },
-        onError: () => error("Failed to update livestream settings."),
       },
     );
   const onSubmit = form.handleSubmit((values) => {
@@ -83,13 +80,12 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
   });
 
   /** Saves the new thumbnail alone, leaving other unsaved edits in the form. */
-  const storeThumbnail = (thumbnailUrl: string, onSuccess: () => void, failure: string) =>
+  const storeThumbnail = (saveThumbnail: typeof saveUploaded, thumbnailUrl: string, onSuccess: () => void) =>
     saveThumbnail.mutate({ thumbnailUrl }, {
       onSuccess: () => {
         form.resetField("thumbnailUrl", { defaultValue: thumbnailUrl });
         onSuccess();
       },
-      onError: () => error(failure),
       onSettled: () => setThumbnailBusy(null),
     });
 
@@ -101,23 +97,16 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     setThumbnailBusy("upload");
     upload.mutate(file, {
       onSuccess: ({ thumbnailUrl }) =>
-        storeThumbnail(
-          thumbnailUrl,
-          () => toast({ title: "Upload Successful", description: "The new thumbnail is saved and shown on the home page." }),
-          "Failed to update settings with new thumbnail.",
+        storeThumbnail(saveUploaded, thumbnailUrl, () =>
+          toast({ title: "Upload Successful", description: "The new thumbnail is saved and shown on the home page." }),
         ),
-      onError: (failure) => {
-        setThumbnailBusy(null);
-        // The server says why it refused the file (not an image, too large, empty).
-        const why = serverErrorMessage(failure);
-        toast({ variant: "destructive", title: "Failed to upload thumbnail.", description: why ?? "Please try again." });
-      },
+      onError: () => setThumbnailBusy(null),
     });
   };
 
   const onResetThumbnail = () => {
     setThumbnailBusy("reset");
-    storeThumbnail(DEFAULT_THUMBNAIL_URL, () => toast({ title: "Reset Successful", description: "The default thumbnail is back." }), "Failed to reset thumbnail.");
+    storeThumbnail(saveDefault, DEFAULT_THUMBNAIL_URL, () => toast({ title: "Reset Successful", description: "The default thumbnail is back." }));
   };
 
   return (

@@ -6,9 +6,10 @@ import { Switch } from "@/components/admin/switch";
 import { Alert } from "@/components/ui/alert";
 import { LinkIcon, LockIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
-import { ApiError, serverErrorMessage } from "@/lib/api-client";
+import { ApiError } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { useSaveStreamSource, useStreamSource } from "../api/stream-source";
-import { kindOption, toFieldValues, toStreamSourceBody } from "../lib/stream-source-form";
+import { kindOption, toFieldValues, toStreamSourceBody, type KindOption } from "../lib/stream-source-form";
 import { IngestPanel } from "./ingest-panel";
 import { SettingsSection } from "./settings-section";
 import { StreamSourceFields } from "./stream-source-fields";
@@ -30,6 +31,17 @@ function refusedField(error: unknown): string | null {
   }
 }
 
+const refusalMessage = serverMessageOr("Failed to save the stream source.");
+
+/** Where a refusal is shown: beside a field of this kind it names, in the card for a clash (409), else in the toast. */
+function placeRefusal(error: Error, option: KindOption): { field: string; message: string } | { conflict: string } | { toast: string } {
+  const field = refusedField(error);
+  const message = refusalMessage(error);
+  if (field && option.fields.some((f) => f.name === field)) return { field, message };
+  if (error instanceof ApiError && error.status === 409) return { conflict: message };
+  return { toast: message };
+}
+
 /** The stream source card: the kind, its fields (keys write-only) and the viewer watermark; saves on its own. */
 export function StreamSourceCard() {
   const source = useStreamSource();
@@ -48,7 +60,6 @@ export function StreamSourceCard() {
 }
 
 function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
-  const save = useSaveStreamSource();
   const [kind, setKind] = useState<StreamKind>(saved.kind);
   const [values, setValues] = useState(() => toFieldValues(saved));
   // Untouched, the switch follows the kind: on for the protected kinds.
@@ -57,6 +68,10 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
   // A refusal of the whole source rather than a field, shown in the card (the ingest's RTMP port taken).
   const [conflict, setConflict] = useState<string | null>(null);
   const option = kindOption(kind);
+  const save = useSaveStreamSource((error) => {
+    const place = placeRefusal(error, option);
+    return "toast" in place ? place.toast : null;
+  });
   const watermarkOn = watermark ?? option.protects;
 
   const onKind = (next: StreamKind) => {
@@ -81,11 +96,9 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
         toast({ title: "Stream Source Saved", description: `Viewers now watch through ${option.label}.${player}` });
       },
       onError: (error) => {
-        const field = refusedField(error);
-        const message = serverErrorMessage(error) ?? "Failed to save the stream source.";
-        if (field && option.fields.some((f) => f.name === field)) setErrors({ [field]: message });
-        else if (error instanceof ApiError && error.status === 409) setConflict(message);
-        else toast({ variant: "destructive", title: "Error", description: message });
+        const place = placeRefusal(error, option);
+        if ("field" in place) setErrors({ [place.field]: place.message });
+        else if ("conflict" in place) setConflict(place.conflict);
       },
     });
   };

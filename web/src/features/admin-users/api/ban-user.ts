@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { UserRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { usersQueryOptions } from "./get-users";
 
 export function banUser(id: number, reason: string): Promise<{ ok: true; id: number; username: string }> {
@@ -13,6 +14,7 @@ export function useBanUser() {
   const { queryKey } = usersQueryOptions();
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) => banUser(id, reason),
+    meta: { errorToast: serverMessageOr("Failed to ban user.") },
     onSuccess: (result) => {
       queryClient.setQueryData<UserRecord[]>(queryKey, (users) => users?.map((u) => (u.id === result.id ? { ...u, banned: true } : u)));
       void queryClient.invalidateQueries({ queryKey: ["admin", "banned-users"] });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { UserRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
+import { serverMessageOr } from "@/lib/query-client";
 import { usersQueryOptions } from "./get-users";
 
 export function setModerator(id: number, isModerator: boolean): Promise<{ id: number; username: string; isModerator: boolean }> {
@@ -13,6 +14,7 @@ export function useSetModerator() {
   const { queryKey } = usersQueryOptions();
   return useMutation({
     mutationFn: ({ id, isModerator }: { id: number; isModerator: boolean }) => setModerator(id, isModerator),
+    meta: { errorToast: serverMessageOr("Failed to change the moderator.") },
     onSuccess: (result) => {
       queryClient.setQueryData<UserRecord[]>(queryKey, (users) =>
         users?.map((u) => (u.id === result.id ? { ...u, moderator: result.isModerator ? "panel" : null } : u)),

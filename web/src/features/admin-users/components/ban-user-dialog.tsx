@@ -4,7 +4,6 @@ import { AdminDialog } from "@/components/admin/admin-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { BanIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
 import { useBanUser } from "../api/ban-user";
 
 const REASON_MAX = 200;
@@ -27,7 +26,6 @@ export function BanUserDialog({ user, onOpenChange }: { user: UserRecord | null;
           toast({ title: "User Banned", description: `${user.username} is locked out of the stream and the chat.` });
           onOpenChange(false);
         },
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to ban user." }),
       },
     );
   };

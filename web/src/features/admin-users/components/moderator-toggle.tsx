@@ -1,7 +1,6 @@
 import type { UserRecord } from "@contracts/admin-panel";
 import { ShieldIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
-import { serverErrorMessage } from "@/lib/api-client";
 import { useSetModerator } from "../api/set-moderator";
 
 /** The moderator badge of a user: by MOD- code (fixed), or made in the panel. */
@@ -28,7 +27,6 @@ export function ModeratorToggle({ user, compact = false }: { user: UserRecord; c
             title: making ? "Moderator Added" : "Moderator Removed",
             description: making ? `${user.username} can moderate the chat now.` : `${user.username} is no longer a moderator.`,
           }),
-        onError: (error) => toast({ variant: "destructive", title: "Error", description: serverErrorMessage(error) ?? "Failed to change the moderator." }),
       },
     );
   const label = making ? "Make moderator" : "Remove moderator";

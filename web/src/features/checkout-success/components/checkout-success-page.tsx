@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { EventActions } from "@/components/ui/event-actions";
 import { PageLoader } from "@/components/ui/page-loader";
 import { paths } from "@/config/paths";
-import { toast } from "@/hooks/use-toast";
+import { toast, toastError } from "@/hooks/use-toast";
 import { LOCAL_KEYS, readLocal, writeLocal } from "@/lib/storage";
 import { accessCodeForPaymentQueryOptions } from "../api/generate-access-code";
 import { AccessCodeReveal } from "./access-code-reveal";
@@ -60,7 +60,7 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
       else toast({ title: "Purchase Successful!", description: "Your access code has been generated." });
     } else if (code.isError) {
       announced.current = true;
-      toast({ variant: "destructive", title: "Error", description: "Failed to generate access code. Please contact support." });
+      toastError("Failed to generate access code. Please contact support.");
     }
   }, [accessCode, code.isError]);
 

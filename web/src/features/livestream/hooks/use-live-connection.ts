@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import type { ClientFrame } from "@contracts/chat";
-import { toast } from "@/hooks/use-toast";
+import { toastError } from "@/hooks/use-toast";
 import { appVersion } from "@/lib/app-version";
 import { ChatSocket } from "@/lib/chat-socket";
 import type { LiveStore } from "../stores/live-store";
@@ -25,7 +25,7 @@ export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveC
 
   useEffect(() => {
     if (username === null) return;
-    const noticeFailure = connectionErrorNotice(() => toast({ variant: "destructive", title: "Error", description: CONNECTION_ERROR }));
+    const noticeFailure = connectionErrorNotice(() => toastError(CONNECTION_ERROR));
     let wasOpen = false;
     const socket = new ChatSocket({
       onEvent: (event) => store.apply(event),
