@@ -1,3 +1,4 @@
+import { intervalJob, type SingleJob } from "../../cluster/cluster.ts";
 import type { Store } from "../../db/store.ts";
 import type { ServerEvent } from "../../contracts/chat.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
@@ -5,6 +6,7 @@ import { silentLogger, type Logger } from "../../lib/logger.ts";
 
 export const FAKE_VIEWERS_STEP = 100;
 export const MAX_FAKE_VIEWERS = 5000;
+export const FAKE_VIEWERS_TICK_MS = 2000;
 
 /**
  * The event's heart total (kept in the database across restarts, and added to by every instance of a cluster)
@@ -17,6 +19,8 @@ export class LiveCounters {
   /** Hearts counted here and not yet added to the database. */
   private pending = 0;
   private readonly fake = { enabled: false, target: 0, current: 0 };
+  /** This instance steps the fake viewers (alone, always; in a cluster, while it holds that job). */
+  private stepsFakeViewers = false;
   private announced = { hearts: 0, viewers: 0 };
   /** The save under way: one at a time, so no heart is added twice. */
   private saving: Promise<void> | null = null;
@@ -72,14 +76,28 @@ export class LiveCounters {
   }
 
   /** One step of the fake viewers toward the target (or toward zero when switched off). */
-  stepFakeViewers(): void {
+  private stepFakeViewers(): void {
     const goal = this.fake.enabled ? this.fake.target : 0;
     const gap = goal - this.fake.current;
     this.fake.current += Math.sign(gap) * Math.min(Math.abs(gap), FAKE_VIEWERS_STEP);
   }
 
-  /** In a cluster, the instance that runs the fake viewers says where they are. */
+  /**
+   * The fake viewers' steps, one every tick: a job for one instance of a cluster at a time. While this
+   * instance holds it, the others follow where it says they are.
+   */
+  fakeViewersJob(): SingleJob {
+    return intervalJob(() => this.stepFakeViewers(), FAKE_VIEWERS_TICK_MS, { owned: (owned) => (this.stepsFakeViewers = owned) });
+  }
+
+  /** Where the fake viewers are, for the other instances: told only by the instance that steps them. */
+  fakeViewersToTell(): number | null {
+    return this.stepsFakeViewers ? this.fake.current : null;
+  }
+
+  /** In a cluster, the instance that runs the fake viewers says where they are (heard only by the others). */
   followFakeViewers(current: number): void {
+    if (this.stepsFakeViewers) return;
     this.fake.current = Math.max(0, Math.min(MAX_FAKE_VIEWERS, Math.round(current)));
   }
 

@@ -1,33 +1,27 @@
-import { intervalJob, type Cluster } from "../../cluster/cluster.ts";
+import type { Cluster } from "../../cluster/cluster.ts";
 import { SoloCluster } from "../../cluster/solo-cluster.ts";
-import type { ClusterMessage, People, PeopleAction } from "../../cluster/messages.ts";
+import type { People, PeopleAction } from "../../cluster/messages.ts";
 import type { Store } from "../../db/store.ts";
 import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
-import { WS_CLOSE_BANNED, WS_CLOSE_KICKED, WS_CLOSE_SESSION_ENDED } from "../../contracts/chat.ts";
-import { DEVICE_RESET_MESSAGE } from "../../contracts/chat-limits.ts";
-import { formatMoney } from "../../contracts/money.ts";
-import { BANNED_MESSAGE, PASS_ENDED_MESSAGE } from "../../contracts/notices.ts";
+import { BANNED_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
 import { newConnection, type ChatIdentity, type ChatSocket, type Connection, type TopicPublisher } from "./connection.ts";
 import { LiveCounters } from "./counters.ts";
+import { CountsTick } from "./counts-tick.ts";
+import { DonationMeter, type CountedDonation } from "./donation-meter.ts";
 import { ChatFanout, DEFAULT_CHAT_BATCHING, type ChatBatching } from "./fanout.ts";
+import { HistoryFrame } from "./history-frame.ts";
 import { ChatKicks, type KickTarget } from "./kicks.ts";
+import { LiveStats, type LiveStatsReading } from "./live-stats.ts";
 import { ChatMessageStore, type NewMessage, type Stored } from "./messages.ts";
 import { ChatModeration } from "./moderation.ts";
+import { ModerationEffects, type ViewerSessionBans } from "./moderation-effects.ts";
+import { PeerPresence } from "./peer-presence.ts";
+import { PeerSync } from "./peer-sync.ts";
+import type { SendPath } from "./send-path.ts";
 import { SocketLimits } from "./socket-limits.ts";
-
-/** A donation the payments side has counted (once, after its intent succeeded). Money in minor units. */
-export interface CountedDonation {
-  userId: number | null;
-  username: string;
-  amount: number;
-  currency: string;
-  /** All counted donations, this one included. */
-  total: number;
-  goal: number;
-}
 
 /** The settings the hub reads: goal and donation total (pence) and the fake viewer setting. */
 export interface HubSettingsSource {
@@ -35,26 +29,13 @@ export interface HubSettingsSource {
   donationTotal(): Promise<number>;
 }
 
-/** The viewer-session side: ban checks by name or code, and ending a banned code's sessions. */
-export interface ViewerSessionBans {
-  isBanned(username: string, accessCodeId: number | null): Promise<boolean>;
-  endAllForCode(accessCodeId: number): Promise<void>;
-}
-
 export const BROADCAST_TOPIC = "live";
-/**
- * The counts go out on a tick, never per click: at most hearts + viewer_count + stats per tick, so a
- * 600 ms tick keeps every viewer at ≤ 5 count frames a second however fast hearts come or viewers
- * arrive (a 250 ms tick sent hearts + stats four times a second, 8 frames, through a heart storm).
- */
-export const COUNTS_TICK_MS = 600;
-export const FAKE_VIEWERS_TICK_MS = 2000;
-/** In a cluster: an instance not heard from for this long (its presence goes out every tick) no longer counts. */
-export const PEER_TTL_MS = 3000;
 
 /**
- * The live event's hub: who is connected, the fan-out to everyone (one JSON string per event, Bun's
- * pub/sub), private sends, the coalesced heart and viewer counters and the fake viewers.
+ * The live event's hub: who is connected, and the send path — the fan-out to everyone (one JSON string
+ * per event, Bun's pub/sub), to the other instances of a cluster, and private sends. The rest is
+ * delegated to the parts its constructor builds: socket limits, kicks, moderation effects, the donation
+ * meter, the heart and viewer counters with their tick, live stats, and the other instances' presence and sync.
  */
 export class ChatHub {
   readonly messages: ChatMessageStore;
@@ -64,25 +45,20 @@ export class ChatHub {
   private readonly connections = new Map<string, Connection>();
   private readonly limits: SocketLimits;
   private readonly kicks: ChatKicks;
-  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private readonly effects: ModerationEffects;
   private publisher: TopicPublisher | null = null;
   private readonly counters: LiveCounters;
   private readonly fanout: ChatFanout;
-  /** The `chatHistory` frame, serialised once per change of the log (and of the lines held) rather than once per joining socket. */
-  private history = { key: "", frame: "" };
-  /** The donation meter as every viewer last saw it; a joining socket gets it without a query. */
-  private donation = { current: 0, goal: 0 };
+  private readonly history: HistoryFrame;
+  private readonly donations: DonationMeter;
   private stopped = false;
-  /** In a cluster: what each other instance last said it serves, and when. */
-  private readonly peers = new Map<string, { viewers: number; sockets: number; at: number }>();
-  /** In a cluster: the other instances' events, applied in the order they came. */
-  private peerEvents: Promise<void> = Promise.resolve();
   /** What this instance has handled since it started, for the metrics. */
-  private readonly live = { lines: 0, hearts: 0, frames: 0 };
-  /** The counters as they were at each tick of the last ten seconds (for the per-second rates). */
-  private readonly liveHistory: { at: number; lines: number; hearts: number }[] = [];
-  /** This instance steps the fake viewers (alone, always; in a cluster, while it holds that job). */
-  private runsFakeViewers = false;
+  private readonly stats = new LiveStats();
+  /** In a cluster: what each other instance last said it serves. */
+  private readonly presence: PeerPresence;
+  /** In a cluster: the other instances' events and gaps, applied here. */
+  private readonly peers: PeerSync;
+  private readonly ticks: CountsTick;
 
   constructor(
     private readonly store: Store,
@@ -92,11 +68,19 @@ export class ChatHub {
     batching: ChatBatching = DEFAULT_CHAT_BATCHING,
     private readonly cluster: Cluster = new SoloCluster("solo"),
   ) {
+    // What the parts below reach viewers through.
+    const send: SendPath = {
+      broadcast: (event) => this.broadcast(event),
+      deliver: (event) => this.deliver(event),
+      postLine: (draft) => this.postLine(draft),
+      toPeople: (who, action) => this.toPeople(who, action),
+      applyToPeople: (who, action) => this.applyToPeople(who, action),
+    };
     this.limits = new SocketLimits(cluster);
-    this.kicks = new ChatKicks(cluster, { everywhere: (who, action) => this.toPeople(who, action), here: (who, action) => this.applyToPeople(who, action) });
+    this.kicks = new ChatKicks(cluster, send);
     this.fanout = new ChatFanout(
       (frame) => {
-        this.live.frames++;
+        this.stats.frame();
         if (this.publisher && this.connections.size > 0) this.publisher.publish(BROADCAST_TOPIC, frame);
       },
       batching,
@@ -106,11 +90,24 @@ export class ChatHub {
     this.messages = new ChatMessageStore(store);
     this.bans = new BanList(store);
     this.moderation = new ChatModeration(store);
+    this.history = new HistoryFrame(this.messages, this.fanout);
+    this.donations = new DonationMeter(settings, this.moderation.timeouts, send);
+    this.effects = new ModerationEffects({ kicks: this.kicks, bans: this.bans, sessions, messages: this.messages, fanout: this.fanout, log: this.moderation.log }, send);
     this.counters = new LiveCounters(store, log);
     this.counters.onSaved = (total) => this.cluster.send({ k: "hearts", total });
-    cluster.listen((message, from) => this.fromPeer(message, from));
-    cluster.onResync(() => {
-      this.peerEvents = this.peerEvents.then(() => this.resync()).catch((error: unknown) => this.log.error("could not read the chat again after a gap", error));
+    this.presence = new PeerPresence(cluster, log);
+    const { messages, bans, moderation, counters, kicks, presence, fanout, donations } = this;
+    this.peers = new PeerSync(cluster, log, { messages, bans, moderation, counters, kicks, presence, fanout, donations }, send, {
+      openViewers: () => [...this.connections.values()].filter((c) => !c.closing && !c.identity.isAdmin),
+      disconnect: (connection, code, reason, notice) => this.disconnect(connection, code, reason, notice),
+      resendHistory: () => {
+        const history = this.history.frame();
+        for (const c of this.connections.values()) if (!c.closing) c.socket.send(history);
+      },
+    });
+    this.ticks = new CountsTick(cluster, counters, this.stats, this.peers, send, {
+      here: () => ({ viewers: this.limits.people(), sockets: this.connections.size }),
+      realViewerCount: () => this.realViewerCount(),
     });
   }
 
@@ -120,14 +117,8 @@ export class ChatHub {
     await this.messages.load();
     await this.moderation.load();
     await this.counters.load({ enabled: settings.fakeViewersEnabled, target: settings.fakeViewersTarget });
-    this.donation = { current: await this.settings.donationTotal(), goal: settings.donationGoal };
-    if (this.stopped || this.timers.length > 0) return;
-    this.liveHistory.push({ at: Date.now(), lines: 0, hearts: 0 });
-    this.timers.push(setInterval(() => this.publishChangedCounts(), COUNTS_TICK_MS));
-    this.cluster.single(
-      "fake-viewers",
-      intervalJob(() => this.counters.stepFakeViewers(), FAKE_VIEWERS_TICK_MS, { owned: (owned) => (this.runsFakeViewers = owned) }),
-    );
+    this.donations.show(await this.settings.donationTotal(), settings.donationGoal);
+    if (!this.stopped) this.ticks.start();
   }
 
   // --- connections ----------------------------------------------------------------------------------
@@ -151,25 +142,13 @@ export class ChatHub {
     this.limits.opened(identity.key, ip);
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {
-      socket.send(this.historyFrame());
+      socket.send(this.history.frame());
       for (const event of this.counters.snapshot(this.realViewerCount())) this.sendTo(socket, event);
-      this.sendTo(socket, { type: "donation_update", current: this.donation.current, goal: this.donation.goal });
+      this.sendTo(socket, this.donations.event());
       this.sendTo(socket, { type: "slow_mode", seconds: this.moderation.slowModeSeconds() });
       const timedOut = this.moderation.timeouts.secondsLeft(identity);
       if (timedOut > 0) this.sendTo(socket, { type: "chat_cooldown", reason: "timeout", seconds: timedOut });
     });
-  }
-
-  /** The stored lines, less those still held for the next batch: the joining socket gets those in the batch, once. */
-  private historyFrame(): string {
-    const held = this.fanout.held();
-    const key = `${this.messages.revision}:${held.length}`;
-    if (this.history.key !== key) {
-      const heldIds = new Set(held.map((m) => m.id));
-      const messages = this.messages.history().filter((m) => !heldIds.has(m.id));
-      this.history = { key, frame: JSON.stringify({ type: "chatHistory", messages } satisfies ServerEvent) };
-    }
-    return this.history.frame;
   }
 
   closed(id: string): void {
@@ -210,7 +189,7 @@ export class ChatHub {
    * In a cluster the event goes once to the other instances, which send it to their own viewers.
    */
   broadcast(event: ServerEvent): void {
-    if (event.type === "chat") this.live.lines++;
+    if (event.type === "chat") this.stats.line();
     this.cluster.send({ k: "event", event });
     this.deliver(event);
   }
@@ -231,7 +210,7 @@ export class ChatHub {
     const results = await this.store.outside(() => this.messages.addMany(drafts));
     for (const result of results) {
       if (!("line" in result)) continue;
-      this.live.lines++;
+      this.stats.line();
       this.cluster.send({ k: "event", event: { type: "chat", message: result.line } });
     }
     return results;
@@ -276,92 +255,6 @@ export class ChatHub {
     this.cluster.send({ k: "reload", what: "moderation" });
   }
 
-  // --- the other instances of a cluster ------------------------------------------------------------------
-
-  private fromPeer(message: ClusterMessage, from: string): void {
-    switch (message.k) {
-      case "event": {
-        const { event } = message;
-        this.peerEvents = this.peerEvents.then(() => this.applyPeerEvent(event)).catch((error: unknown) => this.log.error(`could not apply '${event.type}' from ${from}`, error));
-        return;
-      }
-      case "presence":
-        this.peers.set(from, { viewers: message.viewers, sockets: message.sockets, at: Date.now() });
-        if (message.fake !== null && !this.runsFakeViewers) this.counters.followFakeViewers(message.fake);
-        return;
-      case "hearts":
-        this.counters.seeTotal(message.total);
-        return;
-      case "people":
-        this.applyToPeople(message.who, message);
-        return;
-      case "kick":
-        this.kicks.heard({ username: message.username, userId: message.userId ?? null, accessCodeId: message.accessCodeId ?? null, until: message.until });
-        return;
-      case "reload":
-        if (message.what === "moderation") {
-          this.peerEvents = this.peerEvents.then(() => this.moderation.load()).catch((error: unknown) => this.log.error("could not read the chat rules again", error));
-        }
-        return;
-      case "fake":
-        this.counters.applyFakeViewerSettings(message.enabled, message.target);
-        return;
-    }
-  }
-
-  /** Another instance's event: what this instance keeps in memory follows it, then its viewers get it. */
-  private async applyPeerEvent(event: ServerEvent): Promise<void> {
-    switch (event.type) {
-      case "chat":
-        this.messages.remember(event.message);
-        break;
-      case "message_deleted":
-      case "message_updated":
-      case "user_banned":
-      case "user_kicked":
-        if (event.type === "user_banned" || event.type === "user_kicked") this.fanout.drop(event.username);
-        // The change may reach anywhere into the history: read again, as the instance that made it did.
-        await this.messages.load();
-        break;
-      case "donation_update":
-        this.donation = { current: event.current, goal: event.goal };
-        break;
-    }
-    this.deliver(event);
-  }
-
-  /** After a gap in the other instances' messages (Redis lost and back): what they changed is read from the database. */
-  private async resync(): Promise<void> {
-    await this.messages.load();
-    await this.moderation.load();
-    await this.counters.reload();
-    await this.broadcastDonationTotal(false);
-    await this.closeWhatWasEndedElsewhere();
-    await this.kicks.share();
-    // What this instance's viewers missed (lines sent elsewhere, deletes, pins, bans, kicks): the history
-    // replaces their list, as it does when they reconnect.
-    const history = this.historyFrame();
-    for (const c of this.connections.values()) if (!c.closing) c.socket.send(history);
-  }
-
-  /** Sockets here of people banned, or passes revoked, on another instance while its messages could not arrive. */
-  private async closeWhatWasEndedElsewhere(): Promise<void> {
-    const bans = await this.bans.names();
-    const names = new Set(bans.map((b) => b.username.toLowerCase()));
-    const codes = new Set(bans.flatMap((b) => (b.accessCodeId === null ? [] : [b.accessCodeId])));
-    const open = [...this.connections.values()].filter((c) => !c.closing && !c.identity.isAdmin);
-    for (const c of open) {
-      if (names.has(c.identity.username.toLowerCase()) || (c.identity.accessCodeId !== null && codes.has(c.identity.accessCodeId))) {
-        this.disconnect(c, WS_CLOSE_BANNED, "Banned", BANNED_MESSAGE);
-      }
-    }
-    const held = [...new Set(open.flatMap((c) => (c.closing || c.identity.accessCodeId === null ? [] : [c.identity.accessCodeId])))];
-    const revoked = new Set(await this.bans.revokedAmong(held));
-    for (const c of open) {
-      if (!c.closing && c.identity.accessCodeId !== null && revoked.has(c.identity.accessCodeId)) this.disconnect(c, WS_CLOSE_KICKED, "Revoked", PASS_ENDED_MESSAGE);
-    }
-  }
-
   sendTo(socket: ChatSocket, event: ServerEvent): void {
     socket.send(JSON.stringify(event));
   }
@@ -373,47 +266,29 @@ export class ChatHub {
     return this.kicks.isKickedOut(who);
   }
 
-  /**
-   * Tells everyone the user was kicked, hides their messages and closes their sockets for a minute: those
-   * under the name, of that user and opened with that code, which cannot come back under another name.
-   */
-  async kick(target: KickTarget): Promise<void> {
-    const kick = this.kicks.start(target);
-    this.fanout.drop(kick.username);
-    await this.messages.deleteAllBy(kick.username);
-    this.broadcast({ type: "user_kicked", username: kick.username });
-    this.kicks.closeSockets(kick);
+  /** Hides the person's messages and closes their sockets for a minute (see ModerationEffects.kick). */
+  kick(target: KickTarget): Promise<void> {
+    return this.effects.kick(target);
   }
 
   /** Stores the ban by name and code, tells everyone, hides their messages and closes their sockets. */
-  async ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
-    this.fanout.drop(username);
-    await this.bans.ban(username, accessCodeId, bannedBy, reason);
-    if (accessCodeId !== null) await this.sessions.endAllForCode(accessCodeId);
-    await this.messages.deleteAllBy(username);
-    this.broadcast({ type: "user_banned", username });
-    // Every socket under that name, and any opened with the same code under another name.
-    this.toPeople({ username, accessCodeId }, { close: { code: WS_CLOSE_BANNED, reason: "Banned", notice: BANNED_MESSAGE } });
+  ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
+    return this.effects.ban(username, accessCodeId, bannedBy, reason);
   }
 
   /** A code revoked after a refund or dispute: its sockets close with a notice and do not reconnect. */
-  closeCode(accessCodeId: number, notice = PASS_ENDED_MESSAGE): void {
-    this.toPeople({ accessCodeId }, { close: { code: WS_CLOSE_KICKED, reason: "Revoked", notice } });
+  closeCode(accessCodeId: number, notice?: string): void {
+    this.effects.closeCode(accessCodeId, notice);
   }
 
-  /**
-   * An admin reset the code's device (its sessions are already ended): the device that held it loses the
-   * chat at once, here and on every other instance, and its page goes back to /access.
-   */
+  /** An admin reset the code's device: the device that held it loses the chat on every instance. */
   closeResetDevice(accessCodeId: number): void {
-    this.toPeople({ accessCodeId }, { close: { code: WS_CLOSE_SESSION_ENDED, reason: "Device reset", notice: DEVICE_RESET_MESSAGE } });
+    this.effects.closeResetDevice(accessCodeId);
   }
 
   /** For the admin panel: lifts a ban (logged). False when that name was not banned. */
-  async unban(username: string, by: string): Promise<boolean> {
-    const lifted = await this.bans.unban(username);
-    if (lifted) await this.moderation.log.record({ action: "unban", moderator: by, target: username.trim() });
-    return lifted;
+  unban(username: string, by: string): Promise<boolean> {
+    return this.effects.unban(username, by);
   }
 
   /** For the admin panel: every ban, newest first. */
@@ -436,56 +311,30 @@ export class ChatHub {
   // --- chat lines ---------------------------------------------------------------------------------------
 
   /** Called by the payments side once per counted donation: a donation line and the new progress. */
-  async announceDonation(donation: CountedDonation): Promise<void> {
-    this.donation = { current: donation.total, goal: donation.goal };
-    // A timed-out donor's money counts, but no donation line goes to the chat.
-    if (this.moderation.timeouts.secondsLeft({ userId: donation.userId, username: donation.username, accessCodeId: null }) > 0) {
-      this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
-      return;
-    }
-    await this.postLine({
-      userId: donation.userId,
-      username: donation.username,
-      text: `donated ${formatMoney(donation.amount, donation.currency)}`,
-      type: "donation",
-      donationPence: donation.amount,
-      donationCurrency: donation.currency,
-    });
-    this.broadcast({ type: "donation_update", current: donation.total, goal: donation.goal });
+  announceDonation(donation: CountedDonation): Promise<void> {
+    return this.donations.announce(donation);
   }
 
   /** After a refund or dispute changed the donation total: every viewer's meter moves. */
-  async broadcastDonationTotal(everywhere = true): Promise<void> {
-    this.donation = { current: await this.settings.donationTotal(), goal: (await this.settings.get()).donationGoal };
-    const event: ServerEvent = { type: "donation_update", ...this.donation };
-    if (everywhere) this.broadcast(event);
-    else this.deliver(event);
+  broadcastDonationTotal(): Promise<void> {
+    return this.donations.refresh(true);
   }
 
   /** For the settings side after the admin saves: title, embed, goal… to everyone watching. */
-  async broadcastSettings(settings: StreamSettingsUpdate): Promise<void> {
-    const current = await this.settings.donationTotal();
-    this.donation = { current, goal: settings.donationGoal };
-    this.broadcast({ type: "settings_update", settings });
-    this.broadcast({ type: "donation_update", current, goal: settings.donationGoal });
+  broadcastSettings(settings: StreamSettingsUpdate): Promise<void> {
+    return this.donations.settingsSaved(settings);
   }
 
   // --- counters ---------------------------------------------------------------------------------------
 
   addHeart(): void {
-    this.live.hearts++;
+    this.stats.heart();
     this.counters.addHeart();
   }
 
   /** Chat lines and hearts taken here, and frames fanned out, since the start; lines and hearts a second over the last ten seconds. */
-  liveStats(): { lines: number; hearts: number; frames: number; linesPerSecond: number; heartsPerSecond: number } {
-    const oldest = this.liveHistory[0];
-    const seconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
-    return {
-      ...this.live,
-      linesPerSecond: oldest && seconds > 0 ? (this.live.lines - oldest.lines) / seconds : 0,
-      heartsPerSecond: oldest && seconds > 0 ? (this.live.hearts - oldest.hearts) / seconds : 0,
-    };
+  liveStats(): LiveStatsReading {
+    return this.stats.read();
   }
 
   heartCount(): number {
@@ -499,33 +348,12 @@ export class ChatHub {
 
   /** Distinct people connected (to every instance of a cluster), without the fake viewers. */
   realViewerCount(): number {
-    let viewers = this.limits.people();
-    if (this.peers.size === 0) return viewers;
-    const now = Date.now();
-    for (const peer of this.peers.values()) if (now - peer.at <= PEER_TTL_MS) viewers += peer.viewers;
-    return viewers;
-  }
-
-  /**
-   * Forgets the instances not heard from lately. One that died may have stored a line it never got to
-   * tell the others about, so the history is read again.
-   */
-  private prunePeers(): void {
-    const now = Date.now();
-    let gone = false;
-    for (const [name, peer] of this.peers) {
-      if (now - peer.at <= PEER_TTL_MS) continue;
-      this.peers.delete(name);
-      this.log.info(`[${this.cluster.name}] instance ${name} is no longer heard from; its viewers are no longer counted`);
-      gone = true;
-    }
-    if (gone) this.peerEvents = this.peerEvents.then(() => this.messages.load()).catch((error: unknown) => this.log.error("could not read the chat history again", error));
+    return this.limits.people() + this.presence.viewers();
   }
 
   /** In a cluster: the other instances heard from lately, with the people and sockets each serves. */
   peerStats(): { name: string; viewers: number; sockets: number }[] {
-    const now = Date.now();
-    return [...this.peers].filter(([, p]) => now - p.at <= PEER_TTL_MS).map(([name, p]) => ({ name, viewers: p.viewers, sockets: p.sockets }));
+    return this.presence.stats();
   }
 
   currentFakeViewers(): number {
@@ -538,32 +366,15 @@ export class ChatHub {
     this.cluster.send({ k: "fake", enabled, target });
   }
 
-  /**
-   * The coalescing tick: at most one hearts / viewer_count / stats frame per tick, only on change; the
-   * hearts counted here are added to the total. In a cluster each instance says what it serves, and the
-   * counts its viewers see are the cluster's.
-   */
-  private publishChangedCounts(): void {
-    const now = Date.now();
-    this.liveHistory.push({ at: now, lines: this.live.lines, hearts: this.live.hearts });
-    while (this.liveHistory.length > 1 && now - this.liveHistory[0]!.at > 10_000) this.liveHistory.shift();
-    if (this.cluster.clustered) {
-      this.prunePeers();
-      this.cluster.send({ k: "presence", viewers: this.limits.people(), sockets: this.connections.size, fake: this.runsFakeViewers ? this.counters.currentFakeViewers() : null });
-    }
-    for (const event of this.counters.changes(this.realViewerCount())) this.deliver(event);
-    this.counters.keep();
-  }
-
   // --- shutdown ---------------------------------------------------------------------------------------
 
   /** Stops the timers, keeps the heart count and closes every socket with 1001 going away. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    this.ticks.stop();
     // The others stop counting this instance's viewers now rather than when its presence runs out.
-    if (this.cluster.clustered) this.cluster.send({ k: "presence", viewers: 0, sockets: 0, fake: null });
+    if (this.cluster.clustered) this.presence.say(0, 0, null);
     this.fanout.flush();
     await this.fanout.settled();
     try {

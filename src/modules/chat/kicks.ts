@@ -1,8 +1,9 @@
 import type { Cluster } from "../../cluster/cluster.ts";
-import type { People, PeopleAction } from "../../cluster/messages.ts";
+import type { People } from "../../cluster/messages.ts";
 import { WS_CLOSE_KICKED } from "../../contracts/chat-limits.ts";
 import { KICKED_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden } from "../../lib/errors.ts";
+import type { SendPath } from "./send-path.ts";
 
 export const KICK_COOLDOWN_MS = 60_000;
 /** How a kicked person's sockets close. */
@@ -71,12 +72,6 @@ export class KickList {
   }
 }
 
-/** How a kick reaches sockets: on every instance of a cluster, or on this one alone. */
-export interface KickReach {
-  everywhere(who: People, action: PeopleAction): void;
-  here(who: People, action: PeopleAction): void;
-}
-
 /**
  * The chat's kicks: each one's cool-down, told to the other instances of a cluster (and kept in Redis for
  * one that cannot hear it now), and the kicked person's sockets closed on every instance.
@@ -86,7 +81,7 @@ export class ChatKicks {
 
   constructor(
     private readonly cluster: Cluster,
-    private readonly reach: KickReach,
+    private readonly send: Pick<SendPath, "toPeople" | "applyToPeople">,
   ) {}
 
   /** Kicked (by name, user or code) less than the cool-down ago. */
@@ -114,7 +109,7 @@ export class ChatKicks {
 
   /** The kicked person's sockets close, here and on every other instance. */
   closeSockets(kick: KickTarget): void {
-    this.reach.everywhere(peopleOf(kick), { close: KICK_CLOSE });
+    this.send.toPeople(peopleOf(kick), { close: KICK_CLOSE });
   }
 
   /** A kick another instance made. */
@@ -135,7 +130,7 @@ export class ChatKicks {
       if (until <= Date.now()) continue;
       const who = kickOfMark(member);
       this.list.keep({ ...who, until });
-      this.reach.here(who, { close: KICK_CLOSE });
+      this.send.applyToPeople(who, { close: KICK_CLOSE });
     }
   }
 
