@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { LOST_CODE_MESSAGE } from "../../src/contracts/access.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
-import { freePort, startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { freePort } from "../support/free-port.mjs";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 
 describe("with an SMTP server", () => {

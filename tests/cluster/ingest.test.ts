@@ -19,7 +19,8 @@ import { eventually } from "../support/eventually.ts";
 import { publish, type Publisher } from "../ingest/rtmp-support.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
-import { freePort, startTestRedis, type TestRedis } from "../support/redis.ts";
+import { freePort } from "../support/free-port.mjs";
+import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 
 const redis: TestRedis | null = mediaToolsMissing ? null : await startTestRedis();

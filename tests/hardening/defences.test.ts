@@ -5,7 +5,7 @@ import { databasePath } from "../../src/db/database.ts";
 import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
 import { buyDemoCode, enter, joinAs, makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { upgradeStatus, WsClient } from "../support/ws.ts";
-import { freePort } from "../support/smtp.ts";
+import { freePort } from "../support/free-port.mjs";
 import { BUN } from "./support.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
 

@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connect as connectTls } from "node:tls";
-import { freePort } from "./redis.ts";
+import { freePort } from "./free-port.mjs";
 
 /**
  * The shipped proxy configurations (deploy/, and the README's Caddy example) run for real — Debian's nginx

@@ -1,5 +1,5 @@
 import { RedisClient, type Subprocess } from "bun";
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "./free-port.mjs";
 
 /**
  * A Redis server of the test's own (Debian's `redis-server`, nothing kept on disk) on a free port, so that a
@@ -18,15 +18,6 @@ export interface TestRedis {
 }
 
 export const REDIS_SERVER = Bun.which("redis-server");
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function answers(url: string): Promise<boolean> {
   const client = new RedisClient(url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 500 });

@@ -138,11 +138,3 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-/** A localhost port nothing listens on right now (for "the mail server is down"). */
-export async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}

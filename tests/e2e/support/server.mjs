@@ -1,28 +1,16 @@
 /** Starts the real compiled executable on a free port with a fresh data dir, and stops it. */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startExecutable } from "../../support/executable.mjs";
+import { freePort } from "../../support/free-port.mjs";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** The executable under test: dist/dreadcast unless DREADCAST_E2E_BIN names another build. */
 export function executablePath() {
   return process.env.DREADCAST_E2E_BIN ?? join(repoRoot, "dist/dreadcast");
-}
-
-/** A port that was free a moment ago, so a server can come back on the same address. */
-export function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 /**
