@@ -8,6 +8,8 @@ import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
+import { securityRoutes } from "./modules/admin/security-routes.ts";
+import { teamRoutes } from "./modules/admin/team-routes.ts";
 import { paymentAdminRoutes } from "./modules/payments/admin-routes.ts";
 import { settingsAdminRoutes } from "./modules/settings/admin-routes.ts";
 import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
@@ -112,6 +114,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(securityPlugin(ctx.config))
     .use(healthRoutes(ctx))
     .use(adminAuthRoutes(ctx))
+    .use(securityRoutes(ctx))
+    .use(teamRoutes(ctx))
     .use(adminPanelRoutes(ctx))
     .use(settingsAdminRoutes(ctx, uploads))
     .use(paymentAdminRoutes(ctx))

@@ -43,9 +43,25 @@ export interface Config {
   /** PEM files of the certificate chain and key for RTMPS; both or neither. */
   tlsCert: string | null;
   tlsKey: string | null;
+  /**
+   * The 32-byte key (64 hex digits or base64) that seals secrets kept in the database (two-factor secrets,
+   * the stream key); default: a key file made in the data directory on first use. A cluster shares it.
+   */
+  secretKey: string | null;
 }
 
 export class ConfigError extends Error {}
+
+/** The 32 bytes of a --secret-key given as 64 hex digits or as base64, or null when it is neither. */
+export function secretKeyBytes(raw: string): Buffer | null {
+  const text = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text, "base64");
+    if (bytes.length === 32) return bytes;
+  }
+  return null;
+}
 
 /** A statement given longer than this is a stuck server, not a slow one. */
 const MAX_DATABASE_TIMEOUT_S = 600;
@@ -53,7 +69,7 @@ const MAX_DATABASE_TIMEOUT_S = 600;
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32";
 
 interface FlagSpec {
   key: keyof Config;
@@ -112,6 +128,12 @@ export const FLAGS: Record<string, FlagSpec> = {
   "rtmps-port": { key: "rtmpsPort", kind: "port", value: "N", help: "with --tls-cert and --tls-key: port for RTMPS, RTMP over TLS (default 1936)" },
   "tls-cert": { key: "tlsCert", kind: "file", value: "FILE", help: "PEM certificate chain for RTMPS (with --tls-key)" },
   "tls-key": { key: "tlsKey", kind: "file", value: "FILE", help: "PEM private key of --tls-cert" },
+  "secret-key": {
+    key: "secretKey",
+    kind: "key32",
+    value: "KEY",
+    help: "32-byte key, as 64 hex digits or base64, sealing the secrets kept in the database (two-factor secrets, the stream key); default: DATA_DIR/secrets.key, made on first use. Every instance of a cluster needs the same one",
+  },
   "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
 };
 
@@ -142,6 +164,7 @@ export function defaultConfig(): Config {
     rtmpsPort: 1936,
     tlsCert: null,
     tlsKey: null,
+    secretKey: null,
   };
 }
 
@@ -204,6 +227,10 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
     case "name": {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(raw)) throw new ConfigError(`--${name} must be 1–63 letters, digits, dots, dashes or underscores, got '${raw.slice(0, 80)}'`);
       return raw;
+    }
+    case "key32": {
+      if (secretKeyBytes(raw) === null) throw new ConfigError(`--${name} must be 32 bytes written as 64 hex digits or as base64 (e.g. the output of 'openssl rand -hex 32')`);
+      return raw.trim();
     }
     case "token": {
       if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError(`--${name} must be at least 16 characters with no spaces`);

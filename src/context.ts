@@ -2,11 +2,14 @@ import type { Cluster } from "./cluster/cluster.ts";
 import { clusterNamespace, RedisCluster } from "./cluster/redis-cluster.ts";
 import { SoloCluster } from "./cluster/solo-cluster.ts";
 import type { Store } from "./db/store.ts";
-import type { Config } from "./config.ts";
+import { secretKeyBytes, type Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
+import { AuditLog } from "./modules/admin/audit.ts";
 import { AdminService } from "./modules/admin/service.ts";
+import { TeamService } from "./modules/admin/team.ts";
+import { TwoFactorService } from "./modules/admin/two-factor.ts";
 import { DEFAULT_CHAT_BATCHING } from "./modules/chat/fanout.ts";
 import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
@@ -33,6 +36,12 @@ export interface AppContext {
   /** The address in links sent off the site (e-mail): --public-url, else where this server listens; never a request's Host. */
   site: SiteAddress;
   admins: AdminService;
+  /** The admin team's members, invites and second factors. */
+  adminTeam: { team: TeamService; twoFactor: TwoFactorService };
+  /** The append-only record of every admin change and sign-in. */
+  audit: AuditLog;
+  /** Seals secrets kept in the database (two-factor secrets, the stream key) under a key kept outside it. */
+  secrets: SecretBox;
   settings: SettingsService;
   /** The stream source the admin chose and the provider that gives viewers their playback address. */
   stream: StreamSourceService;
@@ -72,6 +81,9 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const cluster = createCluster(config, store, log);
   await cluster.start();
   const site = new SiteAddress(config);
+  // Secrets kept in the database (two-factor secrets, the stream key) are sealed under a key kept outside it.
+  const admins = new AdminService(store);
+  const secrets = new SecretBox(config.dataDir, config.secretKey ? secretKeyBytes(config.secretKey) : null);
   // Twitch's player names this site as its parent: the host of the same address e-mails link to.
   const settings = new SettingsService(store, new URL(site.url()).hostname);
   const mail = new MailService(store, createMailTransport(config, log), log);
@@ -90,7 +102,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
   payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
-  const ingest = new IngestService(config, new StreamKeyStore(store, new SecretBox(config.dataDir)), log, cluster, () => site.boundPort);
+  const ingest = new IngestService(config, new StreamKeyStore(store, secrets), log, cluster, () => site.boundPort);
   cluster.listen((message) => {
     if (message.k === "ingest") ingest.onClusterMessage(message.what);
   });
@@ -111,7 +123,17 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     store,
     log,
     site,
-    admins: new AdminService(store),
+    admins,
+    adminTeam: {
+      team: new TeamService(store, admins),
+      // WebAuthn's relying party is this site: the host and origin of the address e-mails link to.
+      twoFactor: new TwoFactorService(store, secrets, () => {
+        const url = new URL(site.url());
+        return { id: url.hostname, origin: url.origin, name: "dreadcast" };
+      }),
+    },
+    audit: new AuditLog(store, log),
+    secrets,
     settings,
     mail,
     reminders: new ReminderService(store, settings, mail, site, log),

@@ -13,6 +13,7 @@ import { lookAlikeNames } from "./migrations/012-look-alike-names.ts";
 import { builtInIngest } from "./migrations/013-built-in-ingest.ts";
 import { calendarEntry } from "./migrations/014-calendar-entry.ts";
 import { reminders } from "./migrations/015-reminders.ts";
+import { adminTeam } from "./migrations/016-admin-team.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   builtInIngest,
   calendarEntry,
   reminders,
+  adminTeam,
 ];

@@ -29,7 +29,7 @@ export function errorAnswerer(store: Pick<Store, "isUnavailable">, log: Logger):
   const outage = new LastingFailure(log, "database unavailable, requests that need it are answered 503", "database answering again", { quietMs: OUTAGE_QUIET_MS });
   return (error) => {
     if (error instanceof HttpError) {
-      return { status: error.status, headers: error.headers, body: error.field ? { error: error.message, field: error.field } : { error: error.message } };
+      return { status: error.status, headers: error.headers, body: { ...error.extra, error: error.message, ...(error.field ? { field: error.field } : {}) } };
     }
     if (error instanceof InvalidTextError) return { status: 400, headers: {}, body: { error: INVALID_TEXT_MESSAGE } };
     if (store.isUnavailable(error)) {

@@ -6,6 +6,8 @@ export class HttpError extends Error {
     readonly headers: Record<string, string> = {},
     /** The input field the message is about, for forms that show it beside that field. */
     readonly field?: string,
+    /** More for the caller beside `error` (e.g. `{ reauth: true }`: ask for the password or a code, then retry). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }

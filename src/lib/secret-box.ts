@@ -17,11 +17,21 @@ const TAG_BYTES = 16;
 export class SecretBox {
   private key: Buffer | null = null;
 
-  constructor(private readonly dataDir: string) {}
+  /** `key`: the 32 bytes given with --secret-key; without it, the key file in `dataDir` (made on first use). */
+  constructor(
+    private readonly dataDir: string,
+    key: Buffer | null = null,
+  ) {
+    if (key && key.length !== 32) throw new Error("the secret key must be 32 bytes");
+    this.key = key;
+    this.given = key !== null;
+  }
+
+  private readonly given: boolean;
 
   /** Where the key lives (for messages to the operator). */
   get path(): string {
-    return join(this.dataDir, SECRET_KEY_FILE);
+    return this.given ? "--secret-key" : join(this.dataDir, SECRET_KEY_FILE);
   }
 
   private loadKey(): Buffer {

@@ -92,7 +92,7 @@ describe("login, profile and logout", () => {
     const setCookie = login.headers.get("set-cookie")!;
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toMatch(/SameSite=Lax/i);
-    expect((await client.get("/api/admin/profile")).body).toEqual({ username: "keeper" });
+    expect((await client.get("/api/admin/profile")).body).toMatchObject({ username: "keeper", role: "owner", mustEnrol: false, twoFactor: { totp: false, webauthn: 0, recoveryCodesLeft: 0 } });
 
     const stolen = [...client.cookies][0]!;
     const logout = await client.post("/api/admin/logout");

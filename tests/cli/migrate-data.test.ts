@@ -133,6 +133,8 @@ interface Event {
   thumbnailUrl: string;
   buyer: { code: string; cookies: Map<string, string> };
   lines: string[];
+  /** One of the owner's recovery codes: their sign-in needs a second factor once the team rows exist. */
+  recoveryCode: string;
 }
 
 /** An event with something in every table, made through the app as its people would. */
@@ -202,7 +204,13 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
   for (const ws of [mara, nyxWs, mod]) ws.close();
   // Everything the sockets set off is stored before the copy is taken.
   await eventually(async () => (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM moderation_log WHERE action = 'ban'"))!.n === 1);
-  return { title, thumbnailUrl, buyer: { code: accessCode, cookies: new Map(buyer.cookies) }, lines };
+  // Last, as it changes how the owner signs in — the team: an invite, recovery codes, a security key and a sign-in waiting for its second factor.
+  const owner = (await app.ctx.admins.findById((await app.ctx.store.get<{ id: number }>("SELECT id FROM admins ORDER BY id LIMIT 1"))!.id))!;
+  await app.ctx.adminTeam.team.invite("ally@example.com", "support", owner);
+  const [recoveryCode] = await app.ctx.adminTeam.twoFactor.replaceRecoveryCodes(owner.id);
+  await app.ctx.adminTeam.twoFactor.openChallenge(owner.id);
+  await app.ctx.store.run("INSERT INTO admin_passkeys (id, admin_id, public_key, counter, transports, name, created_at) VALUES ('key-1', ?, 'cHVibGlj', 0, '[]', 'Desk key', ?)", owner.id, Date.now());
+  return { title, thumbnailUrl, buyer: { code: accessCode, cookies: new Map(buyer.cookies) }, lines, recoveryCode: recoveryCode! };
 }
 
 describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
@@ -284,7 +292,9 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       expect(server.output()).toContain("data: PostgreSQL at ");
       expect(server.output()).not.toContain("create the first one");
       const admin = new TestClient(server.url);
-      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      // The owner's second factor came across too: the password alone no longer signs in.
+      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).body.secondFactor).toEqual(["webauthn", "recovery"]);
+      expect((await admin.post("/api/admin/login/second-factor", { recoveryCode: event.recoveryCode })).status).toBe(200);
       const settings = (await admin.get("/api/livestream-settings")).body;
       expect(settings).toMatchObject({ eventTitle: event.title, thumbnailUrl: event.thumbnailUrl, currentDonation: 2000, donationGoal: 12345 });
       const poster = await fetch(server.url + event.thumbnailUrl);

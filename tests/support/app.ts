@@ -137,7 +137,18 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
 }
 
 /** The admin API routes anyone may call: the first-admin setup, login and logout. */
-const OPEN_ADMIN_ROUTES = new Set(["GET /api/admin/check-first-admin", "POST /api/admin/create-first", "POST /api/admin/login", "POST /api/admin/logout"]);
+// Open without a session: first-admin setup, sign-in (the second factor and its key options need the
+// sign-in's own challenge instead), sign-out, and an invite link (its token is the proof).
+const OPEN_ADMIN_ROUTES = new Set([
+  "GET /api/admin/check-first-admin",
+  "POST /api/admin/create-first",
+  "POST /api/admin/login",
+  "POST /api/admin/login/webauthn-options",
+  "POST /api/admin/login/second-factor",
+  "POST /api/admin/logout",
+  "GET /api/admin/invites/:token",
+  "POST /api/admin/invites/:token/accept",
+]);
 
 /** Every /api/admin/* route the app serves that needs an admin session, from its own route table. */
 export function sessionAdminRoutes(app: TestApp): { method: string; path: string }[] {

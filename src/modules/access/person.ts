@@ -17,8 +17,9 @@ export async function findPerson(
   sessions: { admins: Pick<AdminService, "findSession">; viewerSessions: Pick<ViewerSessionService, "findSession"> },
   request: Request,
 ): Promise<Person | null> {
-  const admin = await sessions.admins.findSession(readCookie(request, ADMIN_COOKIE));
-  if (admin) return { role: "admin", admin };
+  // A member who must still set up two factors is no admin anywhere until they have.
+  const session = await sessions.admins.findSession(readCookie(request, ADMIN_COOKIE));
+  if (session && !session.enrolOnly) return { role: "admin", admin: session.admin };
   const viewer = await sessions.viewerSessions.findSession(readCookie(request, VIEWER_COOKIE));
   return viewer ? { role: "viewer", viewer } : null;
 }

@@ -1,3 +1,4 @@
+import { Elysia } from "elysia";
 import { intervalJob } from "../../cluster/cluster.ts";
 import {
   fakeViewersBody,
@@ -9,6 +10,7 @@ import {
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
+import { roleCan } from "../../contracts/team.ts";
 import { adminRoutes } from "../admin/auth.ts";
 import { csvResponse } from "../../http/csv.ts";
 import { AdminPanelService } from "./service.ts";
@@ -53,27 +55,39 @@ export function adminPanelRoutes(ctx: AppContext) {
     };
   };
 
-  return adminRoutes(ctx)
+  const dashboard = adminRoutes(ctx, "stats")
     .get("/stats", () => stats())
-    .get("/stats/history", async () => ({ samples: await panel.history((await settings.get()).currency) }))
-    .post(
-      "/fake-viewers",
-      async ({ body }) => {
-        const current = await settings.get();
-        const target = body.targetViewers ?? current.fakeViewersTarget;
-        await settings.setFakeViewers(body.enabled, target);
-        hub.applyFakeViewerSettings(body.enabled, target);
-        return stats();
-      },
-      { body: fakeViewersBody },
-    )
+    .get("/stats/history", async () => ({ samples: await panel.history((await settings.get()).currency) }));
+
+  const fakeViewers = adminRoutes(ctx, "fakeViewers").post(
+    "/fake-viewers",
+    async ({ body, admin, clientIp }) => {
+      const current = await settings.get();
+      const target = body.targetViewers ?? current.fakeViewersTarget;
+      await settings.setFakeViewers(body.enabled, target);
+      hub.applyFakeViewerSettings(body.enabled, target);
+      await ctx.audit.record(
+        admin,
+        "fake-viewers.update",
+        null,
+        { enabled: current.fakeViewersEnabled, target: current.fakeViewersTarget },
+        { enabled: body.enabled, target },
+        clientIp,
+      );
+      return stats();
+    },
+    { body: fakeViewersBody },
+  );
+
+  const codes = adminRoutes(ctx, "codes")
     .get("/access-codes", () => panel.listAccessCodes())
     .get("/access-codes.csv", async () => csvResponse("access-codes", await panel.accessCodesCsv()))
     .post(
       "/generate-access-code",
-      async ({ body, set }) => {
+      async ({ body, set, admin, clientIp }) => {
         const record = await panel.createAccessCode(body.kind ?? "SKP", body.email);
         if (body.email) await mail.queueAccessCode(record.id, record.code, body.email, ctx.site.url());
+        await ctx.audit.record(admin, "access-code.create", codeLabel(record), null, { kind: record.kind, email: body.email ?? null }, clientIp);
         set.status = 201;
         return record;
       },
@@ -81,32 +95,56 @@ export function adminPanelRoutes(ctx: AppContext) {
     )
     .post(
       "/access-codes/:id/send",
-      async ({ params, body }) => {
+      async ({ params, body, admin, clientIp }) => {
         const { record, to } = await panel.prepareSend(params.id, body.email);
         await mail.queueAccessCode(record.id, record.code, to, ctx.site.url(), `access-code:${record.id}:sent:${Date.now()}`);
+        await ctx.audit.record(admin, "access-code.send", codeLabel(record), { email: record.email }, { email: to }, clientIp);
         return { ok: true, email: to };
       },
       { params: idParam, body: sendAccessCodeBody },
     )
     .post(
       "/access-codes/:id/revoke",
-      async ({ params }) => {
+      async ({ params, admin, clientIp }) => {
         for (const username of await panel.revoke(params.id)) await hub.kick({ username, userId: null, accessCodeId: params.id });
-        return panel.findAccessCode(params.id);
-      },
-      { params: idParam },
-    )
-    .post("/access-codes/:id/restore", ({ params }) => panel.restore(params.id), { params: idParam })
-    .post(
-      "/access-codes/:id/reset-device",
-      async ({ params }) => {
-        const record = await panel.resetDevice(params.id);
-        // Its sessions are ended: its sockets close too, on every instance.
-        hub.closeResetDevice(params.id);
+        const record = await panel.findAccessCode(params.id);
+        await ctx.audit.record(admin, "access-code.revoke", codeLabel(record), { revoked: false }, { revoked: true }, clientIp);
         return record;
       },
       { params: idParam },
     )
-    .get("/users", () => panel.listUsers())
-    .get("/users.csv", async () => csvResponse("users", await panel.usersCsv()));
+    .post(
+      "/access-codes/:id/restore",
+      async ({ params, admin, clientIp }) => {
+        const record = await panel.restore(params.id);
+        await ctx.audit.record(admin, "access-code.restore", codeLabel(record), { revoked: true }, { revoked: false }, clientIp);
+        return record;
+      },
+      { params: idParam },
+    )
+    .post(
+      "/access-codes/:id/reset-device",
+      async ({ params, admin, clientIp }) => {
+        const record = await panel.resetDevice(params.id);
+        // Its sessions are ended: its sockets close too, on every instance.
+        hub.closeResetDevice(params.id);
+        await ctx.audit.record(admin, "access-code.reset-device", codeLabel(record), null, null, clientIp);
+        return record;
+      },
+      { params: idParam },
+    );
+
+  // Everyone on the team sees who entered; e-mail addresses and codes only those who handle codes.
+  const users = adminRoutes(ctx, "users").get("/users", async ({ admin }) => {
+    const list = await panel.listUsers();
+    return roleCan(admin.role, "userEmails") ? list : list.map((u) => ({ ...u, email: null, accessCode: null }));
+  });
+  const userExport = adminRoutes(ctx, "userEmails").get("/users.csv", async () => csvResponse("users", await panel.usersCsv()));
+
+  return new Elysia().use(dashboard).use(fakeViewers).use(codes).use(users).use(userExport);
+}
+
+/** A code in the audit log: its id and last four characters, never the whole code. */
+function codeLabel(record: { id: number; code: string }): string {
+  return `#${record.id} …${record.code.slice(-4)}`;
 }

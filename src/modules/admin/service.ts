@@ -1,14 +1,37 @@
+import type { Role } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { conflict, unauthorized } from "../../lib/errors.ts";
 import { randomToken } from "../../lib/tokens.ts";
 
 export const ADMIN_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A session's "last seen" is written at most this often (not on every request). */
+const SEEN_EVERY_MS = 60_000;
 
 export interface Admin {
   id: number;
   username: string;
   email: string;
+  role: Role;
 }
+
+/** A signed-in admin's session as a request sees it. */
+export interface AdminSession {
+  admin: Admin;
+  /** The id shown and ended in the panel (never the cookie's). */
+  publicId: string;
+  /** When its holder last gave a password or a second factor (the step-up window). */
+  verifiedAt: number;
+  /** The team requires two factors and this member has none yet: only enrolment is open. */
+  enrolOnly: boolean;
+}
+
+export interface SessionMeta {
+  address?: string | null;
+  userAgent?: string | null;
+  enrolOnly?: boolean;
+}
+
+const ADMIN_COLUMNS = "a.id, a.username, a.email, a.role";
 
 /** Admin accounts and their cookie sessions. Passwords are argon2id through Bun.password. */
 export class AdminService {
@@ -29,18 +52,19 @@ export class AdminService {
     return this.store.tx(async () => {
       await this.store.lock("admins");
       if (!(await this.needsFirstAdmin())) throw conflict("An admin account already exists");
-      return this.insert(username, email, hash);
+      return this.insert(username, email, hash, "owner");
     });
   }
 
-  /** Creates an admin regardless of how many exist (the CLI's `admin create`). */
-  async create(username: string, email: string, password: string): Promise<Admin> {
+  /** Creates an admin regardless of how many exist (the CLI's `admin create`, an accepted invite). */
+  async create(username: string, email: string, password: string, role: Role = "owner", inside?: () => Promise<void>): Promise<Admin> {
     const hash = await Bun.password.hash(password);
     try {
       return await this.store.tx(async () => {
         await this.store.lock("admins");
         if (await this.findByUsername(username)) throw conflict(`An admin named '${username}' already exists`);
-        return this.insert(username, email, hash);
+        await inside?.();
+        return this.insert(username, email, hash, role);
       });
     } catch (error) {
       if (this.store.isUniqueViolation(error)) throw conflict(`An admin named '${username}' already exists`);
@@ -48,67 +72,111 @@ export class AdminService {
     }
   }
 
-  /** Sets a new password and ends every session of that admin. */
-  async resetPassword(username: string, password: string): Promise<Admin | null> {
+  /** Sets a new password and ends every session of that admin (but `keepSession`, the one that changed it). */
+  async resetPassword(username: string, password: string, keepSession?: string): Promise<Admin | null> {
     const admin = await this.findByUsername(username);
     if (!admin) return null;
     const hash = await Bun.password.hash(password);
     await this.store.tx(async () => {
       await this.store.run("UPDATE admins SET password_hash = ? WHERE id = ?", hash, admin.id);
-      await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ?", admin.id);
+      await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND id <> ?", admin.id, keepSession ?? "");
     });
     return admin;
   }
 
   /** Checks the password; returns the admin or null. Always spends a hash verification to not leak names. */
   async verifyCredentials(username: string, password: string): Promise<Admin | null> {
-    const row = await this.store.get<Admin & { password_hash: string }>("SELECT id, username, email, password_hash FROM admins WHERE username = ?", username);
+    const row = await this.store.get<Admin & { password_hash: string }>("SELECT id, username, email, role, password_hash FROM admins WHERE username = ?", username);
     const ok = await Bun.password.verify(password, row?.password_hash ?? (await dummyPasswordHash()));
     if (!row || !ok) return null;
-    return { id: row.id, username: row.username, email: row.email };
+    return { id: row.id, username: row.username, email: row.email, role: row.role };
   }
 
-  async createSession(adminId: number): Promise<string> {
+  /** Whether `password` is this admin's (for step-up and for changes that ask for it again). */
+  async checkPassword(adminId: number, password: string): Promise<boolean> {
+    const row = await this.store.get<{ password_hash: string }>("SELECT password_hash FROM admins WHERE id = ?", adminId);
+    return Bun.password.verify(password, row?.password_hash ?? (await dummyPasswordHash()));
+  }
+
+  /** A new session (a new id every sign-in); its holder has just proved who they are. */
+  async createSession(adminId: number, meta: SessionMeta = {}): Promise<string> {
     const id = randomToken();
     const now = Date.now();
     await this.store.run("DELETE FROM admin_sessions WHERE expires_at <= ?", now);
-    await this.store.run("INSERT INTO admin_sessions (id, admin_id, created_at, expires_at) VALUES (?, ?, ?, ?)", id, adminId, now, now + ADMIN_SESSION_TTL_MS);
+    await this.store.run(
+      `INSERT INTO admin_sessions (id, admin_id, created_at, expires_at, public_id, last_seen_at, address, user_agent, verified_at, enrol_only)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id,
+      adminId,
+      now,
+      now + ADMIN_SESSION_TTL_MS,
+      randomToken(12),
+      now,
+      meta.address?.slice(0, 100) ?? null,
+      meta.userAgent?.slice(0, 400) ?? null,
+      now,
+      meta.enrolOnly ? 1 : 0,
+    );
+    await this.store.run("UPDATE admins SET last_seen_at = ? WHERE id = ?", now, adminId);
     return id;
   }
 
-  async findSession(sessionId: string | undefined): Promise<Admin | null> {
+  /** The live session behind a cookie, or null; notes when it was last seen (at most once a minute). */
+  async findSession(sessionId: string | undefined): Promise<AdminSession | null> {
     if (!sessionId || sessionId.length !== 64) return null;
-    return this.store.get<Admin>(
-      `SELECT a.id, a.username, a.email FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
+    const now = Date.now();
+    const row = await this.store.get<Admin & { public_id: string; verified_at: number; enrol_only: number; last_seen_at: number | null }>(
+      `SELECT ${ADMIN_COLUMNS}, s.public_id, s.verified_at, s.enrol_only, s.last_seen_at FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
        WHERE s.id = ? AND s.expires_at > ?`,
       sessionId,
-      Date.now(),
+      now,
     );
+    if (!row) return null;
+    if (!this.store.inTransaction() && now - Number(row.last_seen_at ?? 0) > SEEN_EVERY_MS) {
+      // Best effort: a request is not refused because its "last seen" could not be written.
+      void this.store
+        .tx(async () => {
+          await this.store.run("UPDATE admin_sessions SET last_seen_at = ? WHERE id = ?", now, sessionId);
+          await this.store.run("UPDATE admins SET last_seen_at = ? WHERE id = ?", now, row.id);
+        })
+        .catch(() => {});
+    }
+    return {
+      admin: { id: row.id, username: row.username, email: row.email, role: row.role },
+      publicId: row.public_id,
+      verifiedAt: Number(row.verified_at),
+      enrolOnly: Number(row.enrol_only) === 1,
+    };
   }
 
-  async requireSession(sessionId: string | undefined): Promise<Admin> {
-    const admin = await this.findSession(sessionId);
-    if (!admin) throw unauthorized();
-    return admin;
+  async requireSession(sessionId: string | undefined): Promise<AdminSession> {
+    const session = await this.findSession(sessionId);
+    if (!session) throw unauthorized();
+    return session;
   }
 
   async endSession(sessionId: string | undefined): Promise<void> {
     if (sessionId) await this.store.run("DELETE FROM admin_sessions WHERE id = ?", sessionId);
   }
 
-  private findByUsername(username: string): Promise<Admin | null> {
-    return this.store.get<Admin>("SELECT id, username, email FROM admins WHERE username = ?", username);
+  async findById(id: number): Promise<Admin | null> {
+    return this.store.get<Admin>("SELECT id, username, email, role FROM admins WHERE id = ?", id);
   }
 
-  private async insert(username: string, email: string, hash: string): Promise<Admin> {
+  async findByUsername(username: string): Promise<Admin | null> {
+    return this.store.get<Admin>("SELECT id, username, email, role FROM admins WHERE username = ?", username);
+  }
+
+  private async insert(username: string, email: string, hash: string, role: Role): Promise<Admin> {
     const row = await this.store.get<{ id: number }>(
-      "INSERT INTO admins (username, email, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      "INSERT INTO admins (username, email, password_hash, created_at, role) VALUES (?, ?, ?, ?, ?) RETURNING id",
       username,
       email,
       hash,
       Date.now(),
+      role,
     );
-    return { id: row!.id, username, email };
+    return { id: row!.id, username, email, role };
   }
 }
 

@@ -7,7 +7,7 @@ import type { RotatedStreamKey } from "../../contracts/stream.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { badRequest, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
-import { adminRoutes } from "../admin/auth.ts";
+import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import { announceSettings } from "../settings/announce.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
 import { INGEST_PREFIX } from "../stream/providers.ts";
@@ -138,10 +138,12 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
 export function ingestAdminRoutes(ctx: AppContext) {
   // Open pages fetch their playback again when a stream starts or ends.
   ctx.ingest.onWatchableChange = () => void announceSettings(ctx).catch((error: unknown) => ctx.log.error("could not tell pages that the stream started or ended", error));
-  return adminRoutes(ctx)
+  return adminRoutes(ctx, "stream")
     .get("/ingest", () => ingestView(ctx.ingest, ctx.config, ctx.site.url(), ctx.stream.provider().kind))
-    .post("/ingest/rotate-key", async () => {
+    .post("/ingest/rotate-key", async ({ admin, session, clientIp }) => {
+      requireRecentProof(session);
       const rotated: RotatedStreamKey = { streamKey: await ctx.ingest.rotateKey() };
+      await ctx.audit.record(admin, "ingest.rotate-key", null, null, null, clientIp);
       return rotated;
     });
 }

@@ -7,7 +7,7 @@ export interface MailContent {
   html: string;
 }
 
-function layout(title: string, bodyHtml: string): string {
+export function layout(title: string, bodyHtml: string, footer = "You received this because this address was used for an access pass."): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background:#0a0a0a;color:#e5e5e5;font-family:Georgia,'Times New Roman',serif;">
@@ -19,7 +19,7 @@ function layout(title: string, bodyHtml: string): string {
 </td></tr>
 <tr><td style="padding:16px 32px 32px;font-size:16px;line-height:1.6;">${bodyHtml}</td></tr>
 </table>
-<div style="font-size:12px;color:#737373;margin-top:16px;">You received this because this address was used for an access pass.</div>
+<div style="font-size:12px;color:#737373;margin-top:16px;">${escapeHtml(footer)}</div>
 </td></tr></table>
 </body></html>`;
 }

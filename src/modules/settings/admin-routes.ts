@@ -1,7 +1,8 @@
 import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import type { AppContext } from "../../context.ts";
-import { badRequest } from "../../lib/errors.ts";
-import { adminRoutes } from "../admin/auth.ts";
+import { roleCan } from "../../contracts/team.ts";
+import { badRequest, forbidden } from "../../lib/errors.ts";
+import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
 import { announceSettings } from "./announce.ts";
 
@@ -9,20 +10,28 @@ const THUMBNAIL_FIELD = "Send the image as multipart form data in a 'thumbnail' 
 
 /** GET/PUT /api/admin/livestream-settings and POST /api/admin/upload-thumbnail. */
 export function settingsAdminRoutes(ctx: AppContext, uploads: UploadService) {
-  return adminRoutes(ctx)
+  return adminRoutes(ctx, "settings")
     .get("/livestream-settings", () => ctx.settings.get())
     .put(
       "/livestream-settings",
-      async ({ body }) => {
+      async ({ body, admin, session, clientIp }) => {
+        const before = await ctx.settings.get();
+        // The price and currency are what buyers pay: only an owner changes them, with a fresh proof.
+        const pricing = (body.accessPrice !== undefined && body.accessPrice !== before.accessPrice) || (body.currency !== undefined && body.currency !== before.currency);
+        if (pricing) {
+          if (!roleCan(admin.role, "pricing")) throw forbidden("Only an owner can change the price or currency");
+          requireRecentProof(session);
+        }
         const saved = await ctx.settings.update(body);
         await announceSettings(ctx);
+        await ctx.audit.record(admin, "settings.update", null, changedFrom(before, saved), changedFrom(saved, before), clientIp);
         return saved;
       },
       { body: livestreamSettingsBody },
     )
     .post(
       "/upload-thumbnail",
-      async ({ request }) => {
+      async ({ request, admin, clientIp }) => {
         let form: FormData;
         try {
           form = await request.formData();
@@ -31,8 +40,17 @@ export function settingsAdminRoutes(ctx: AppContext, uploads: UploadService) {
         }
         const file = form.get("thumbnail");
         if (!(file instanceof Blob)) throw badRequest(THUMBNAIL_FIELD);
-        return { thumbnailUrl: await uploads.storeImage(file) };
+        const thumbnailUrl = await uploads.storeImage(file);
+        await ctx.audit.record(admin, "thumbnail.upload", null, null, { thumbnailUrl }, clientIp);
+        return { thumbnailUrl };
       },
       { parse: "none" },
     );
+}
+
+/** The fields of `a` whose values differ in `b` (the before or after of a settings change). */
+function changedFrom<T extends object>(a: T, b: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(a) as (keyof T)[]) if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) out[key] = a[key];
+  return out;
 }

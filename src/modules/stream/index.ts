@@ -5,7 +5,7 @@ import { blobResponse } from "../../http/byte-range.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders, requestOrigin } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
-import { adminRoutes } from "../admin/auth.ts";
+import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import { announceSettings } from "../settings/announce.ts";
 import { INGEST_PREFIX, PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
 import { HlsRelay, type RelayAnswer } from "./relay.ts";
@@ -21,16 +21,20 @@ function watermarkText(watcher: Watcher): string {
 
 /** GET/PUT /api/admin/stream-source: the source, its secrets write-only. */
 export function streamAdminRoutes(ctx: AppContext) {
-  return adminRoutes(ctx)
+  return adminRoutes(ctx, "stream")
     .get("/stream-source", () => ctx.stream.view())
-    .put("/stream-source", async ({ body }) => {
+    .put("/stream-source", async ({ body, admin, session, clientIp }) => {
+      requireRecentProof(session);
       const parsed = streamSourceBody.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = String(issue.path[0] ?? "kind");
         throw fieldError(field, field === "kind" ? KIND_MESSAGE : issue.message);
       }
+      const before = await ctx.stream.view();
       const saved = await ctx.stream.save(parsed.data);
+      // The view never holds a secret (they are write-only), so it can go into the audit log as it is.
+      await ctx.audit.record(admin, "stream-source.update", saved.kind, before, saved, clientIp);
       // Open pages fetch their playback again when the settings change.
       await announceSettings(ctx);
       return saved;
