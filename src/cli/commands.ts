@@ -5,7 +5,13 @@ import { createFirstAdminBody } from "../contracts/admin.ts";
 import { ConfigError, parseDatabaseUrl, parseServeArgs } from "../config.ts";
 import { backupDatabase, closeStore, describePostgres, openStore, sqliteHandle } from "../db/database.ts";
 import { HttpError } from "../lib/errors.ts";
+import { roleSchema } from "../contracts/team.ts";
+import type { Store } from "../db/store.ts";
+import { silentLogger } from "../lib/logger.ts";
+import { AuditLog } from "../modules/admin/audit.ts";
 import { AdminService } from "../modules/admin/service.ts";
+import { TwoFactorService } from "../modules/admin/two-factor.ts";
+import { SecretBox } from "../lib/secret-box.ts";
 
 /** A failure the operator caused; printed as one line, exit code 1. */
 export class CommandError extends Error {}
@@ -46,11 +52,21 @@ function validate<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
+/** The two-factor records of the event's database (no relying party: the command line verifies nothing). */
+function twoFactorOf(store: Store, flags: Record<string, string>, env: Record<string, string | undefined>): TwoFactorService {
+  return new TwoFactorService(store, new SecretBox(dataDirOf(flags, env)), () => {
+    throw new Error("no WebAuthn on the command line");
+  });
+}
+
+/** Who the audit log names for what is done on the server's command line. */
+const COMMAND_LINE = { id: null, username: "(command line)" } as const;
+
 /** The admins of the event's database: PostgreSQL given --database-url (or DREADCAST_DATABASE_URL), else the SQLite file. */
-async function withAdmins<T>(flags: Record<string, string>, env: Record<string, string | undefined>, fn: (admins: AdminService) => Promise<T>): Promise<T> {
+async function withAdmins<T>(flags: Record<string, string>, env: Record<string, string | undefined>, fn: (admins: AdminService, store: Store) => Promise<T>): Promise<T> {
   const store = await openStore({ dataDir: dataDirOf(flags, env), databaseUrl: databaseUrlOf(flags, env) });
   try {
-    return await fn(new AdminService(store));
+    return await fn(new AdminService(store), store);
   } catch (error) {
     if (error instanceof HttpError) throw new CommandError(error.message);
     throw error;
@@ -62,13 +78,34 @@ async function withAdmins<T>(flags: Record<string, string>, env: Record<string, 
 export async function adminCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
   const [action, ...args] = argv;
   if (action === "create") {
-    const usage = "dreadcast admin create --username U --email E --password P";
-    const { flags, rest } = parseCommandFlags(args, ["username", "email", "password", "database-url"]);
+    const usage = "dreadcast admin create --username U --email E --password P [--role owner|operator|support|moderator]";
+    const { flags, rest } = parseCommandFlags(args, ["username", "email", "password", "role", "database-url"]);
     if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
     requireFlags(flags, ["username", "email", "password"], usage);
     const body = validate(createFirstAdminBody, { username: flags.username, email: flags.email, password: flags.password });
-    const admin = await withAdmins(flags, env, (admins) => admins.create(body.username, body.email, body.password));
-    return `admin '${admin.username}' created`;
+    const role = validate(roleSchema, flags.role ?? "owner");
+    const admin = await withAdmins(flags, env, async (admins, store) => {
+      const made = await admins.create(body.username, body.email, body.password, role);
+      await new AuditLog(store, silentLogger).record(COMMAND_LINE, "team.create", made.username, null, { role, email: made.email }, null);
+      return made;
+    });
+    return `admin '${admin.username}' created (${role})`;
+  }
+  if (action === "disable-2fa") {
+    const usage = "dreadcast admin disable-2fa --username U";
+    const { flags, rest } = parseCommandFlags(args, ["username", "database-url"]);
+    if (rest.length) throw new ConfigError(`unexpected argument '${rest[0]}'; usage: ${usage}`);
+    requireFlags(flags, ["username"], usage);
+    const admin = await withAdmins(flags, env, async (admins, store) => {
+      const found = await admins.findByUsername(flags.username!);
+      if (!found) return null;
+      // For a lost phone: every second factor goes (app, keys, recovery codes); the password stays.
+      await twoFactorOf(store, flags, env).disableAll(found.id);
+      await new AuditLog(store, silentLogger).record(COMMAND_LINE, "2fa.disable", found.username, { twoFactor: true }, { twoFactor: false }, null);
+      return found;
+    });
+    if (!admin) throw new CommandError(`no admin named '${flags.username}'`);
+    return `two-factor sign-in of admin '${admin.username}' turned off; they sign in with their password and can set it up again`;
   }
   if (action === "reset-password") {
     const usage = "dreadcast admin reset-password --username U --password P";
@@ -80,7 +117,7 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
     if (!admin) throw new CommandError(`no admin named '${flags.username}'`);
     return `password of admin '${admin.username}' reset; their sessions were ended`;
   }
-  throw new ConfigError(`unknown admin action '${action ?? ""}'; use 'admin create' or 'admin reset-password'`);
+  throw new ConfigError(`unknown admin action '${action ?? ""}'; use 'admin create', 'admin reset-password' or 'admin disable-2fa'`);
 }
 
 export async function backupCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {

@@ -29,7 +29,7 @@ describe("flags", () => {
   test("--help lists every flag with its env var and exits 0", async () => {
     const { stdout, code } = await run(["--help"]);
     expect(code).toBe(0);
-    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--rtmp-port", "--rtmps-port", "--tls-cert", "--tls-key", "--version", "admin create", "admin reset-password", "backup FILE"]) {
+    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--rtmp-port", "--rtmps-port", "--tls-cert", "--tls-key", "--version", "admin create", "admin reset-password", "admin disable-2fa", "--secret-key", "backup FILE"]) {
       expect(stdout).toContain(flag);
     }
     expect(stdout).toContain("DREADCAST_PORT");
@@ -125,6 +125,40 @@ describe("admin subcommands", () => {
     expect(await admins.verifyCredentials("warden", "new-pass")).not.toBeNull();
     await store.close();
     const missing = await run(["admin", "reset-password", "--username", "ghost", "--password", "new-pass", "--data-dir", dir, ...(await dbArgs(dir))]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no admin named 'ghost'");
+  });
+
+  test("admin create --role makes a member of that role; a role that does not exist exits 2", async () => {
+    const dir = tempDir();
+    const created = await run(["admin", "create", "--username", "helper", "--email", "h@example.com", "--password", "s3cret!", "--role", "support", "--data-dir", dir, ...(await dbArgs(dir))]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("admin 'helper' created (support)");
+    const store = await storeOf(dir);
+    expect((await new AdminService(store).findByUsername("helper"))?.role).toBe("support");
+    await store.close();
+    const bad = await run(["admin", "create", "--username", "extra", "--email", "x@example.com", "--password", "s3cret!", "--role", "king", "--data-dir", dir, ...(await dbArgs(dir))]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Choose a role: owner, operator, support or moderator");
+  });
+
+  test("admin disable-2fa turns off a member's second factors, for a lost phone; an unknown admin exits 1", async () => {
+    const dir = tempDir();
+    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir, ...(await dbArgs(dir))]);
+    let store = await storeOf(dir);
+    const id = (await new AdminService(store).findByUsername("warden"))!.id;
+    await store.run("UPDATE admins SET totp_secret = 'v1:x', totp_enabled_at = 1 WHERE id = ?", id);
+    await store.run("INSERT INTO admin_recovery_codes (admin_id, code_hash, created_at) VALUES (?, 'h', 1)", id);
+    await store.close();
+    const off = await run(["admin", "disable-2fa", "--username", "warden", "--data-dir", dir, ...(await dbArgs(dir))]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain("two-factor sign-in of admin 'warden' turned off");
+    store = await storeOf(dir);
+    expect(await store.get("SELECT totp_enabled_at FROM admins WHERE id = ?", id)).toEqual({ totp_enabled_at: null });
+    expect(await store.all("SELECT * FROM admin_recovery_codes")).toEqual([]);
+    expect((await store.get<{ action: string }>("SELECT action FROM audit_log ORDER BY id DESC LIMIT 1"))?.action).toBe("2fa.disable");
+    await store.close();
+    const missing = await run(["admin", "disable-2fa", "--username", "ghost", "--data-dir", dir, ...(await dbArgs(dir))]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no admin named 'ghost'");
   });
