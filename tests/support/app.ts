@@ -136,7 +136,6 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   };
 }
 
-/** The admin API routes anyone may call: the first-admin setup, login and logout. */
 // Open without a session: first-admin setup, sign-in (the second factor and its key options need the
 // sign-in's own challenge instead), sign-out, and an invite link (its token is the proof).
 const OPEN_ADMIN_ROUTES = new Set([
