@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { toastError } from "@/hooks/use-toast";
 
-/** Shows the spec's destructive toast each time a query fails (once per failed fetch, not per render). */
+/** Shows the destructive error toast each time a query fails (once per failed fetch, not per render). */
 export function useQueryErrorToast(query: { isError: boolean; errorUpdatedAt: number }, description: string): void {
   const { isError, errorUpdatedAt } = query;
   useEffect(() => {

@@ -21,7 +21,7 @@ export function normaliseAccessCode(code: string): string {
   return code.replace(/\s+/g, "").toUpperCase();
 }
 
-/** Stores the code and name, and marks this tab as verified (spec section 3's storage keys). */
+/** Stores the code, name and e-mail in local storage, and marks this tab as verified in session storage (when, how, under which name). */
 export function rememberVerifiedAccess(input: { accessCode: string; username: string; email?: string; method: VerificationMethod }): void {
   writeLocal(LOCAL_KEYS.accessCode, input.accessCode);
   writeLocal(LOCAL_KEYS.username, input.username);
