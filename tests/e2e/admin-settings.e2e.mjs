@@ -13,7 +13,7 @@ const adminSettings = async (page) => (await page.request.get("/api/admin/livest
 const saveButton = (page) => page.getByRole("button", { name: "Save Settings" });
 const sourceCard = (page) => page.getByRole("form", { name: "Stream source" });
 const saveSource = (page) => sourceCard(page).getByRole("button", { name: "Save Stream Source" });
-const card = (page, title) => page.locator("section.settings-section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+const card = (page, title) => page.locator("section.admin-section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 /** Waits for a switch to show `checked` ("true" / "false"). */
 async function switchedTo(toggle, checked) {

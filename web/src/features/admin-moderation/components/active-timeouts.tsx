@@ -1,6 +1,6 @@
+import { AdminSection } from "@/components/admin/admin-section";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ClockIcon } from "@/components/ui/icons";
-import { SettingsSection } from "@/features/admin-settings/components/settings-section";
 import { toast } from "@/hooks/use-toast";
 import { formatTime } from "@/lib/dates";
 import { useLiftTimeout, useTimeouts } from "../api/moderation-log";
@@ -15,7 +15,7 @@ export function ActiveTimeouts() {
     lift.mutate(username, { onSuccess: () => toast({ title: "Timeout Lifted", description: `${username} can chat again.` }) });
 
   return (
-    <SettingsSection icon={<ClockIcon />} title="Timed out now" text="Muted viewers still watch. Moderators time them out from a chat line.">
+    <AdminSection icon={<ClockIcon />} title="Timed out now" text="Muted viewers still watch. Moderators time them out from a chat line.">
       {list.length === 0 ? (
         <EmptyState icon={<ClockIcon />} title={timeouts.isPending ? "Loading…" : "Nobody is timed out"} />
       ) : (
@@ -35,6 +35,6 @@ export function ActiveTimeouts() {
           ))}
         </ul>
       )}
-    </SettingsSection>
+    </AdminSection>
   );
 }

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { describeDuration, SLOW_MODE_CHOICES } from "@contracts/chat-limits";
 import { MAX_BLOCKED_TERMS, type ChatRules } from "@contracts/moderation";
+import { AdminSection } from "@/components/admin/admin-section";
 import { Switch } from "@/components/admin/switch";
 import { ShieldIcon } from "@/components/ui/icons";
-import { SettingsSection } from "@/features/admin-settings/components/settings-section";
 import { toast } from "@/hooks/use-toast";
 import { useSaveChatRules } from "../api/chat-rules";
 
@@ -38,7 +38,7 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
   };
 
   return (
-    <SettingsSection icon={<ShieldIcon />} title="Chat rules" text="Applied by the server to every message, at once and without a restart.">
+    <AdminSection icon={<ShieldIcon />} title="Chat rules" text="Applied by the server to every message, at once and without a restart.">
       <form className="form" onSubmit={submit}>
         <div className="field">
           <label className="field-label" htmlFor="slow-mode">
@@ -96,6 +96,6 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
           </button>
         </div>
       </form>
-    </SettingsSection>
+    </AdminSection>
   );
 }

@@ -1,12 +1,12 @@
 import { useState, type KeyboardEvent } from "react";
 import { FAKE_VIEWERS_MAX } from "@contracts/admin-panel";
+import { AdminSectionHead } from "@/components/admin/admin-section";
 import { Switch } from "@/components/admin/switch";
 import { EyeIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { formatCount } from "@/lib/numbers";
 import { useSetFakeViewers } from "../api/fake-viewers";
-import { SettingsSectionHead } from "./settings-section";
 
 /** A whole number from 0 to 5000, or null. */
 function parseTarget(text: string): number | null {
@@ -47,8 +47,8 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
 
   const current = stats.data?.currentFakeViewers;
   return (
-    <section className="card settings-section fake-viewers" aria-labelledby="fake-viewers-heading">
-      <SettingsSectionHead
+    <section className="card admin-section fake-viewers" aria-labelledby="fake-viewers-heading">
+      <AdminSectionHead
         id="fake-viewers-heading"
         icon={<EyeIcon />}
         title="Fake viewers"

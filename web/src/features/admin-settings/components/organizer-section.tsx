@@ -1,9 +1,9 @@
 import type { UseFormReturn } from "react-hook-form";
 import { SOCIAL_HOSTS, SOCIAL_NETWORKS } from "@contracts/settings";
+import { AdminSection } from "@/components/admin/admin-section";
 import { FormField } from "@/components/ui/form-field";
 import { UsersIcon } from "@/components/ui/icons";
 import type { SettingsFormInput, SettingsFormValues } from "../lib/settings-form";
-import { SettingsSection } from "./settings-section";
 
 const PLACEHOLDERS: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
   instagram: "https://www.instagram.com/…",
@@ -18,7 +18,7 @@ export function OrganizerSection({ form, unsaved }: { form: UseFormReturn<Settin
   const { errors } = form.formState;
   const url = { type: "url", inputMode: "url", autoComplete: "off", spellCheck: false } as const;
   return (
-    <SettingsSection
+    <AdminSection
       icon={<UsersIcon />}
       title="Organiser"
       text="Who runs the event and how buyers reach you. Selling passes needs terms and a privacy policy."
@@ -64,6 +64,6 @@ export function OrganizerSection({ form, unsaved }: { form: UseFormReturn<Settin
         ))}
       </div>
       <p className="field-hint">Links left empty stay as plain, unlinked entries in the footer. Each opens in a new tab.</p>
-    </SettingsSection>
+    </AdminSection>
   );
 }

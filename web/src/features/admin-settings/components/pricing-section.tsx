@@ -1,10 +1,10 @@
 import { useId } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { CURRENCIES, CURRENCY_MINIMUMS, formatMoney } from "@contracts/money";
+import { AdminSection } from "@/components/admin/admin-section";
 import { FormField } from "@/components/ui/form-field";
 import { CoinsIcon } from "@/components/ui/icons";
 import type { SettingsFormInput, SettingsFormValues } from "../lib/settings-form";
-import { SettingsSection } from "./settings-section";
 
 const CURRENCY_NAMES: Record<string, string> = {
   gbp: "Pound sterling",
@@ -27,7 +27,7 @@ export function PricingSection({ form, hasSales, unsaved }: { form: UseFormRetur
   const currency = form.watch("currency");
   const code = currency.toUpperCase();
   return (
-    <SettingsSection
+    <AdminSection
       icon={<CoinsIcon />}
       title="Price & donations"
       text="What a pass costs, in which currency, and the goal of the fear meter."
@@ -68,6 +68,6 @@ export function PricingSection({ form, hasSales, unsaved }: { form: UseFormRetur
         error={errors.donationGoal?.message}
         {...form.register("donationGoal", { valueAsNumber: true })}
       />
-    </SettingsSection>
+    </AdminSection>
   );
 }

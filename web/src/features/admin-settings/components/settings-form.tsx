@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState, type ReactNode } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { LivestreamSettings } from "@contracts/settings";
+import { AdminSection } from "@/components/admin/admin-section";
 import { Switch } from "@/components/admin/switch";
 import { FormField } from "@/components/ui/form-field";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
@@ -13,7 +14,6 @@ import { useUploadThumbnail } from "../api/upload-thumbnail";
 import { settingsFormSchema, toFormValues, toSettingsBody, type ChangedFields, type SettingsFormInput, type SettingsFormValues } from "../lib/settings-form";
 import { OrganizerSection } from "./organizer-section";
 import { PricingSection } from "./pricing-section";
-import { SettingsSection } from "./settings-section";
 import { ThumbnailField } from "./thumbnail-field";
 
 /** The cards of this form, by the fields each holds: a card with a changed field says it is unsaved. */
@@ -113,7 +113,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     <form className="settings-form" onSubmit={onSubmit} noValidate aria-label="Livestream settings">
       <div className="settings-columns">
         <div className="settings-column">
-          <SettingsSection
+          <AdminSection
             icon={<SkullIcon />}
             title="Event"
             text="What viewers see before and during the event."
@@ -166,12 +166,12 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
                 />
               )}
             />
-          </SettingsSection>
+          </AdminSection>
           <PricingSection form={form} hasSales={settings.hasSales} unsaved={unsaved.includes("Price & donations")} />
           <OrganizerSection form={form} unsaved={unsaved.includes("Organiser")} />
         </div>
         <div className="settings-column">
-          <SettingsSection
+          <AdminSection
             icon={<ImageIcon />}
             title="Thumbnail"
             text="The banner image of the home page."
@@ -185,7 +185,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
               onUpload={onUpload}
               onReset={onResetThumbnail}
             />
-          </SettingsSection>
+          </AdminSection>
           {aside}
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { toEmbedLink } from "@contracts/embed-link";
 import type { StreamKind, StreamSourceView } from "@contracts/stream";
+import { AdminSection } from "@/components/admin/admin-section";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { Switch } from "@/components/admin/switch";
 import { Alert } from "@/components/ui/alert";
@@ -11,7 +12,6 @@ import { serverMessageOr } from "@/lib/query-client";
 import { useSaveStreamSource, useStreamSource } from "../api/stream-source";
 import { kindOption, toFieldValues, toStreamSourceBody, type KindOption } from "../lib/stream-source-form";
 import { IngestPanel } from "./ingest-panel";
-import { SettingsSection } from "./settings-section";
 import { StreamSourceFields } from "./stream-source-fields";
 import { StreamKindPicker } from "./stream-kind-picker";
 import "./stream-source.css";
@@ -47,7 +47,7 @@ export function StreamSourceCard() {
   const source = useStreamSource();
   if (source.data) return <StreamSourceForm saved={source.data} />;
   return (
-    <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
+    <AdminSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
       {source.isError ? (
         <LoadFailed icon={<LockIcon />} title="The stream source could not be loaded" onRetry={() => void source.refetch()} />
       ) : (
@@ -55,7 +55,7 @@ export function StreamSourceCard() {
           Loading the stream source…
         </p>
       )}
-    </SettingsSection>
+    </AdminSection>
   );
 }
 
@@ -105,7 +105,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
 
   return (
     <form className="stream-source" onSubmit={onSubmit} noValidate aria-label={TITLE}>
-      <SettingsSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
+      <AdminSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
         <StreamKindPicker value={kind} onChange={onKind} />
         {option.protects ? (
           <Alert title="Only paying viewers can play it">
@@ -152,7 +152,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
             {save.isPending ? "Saving..." : "Save Stream Source"}
           </button>
         </div>
-      </SettingsSection>
+      </AdminSection>
     </form>
   );
 }
