@@ -11,8 +11,8 @@ import { importFresh } from "@/lib/app-version";
 // Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages.
 const AdminRouter = lazy(() => importFresh(() => import("@/app/admin-router")));
 const LivestreamPage = lazy(() => importFresh(() => import("@/features/livestream/components/livestream-page")).then((m) => ({ default: m.LivestreamPage })));
-const DesignPage = lazy(() => importFresh(() => import("@/features/design/components/design-page")).then((m) => ({ default: m.DesignPage })));
-const LayoutTestPage = lazy(() => importFresh(() => import("@/features/layout-test/components/layout-test-page")).then((m) => ({ default: m.LayoutTestPage })));
+const DesignPage = lazy(() => importFresh(() => import("@/app/routes/design-page")).then((m) => ({ default: m.DesignPage })));
+const LayoutTestPage = lazy(() => importFresh(() => import("@/features/livestream/components/layout-test-page")).then((m) => ({ default: m.LayoutTestPage })));
 // The access pages carry the form and fingerprint code; the landing page stays light without them.
 const CheckoutSuccessPage = lazy(() => importFresh(() => import("@/features/checkout-success/components/checkout-success-page")).then((m) => ({ default: m.CheckoutSuccessPage })));
 const AccessPage = lazy(() => importFresh(() => import("@/features/access/components/access-page")).then((m) => ({ default: m.AccessPage })));

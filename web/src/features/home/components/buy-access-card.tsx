@@ -2,14 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, lazy, useState } from "react";
 import { useLocation } from "wouter";
 import { paths } from "@/config/paths";
-import { paymentConfigQueryOptions } from "@/features/payments/api/payments";
+import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
 
-const loadPaymentDialog = () => import("@/features/payments/components/payment-dialog");
+const loadPaymentDialog = () => import("@/components/payments/payment-dialog");
 const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
 
 

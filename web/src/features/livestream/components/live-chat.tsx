@@ -2,7 +2,6 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type FormEvent } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
-import { ChatLine, ChatPanel } from "@/components/layouts/stream-layout";
 import { GiftIcon, HeartIcon, PinIcon, RefreshIcon, SendIcon } from "@/components/ui/icons";
 import { useEventCurrency } from "@/lib/money";
 import { useBanAndRefund } from "../hooks/use-ban-and-refund";
@@ -11,6 +10,7 @@ import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
 import { ModeratorActions, type ModeratorAction, type ModeratorActionOptions } from "./moderator-actions";
+import { ChatLine, ChatPanel } from "./stream-layout";
 
 interface LiveChatProps {
   store: LiveStore;

@@ -1,11 +1,11 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type RefObject } from "react";
-import { FearMeter, StreamStat } from "@/components/layouts/stream-layout";
 import { formatCount } from "@/lib/numbers";
 import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/icons";
 import { useEventCurrency } from "@/lib/money";
 import type { LiveStore } from "../stores/live-store";
 import { sendMuteToPlayer } from "../utils/player-messages";
+import { FearMeter, StreamStat } from "./stream-layout";
 
 /** Live viewers; until the first count arrives, the number the settings gave. */
 export function ViewerCount({ store, initial }: { store: LiveStore; initial: number }) {

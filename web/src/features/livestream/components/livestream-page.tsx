@@ -6,7 +6,6 @@ import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-li
 import type { PublicLivestreamSettings } from "@contracts/settings";
 import { DEFAULT_CURRENCY, formatAmount } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
-import { StreamLayout } from "@/components/layouts/stream-layout";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { paths } from "@/config/paths";
 import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
@@ -22,6 +21,7 @@ import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
 import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
 import { LiveChat } from "./live-chat";
+import { StreamLayout } from "./stream-layout";
 import { StreamPlayer } from "./stream-player";
 import "./livestream.css";
 import { importFresh } from "@/lib/app-version";

@@ -3,8 +3,8 @@ import type { PaymentIntentState } from "@contracts/payments";
 import { emailSchema } from "@contracts/admin";
 import { FormField } from "@/components/ui/form-field";
 import { AlertIcon } from "@/components/ui/icons";
-import type { ProductType } from "../api/payments";
-import type { PaymentProblem } from "../hooks/use-payment-outcome";
+import type { PaymentProblem } from "@/hooks/use-payment-outcome";
+import type { ProductType } from "@/lib/payments";
 
 /** What the dialog hands the Stripe and the demo card forms. */
 export interface PaymentFormProps {

@@ -1,6 +1,6 @@
-import { ChatPanel, FearMeter, StreamLayout, StreamStat } from "@/components/layouts/stream-layout";
 import { formatCount } from "@/lib/numbers";
 import { EyeIcon, GiftIcon, HeartIcon, SendIcon } from "@/components/ui/icons";
+import { ChatPanel, FearMeter, StreamLayout, StreamStat } from "./stream-layout";
 
 // Sample numbers of the mock only.
 const SAMPLE = { viewers: 2500, hearts: 1250, donationPence: 2500, goalPence: 5000 };

@@ -5,7 +5,7 @@ import { paths } from "@/config/paths";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
 import { LOCAL_KEYS, removeLocal, writeLocal } from "@/lib/storage";
-import type { ProductType } from "../api/payments";
+import type { ProductType } from "@/lib/payments";
 
 export const UNEXPECTED_PAYMENT_ERROR = "An unexpected error occurred.";
 

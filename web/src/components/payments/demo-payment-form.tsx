@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { DEMO_CARD_SUCCESS } from "@contracts/payments";
 import { FormField } from "@/components/ui/form-field";
+import { usePaymentOutcome } from "@/hooks/use-payment-outcome";
 import { ApiError, serverErrorMessage } from "@/lib/api-client";
-import { confirmDemoPayment, getDemoPaymentIntent } from "../api/payments";
-import { usePaymentOutcome } from "../hooks/use-payment-outcome";
+import { confirmDemoPayment, getDemoPaymentIntent } from "@/lib/payments";
 import { BuyerEmailField, PaymentActions, PaymentProblemNotice, PaymentStatusLine, buyerEmailError, useReportBusy, type PaymentFormProps } from "./payment-form-parts";
 
 type CardErrors = Partial<Record<"cardNumber" | "expiry" | "cvc" | "email", string>>;

@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import type { Appearance, Stripe, StripeError } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { paths } from "@/config/paths";
-import { usePaymentOutcome } from "../hooks/use-payment-outcome";
+import { usePaymentOutcome } from "@/hooks/use-payment-outcome";
 import { BuyerEmailField, PaymentActions, PaymentProblemNotice, PaymentStatusLine, buyerEmailError, useReportBusy, type PaymentFormProps } from "./payment-form-parts";
 import { importFresh } from "@/lib/app-version";
 

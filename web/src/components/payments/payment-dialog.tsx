@@ -5,7 +5,7 @@ import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/icons";
 import { useBackCloses } from "@/hooks/use-back-closes";
 import { useFormatMoney } from "@/lib/money";
-import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "../api/payments";
+import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "@/lib/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
 import "./payments.css";
 import { importFresh } from "@/lib/app-version";

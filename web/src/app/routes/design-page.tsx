@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { ChatMessage } from "@contracts/chat";
-import { ChatLine, FearMeter, StreamStat } from "@/components/layouts/stream-layout";
 import { Alert } from "@/components/ui/alert";
 import { Countdown } from "@/components/ui/countdown";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,6 +8,7 @@ import { FormField } from "@/components/ui/form-field";
 import { EyeIcon, GiftIcon, HeartIcon, RefreshIcon, SendIcon, SkullIcon } from "@/components/ui/icons";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
+import { ChatLine, FearMeter, StreamStat } from "@/features/livestream/components/stream-layout";
 import { toast } from "@/hooks/use-toast";
 import "./design.css";
 
