@@ -229,6 +229,8 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       return raw;
     }
     case "key32": {
+      // An example's placeholder is named as such once every value is read.
+      if (examplePlaceholder(raw)) return raw;
       if (secretKeyBytes(raw) === null) throw new ConfigError(`--${name} must be 32 bytes written as 64 hex digits or as base64 (e.g. the output of 'openssl rand -hex 32')`);
       return raw.trim();
     }
@@ -335,6 +337,11 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
   }
   if (result.redisUrl && !result.databaseUrl) {
     throw new ConfigError("--redis-url needs --database-url: the instances of a cluster share the event's PostgreSQL database");
+  }
+  if (result.redisUrl && !result.secretKey) {
+    throw new ConfigError(
+      "--redis-url needs --secret-key: every instance must open the secrets the others sealed (two-factor secrets, the stream key); make one with 'openssl rand -hex 32' and give all instances the same",
+    );
   }
   checkRtmp(result);
   return result;

@@ -77,7 +77,7 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   const startInstance = (name: string, databaseUrl: string, redisUrl?: string) =>
     startServer(
       name,
-      [c.bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", mkdtempSync(join(c.work, "data-")), "--trust-proxy", "127.0.0.1", "--database-url", databaseUrl, "--instance-name", name, ...(redisUrl ? ["--redis-url", redisUrl] : [])],
+      [c.bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", mkdtempSync(join(c.work, "data-")), "--trust-proxy", "127.0.0.1", "--database-url", databaseUrl, "--instance-name", name, ...(redisUrl ? ["--redis-url", redisUrl, "--secret-key", "5e".repeat(32)] : [])],
       /dreadcast \S+ listening on (http:\/\/\S+)/,
     );
 

@@ -37,11 +37,20 @@ describe("cluster flags", () => {
     expect(stdout).toContain("[env DREADCAST_REDIS_URL]");
   });
 
+  test("--redis-url without --secret-key is refused in one line, exit 2: the instances must share the key", async () => {
+    const { stderr, code } = await runCli(["--database-url", "postgres://u@db.internal/dreadcast", "--redis-url", "redis://127.0.0.1:6379"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("--redis-url needs --secret-key");
+    const bad = await runCli(["--secret-key", "not-a-key"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--secret-key must be 32 bytes written as 64 hex digits or as base64");
+  });
+
   test.skipIf(!postgres)("Redis out of reach at start: one line naming it, exit 1, nothing left running", async () => {
     const db = await createTestDatabase("dreadcast_cli");
     try {
       const started = performance.now();
-      const { stdout, stderr, code } = await runCli(["--port", "0", "--data-dir", "/tmp", "--database-url", db.url, "--redis-url", "redis://127.0.0.1:1"]);
+      const { stdout, stderr, code } = await runCli(["--port", "0", "--data-dir", "/tmp", "--database-url", db.url, "--redis-url", "redis://127.0.0.1:1", "--secret-key", "ab".repeat(32)]);
       expect(code).toBe(1);
       expect(stderr.trim().split("\n")).toHaveLength(1);
       expect(stderr).toStartWith("dreadcast: cannot reach Redis at 127.0.0.1:1 (");

@@ -240,6 +240,7 @@ describe("cluster.env.example left as it is", () => {
     DREADCAST_SMTP_URL: "smtps://tickets:9f2c7d1e@smtp.hauntedhouse.tv",
     DREADCAST_MAIL_FROM: "tickets@hauntedhouse.tv",
     DREADCAST_METRICS_TOKEN: "4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4e5f60718",
+    DREADCAST_SECRET_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
   };
 
   test("is refused by the server in one line naming the first placeholder, exit 2", async () => {
@@ -261,6 +262,7 @@ describe("cluster.env.example left as it is", () => {
       DREADCAST_SMTP_URL: "CHANGE_ME",
       DREADCAST_MAIL_FROM: "example.com",
       DREADCAST_METRICS_TOKEN: "CHANGE_ME_TO_A_LONG_RANDOM_TOKEN",
+      DREADCAST_SECRET_KEY: "CHANGE_ME",
     };
     for (const [name, placeholder] of Object.entries(placeholders)) {
       expect(refusal({ ...example, ...filledIn, [name]: example[name]! })).toBe(`${name} is still the example's placeholder '${placeholder}': put in the real value`);

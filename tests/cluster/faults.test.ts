@@ -7,7 +7,7 @@ import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
 import { joinAs } from "../support/viewer.ts";
 import { Balancer } from "../support/balancer.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
-import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { startTestRedis, type TestRedis, CLUSTER_SECRET_KEY } from "../support/redis.ts";
 
 /** Faults a cluster lives through: an instance SIGKILLed or frozen mid-chat, Redis restarted mid-chat. */
 const redis: TestRedis | null = await startTestRedis();
@@ -80,7 +80,7 @@ class Reconnecting {
 describe.skipIf(!ready)("a cluster through its faults", () => {
   test("an instance SIGKILLed mid-chat: its viewers come back through the balancer to another and lose nothing", async () => {
     const db = await database();
-    const flags = ["--database-url", db.url, "--redis-url", redis!.url];
+    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY];
     const one: InstanceProcess = await startInstance("one", flags);
     cleanup.push(() => one.kill());
     const two: InstanceProcess = await startInstance("two", flags);
@@ -136,7 +136,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
 
   test("one instance frozen: the others' chat goes on unaffected, and it catches up when it wakes", async () => {
     const db = await database();
-    const flags = ["--database-url", db.url, "--redis-url", redis!.url];
+    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY];
     const slow = await startInstance("slow", flags);
     cleanup.push(() => slow.kill());
     const fast = await startInstance("fast", flags);
@@ -221,7 +221,7 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
 
   test("the instance running the periodic jobs SIGKILLed: another takes them over within seconds (as its metrics say)", async () => {
     const db = await database();
-    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--metrics"];
+    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY, "--metrics"];
     const first = await startInstance("first", flags);
     cleanup.push(() => first.kill());
     const second = await startInstance("second", flags);

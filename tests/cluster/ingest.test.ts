@@ -20,7 +20,7 @@ import { publish, type Publisher } from "../ingest/rtmp-support.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { freePort } from "../support/free-port.mjs";
-import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { startTestRedis, type TestRedis, CLUSTER_SECRET_KEY } from "../support/redis.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 
 const redis: TestRedis | null = mediaToolsMissing ? null : await startTestRedis();
@@ -103,7 +103,7 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
 
     // A: a process of its own (to be SIGKILLed), migrating the database first; B and C in this process.
     const rtmpA = await freePort();
-    const a: InstanceProcess = await startInstance("ingest-a", ["--database-url", db.url, "--redis-url", redis!.url, "--rtmp-port", String(rtmpA)]);
+    const a: InstanceProcess = await startInstance("ingest-a", ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY, "--rtmp-port", String(rtmpA)]);
     cleanup.push(() => a.kill());
     const b = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "ingest-b" });
     cleanup.push(() => b.close());

@@ -5,7 +5,7 @@ import { startInstance, type InstanceProcess } from "../support/server.ts";
 import { eventually } from "../support/eventually.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { CADDY, request, ROOT, startCaddy, substitute } from "../support/proxies.ts";
-import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { startTestRedis, type TestRedis, CLUSTER_SECRET_KEY } from "../support/redis.ts";
 
 /**
  * Readiness as a balancer sees it: three instances behind the shipped Caddyfile (active health checks on
@@ -29,7 +29,7 @@ describe.skipIf(missing.length > 0)("readiness behind the shipped Caddyfile", ()
   test("Redis gone for 8 s: every instance stays ready and the site answers every request throughout", async () => {
     const db = await createTestDatabase("dreadcast_ready");
     cleanup.push(() => db.drop());
-    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--trust-proxy", "127.0.0.1"];
+    const flags = ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY, "--trust-proxy", "127.0.0.1"];
     const instances: InstanceProcess[] = [];
     for (const name of ["one", "two", "three"]) {
       const instance = await startInstance(name, flags);

@@ -8,6 +8,7 @@ import { closeStore, openStore } from "../../src/db/database.ts";
 import type { WebAsset } from "../../src/http/web-app.ts";
 import { silentLogger, type Logger } from "../../src/lib/logger.ts";
 import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
+import { CLUSTER_SECRET_KEY } from "./redis.ts";
 import { TEST_ENGINE, databaseForDataDir, dropTestDatabase } from "./postgres.ts";
 
 export interface TestApp {
@@ -93,7 +94,9 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   const ownsDataDir = overrides.dataDir === undefined;
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "dreadcast-test-"));
   // The RTMP ports too: tests run side by side, and 1935 may be taken.
-  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, rtmpsPort: 0, ...overrides, dataDir };
+  // A cluster's instances share one --secret-key, as the command line requires of them.
+  const secretKey = overrides.redisUrl && !overrides.secretKey ? CLUSTER_SECRET_KEY : (overrides.secretKey ?? null);
+  const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, rtmpsPort: 0, ...overrides, secretKey, dataDir };
   // An explicit `databaseUrl: null` keeps the app on SQLite whatever engine the suite runs on.
   const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : TEST_ENGINE === "postgres" ? await databaseForDataDir(dataDir) : null;
   config.databaseUrl = databaseUrl;

@@ -1,6 +1,9 @@
 import { RedisClient, type Subprocess } from "bun";
 import { freePort } from "./free-port.mjs";
 
+/** The --secret-key every instance of a test cluster shares (a cluster needs one key to open each other's sealed secrets). */
+export const CLUSTER_SECRET_KEY = "6d1f0c5e9b2a47d3a8e4f1b7c2d9e0a35b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e";
+
 /**
  * A Redis server of the test's own (Debian's `redis-server`, nothing kept on disk) on a free port, so that a
  * test may stop and restart it without touching anyone else's. Null where the binary is missing.

@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
+import { startTestRedis, type TestRedis } from "../support/redis.ts";
+
+/**
+ * The admin team across two instances sharing PostgreSQL and Redis: a sign-in's challenge, a code's time
+ * step, the step-up window and an ended session are the same whichever instance a request reaches.
+ */
+const redis: TestRedis | null = await startTestRedis();
+const postgres = await postgresAvailable();
+const ready = redis !== null && postgres;
+if (!ready) console.warn(`cluster admin-team tests skipped: ${redis ? "" : "no redis-server binary; "}${postgres ? "" : "no PostgreSQL server answers"}`);
+
+/** RFC 6238 (SHA-1, 6 digits, 30 s), from the RFC. */
+function totp(base32: string, at = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const ch of base32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac("sha1", key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+let db: TestDatabase | null = null;
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const app of apps.splice(0)) await app.close().catch(() => {});
+  await db?.drop().catch(() => {});
+  await redis?.stop();
+});
+
+function on(app: TestApp, browser: TestClient): TestClient {
+  const client = app.client();
+  for (const [name, value] of browser.cookies) client.cookies.set(name, value);
+  return client;
+}
+
+describe.skipIf(!ready)("the admin team across instances", () => {
+  test("challenge, code step, step-up and ended sessions are shared", async () => {
+    db = await createTestDatabase("dreadcast_cluster_team");
+    for (const name of ["alpha", "beta"]) apps.push(await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: name }));
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    await alpha.ctx.admins.create("owner", "owner@example.com", "owner-pass");
+
+    // Two factors turned on through alpha; the secret sealed there opens on beta (one --secret-key).
+    const setupBrowser = alpha.client();
+    expect((await setupBrowser.post("/api/admin/login", { username: "owner", password: "owner-pass" })).status).toBe(200);
+    const { secret } = (await setupBrowser.post("/api/admin/2fa/totp/setup")).body;
+    const enabled = await setupBrowser.post("/api/admin/2fa/totp/enable", { code: totp(secret) });
+    expect(enabled.status).toBe(200);
+    const recoveryCodes = enabled.body.recoveryCodes as string[];
+
+    // The password on alpha, the code on beta.
+    await Bun.sleep(30_000 - (Date.now() % 30_000) + 50);
+    const browser = alpha.client();
+    expect((await browser.post("/api/admin/login", { username: "owner", password: "owner-pass" })).body.secondFactor).toContain("totp");
+    const code = totp(secret);
+    const onBeta = on(beta, browser);
+    expect((await onBeta.post("/api/admin/login/second-factor", { code })).status).toBe(200);
+    // That step is spent everywhere: the same code through alpha on a new sign-in is refused.
+    const other = alpha.client();
+    await other.post("/api/admin/login", { username: "owner", password: "owner-pass" });
+    expect((await on(alpha, other).post("/api/admin/login/second-factor", { code })).status).toBe(401);
+
+    // Step-up: a proof aged on one instance is old on the other; renewed on alpha, it counts on beta.
+    await alpha.ctx.store.run("UPDATE admin_sessions SET verified_at = ?", Date.now() - 11 * 60_000);
+    const stale = await onBeta.post("/api/admin/ingest/rotate-key");
+    expect(stale.status).toBe(403);
+    expect(stale.body.reauth).toBe(true);
+    expect((await on(alpha, onBeta).post("/api/admin/reauth", { recoveryCode: recoveryCodes[0] })).status).toBe(200);
+    expect((await onBeta.post("/api/admin/ingest/rotate-key")).status).toBe(200);
+
+    // A session ended through alpha is over on beta at its next request.
+    const sessions = (await on(alpha, setupBrowser).get("/api/admin/sessions")).body.sessions as { id: string; current: boolean }[];
+    const target = sessions.find((s) => !s.current)!;
+    expect((await setupBrowser.request("DELETE", `/api/admin/sessions/${target.id}`)).status).toBe(200);
+    const survivors = [onBeta, on(beta, setupBrowser)];
+    const statuses = await Promise.all(survivors.map(async (c) => (await c.get("/api/admin/stats")).status));
+    expect(statuses.sort()).toEqual([200, 401]);
+  }, 60_000);
+});
