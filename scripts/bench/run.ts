@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { adminBench } from "./admin.ts";
 import { chatBench } from "./chat.ts";
 import { clusterBench } from "./cluster.ts";
 import { crowdBench } from "./crowd.ts";
@@ -95,6 +96,7 @@ const benches: Record<BenchName, () => Promise<unknown>> = {
     }),
   web: () => webBench(context),
   filter: () => filterBench(context),
+  admin: () => adminBench({ ...report, work, requests: flags.quick ? 300 : 2000, rounds: flags.quick ? 3 : 5, signIns: flags.quick ? 5 : 30 }),
 };
 
 // --- run -----------------------------------------------------------------------------------------------
