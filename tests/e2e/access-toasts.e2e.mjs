@@ -190,7 +190,7 @@ app.browserTest(
     await dialog.getByLabel("CVC").fill("123");
     await dialog.getByRole("button", { name: "Pay Now" }).click();
     await waitForPath(page, "/checkout-success");
-    const shown = page.locator(".code-reveal-value");
+    const shown = page.locator(".checkout-code-reveal-value");
     await shown.waitFor();
     const code = (await shown.innerText()).trim();
     assert.match(code, /^SKP-/);

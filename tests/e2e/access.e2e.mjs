@@ -170,7 +170,7 @@ app.browserTest("the forced-access code sets the forced flags, an SCP-Admin name
 
 app.browserTest("/test-access shows a generated test code, pre-fills it, and lets the tester in", async ({ page }) => {
   await page.goto("/test-access");
-  const shown = page.locator(".test-code-value");
+  const shown = page.locator(".test-access-code-value");
   await shown.waitFor();
   const code = (await shown.innerText()).trim();
   assert.match(code, /^SCP-/);
@@ -261,7 +261,7 @@ app.browserTest("the access pages have no accessibility violations at phone and 
     await page.getByLabel("Your e-mail").waitFor();
     assert.deepEqual(await accessibilityViolations(page), [], `/access at ${viewport.width}`);
     await page.goto("/test-access");
-    await page.locator(".test-code-value").waitFor();
+    await page.locator(".test-access-code-value").waitFor();
     assert.deepEqual(await accessibilityViolations(page), [], `/test-access at ${viewport.width}`);
   }
 });

@@ -39,7 +39,7 @@ app.browserTest("a burst of 200 lines in 2 s arrives in batches and leaves the l
   await chatLine(page, order.at(-1)).waitFor();
   assert.deepEqual(received, order, "the page got every line once, in the broadcast order");
   assert.ok(batches > 0, "a chat this busy is sent in batches");
-  const shown = await page.getByRole("log", { name: "Chat messages" }).locator("li .chat-text").allTextContents();
+  const shown = await page.getByRole("log", { name: "Chat messages" }).locator("li .stream-chat-text").allTextContents();
   assert.deepEqual(shown, order.slice(-7));
   await screenshotWidths(page, "livestream-after-burst");
 });

@@ -9,7 +9,7 @@ const app = useApp();
 let admin;
 const theAdmin = async () => (admin ??= await adminApi(app.url));
 
-const composerNotice = (page) => page.locator(".chat-panel-footer").getByRole("status");
+const composerNotice = (page) => page.locator(".stream-chat-panel-footer").getByRole("status");
 
 app.browserTest("a moderator times a viewer out from the message menu (the viewer watches on with a countdown), then bans with a reason", async ({ page, context }) => {
   await routePlayer(context);
@@ -116,10 +116,10 @@ app.browserTest("a moderator's line carries the MOD badge from the server; a vie
     const staffLine = chatLine(viewer.page, "Keep it spooky, not cruel.");
     const fakeLine = chatLine(viewer.page, "trust me, I am staff");
     await fakeLine.waitFor();
-    await staffLine.locator(".chat-staff-badge").getByText("MOD", { exact: true }).waitFor();
+    await staffLine.locator(".stream-chat-staff-badge").getByText("MOD", { exact: true }).waitFor();
     assert.equal(await staffLine.getByText("Moderator:").count(), 1, "screen readers hear the badge too");
-    assert.equal(await fakeLine.locator(".chat-staff-badge").count(), 0, "no badge from typed text");
-    assert.equal(await chatLine(page, "trust me, I am staff").locator(".chat-staff-badge").count(), 0);
+    assert.equal(await fakeLine.locator(".stream-chat-staff-badge").count(), 0, "no badge from typed text");
+    assert.equal(await chatLine(page, "trust me, I am staff").locator(".stream-chat-staff-badge").count(), 0);
     await screenshotWidths(viewer.page, "chat-staff-badge");
     await assertAccessible(viewer.page, "/livestream with a moderator's line");
   } finally {

@@ -33,7 +33,7 @@ test(NAME, async () => {
     // Down for longer: after repeated failures the chat says it cannot connect; RECONNECT tries again at once.
     // The notice in the chat panel, and once for the whole streak, the toast.
     await server.stop();
-    await page.locator(".chat-connection-error").getByText(CONNECTION_ERROR).waitFor({ timeout: 30_000 });
+    await page.locator(".stream-chat-connection-error").getByText(CONNECTION_ERROR).waitFor({ timeout: 30_000 });
     const errorToast = toastWith(page, CONNECTION_ERROR);
     await errorToast.waitFor();
     assert.equal(await errorToast.getAttribute("data-variant"), "destructive");

@@ -40,11 +40,11 @@ app.browserTest("/design shows the colours, type, buttons, fields, chat tiers, m
   // Chat tiers: a user line, a system line in italics, and donation lines from each tier.
   const chat = page.locator(".design-chat");
   await chat.getByText("did anyone else hear that from the cellar?").waitFor();
-  const system = chat.locator(".chat-line-system");
+  const system = chat.locator(".stream-chat-line-system");
   assert.equal(await system.evaluate((el) => getComputedStyle(el).fontStyle), "italic");
-  const tiers = await chat.locator(".chat-line-donation").evaluateAll((lines) => lines.map((l) => l.getAttribute("data-tier")));
+  const tiers = await chat.locator(".stream-chat-line-donation").evaluateAll((lines) => lines.map((l) => l.getAttribute("data-tier")));
   assert.deepEqual(tiers, ["0", "10", "20", "50"]);
-  const bar = await chat.locator('.chat-line-donation[data-tier="20"]').evaluate((el) => getComputedStyle(el, "::before").width);
+  const bar = await chat.locator('.stream-chat-line-donation[data-tier="20"]').evaluate((el) => getComputedStyle(el, "::before").width);
   assert.equal(bar, "4px", "£20 and up have the accent bar");
 
   assert.equal(await page.getByRole("progressbar").getAttribute("aria-valuetext"), "£25.00 of £50.00");

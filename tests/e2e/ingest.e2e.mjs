@@ -287,13 +287,13 @@ ingestTest("the admin picks Built-in (OBS), copies the server and the hidden key
   try {
     await admin.live();
     await panel.getByText("Live", { exact: true }).waitFor({ timeout: 10_000 });
-    const figures = panel.locator(".ingest-figures");
+    const figures = panel.locator(".settings-ingest-figures");
     await figures.getByText("H.264 · 640×360").waitFor();
     await figures.getByText("30 fps").waitFor();
     await figures.getByText("every 1 s").waitFor();
     await figures.getByText("AAC · 48 kHz · stereo").waitFor();
     await figures.getByText(/^\d{2,3} kb\/s$/).first().waitFor();
-    const preview = "video.ingest-preview-video";
+    const preview = "video.settings-ingest-preview-video";
     await page.locator(preview).waitFor();
     await advances(page, 1, 30_000, preview);
     assert.equal(await page.locator(preview).evaluate((v) => v.muted), true, "the preview is muted");

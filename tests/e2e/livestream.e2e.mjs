@@ -133,12 +133,12 @@ app.browserTest("hearts float for 2.5 s and the heart count rises for everyone",
     const before = Number((await counter(page).textContent()).replace(/,/g, ""));
     await page.getByRole("button", { name: "Send heart" }).click();
     await page.getByRole("button", { name: "Send heart" }).click();
-    assert.ok((await page.locator(".floating-heart").count()) >= 1, "a heart floats at once");
-    await other.page.locator(".floating-heart").first().waitFor({ timeout: 3000 });
+    assert.ok((await page.locator(".stream-floating-heart").count()) >= 1, "a heart floats at once");
+    await other.page.locator(".stream-floating-heart").first().waitFor({ timeout: 3000 });
     const expected = String(before + 2);
     await page.waitForFunction((n) => document.querySelector(".stream-stat-hearts .stream-stat-value")?.textContent === n, expected);
     await other.page.waitForFunction((n) => document.querySelector(".stream-stat-hearts .stream-stat-value")?.textContent === n, expected);
-    await page.waitForFunction(() => document.querySelectorAll(".floating-heart").length === 0, null, { timeout: 4000 });
+    await page.waitForFunction(() => document.querySelectorAll(".stream-floating-heart").length === 0, null, { timeout: 4000 });
   } finally {
     await other.context.close();
   }
@@ -269,7 +269,7 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
     const line = chatLine(mod.page, "Candlelight");
     await line.getByText("donated £20.00").waitFor();
     assert.equal(await line.getAttribute("data-tier"), "20");
-    await mod.page.locator(".floating-heart").first().waitFor();
+    await mod.page.locator(".stream-floating-heart").first().waitFor();
     assert.notEqual(await meterText(mod.page), start);
     assert.match(await meterText(mod.page), /^£20\.00 of /);
 

@@ -33,7 +33,7 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   await dialog.getByLabel("Card number (Stripe)").fill(STRIPE_TEST_CARDS.success);
   await dialog.getByRole("button", { name: "Pay Now" }).click();
   await waitForPath(page, "/checkout-success");
-  const code = page.locator(".code-reveal-value");
+  const code = page.locator(".checkout-code-reveal-value");
   await code.waitFor();
   const accessCode = (await code.innerText()).trim();
   const intentId = await page.evaluate(() => localStorage.getItem("paymentIntentId"));

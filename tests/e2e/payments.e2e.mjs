@@ -208,7 +208,7 @@ app.browserTest("a price of €4.50 is set (confirming the change of currency af
   await page.goto("/");
   const buy = page.getByRole("button", { name: /BUY NOW/ });
   await buy.getByText("€4.50").waitFor();
-  await page.locator(".buy-price-amount").getByText("€4.50").waitFor();
+  await page.locator(".home-buy-price-amount").getByText("€4.50").waitFor();
   await screenshotScreen(page, "home-price-eur");
   await buy.click();
   const dialog = page.getByRole("dialog", { name: "Secure Your Access" });
@@ -256,8 +256,8 @@ app.browserTest("a price of €4.50 is set (confirming the change of currency af
   const pounds = stats.donationTotals.find((t) => t.currency === "gbp");
   assert.ok(pounds && pounds.amount > 0, JSON.stringify(stats.donationTotals));
   await page.goto("/admin/dashboard");
-  const card = page.locator("article.stat-card").filter({ has: page.getByRole("heading", { name: "Donation total", exact: true }) });
-  await card.locator(".stat-card-value").getByText("€0.00", { exact: true }).waitFor();
+  const card = page.locator("article.dash-stat-card").filter({ has: page.getByRole("heading", { name: "Donation total", exact: true }) });
+  await card.locator(".dash-stat-card-value").getByText("€0.00", { exact: true }).waitFor();
   await card.getByText("In EUR, less refunds.").waitFor();
   await card.getByText(`Also £${(pounds.amount / 100).toFixed(2)} in GBP`).waitFor();
   await page.getByText("Donations in EUR only; those paid in GBP are in the Donation total above.").waitFor();

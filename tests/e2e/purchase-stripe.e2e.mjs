@@ -49,7 +49,7 @@ app.browserTest(
     assert.match(intentId ?? "", /^pi_fake/);
     assert.equal(fakeStripe.intents.get(intentId).receipt_email, "stripe-buyer@example.com");
 
-    const code = page.locator(".code-reveal-value");
+    const code = page.locator(".checkout-code-reveal-value");
     await code.waitFor();
     assert.match((await code.innerText()).trim(), /^SKP-/);
     await toastWith(page, "Your access code has been sent to your email!").waitFor();
@@ -98,7 +98,7 @@ app.browserTest("Stripe: a payment still processing goes to /checkout-success wi
   // Once Stripe says it succeeded, the same link gives the code.
   fakeStripe.intents.get(intent).status = "succeeded";
   await page.reload();
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
 });
 
 app.browserTest("Stripe: an intent that already succeeded shows 'Payment succeeded!' on load and completes", async ({ page }) => {
@@ -126,7 +126,7 @@ app.browserTest("Stripe.js failing to load shows the setup error; Try again load
   await dialog.getByRole("button", { name: "Try again" }).click();
   await payWithStripe(dialog, STRIPE_TEST_CARDS.success);
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
 });
 
 /** Stripe charges the card, but its answer never reaches the page (the connection drops on the way back). */
@@ -150,7 +150,7 @@ app.browserTest("Stripe: an answer lost after the card was charged — the dialo
   await notice.getByRole("button", { name: "Check my payment" }).click();
   await toastWith(page, "Payment Successful").waitFor();
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost-stripe@example.com");
 });
 
@@ -170,7 +170,7 @@ app.browserTest("Stripe: an answer lost after the card was charged — Pay Now a
   });
   await dialog.getByRole("button", { name: "Pay Now" }).click();
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
   assert.equal(await toastWith(page, "already succeeded").count(), 0, "no 'Payment Failed' for a paid intent");
 }, { viewport: MOBILE });
 

@@ -124,7 +124,7 @@ app.browserTest(
     await dialog.getByText("Payment succeeded!").waitFor();
     await waitForPath(page, "/checkout-success");
     assert.equal(await page.getByRole("dialog").count(), 0, "the dialog closed");
-    const code = page.locator(".code-reveal-value");
+    const code = page.locator(".checkout-code-reveal-value");
     await code.waitFor();
     const accessCode = (await code.innerText()).trim();
     assert.match(accessCode, /^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
@@ -250,7 +250,7 @@ app.browserTest("the dialog shows 'Processing...' while paying, and a card form 
   await page.keyboard.press("Escape");
   assert.equal(await dialog.isVisible(), true, "the dialog stays while it moves on");
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
 });
 
 app.browserTest("a failed payment setup shows 'Failed to initialize payment. Please try again.' with Cancel and Try again", async ({ page }) => {
@@ -277,7 +277,7 @@ app.browserTest("a failed payment setup shows 'Failed to initialize payment. Ple
   await dialog.getByRole("button", { name: "Try again" }).click();
   await payWithDemoCard(dialog, "4242 4242 4242 4242");
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
 });
 
 app.browserTest("Cancel after a failed payment setup closes the dialog", async ({ page }) => {
@@ -323,7 +323,7 @@ app.browserTest("an answer lost after the card was charged: the dialog says it m
   await toastWith(page, "Payment Successful").waitFor();
   await dialog.getByText("Payment succeeded!").waitFor();
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost@example.com");
 });
 
@@ -344,7 +344,7 @@ app.browserTest("an answer lost after the card was charged: pressing Pay Now aga
   await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
   await dialog.getByRole("button", { name: "Pay Now" }).click();
   await waitForPath(page, "/checkout-success");
-  await page.locator(".code-reveal-value").waitFor();
+  await page.locator(".checkout-code-reveal-value").waitFor();
   // The second Pay Now confirmed the same, already paid intent: one payment, not two.
   assert.equal(setups.length, 1);
   assert.match((await page.evaluate(() => localStorage.getItem("paymentIntentId"))) ?? "", /^pi_demo_/);

@@ -45,8 +45,8 @@ app.browserTest("a signed-in admin opens View Livestream and watches and moderat
     await enterStream(viewer.page, "Heckler");
     await say(stream, "Welcome in. Lights off, sound up.");
     const seen = chatLine(viewer.page, "Lights off, sound up.");
-    await seen.locator('.chat-staff-badge[data-staff="admin"]').waitFor();
-    assert.equal(await seen.locator(".chat-user").textContent(), ADMIN.username);
+    await seen.locator('.stream-chat-staff-badge[data-staff="admin"]').waitFor();
+    assert.equal(await seen.locator(".stream-chat-user").textContent(), ADMIN.username);
     await say(viewer.page, "this is fake, refund me");
     const line = chatLine(stream, "this is fake, refund me");
     await line.hover();
@@ -83,12 +83,12 @@ app.browserTest("a moderator at 1280 px: the tools float over the line on hover,
     const line = chatLine(mod.page, "scratching behind the cabin wall");
     await line.waitFor();
     await mod.page.mouse.move(0, 0);
-    const tools = line.locator(".chat-mod-actions");
+    const tools = line.locator(".stream-chat-mod-actions");
     assert.equal(await tools.evaluate((el) => getComputedStyle(el).opacity), "0", "tools out of sight until wanted");
     const geometry = await line.evaluate((li) => ({
       line: li.getBoundingClientRect().width,
-      text: li.querySelector(".chat-line-text").getBoundingClientRect().width,
-      nameRows: li.querySelector(".chat-user").getClientRects().length,
+      text: li.querySelector(".stream-chat-line-text").getBoundingClientRect().width,
+      nameRows: li.querySelector(".stream-chat-user").getClientRects().length,
     }));
     assert.ok(geometry.text >= geometry.line - 24, `the text has the line's width (${geometry.text} of ${geometry.line})`);
     assert.equal(geometry.nameRows, 1, "a 20-character name is not broken");
@@ -107,14 +107,14 @@ app.browserTest("a moderator at 1280 px: the tools float over the line on hover,
     // A confirmation takes its own row under the text.
     await line.getByRole("button", { name: "Kick Longestnameallowed20" }).click();
     const confirm = line.getByRole("group", { name: "Kick Longestnameallowed20" });
-    const below = await confirm.evaluate((group) => group.getBoundingClientRect().top >= group.closest("li").querySelector(".chat-line-text").getBoundingClientRect().bottom - 1);
+    const below = await confirm.evaluate((group) => group.getBoundingClientRect().top >= group.closest("li").querySelector(".stream-chat-line-text").getBoundingClientRect().bottom - 1);
     assert.ok(below, "the confirmation sits under the text");
     await confirm.getByRole("button", { name: "No" }).click();
 
     // The header and the chat name the same person.
     await say(mod.page, "Keep it spooky.");
     const own = chatLine(mod.page, "Keep it spooky.");
-    assert.equal(await own.locator(".chat-user").textContent(), "Gatekeeper");
+    assert.equal(await own.locator(".stream-chat-user").textContent(), "Gatekeeper");
     await mod.page.locator(".stream-header-end").getByText("Gatekeeper", { exact: true }).waitFor();
     assert.equal(await mod.page.locator('.stream-mod-badge[data-staff="moderator"]').textContent(), "MOD");
     assert.deepEqual(mod.problems, [], "no 401 (nor any failed call or console error) on a moderator's stream page");
@@ -141,15 +141,15 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
         await mod.page.setViewportSize({ width, height: width < 1024 ? MOBILE.height : DESKTOP.height });
         await mod.page.waitForTimeout(200);
         const found = await mod.page.evaluate(() => {
-          const box = document.querySelector(".chat-pinned").getBoundingClientRect();
-          const body = document.querySelector(".chat-panel-body").getBoundingClientRect();
+          const box = document.querySelector(".stream-chat-pinned").getBoundingClientRect();
+          const body = document.querySelector(".stream-chat-panel-body").getBoundingClientRect();
           // (What scrolls inside the pinned text is clipped by it: the text's own box is what counts.)
-          const spill = [...document.querySelectorAll(".chat-pinned *")].filter((el) => !el.parentElement.closest(".chat-pinned .chat-line-text")).filter((el) => {
+          const spill = [...document.querySelectorAll(".stream-chat-pinned *")].filter((el) => !el.parentElement.closest(".stream-chat-pinned .stream-chat-line-text")).filter((el) => {
             const r = el.getBoundingClientRect();
             return r.height > 0 && (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5 || r.left < box.left - 0.5 || r.right > box.right + 0.5);
           });
           // Every row visible in the log is what is drawn there: nothing of the pinned box lies over it.
-          const covered = [...document.querySelectorAll(".chat-list > li")].filter((li) => {
+          const covered = [...document.querySelectorAll(".stream-chat-list > li")].filter((li) => {
             const r = li.getBoundingClientRect();
             const top = Math.max(r.top, body.top) + 2;
             if (top >= Math.min(r.bottom, body.bottom)) return false;
@@ -157,8 +157,8 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
             return !hit || !li.contains(hit);
           });
           // Nor is anything of it painted past the box: no glow (a £50 donation's) over the row below, no bar over its text.
-          const line = getComputedStyle(document.querySelector(".chat-pinned .chat-line"));
-          const bar = getComputedStyle(document.querySelector(".chat-pinned .chat-line"), "::before");
+          const line = getComputedStyle(document.querySelector(".stream-chat-pinned .stream-chat-line"));
+          const bar = getComputedStyle(document.querySelector(".stream-chat-pinned .stream-chat-line"), "::before");
           const painted = [line.boxShadow !== "none" && !line.boxShadow.includes("inset") ? `glow ${line.boxShadow}` : "", bar.content !== "none" && bar.content !== "normal" ? "bar" : ""].filter(Boolean);
           return { gap: body.top - box.bottom, spill: spill.map((el) => el.className || el.tagName), covered: covered.map((li) => li.textContent.slice(0, 20)), painted };
         });
@@ -172,7 +172,7 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
     const donation = chatLine(mod.page, "donated");
     await donation.click();
     await donation.getByRole("button", { name: /^Pin message from/ }).click();
-    await mod.page.locator(".chat-pinned").getByText("donated").waitFor();
+    await mod.page.locator(".stream-chat-pinned").getByText("donated").waitFor();
     await check("a pinned £50 donation");
     await screenshotWidths(mod.page, "pinned-donation");
 
@@ -180,7 +180,7 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
     const rules = chatLine(mod.page, "House rules");
     await rules.click();
     await rules.getByRole("button", { name: /^Pin message from/ }).click();
-    await mod.page.locator(".chat-pinned").getByText("House rules").waitFor();
+    await mod.page.locator(".stream-chat-pinned").getByText("House rules").waitFor();
     await check("a pinned staff line");
     await screenshotWidths(mod.page, "pinned-staff-line");
     await screenshotWidths(viewer.page, "pinned-staff-line-viewer");

@@ -41,7 +41,7 @@ export async function enterStream(page, username, code) {
 
 /** Waits until the chat shows it is connected. */
 export function connected(page, timeout = 15_000) {
-  return page.locator(".chat-status-connected").waitFor({ timeout });
+  return page.locator(".stream-chat-status-connected").waitFor({ timeout });
 }
 
 /** Another viewer: a new context (own cookies, storage and device) on the same browser. */

@@ -109,17 +109,17 @@ export function DesignPage() {
           <button type="button" className="btn btn-primary" disabled>
             Disabled
           </button>
-          <button type="button" className="btn btn-outline btn-donate">
+          <button type="button" className="btn btn-outline stream-donate-button">
             <GiftIcon />
             Donate
           </button>
-          <button type="button" className="btn btn-heart" aria-label="Send heart (sample)">
+          <button type="button" className="btn stream-heart-button" aria-label="Send heart (sample)">
             <HeartIcon />
           </button>
           <button type="button" className="btn btn-primary btn-icon" aria-label="Send message (sample)">
             <SendIcon />
           </button>
-          <button type="button" className="btn btn-outline chat-reconnect">
+          <button type="button" className="btn btn-outline stream-chat-reconnect">
             <RefreshIcon />
             RECONNECT
           </button>
@@ -147,12 +147,12 @@ export function DesignPage() {
 
       <Section id="design-chat" title="Chat messages">
         <div className="design-grid design-grid-chat">
-          <div className="chat-panel design-chat">
-            <div className="chat-panel-header">
-              <p className="chat-panel-title">LIVE CHAT</p>
-              <span className="chat-status chat-status-connected">Connected</span>
+          <div className="stream-chat-panel design-chat">
+            <div className="stream-chat-panel-header">
+              <p className="stream-chat-panel-title">LIVE CHAT</p>
+              <span className="stream-chat-status stream-chat-status-connected">Connected</span>
             </div>
-            <ol className="chat-list">
+            <ol className="stream-chat-list">
               {CHAT_SAMPLES.map((sample) => (
                 <ChatLine key={sample.message.id} message={sample.message} />
               ))}

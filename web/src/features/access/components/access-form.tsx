@@ -100,7 +100,7 @@ export function AccessForm({ busy }: { busy: boolean }) {
         error={errors.email?.message}
         {...form.register("email")}
       />
-      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={isSubmitting || busy}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting || busy}>
         {isSubmitting ? (
           <>
             <span className="spinner spinner-sm" aria-hidden="true" />

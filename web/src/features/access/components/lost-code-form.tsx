@@ -18,17 +18,17 @@ export function LostCodeForm() {
   const onSubmit = form.handleSubmit((values) => send.mutate(values));
 
   return (
-    <div className="lost-code">
-      <button type="button" className="lost-code-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+    <div className="access-lost-code">
+      <button type="button" className="access-lost-code-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
         Lost your code?
       </button>
       {open ? (
-        <div id={panelId} className="lost-code-panel">
+        <div id={panelId} className="access-lost-code-panel">
           {send.isSuccess ? (
             <Alert title="Check your inbox">{send.data}</Alert>
           ) : (
             <form className="form" onSubmit={onSubmit} noValidate>
-              <p className="lost-code-lead">Enter the e-mail address you bought your pass with and we will send your code again.</p>
+              <p className="access-lost-code-lead">Enter the e-mail address you bought your pass with and we will send your code again.</p>
               {send.isError ? <Alert variant="error">{serverErrorMessage(send.error) ?? "Something went wrong. Please try again."}</Alert> : null}
               <FormField label="Your e-mail" type="email" autoComplete="email" inputMode="email" error={form.formState.errors.email?.message} {...form.register("email")} />
               <button type="submit" className="btn btn-outline btn-block" disabled={send.isPending}>

@@ -28,14 +28,14 @@ function Email({ email }: { email: string | null }) {
 export function AccessCodeList({ codes, asCards, highlightId, ...handlers }: AccessCodeListProps) {
   if (asCards) {
     return (
-      <ul className="record-list record-grid" aria-label="Access codes">
+      <ul className="record-list codes-record-grid" aria-label="Access codes">
         {codes.map((c) => (
-          <li key={c.id} className="record-card" data-highlight={c.id === highlightId || undefined} data-code={c.code} data-revoked={c.revoked || undefined}>
+          <li key={c.id} className="record-card codes-record" data-highlight={c.id === highlightId || undefined} data-code={c.code} data-revoked={c.revoked || undefined}>
             <div className="record-card-head">
               <span className="mono code-text">{c.code}</span>
               <KindBadge kind={c.kind} />
             </div>
-            <dl className="record-card-fields code-fields">
+            <dl className="record-card-fields codes-fields">
               <div>
                 <dt>Used</dt>
                 <dd>
@@ -63,7 +63,7 @@ export function AccessCodeList({ codes, asCards, highlightId, ...handlers }: Acc
                 <dd>{c.username ?? <span className="cell-muted">—</span>}</dd>
               </div>
             </dl>
-            <div className="action-tiles">
+            <div className="codes-action-tiles">
               <CodeActions record={c} labelled {...handlers} />
             </div>
           </li>
@@ -89,13 +89,13 @@ export function AccessCodeList({ codes, asCards, highlightId, ...handlers }: Acc
         </thead>
         <tbody>
           {codes.map((c) => (
-            <tr key={c.id} className={c.revoked ? "row-revoked" : undefined} data-highlight={c.id === highlightId || undefined} data-code={c.code}>
+            <tr key={c.id} className={c.revoked ? "codes-row-revoked" : undefined} data-highlight={c.id === highlightId || undefined} data-code={c.code}>
               <td>
-                <span className="code-cell">
+                <span className="codes-cell">
                   <span className="mono code-text">{c.code}</span>
                   <CopyCodeButton record={c} onCopy={handlers.onCopy} />
                 </span>
-                <span className="code-meta">
+                <span className="codes-meta">
                   <KindBadge kind={c.kind} />
                   {c.username ? <span className="cell-sub">by {c.username}</span> : null}
                 </span>

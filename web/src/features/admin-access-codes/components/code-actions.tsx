@@ -12,7 +12,7 @@ export interface CodeActionHandlers {
 /** The copy button beside a code. */
 export function CopyCodeButton({ record, onCopy }: { record: AccessCodeRecord; onCopy: CodeActionHandlers["onCopy"] }) {
   return (
-    <button type="button" className="btn btn-ghost btn-icon btn-sm copy-button" onClick={() => onCopy(record)} aria-label={`Copy ${record.code}`} title="Copy">
+    <button type="button" className="btn btn-ghost btn-icon btn-sm codes-copy-button" onClick={() => onCopy(record)} aria-label={`Copy ${record.code}`} title="Copy">
       <CopyIcon />
     </button>
   );
@@ -43,7 +43,7 @@ export function CodeActions({
         <button
           key={name}
           type="button"
-          className={labelled ? "btn btn-outline action-tile" : "btn btn-ghost btn-icon btn-sm"}
+          className={labelled ? "btn btn-outline codes-action-tile" : "btn btn-ghost btn-icon btn-sm"}
           onClick={onClick}
           disabled={disabled}
           aria-label={`${name} ${record.code}`}

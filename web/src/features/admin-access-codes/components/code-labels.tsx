@@ -17,7 +17,7 @@ export function UsedBadge({ record }: { record: AccessCodeRecord }) {
     return (
       <>
         <span className="badge badge-danger">Revoked</span>
-        {record.hold ? <span className="cell-sub code-hold">{PASS_HOLD_LABELS[record.hold]}</span> : null}
+        {record.hold ? <span className="cell-sub codes-hold">{PASS_HOLD_LABELS[record.hold]}</span> : null}
       </>
     );
   }

@@ -57,8 +57,8 @@ export function GenerateCodeDialog({ open, onOpenChange, onCopy, onGenerated }: 
       icon={created ? <CheckIcon /> : <KeyIcon />}
     >
       {created ? (
-        <div className="generated">
-          <p className="generated-code mono" data-testid="generated-code">
+        <div className="codes-generated">
+          <p className="codes-generated-code mono" data-testid="generated-code">
             {created.code}
           </p>
           <div className="admin-dialog-actions">

@@ -5,10 +5,10 @@ export function DashPanel({ icon, title, aside, children }: { icon: ReactNode; t
   return (
     <article className="card dash-panel">
       <div className="dash-panel-head">
-        <span className="stat-card-icon" aria-hidden="true">
+        <span className="dash-stat-card-icon" aria-hidden="true">
           {icon}
         </span>
-        <h2 className="stat-card-label">{title}</h2>
+        <h2 className="dash-stat-card-label">{title}</h2>
         {aside}
       </div>
       {children}

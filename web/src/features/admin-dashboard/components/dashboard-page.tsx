@@ -31,8 +31,8 @@ export function DashboardPage() {
         description="How the event is doing right now."
         actions={
           stats.data ? (
-            <p className="live-chip" aria-live="off">
-              <span className="live-dot" aria-hidden="true" />
+            <p className="dash-live-chip" aria-live="off">
+              <span className="dash-live-dot" aria-hidden="true" />
               Live · updated {updatedAt.format(stats.dataUpdatedAt)}
             </p>
           ) : null
@@ -59,7 +59,7 @@ function DonationTotalDetail({ stats }: { stats: AdminStats }) {
     <>
       In {stats.currency.toUpperCase()}, less refunds.
       {others.map((t) => (
-        <span key={t.currency} className="stat-card-other-total">
+        <span key={t.currency} className="dash-stat-card-other-total">
           Also <strong>{formatMoney(t.amount, t.currency)}</strong> in {t.currency.toUpperCase()}
         </span>
       ))}
@@ -78,10 +78,10 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
       ]
     : null;
   return (
-    <div className="dashboard">
+    <div className="dash">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
       <StreamStatus />
-      <section className="stat-grid" aria-label="Stats">
+      <section className="dash-stat-grid" aria-label="Stats">
         <StatCard
           icon={<EyeIcon />}
           label="Viewers"
@@ -107,7 +107,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
             ) : null}
           </>
         ) : (
-          <div className="chart-placeholder">
+          <div className="dash-chart-placeholder">
             <ActivityIcon />
             <p>Loading the event's history…</p>
           </div>
@@ -119,16 +119,16 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
 
 function DashboardSkeleton() {
   return (
-    <div className="dashboard" aria-busy="true">
+    <div className="dash" aria-busy="true">
       <p className="sr-only" role="status">
         Loading stats…
       </p>
-      <div className="stat-grid">
+      <div className="dash-stat-grid">
         {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="card stat-card skeleton" />
+          <div key={i} className="card dash-stat-card dash-skeleton" />
         ))}
       </div>
-      <div className="card dash-chart skeleton skeleton-tall" />
+      <div className="card dash-chart dash-skeleton dash-skeleton-tall" />
     </div>
   );
 }

@@ -6,13 +6,13 @@ import { DashPanel } from "./dash-panel";
 export function DonationMeter({ current, goal, currency }: { current: number; goal: number; currency: string }) {
   const percent = goal > 0 ? Math.round((current / goal) * 100) : 0;
   return (
-    <DashPanel icon={<HeartIcon />} title="Donation goal" aside={<span className="donation-meter-percent">{percent}%</span>}>
-      <p className="donation-meter-figures">
-        <span className="donation-meter-current">{formatMoney(current, currency)}</span>
-        <span className="donation-meter-goal"> of {formatMoney(goal, currency)}</span>
+    <DashPanel icon={<HeartIcon />} title="Donation goal" aside={<span className="dash-donation-meter-percent">{percent}%</span>}>
+      <p className="dash-donation-meter-figures">
+        <span className="dash-donation-meter-current">{formatMoney(current, currency)}</span>
+        <span className="dash-donation-meter-goal"> of {formatMoney(goal, currency)}</span>
       </p>
       <div
-        className="meter"
+        className="dash-meter"
         role="meter"
         aria-label="Current donation toward the goal"
         aria-valuemin={0}
@@ -20,9 +20,9 @@ export function DonationMeter({ current, goal, currency }: { current: number; go
         aria-valuenow={Math.min(current, goal)}
         aria-valuetext={`${formatMoney(current, currency)} of ${formatMoney(goal, currency)} (${percent}%)`}
       >
-        <span className="meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />
+        <span className="dash-meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />
       </div>
-      <p className="stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatMoney(goal - current, currency)} to go.`}</p>
+      <p className="dash-stat-card-detail">{current >= goal ? "Goal reached. The fear meter is full." : `${formatMoney(goal - current, currency)} to go.`}</p>
     </DashPanel>
   );
 }

@@ -14,7 +14,7 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
       title="Fake viewers"
       aside={<span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>}
     >
-      <dl className="fake-figures">
+      <dl className="dash-fake-figures">
         <div>
           <dt>Mode</dt>
           <dd>{stats.fakeViewerMode ? "Enabled" : "Disabled"}</dd>
@@ -28,7 +28,7 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
           <dd>{formatCount(stats.currentFakeViewers)}</dd>
         </div>
       </dl>
-      <p className="stat-card-detail">
+      <p className="dash-stat-card-detail">
         {moving ? "Moving toward the target, about 100 at a time. " : null}
         <Link href={paths.admin.settings} className="text-link">
           Change in Settings

@@ -21,8 +21,8 @@ export function StreamStatus() {
         title="Stream"
         aside={
           live ? (
-            <span className="badge badge-live">
-              <span className="live-dot" aria-hidden="true" />
+            <span className="badge dash-badge-live">
+              <span className="dash-live-dot" aria-hidden="true" />
               Live
             </span>
           ) : (
@@ -36,7 +36,7 @@ export function StreamStatus() {
             : "The built-in ingest is waiting for OBS: viewers see 'Stream Offline'."}
           {live && publisher?.video ? <span className="dash-stream-figures">{videoSummary(publisher.video)}</span> : null}
         </p>
-        <p className="stat-card-detail">
+        <p className="dash-stat-card-detail">
           {warnings.length > 0 ? `${warnings.length === 1 ? "1 thing" : `${warnings.length} things`} to change in OBS. ` : null}
           <Link href={paths.admin.settings} className="text-link">
             {warnings.length > 0 ? "See Settings → Stream source" : "Server address and key in Settings"}

@@ -19,10 +19,10 @@ export function ActiveTimeouts() {
       {list.length === 0 ? (
         <EmptyState icon={<ClockIcon />} title={timeouts.isPending ? "Loading…" : "Nobody is timed out"} />
       ) : (
-        <ul className="timeout-list" aria-label="Timed-out viewers">
+        <ul className="moderation-timeout-list" aria-label="Timed-out viewers">
           {list.map((t) => (
-            <li key={t.username} className="timeout-item">
-              <span className="timeout-text">
+            <li key={t.username} className="moderation-timeout-item">
+              <span className="moderation-timeout-text">
                 <span className="user-name">{t.username}</span>
                 <span className="cell-muted">
                   until {formatTime(t.until)} · by {t.timedOutBy}

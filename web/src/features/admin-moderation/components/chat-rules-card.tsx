@@ -44,7 +44,7 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
           <label className="field-label" htmlFor="slow-mode">
             Slow mode
           </label>
-          <select id="slow-mode" className="input" value={slowModeSeconds} onChange={(e) => setSlowModeSeconds(Number(e.target.value))}>
+          <select id="slow-mode" className="input moderation-select" value={slowModeSeconds} onChange={(e) => setSlowModeSeconds(Number(e.target.value))}>
             {SLOW_MODE_CHOICES.map((s) => (
               <option key={s} value={s}>
                 {s === 0 ? "Off" : `One message every ${describeDuration(s)}`}
@@ -59,7 +59,7 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
           </label>
           <textarea
             id="blocked-terms"
-            className="input rules-terms"
+            className="input moderation-rules-terms"
             rows={6}
             spellCheck={false}
             placeholder={"One word or phrase per line"}
@@ -90,7 +90,7 @@ export function ChatRulesCard({ rules }: { rules: ChatRules }) {
           checked={blockLinks}
           onCheckedChange={setBlockLinks}
         />
-        <div className="rules-actions">
+        <div className="moderation-rules-actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             {save.isPending ? "Saving..." : "Save Chat Rules"}
           </button>

@@ -45,12 +45,12 @@ export function ModerationLogList({ entries, asCards }: { entries: ModerationLog
     return (
       <ul className="record-list" aria-label="Moderation log">
         {entries.map((e) => (
-          <li key={e.id} className="record-card log-card">
+          <li key={e.id} className="record-card moderation-log-card">
             <div className="record-card-head">
               <ActionBadge action={e.action} />
-              <span className="cell-muted log-time">{formatDateTime(e.createdAt)}</span>
+              <span className="cell-muted moderation-log-time">{formatDateTime(e.createdAt)}</span>
             </div>
-            <p className="log-summary">
+            <p className="moderation-log-summary">
               <Who entry={e} />
               {e.target ? (
                 <>
@@ -59,15 +59,15 @@ export function ModerationLogList({ entries, asCards }: { entries: ModerationLog
                 </>
               ) : null}
             </p>
-            {e.messageText ? <blockquote className="log-message">{e.messageText}</blockquote> : null}
-            {e.detail ? <p className="log-detail">{e.detail}</p> : null}
+            {e.messageText ? <blockquote className="moderation-log-message">{e.messageText}</blockquote> : null}
+            {e.detail ? <p className="moderation-log-detail">{e.detail}</p> : null}
           </li>
         ))}
       </ul>
     );
   }
   return (
-    <div className="table-wrap log-table">
+    <div className="table-wrap moderation-log-table">
       <table className="data-table">
         <caption className="sr-only">Moderation log</caption>
         <thead>
@@ -91,8 +91,8 @@ export function ModerationLogList({ entries, asCards }: { entries: ModerationLog
                 <Who entry={e} />
               </td>
               <td>{e.target ? <span className="user-name">{e.target}</span> : <Muted>—</Muted>}</td>
-              <td className="log-message-cell">{e.messageText ?? <Muted>—</Muted>}</td>
-              <td className="log-detail-cell">{e.detail ?? <Muted>—</Muted>}</td>
+              <td className="moderation-log-message-cell">{e.messageText ?? <Muted>—</Muted>}</td>
+              <td className="moderation-log-detail-cell">{e.detail ?? <Muted>—</Muted>}</td>
             </tr>
           ))}
         </tbody>

@@ -72,7 +72,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
           : `Confirm? ${money(amount >= 1 ? Math.min(amount, left) : left)} goes back to the buyer's card. This cannot be undone.`
       }
     >
-      <form className="refund-form" onSubmit={onSubmit} noValidate>
+      <form className="ledger-refund-form" onSubmit={onSubmit} noValidate>
         {payment.status === "inquiry" ? (
           <div className="alert alert-warning" data-testid="inquiry-note">
             <AlertIcon />
@@ -134,7 +134,7 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
           <p className="field-hint">{reason === "fraudulent" ? "Stripe also adds the card and e-mail to your block lists." : "Sent to Stripe with the refund."}</p>
         </div>
         {refused ? (
-          <p className="field-error refund-refused" role="alert">
+          <p className="field-error ledger-refund-refused" role="alert">
             {refused}
           </p>
         ) : null}

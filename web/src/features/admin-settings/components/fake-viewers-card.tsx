@@ -47,7 +47,7 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
 
   const current = stats.data?.currentFakeViewers;
   return (
-    <section className="card admin-section fake-viewers" aria-labelledby="fake-viewers-heading">
+    <section className="card admin-section settings-fake-viewers" aria-labelledby="fake-viewers-heading">
       <AdminSectionHead
         id="fake-viewers-heading"
         icon={<EyeIcon />}
@@ -63,7 +63,7 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
           disabled={setFakeViewers.isPending}
           onCheckedChange={apply}
         />
-        <div className="fake-viewers-target">
+        <div className="settings-fake-viewers-target">
           <div className="field">
             <label className="field-label" htmlFor="fake-viewers-target">
               Target viewers
@@ -89,7 +89,7 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
             {setFakeViewers.isPending ? "Updating..." : "Update Target"}
           </button>
         </div>
-        <p className="fake-viewers-status" aria-live="polite" data-testid="fake-viewers-status">
+        <p className="settings-fake-viewers-status" aria-live="polite" data-testid="fake-viewers-status">
           {stats.data ? (
             <>
               Showing <strong>{formatCount(stats.data.currentFakeViewers)}</strong> fake {current === 1 ? "viewer" : "viewers"} now

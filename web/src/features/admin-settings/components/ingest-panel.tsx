@@ -32,10 +32,10 @@ export function IngestPanel() {
 
 function IngestDetails({ view }: { view: IngestView }) {
   return (
-    <div className="ingest" data-testid="ingest-panel">
+    <div className="settings-ingest" data-testid="ingest-panel">
       <LiveState view={view} />
       {view.warnings.length > 0 ? (
-        <ul className="ingest-warnings" aria-label="What to change in OBS">
+        <ul className="settings-ingest-warnings" aria-label="What to change in OBS">
           {view.warnings.map((warning) => (
             <li key={warning} className="alert alert-warning">
               <AlertIcon />
@@ -44,9 +44,9 @@ function IngestDetails({ view }: { view: IngestView }) {
           ))}
         </ul>
       ) : null}
-      <div className="ingest-layout">
-        <div className="ingest-connection">
-          <p className="ingest-steps">
+      <div className="settings-ingest-layout">
+        <div className="settings-ingest-connection">
+          <p className="settings-ingest-steps">
             In OBS: <strong>Settings → Stream</strong>, Service <strong>Custom…</strong>, then paste these two.
           </p>
           <CopyField label="Server" value={view.rtmpUrl} what="The server address" />
@@ -64,17 +64,17 @@ function LiveState({ view }: { view: IngestView }) {
   const now = useNow(30_000);
   const publisher = view.live ? view.publisher : null;
   return (
-    <section className="ingest-state" data-live={view.live || undefined} aria-label="Publisher" aria-live="polite">
-      <div className="ingest-state-head">
+    <section className="settings-ingest-state" data-live={view.live || undefined} aria-label="Publisher" aria-live="polite">
+      <div className="settings-ingest-state-head">
         {view.live ? (
-          <span className="ingest-live-badge">
-            <span className="ingest-live-dot" aria-hidden="true" />
+          <span className="settings-ingest-live-badge">
+            <span className="settings-ingest-live-dot" aria-hidden="true" />
             Live
           </span>
         ) : (
-          <span className="ingest-offline-badge">Offline</span>
+          <span className="settings-ingest-offline-badge">Offline</span>
         )}
-        <p className="ingest-state-text">
+        <p className="settings-ingest-state-text">
           {publisher
             ? `OBS has been streaming for ${liveFor(publisher.since, now)}.`
             : view.live
@@ -100,9 +100,9 @@ function Figures({ publisher }: { publisher: IngestPublisher }) {
   rows.push(["Audio", audio ? formatAudio(audio) : "None"]);
   if (audio) rows.push(["Audio bitrate", formatBitrate(audio.bitrateKbps)]);
   return (
-    <dl className="ingest-figures">
+    <dl className="settings-ingest-figures">
       {rows.map(([label, value]) => (
-        <div key={label} className="ingest-figure">
+        <div key={label} className="settings-ingest-figure">
           <dt>{label}</dt>
           <dd>{value}</dd>
         </div>
@@ -130,8 +130,8 @@ function CopyField({ label, value, what }: { label: string; value: string; what:
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <div className="ingest-copy-row">
-        <input id={id} className="input mono ingest-value" value={value} readOnly spellCheck={false} onFocus={(e) => e.target.select()} />
+      <div className="settings-ingest-copy-row">
+        <input id={id} className="input mono settings-ingest-value" value={value} readOnly spellCheck={false} onFocus={(e) => e.target.select()} />
         <button type="button" className="btn btn-outline btn-sm" onClick={() => void copy(value, what)} aria-label={`Copy ${label}`}>
           <CopyIcon width={16} height={16} />
           Copy
@@ -162,10 +162,10 @@ function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean 
       <label className="field-label" htmlFor={id}>
         Stream key
       </label>
-      <div className="ingest-copy-row">
+      <div className="settings-ingest-copy-row">
         <input
           id={id}
-          className="input mono ingest-value"
+          className="input mono settings-ingest-value"
           type={shown ? "text" : "password"}
           value={streamKey}
           readOnly
@@ -183,8 +183,8 @@ function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean 
         </button>
       </div>
       <p className="field-hint">Keep it secret: anyone with the key can stream to your viewers. Rotate it if it got out.</p>
-      <div className="ingest-key-actions">
-        <button type="button" className="btn btn-ghost btn-sm ingest-rotate" onClick={() => setConfirming(true)}>
+      <div className="settings-ingest-key-actions">
+        <button type="button" className="btn btn-ghost btn-sm settings-ingest-rotate" onClick={() => setConfirming(true)}>
           <RefreshIcon width={16} height={16} />
           Rotate key
         </button>

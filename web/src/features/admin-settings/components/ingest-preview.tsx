@@ -19,11 +19,11 @@ export function IngestPreview({ live }: { live: boolean }) {
   else if (!active) note = "Livestream active is off (in the Event card above): viewers and this preview have nothing to play.";
   else if (playback.isError) note = "The preview could not be loaded.";
   return (
-    <figure className="ingest-preview" aria-label={PREVIEW_TITLE}>
-      <div className="ingest-preview-frame">
-        {live && active && url ? <PreviewVideo src={url} /> : <p className="ingest-preview-note">{note ?? "Loading the preview…"}</p>}
+    <figure className="settings-ingest-preview" aria-label={PREVIEW_TITLE}>
+      <div className="settings-ingest-preview-frame">
+        {live && active && url ? <PreviewVideo src={url} /> : <p className="settings-ingest-preview-note">{note ?? "Loading the preview…"}</p>}
       </div>
-      <figcaption className="ingest-preview-caption">Preview · muted · what viewers see</figcaption>
+      <figcaption className="settings-ingest-preview-caption">Preview · muted · what viewers see</figcaption>
     </figure>
   );
 }
@@ -34,16 +34,16 @@ function PreviewVideo({ src }: { src: string }) {
   const blocked = usePolicyBlocksMedia();
   return (
     <>
-      <video ref={videoRef} className="ingest-preview-video" title="Stream preview" muted playsInline controls data-state={state} />
+      <video ref={videoRef} className="settings-ingest-preview-video" title="Stream preview" muted playsInline controls data-state={state} />
       {blocked ? (
-        <div className="ingest-preview-note ingest-preview-overlay">
+        <div className="settings-ingest-preview-note settings-ingest-preview-overlay">
           <p>This page was opened before the switch to the built-in ingest: load it again to see the preview.</p>
           <button type="button" className="btn btn-outline btn-sm" onClick={() => window.location.reload()}>
             Reload page
           </button>
         </div>
       ) : state !== "playing" ? (
-        <p className="ingest-preview-note ingest-preview-overlay" role="status">
+        <p className="settings-ingest-preview-note settings-ingest-preview-overlay" role="status">
           {state === "offline" ? "Waiting for the stream…" : state === "unsupported" ? "This browser cannot play the stream." : "Loading the preview…"}
         </p>
       ) : null}

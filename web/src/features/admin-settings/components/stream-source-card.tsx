@@ -147,7 +147,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
           checked={watermarkOn}
           onCheckedChange={setWatermark}
         />
-        <div className="stream-source-actions">
+        <div className="settings-stream-source-actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             {save.isPending ? "Saving..." : "Save Stream Source"}
           </button>
@@ -163,19 +163,19 @@ function EmbedPreview({ input }: { input: string }) {
   const link = toEmbedLink(input, window.location.hostname);
   if ("problem" in link) {
     return (
-      <div className="embed-suggestion" role="status">
+      <div className="settings-embed-suggestion" role="status">
         <LinkIcon />
-        <p className="embed-suggestion-text">{link.problem}</p>
+        <p className="settings-embed-suggestion-text">{link.problem}</p>
       </div>
     );
   }
   if (!link.converted) return null;
   return (
-    <div className="embed-suggestion" role="status">
+    <div className="settings-embed-suggestion" role="status">
       <LinkIcon />
-      <div className="embed-suggestion-text">
+      <div className="settings-embed-suggestion-text">
         <p>That is a page link. It will be saved as its player:</p>
-        <p className="mono embed-suggestion-url">{link.url}</p>
+        <p className="mono settings-embed-suggestion-url">{link.url}</p>
       </div>
     </div>
   );

@@ -13,7 +13,7 @@ interface FieldsProps {
 /** The inputs of one kind; a saved secret shows as set and is kept when its field is left empty. */
 export function StreamSourceFields({ option, saved, values, errors, onChange }: FieldsProps) {
   return (
-    <div className="stream-source-fields">
+    <div className="settings-stream-source-fields">
       {option.fields.map((field) => {
         const isSet = secretIsSet(saved, option.kind, field.name);
         const common = {
@@ -54,7 +54,7 @@ function KeyField({ label, error, hint, value, placeholder, onChange }: KeyField
       control={(tie) => (
         <textarea
           {...tie}
-          className="input stream-source-key"
+          className="input settings-stream-source-key"
           rows={4}
           value={value}
           placeholder={placeholder ?? "-----BEGIN PRIVATE KEY----- …"}

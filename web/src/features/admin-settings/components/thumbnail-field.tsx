@@ -26,17 +26,17 @@ export function ThumbnailField({ form, uploading, resetting, onUpload, onReset }
   };
 
   return (
-    <div className="thumbnail-field">
-      <figure className="thumbnail-preview">
+    <div className="settings-thumbnail-field">
+      <figure className="settings-thumbnail-preview">
         {path && broken !== path ? (
           <img src={path} alt="Thumbnail preview" width={1280} height={720} onError={() => setBroken(path)} />
         ) : (
-          <div className="thumbnail-missing">
+          <div className="settings-thumbnail-missing">
             <ImageIcon />
             <span>{path ? "This image could not be loaded" : "No thumbnail"}</span>
           </div>
         )}
-        <figcaption className="thumbnail-size">1280 × 720</figcaption>
+        <figcaption className="settings-thumbnail-size">1280 × 720</figcaption>
       </figure>
       <FormField
         label="Thumbnail path"
@@ -46,7 +46,7 @@ export function ThumbnailField({ form, uploading, resetting, onUpload, onReset }
         error={form.formState.errors.thumbnailUrl?.message}
         {...form.register("thumbnailUrl")}
       />
-      <div className="thumbnail-actions">
+      <div className="settings-thumbnail-actions">
         <input ref={fileInput} type="file" accept="image/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onFile} data-testid="thumbnail-file" />
         <button type="button" className="btn btn-outline" onClick={() => fileInput.current?.click()} disabled={uploading}>
           <UploadIcon />

@@ -20,7 +20,7 @@ import "./users.css";
 
 function StatusBadge({ user }: { user: UserRecord }) {
   return (
-    <span className="user-badges">
+    <span className="users-badges">
       {user.banned ? <span className="badge badge-danger">Banned</span> : <span className="badge badge-yes">Active</span>}
       <ModeratorBadge user={user} />
     </span>
@@ -33,7 +33,7 @@ function BanButton({ user, compact = false, onBan }: { user: UserRecord; compact
   return (
     <button
       type="button"
-      className={`btn btn-sm btn-outline btn-ban${compact ? " btn-icon" : ""}`}
+      className={`btn btn-sm btn-outline users-ban-button${compact ? " btn-icon" : ""}`}
       onClick={() => onBan(user)}
       aria-label={compact ? `Ban ${user.username}` : undefined}
       title={compact ? "Ban" : undefined}
@@ -95,7 +95,7 @@ export function UsersPage() {
                   <span className="user-name">{u.username}</span>
                   <StatusBadge user={u} />
                 </div>
-                <dl className="user-facts">
+                <dl className="users-facts">
                   <IconFact icon={<MailIcon aria-hidden="true" />} label="E-mail">
                     {u.email ?? <span className="cell-muted">No e-mail</span>}
                   </IconFact>

@@ -19,14 +19,14 @@ export function AccessCodeReveal({ code }: { code: string }) {
   };
 
   return (
-    <div className="code-reveal" data-toast-avoid>
-      <p className="code-reveal-label" id="access-code-label">
+    <div className="checkout-code-reveal" data-toast-avoid>
+      <p className="checkout-code-reveal-label" id="access-code-label">
         Your access code
       </p>
-      <output className="code-reveal-value" aria-labelledby="access-code-label">
+      <output className="checkout-code-reveal-value" aria-labelledby="access-code-label">
         {code}
       </output>
-      <button type="button" className="btn btn-outline code-reveal-copy" onClick={copy}>
+      <button type="button" className="btn btn-outline checkout-code-reveal-copy" onClick={copy}>
         {copied === "copied" ? "Copied!" : copied === "failed" ? "Select and copy it" : "Copy code"}
       </button>
     </div>

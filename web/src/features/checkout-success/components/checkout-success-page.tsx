@@ -91,7 +91,7 @@ function GeneratedCode({ paymentIntentId }: { paymentIntentId: string }) {
       <p className="checkout-redirect" role="status">
         Taking you to the access page in <span className="checkout-seconds">{secondsLeft}</span> {secondsLeft === 1 ? "second" : "seconds"}…
       </p>
-      <button type="button" className="btn btn-primary btn-block btn-lg" onClick={goOn}>
+      <button type="button" className="btn btn-primary btn-block" onClick={goOn}>
         CONTINUE NOW
       </button>
       <EventActions />

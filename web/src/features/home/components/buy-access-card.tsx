@@ -31,23 +31,23 @@ export function BuyAccessCard() {
   };
 
   return (
-    <section className="card card-blood panel buy-card" aria-labelledby="buy-title">
+    <section className="card card-blood panel home-buy-card" aria-labelledby="buy-title">
       <p className="eyebrow">Admission</p>
-      <h2 id="buy-title" className="buy-title">
+      <h2 id="buy-title" className="home-buy-title">
         One pass. One device. One night.
       </h2>
-      <p className="buy-price">
-        <span className="buy-price-amount">{formatMoney(price, currency)}</span>
-        <span className="buy-price-note">one-time · no account needed</span>
+      <p className="home-buy-price">
+        <span className="home-buy-price-amount">{formatMoney(price, currency)}</span>
+        <span className="home-buy-price-note">one-time · no account needed</span>
       </p>
-      <ul className="buy-points">
+      <ul className="home-buy-points">
         <li>Your access code on screen at once, and by e-mail</li>
         <li>Live chat, hearts and donations with everyone watching</li>
         <li>Card payment, handled securely</li>
       </ul>
       <button
         type="button"
-        className="btn btn-primary btn-block btn-lg buy-button"
+        className="btn btn-primary btn-block home-buy-button"
         onPointerEnter={() => void loadPaymentDialog().catch(() => {})}
         onFocus={() => void loadPaymentDialog().catch(() => {})}
         onClick={() => {
@@ -55,7 +55,7 @@ export function BuyAccessCard() {
           setOpen(true);
         }}
       >
-        BUY NOW <span className="buy-button-price">{formatMoney(price, currency)}</span>
+        BUY NOW <span className="home-buy-button-price">{formatMoney(price, currency)}</span>
       </button>
       {requested ? (
         <Suspense fallback={null}>

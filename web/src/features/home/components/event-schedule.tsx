@@ -34,26 +34,26 @@ export function EventSchedule() {
   if (!started || !settings.data) return <Countdown target={start?.target ?? null} showDate={start?.known ?? false} />;
   const live = eventPhase(settings.data, started) === "live";
   return (
-    <section className={live ? "card card-blood event-now event-now-live" : "card card-blood event-now"} aria-labelledby="event-now-title">
-      <p className="event-now-badge">
-        <span className="event-now-dot" aria-hidden="true" />
+    <section className={live ? "card card-blood home-event-now home-event-now-live" : "card card-blood home-event-now"} aria-labelledby="event-now-title">
+      <p className="home-event-now-badge">
+        <span className="home-event-now-dot" aria-hidden="true" />
         {live ? "LIVE NOW" : "STARTING ANY MOMENT"}
       </p>
-      <h2 id="event-now-title" className="event-now-title">
+      <h2 id="event-now-title" className="home-event-now-title">
         {live ? "The event is live" : "The event is about to begin"}
       </h2>
-      <EventDate iso={settings.data.startDate} className="event-now-date" />
+      <EventDate iso={settings.data.startDate} className="home-event-now-date" />
       {accessCode ? (
         <>
-          <p className="event-now-lead">
+          <p className="home-event-now-lead">
             {live ? "Your pass is ready. The stream and the chat are waiting." : "Your pass is ready. The stream starts on the next screen as soon as it goes live."}
           </p>
-          <Link href={paths.livestream} className="btn btn-primary btn-lg event-now-watch">
+          <Link href={paths.livestream} className="btn btn-primary home-event-now-watch">
             WATCH NOW
           </Link>
         </>
       ) : (
-        <p className="event-now-lead">
+        <p className="home-event-now-lead">
           {live ? "It has already begun." : "It was due to begin at this time."} Get a pass below, or enter the code you were given, and join everyone
           watching.
         </p>

@@ -29,15 +29,15 @@ export function HomePage() {
       <EventActions />
       <div className="home-entry">
         <BuyAccessCard />
-        <div className="or-divider" role="separator" aria-label="or">
+        <div className="home-or-divider" role="separator" aria-label="or">
           <span>OR</span>
         </div>
-        <section className="card panel entry-card" aria-labelledby="entry-title">
+        <section className="card panel home-entry-card" aria-labelledby="entry-title">
           <p className="eyebrow">Already have a code?</p>
-          <h2 id="entry-title" className="entry-title">
+          <h2 id="entry-title" className="home-entry-title">
             Step inside
           </h2>
-          <p className="entry-lead">Enter the code you were given and the name you want in the chat.</p>
+          <p className="home-entry-lead">Enter the code you were given and the name you want in the chat.</p>
           <LandingEntryForm />
         </section>
       </div>

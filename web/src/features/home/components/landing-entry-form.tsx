@@ -82,7 +82,7 @@ export function LandingEntryForm() {
         error={errors.username}
         onChange={(event) => change("username", event.target.value)}
       />
-      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={checking}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={checking}>
         {checking ? (
           <>
             <span className="spinner spinner-sm" aria-hidden="true" />

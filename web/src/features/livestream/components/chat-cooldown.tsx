@@ -38,7 +38,7 @@ export function CooldownNotice({ store, seconds, reason }: { store: LiveStore; s
   const slowMode = store.slowModeSeconds.value;
   if (reason === "timeout") {
     return (
-      <p className="chat-cooldown chat-cooldown-timeout" role="status">
+      <p className="stream-chat-cooldown stream-chat-cooldown-timeout" role="status">
         <ClockIcon aria-hidden="true" />
         <span>
           You are timed out. You can chat again in <strong>{clock(seconds)}</strong>.
@@ -48,7 +48,7 @@ export function CooldownNotice({ store, seconds, reason }: { store: LiveStore; s
   }
   if (reason === "slow_mode") {
     return (
-      <p className="chat-cooldown" role="status">
+      <p className="stream-chat-cooldown" role="status">
         <ClockIcon aria-hidden="true" />
         <span>
           Slow mode: you can send another message in <strong>{clock(seconds)}</strong>.
@@ -58,7 +58,7 @@ export function CooldownNotice({ store, seconds, reason }: { store: LiveStore; s
   }
   if (slowMode > 0 && !store.isModerator.value) {
     return (
-      <p className="chat-cooldown chat-cooldown-quiet" role="status">
+      <p className="stream-chat-cooldown stream-chat-cooldown-quiet" role="status">
         <ClockIcon aria-hidden="true" />
         <span>Slow mode is on: one message every {describeDuration(slowMode)}.</span>
       </p>
@@ -74,7 +74,7 @@ export function SlowModeControl({ store, onChange }: { store: LiveStore; onChang
   useSignals();
   if (!store.isModerator.value) return null;
   return (
-    <label className="chat-slow-mode" title="Slow mode">
+    <label className="stream-chat-slow-mode" title="Slow mode">
       <ClockIcon aria-hidden="true" />
       <span className="sr-only">Slow mode</span>
       <select value={store.slowModeSeconds.value} onChange={(event) => onChange(Number(event.target.value))}>

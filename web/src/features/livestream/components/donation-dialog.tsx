@@ -68,33 +68,33 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
     <>
       <Dialog.Root open={open} onOpenChange={onOpenChange}>
         <Dialog.Portal>
-          <Dialog.Overlay className="live-dialog-overlay" />
-          <Dialog.Content className="live-dialog card card-blood">
-            <div className="live-dialog-head">
-              <span className="live-dialog-icon" aria-hidden="true">
+          <Dialog.Overlay className="stream-dialog-overlay" />
+          <Dialog.Content className="stream-dialog card card-blood">
+            <div className="stream-dialog-head">
+              <span className="stream-dialog-icon" aria-hidden="true">
                 <GiftIcon />
               </span>
-              <Dialog.Title className="live-dialog-title">MAKE A DONATION</Dialog.Title>
-              <Dialog.Description className="live-dialog-description">Feed the fear meter. Every coin drags the night deeper.</Dialog.Description>
+              <Dialog.Title className="stream-dialog-title">MAKE A DONATION</Dialog.Title>
+              <Dialog.Description className="stream-dialog-description">Feed the fear meter. Every coin drags the night deeper.</Dialog.Description>
             </div>
-            <form className="donation-form" onSubmit={proceed} noValidate>
-              <fieldset className="donation-presets">
+            <form className="stream-donation-form" onSubmit={proceed} noValidate>
+              <fieldset className="stream-donation-presets">
                 <legend className="sr-only">Donation amount</legend>
                 {DONATION_PRESETS.map((preset) => (
-                  <label key={preset} className="donation-preset" data-tier={donationTier(preset)}>
+                  <label key={preset} className="stream-donation-preset" data-tier={donationTier(preset)}>
                     <input type="radio" name="donation-amount" value={preset} checked={choice === preset} onChange={() => pickPreset(preset)} />
-                    <span className="donation-preset-amount">{whole(preset)}</span>
-                    <span className="donation-preset-name">{PRESET_NAMES[preset]}</span>
+                    <span className="stream-donation-preset-amount">{whole(preset)}</span>
+                    <span className="stream-donation-preset-name">{PRESET_NAMES[preset]}</span>
                   </label>
                 ))}
               </fieldset>
-              <div className="donation-own" data-selected={choice === "own" || undefined}>
+              <div className="stream-donation-own" data-selected={choice === "own" || undefined}>
                 <Field
                   label={`Or your own amount (${currency.toUpperCase()})`}
                   error={ownError}
                   hint={`From ${amount(minDonation(currency))} to ${amount(MAX_DONATION)}.`}
                   control={(tie) => (
-                    <div className="donation-own-input">
+                    <div className="stream-donation-own-input">
                       <input
                         {...tie}
                         className="input"
@@ -115,10 +115,10 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                   )}
                 />
               </div>
-              <p className="donation-hint">
+              <p className="stream-donation-hint">
                 Donations of {whole(10)} or more stand out in the chat — {whole(50)} and up take centre stage.
               </p>
-              <div className="live-dialog-buttons">
+              <div className="stream-dialog-buttons">
                 <Dialog.Close asChild>
                   <button type="button" className="btn">
                     Cancel
@@ -129,7 +129,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
                 </button>
               </div>
             </form>
-            <Dialog.Close className="btn btn-ghost btn-icon live-dialog-close" aria-label="Close">
+            <Dialog.Close className="btn btn-ghost btn-icon stream-dialog-close" aria-label="Close">
               <CloseIcon />
             </Dialog.Close>
           </Dialog.Content>
@@ -138,7 +138,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
       {paying !== null ? (
         <Suspense
           fallback={
-            <div className="live-dialog-overlay live-dialog-loading" role="status">
+            <div className="stream-dialog-overlay stream-dialog-loading" role="status">
               <span className="spinner" aria-hidden="true" />
               <span className="sr-only">Loading the payment form</span>
             </div>

@@ -27,10 +27,10 @@ export function LayoutTestPage() {
       belowPlayer={<FearMeter current={SAMPLE.donationPence} goal={SAMPLE.goalPence} />}
       chat={
         <ChatPanel
-          status={<span className="chat-status">Offline</span>}
+          status={<span className="stream-chat-status">Offline</span>}
           footer={
             <>
-              <form className="chat-form" onSubmit={(e) => e.preventDefault()}>
+              <form className="stream-chat-form" onSubmit={(e) => e.preventDefault()}>
                 <label htmlFor="layout-test-message" className="sr-only">
                   Chat message
                 </label>
@@ -39,8 +39,8 @@ export function LayoutTestPage() {
                   <SendIcon />
                 </button>
               </form>
-              <div className="chat-actions">
-                <button type="button" className="btn btn-outline btn-donate" disabled>
+              <div className="stream-chat-actions">
+                <button type="button" className="btn btn-outline stream-donate-button" disabled>
                   <GiftIcon />
                   Donate
                 </button>
@@ -48,7 +48,7 @@ export function LayoutTestPage() {
             </>
           }
         >
-          <p className="chat-empty">Chat will be active during the stream</p>
+          <p className="stream-chat-empty">Chat will be active during the stream</p>
         </ChatPanel>
       }
     />

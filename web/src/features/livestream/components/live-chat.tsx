@@ -59,11 +59,11 @@ export function LiveChat({ store, connection, isAdmin = false, verifying, verifi
 function ConnectionStatus({ store, connection, verifying, verificationFailed }: Omit<LiveChatProps, "onDonate" | "onDonateIntent" | "isAdmin">) {
   useSignals();
   const status = store.connection.value;
-  if (status.state === "open") return <span className="chat-status chat-status-connected">Connected</span>;
+  if (status.state === "open") return <span className="stream-chat-status stream-chat-status-connected">Connected</span>;
   const firstConnect = verifying || (status.state !== "closed" && status.attempt === 0 && status.removedWith === null);
-  if (firstConnect && !verificationFailed) return <span className="chat-status">Connecting…</span>;
+  if (firstConnect && !verificationFailed) return <span className="stream-chat-status">Connecting…</span>;
   return (
-    <button type="button" className="btn btn-outline chat-reconnect" onClick={connection.reconnect}>
+    <button type="button" className="btn btn-outline stream-chat-reconnect" onClick={connection.reconnect}>
       <RefreshIcon />
       RECONNECT
     </button>
@@ -74,7 +74,7 @@ function ConnectionError({ store, verificationFailed }: { store: LiveStore; veri
   useSignals();
   if (!verificationFailed && !connectionFailing(store.connection.value)) return null;
   return (
-    <p className="chat-connection-error" role="alert">
+    <p className="stream-chat-connection-error" role="alert">
       {CONNECTION_ERROR}
     </p>
   );
@@ -88,11 +88,11 @@ function PinnedMessage({ store, onModerate }: { store: LiveStore; onModerate: Mo
   const currency = useEventCurrency();
   if (!pinned) return null;
   return (
-    <div className="chat-pinned" role="note" aria-label="Pinned message">
+    <div className="stream-chat-pinned" role="note" aria-label="Pinned message">
       <PinIcon />
-      <div className="chat-pinned-body">
-        <span className="chat-pinned-label">Pinned</span>
-        <ul className="chat-pinned-list">
+      <div className="stream-chat-pinned-body">
+        <span className="stream-chat-pinned-label">Pinned</span>
+        <ul className="stream-chat-pinned-list">
           <ChatLine
             message={pinned}
             currency={currency}
@@ -111,9 +111,9 @@ function ChatMessages({ store, onModerate, canRefund }: { store: LiveStore; onMo
   const me = store.username.value?.toLowerCase() ?? null;
   const currency = useEventCurrency();
 
-  if (messages.length === 0) return <p className="chat-empty">Chat messages will appear here</p>;
+  if (messages.length === 0) return <p className="stream-chat-empty">Chat messages will appear here</p>;
   return (
-    <ol className="chat-list">
+    <ol className="stream-chat-list">
       {messages.map((message) => (
         <ChatLine
           key={message.id}
@@ -160,7 +160,7 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
   return (
     <>
       <CooldownNotice store={store} seconds={cooldown.seconds} reason={cooldown.reason} />
-      <form className="chat-form" onSubmit={submit}>
+      <form className="stream-chat-form" onSubmit={submit}>
         <label htmlFor="chat-message" className="sr-only">
           Chat message
         </label>
@@ -178,13 +178,13 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
           <SendIcon />
         </button>
       </form>
-      <div className="chat-actions">
+      <div className="stream-chat-actions">
         <SlowModeControl store={store} onChange={(seconds) => connection.send({ type: "slow_mode", seconds })} />
-        <button type="button" className="btn btn-outline btn-donate" onClick={onDonate} onPointerEnter={onDonateIntent} onFocus={onDonateIntent} disabled={!canDonate}>
+        <button type="button" className="btn btn-outline stream-donate-button" onClick={onDonate} onPointerEnter={onDonateIntent} onFocus={onDonateIntent} disabled={!canDonate}>
           <GiftIcon />
           Donate
         </button>
-        <button type="button" className="btn btn-heart" onClick={sendHeart} disabled={!connected || cooldown.reason === "timeout"} aria-label="Send heart">
+        <button type="button" className="btn stream-heart-button" onClick={sendHeart} disabled={!connected || cooldown.reason === "timeout"} aria-label="Send heart">
           <HeartIcon />
         </button>
       </div>

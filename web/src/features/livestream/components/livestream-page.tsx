@@ -143,7 +143,7 @@ export function LivestreamPage() {
       {donationMounted ? (
         <Suspense
           fallback={
-            <div className="live-dialog-overlay live-dialog-loading" role="status">
+            <div className="stream-dialog-overlay stream-dialog-loading" role="status">
               <span className="spinner" aria-hidden="true" />
               <span className="sr-only">Loading…</span>
             </div>

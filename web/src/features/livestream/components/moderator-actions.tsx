@@ -42,13 +42,13 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
 
   if (confirming === "timeout") {
     return (
-      <div className="chat-mod-confirm chat-mod-wide" role="group" aria-label={`Time out ${name}`}>
-        <span className="chat-mod-confirm-text">Timeout:</span>
+      <div className="stream-chat-mod-confirm stream-chat-mod-wide" role="group" aria-label={`Time out ${name}`}>
+        <span className="stream-chat-mod-confirm-text">Timeout:</span>
         {TIMEOUT_CHOICES.map((seconds) => (
           <button
             key={seconds}
             type="button"
-            className="chat-mod-choice"
+            className="stream-chat-mod-choice"
             aria-label={`Time out ${name} for ${TIMEOUT_NAMES[seconds]}`}
             onClick={() => {
               close();
@@ -58,7 +58,7 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
             {TIMEOUT_LABELS[seconds]}
           </button>
         ))}
-        <button type="button" className="chat-mod-no" onClick={close} autoFocus>
+        <button type="button" className="stream-chat-mod-no" onClick={close} autoFocus>
           No
         </button>
       </div>
@@ -68,10 +68,10 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
   if (confirming) {
     const what = { delete: `Delete this message from ${name}`, kick: `Kick ${name}`, ban: `Ban ${name}`, banRefund: `Ban ${name} and refund their pass` }[confirming];
     return (
-      <div className="chat-mod-confirm chat-mod-wide" role="group" aria-label={what}>
+      <div className="stream-chat-mod-confirm stream-chat-mod-wide" role="group" aria-label={what}>
         {confirming === "ban" ? (
           <input
-            className="chat-mod-reason"
+            className="stream-chat-mod-reason"
             aria-label={`Reason for banning ${name} (optional)`}
             placeholder="Reason (optional)"
             maxLength={200}
@@ -79,10 +79,10 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
             onChange={(event) => setReason(event.target.value)}
           />
         ) : null}
-        <span className="chat-mod-confirm-text">Confirm?</span>
+        <span className="stream-chat-mod-confirm-text">Confirm?</span>
         <button
           type="button"
-          className="chat-mod-yes"
+          className="stream-chat-mod-yes"
           onClick={() => {
             close();
             onAction(confirming, message, confirming === "ban" && reason.trim() ? { reason: reason.trim() } : undefined);
@@ -90,7 +90,7 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
         >
           Yes
         </button>
-        <button type="button" className="chat-mod-no" onClick={close} autoFocus={confirming !== "ban"}>
+        <button type="button" className="stream-chat-mod-no" onClick={close} autoFocus={confirming !== "ban"}>
           No
         </button>
       </div>
@@ -98,15 +98,15 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
   }
 
   return (
-    <div className="chat-mod-actions">
+    <div className="stream-chat-mod-actions">
       {pinOnly ? null : (
-        <button type="button" className="chat-mod-button" aria-label={`Delete message from ${name}`} title="Delete" onClick={() => setConfirming("delete")}>
+        <button type="button" className="stream-chat-mod-button" aria-label={`Delete message from ${name}`} title="Delete" onClick={() => setConfirming("delete")}>
           <TrashIcon />
         </button>
       )}
       <button
         type="button"
-        className="chat-mod-button"
+        className="stream-chat-mod-button"
         aria-label={message.isPinned ? `Unpin message from ${name}` : `Pin message from ${name}`}
         title={message.isPinned ? "Unpin" : "Pin"}
         onClick={() => onAction("pin", message)}
@@ -115,19 +115,19 @@ export function ModeratorActions({ message, own, onAction, pinOnly = false, canR
       </button>
       {pinOnly || own ? null : (
         <>
-          <button type="button" className="chat-mod-button" aria-label={`Time out ${name}`} title="Timeout" onClick={() => setConfirming("timeout")}>
+          <button type="button" className="stream-chat-mod-button" aria-label={`Time out ${name}`} title="Timeout" onClick={() => setConfirming("timeout")}>
             <ClockIcon />
           </button>
-          <button type="button" className="chat-mod-button" aria-label={`Kick ${name}`} title="Kick" onClick={() => setConfirming("kick")}>
+          <button type="button" className="stream-chat-mod-button" aria-label={`Kick ${name}`} title="Kick" onClick={() => setConfirming("kick")}>
             <UserXIcon />
           </button>
-          <button type="button" className="chat-mod-button chat-mod-danger" aria-label={`Ban ${name}`} title="Ban" onClick={() => setConfirming("ban")}>
+          <button type="button" className="stream-chat-mod-button stream-chat-mod-danger" aria-label={`Ban ${name}`} title="Ban" onClick={() => setConfirming("ban")}>
             <BanIcon />
           </button>
           {canRefund ? (
             <button
               type="button"
-              className="chat-mod-button chat-mod-danger"
+              className="stream-chat-mod-button stream-chat-mod-danger"
               aria-label={`Ban ${name} and refund their pass`}
               title="Ban and refund"
               onClick={() => setConfirming("banRefund")}

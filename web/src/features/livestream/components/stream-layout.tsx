@@ -68,19 +68,19 @@ export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFA
   const percent = goal > 0 ? Math.min(100, (current / goal) * 100) : 0;
   const reached = goal > 0 && current >= goal;
   return (
-    <section className="fear-meter" aria-labelledby="fear-meter-label">
-      <div className="fear-meter-head">
-        <h2 id="fear-meter-label" className="fear-meter-label">
+    <section className="stream-fear-meter" aria-labelledby="fear-meter-label">
+      <div className="stream-fear-meter-head">
+        <h2 id="fear-meter-label" className="stream-fear-meter-label">
           {label}
         </h2>
-        {reached ? <span className="fear-meter-reached">Goal reached</span> : null}
-        <p className="fear-meter-amount">
-          <span className="fear-meter-current">{formatMoney(current, currency)}</span>
-          <span className="fear-meter-goal"> / {formatMoney(goal, currency)} goal</span>
+        {reached ? <span className="stream-fear-meter-reached">Goal reached</span> : null}
+        <p className="stream-fear-meter-amount">
+          <span className="stream-fear-meter-current">{formatMoney(current, currency)}</span>
+          <span className="stream-fear-meter-goal"> / {formatMoney(goal, currency)} goal</span>
         </p>
       </div>
       <div
-        className="fear-meter-track"
+        className="stream-fear-meter-track"
         role="progressbar"
         aria-labelledby="fear-meter-label"
         aria-valuemin={0}
@@ -88,7 +88,7 @@ export function FearMeter({ current, goal, label = "FEAR METER", currency = DEFA
         aria-valuenow={Math.min(current, goal) / 100}
         aria-valuetext={`${formatMoney(current, currency)} of ${formatMoney(goal, currency)}`}
       >
-        <div className="fear-meter-fill" style={{ width: `${percent}%` }} />
+        <div className="stream-fear-meter-fill" style={{ width: `${percent}%` }} />
       </div>
     </section>
   );
@@ -106,17 +106,17 @@ interface ChatPanelProps {
 
 export function ChatPanel({ status, pinned, logLabel, children, footer }: ChatPanelProps) {
   return (
-    <div className="chat-panel">
-      <div className="chat-panel-header">
-        <h2 className="chat-panel-title">LIVE CHAT</h2>
+    <div className="stream-chat-panel">
+      <div className="stream-chat-panel-header">
+        <h2 className="stream-chat-panel-title">LIVE CHAT</h2>
         {status}
       </div>
       {pinned}
       {/* Reversed flow keeps the view anchored to the newest line as lines arrive or the screen resizes. */}
-      <div className="chat-panel-body" {...(logLabel ? { role: "log", "aria-label": logLabel, tabIndex: 0 } : {})}>
-        <div className="chat-panel-content">{children}</div>
+      <div className="stream-chat-panel-body" {...(logLabel ? { role: "log", "aria-label": logLabel, tabIndex: 0 } : {})}>
+        <div className="stream-chat-panel-content">{children}</div>
       </div>
-      <div className="chat-panel-footer">{footer}</div>
+      <div className="stream-chat-panel-footer">{footer}</div>
     </div>
   );
 }
@@ -146,7 +146,7 @@ const STAFF_LABELS = { admin: { short: "ADMIN", long: "Admin" }, moderator: { sh
 function StaffBadge({ staff }: { staff: NonNullable<ChatMessage["staff"]> }) {
   const label = STAFF_LABELS[staff];
   return (
-    <span className="chat-staff-badge" data-staff={staff} title={label.long}>
+    <span className="stream-chat-staff-badge" data-staff={staff} title={label.long}>
       <span aria-hidden="true">{label.short}</span>
       <span className="sr-only">{label.long}:</span>
     </span>
@@ -157,18 +157,18 @@ function StaffBadge({ staff }: { staff: NonNullable<ChatMessage["staff"]> }) {
 export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { message: ChatMessage; actions?: ReactNode; currency?: string }) {
   if (message.type === "system") {
     return (
-      <li className="chat-line chat-line-system">
-        <p className="chat-line-text">{message.text}</p>
+      <li className="stream-chat-line stream-chat-line-system">
+        <p className="stream-chat-line-text">{message.text}</p>
       </li>
     );
   }
   if (message.type === "donation") {
     const tier = donationTier(message.donation ?? 0);
     return (
-      <li className="chat-line chat-line-donation" data-tier={tier} tabIndex={actions ? -1 : undefined}>
-        <p className="chat-line-text">
-          <span className="chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), message.currency ?? currency)}</span>
-          <span className="chat-user">{message.username}</span> <span className="chat-donation-text">{message.text}</span>
+      <li className="stream-chat-line stream-chat-line-donation" data-tier={tier} tabIndex={actions ? -1 : undefined}>
+        <p className="stream-chat-line-text">
+          <span className="stream-chat-donation-amount">{formatMoney(Math.round((message.donation ?? 0) * 100), message.currency ?? currency)}</span>
+          <span className="stream-chat-user">{message.username}</span> <span className="stream-chat-donation-text">{message.text}</span>
         </p>
         {actions}
       </li>
@@ -176,13 +176,13 @@ export function ChatLine({ message, actions, currency = DEFAULT_CURRENCY }: { me
   }
   return (
     // With tools, a tap (or click) on the line focuses it, which shows them.
-    <li className={message.staff ? "chat-line chat-line-staff" : "chat-line"} tabIndex={actions ? -1 : undefined}>
-      <p className="chat-line-text">
+    <li className={message.staff ? "stream-chat-line stream-chat-line-staff" : "stream-chat-line"} tabIndex={actions ? -1 : undefined}>
+      <p className="stream-chat-line-text">
         {message.staff ? <StaffBadge staff={message.staff} /> : null}
-        <span className="chat-user" style={{ color: nameColour(message.username) }}>
+        <span className="stream-chat-user" style={{ color: nameColour(message.username) }}>
           {message.username}
         </span>{" "}
-        <span className="chat-text">{message.text}</span>
+        <span className="stream-chat-text">{message.text}</span>
       </p>
       {actions}
     </li>

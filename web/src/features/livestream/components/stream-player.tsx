@@ -59,11 +59,11 @@ export function StreamPlayer({ playback, offline = false, title, startDate, play
 function FloatingHearts({ store }: { store: LiveStore }) {
   useSignals();
   return (
-    <div className="hearts-layer" aria-hidden="true">
+    <div className="stream-hearts-layer" aria-hidden="true">
       {store.hearts.value.map((heart) => (
         <span
           key={heart.id}
-          className="floating-heart"
+          className="stream-floating-heart"
           style={{ "--x": heart.x, "--sway": `${heart.sway}px`, "--scale": heart.scale } as CSSProperties}
         >
           <HeartIcon />

@@ -25,7 +25,7 @@ type TestAccessValues = z.infer<typeof testAccessSchema>;
 function TestCodeStatus({ query }: { query: UseQueryResult<GeneratedAccessCode> }) {
   if (query.isPending) {
     return (
-      <p className="test-code-loading" role="status">
+      <p className="test-access-code-loading" role="status">
         <span className="spinner spinner-sm" aria-hidden="true" />
         Generating a test code…
       </p>
@@ -40,13 +40,13 @@ function TestCodeStatus({ query }: { query: UseQueryResult<GeneratedAccessCode> 
     );
   }
   return (
-    <div className="test-code">
-      <span className="test-code-icon" aria-hidden="true">
+    <div className="test-access-code">
+      <span className="test-access-code-icon" aria-hidden="true">
         <KeyIcon />
       </span>
       <div>
-        <p className="test-code-label">Your test code</p>
-        <p className="test-code-value">{query.data.accessCode}</p>
+        <p className="test-access-code-label">Your test code</p>
+        <p className="test-access-code-value">{query.data.accessCode}</p>
       </div>
     </div>
   );
