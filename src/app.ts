@@ -9,6 +9,8 @@ import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
 import { securityRoutes } from "./modules/admin/security-routes.ts";
+import { recordingAdminRoutes, replayStreamRoute } from "./modules/replay/routes.ts";
+import { REPLAY_PREFIX } from "./modules/replay/service.ts";
 import { teamRoutes } from "./modules/admin/team-routes.ts";
 import { paymentAdminRoutes } from "./modules/payments/admin-routes.ts";
 import { settingsAdminRoutes } from "./modules/settings/admin-routes.ts";
@@ -70,6 +72,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const errorAnswer = errorAnswerer(ctx.store, ctx.log);
   const relay = relayRoute(ctx, errorAnswer);
   const ingest = ingestStreamRoute(ctx, errorAnswer);
+  const replay = replayStreamRoute(ctx, errorAnswer);
   // The other instances of a cluster read this one's stream here, with its secret; viewers never can.
   const internal = internalIngestRoute(ctx, errorAnswer);
   // The relay's requests (several a second per hundred viewers) are matched by the server itself and
@@ -78,6 +81,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   const routes = {
     [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, RELAY_PREFIX) ? relay(request) : app.fetch(request)) },
     [`${INGEST_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INGEST_PREFIX) ? ingest(request) : app.fetch(request)) },
+    [`${REPLAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, REPLAY_PREFIX) ? replay(request) : app.fetch(request)) },
     [`${INTERNAL_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INTERNAL_PREFIX) ? internal(request) : app.fetch(request)) },
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
@@ -126,6 +130,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(publicSettingsRoutes(ctx))
     .use(streamAdminRoutes(ctx))
     .use(ingestAdminRoutes(ctx))
+    .use(recordingAdminRoutes(ctx))
     .use(streamRoutes(ctx, relay, ingest))
     .use(chatRoutes(ctx))
     .use(eventPageRoutes(eventPage))

@@ -25,6 +25,9 @@ import { SettingsService } from "./modules/settings/service.ts";
 import { StreamSourceService } from "./modules/stream/source.ts";
 import { StreamKeyStore } from "./modules/ingest/key.ts";
 import { IngestService } from "./modules/ingest/service.ts";
+import { Recorder } from "./modules/replay/recorder.ts";
+import { RecordingStore } from "./modules/replay/recordings.ts";
+import { ReplayService } from "./modules/replay/service.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
@@ -45,6 +48,9 @@ export interface AppContext {
   settings: SettingsService;
   /** The stream source the admin chose and the provider that gives viewers their playback address. */
   stream: StreamSourceService;
+  /** The kept recordings of the built-in ingest's publish sessions, and the replay made of them. */
+  recordings: RecordingStore;
+  replay: ReplayService;
   /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
   ingest: IngestService;
   mail: MailService;
@@ -107,6 +113,11 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     if (message.k === "ingest") ingest.onClusterMessage(message.what);
   });
   const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins, ingest);
+  // Each publish session is kept (the replay); recordings a crash left open are closed with what they hold.
+  const recordings = new RecordingStore(store, config.dataDir, log);
+  await recordings.recoverInterrupted();
+  ingest.recorder = new Recorder(recordings, log);
+  const replay = new ReplayService(store, recordings, settings, stream, ingest);
   await stream.load();
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
   cluster.listen((message) => {
@@ -144,6 +155,8 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     refunds,
     stream,
     ingest,
+    recordings,
+    replay,
     chat,
     cluster,
     // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.

@@ -25,6 +25,9 @@ export interface PublicLivestreamSettings {
   currency: Currency;
   /** Who runs the event and where buyers reach them: the footer's links, "" where not set. */
   organizer: OrganizerDetails;
+  /** Whether pass holders can watch the night again after it, and until when (ISO 8601). */
+  replayEnabled: boolean;
+  replayUntil: string;
 }
 
 export const SOCIAL_NETWORKS = ["instagram", "youtube", "tiktok", "x", "discord"] as const;
@@ -67,6 +70,10 @@ export interface LivestreamSettings {
   durationMinutes: number;
   /** E-mails to every buyer with an address 24 hours and 15 minutes before the start. */
   remindersEnabled: boolean;
+  /** Pass holders watch the recording after the night. */
+  replayEnabled: boolean;
+  /** Until when (ISO 8601); null: seven days after the start. */
+  replayUntil: string | null;
 }
 
 export const MIN_DURATION_MINUTES = 15;
@@ -152,6 +159,12 @@ export const livestreamSettingsFields = {
     .min(MIN_DURATION_MINUTES, `Duration must be at least ${MIN_DURATION_MINUTES} minutes`)
     .max(MAX_DURATION_MINUTES, `Duration must be at most ${MAX_DURATION_MINUTES / 60} hours`),
   remindersEnabled: z.boolean(),
+  replayEnabled: z.boolean(),
+  /** null: seven days after the start. */
+  replayUntil: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), "Replay end must be an ISO date")
+    .nullable(),
 };
 
 /**

@@ -114,12 +114,18 @@ export type StreamSourceView = { watermark: boolean } & (
 
 /** GET /api/stream/playback. `url` is "" while no stream is set up; fetch a fresh one before `expiresAt`. */
 export interface StreamPlayback {
-  kind: StreamKind;
+  /** "replay": the night is over and its recordings play (a VOD playlist at `url`). */
+  kind: StreamKind | "replay";
   url: string;
   /** ISO 8601 */
   expiresAt: string;
   /** The viewer's mark over the player (chat name and the end of their code), or null when switched off. */
   watermark: string | null;
+  /** kind "replay": when the first kept session began (ISO 8601) and how many seconds the replay plays. */
+  startedAt?: string;
+  duration?: number;
+  /** The replay's window closed at this time (ISO 8601): the page says the replay has ended, and when. */
+  replayEndedAt?: string;
 }
 
 /** The publisher's stream as measured by the built-in ingest. */

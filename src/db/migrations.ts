@@ -14,6 +14,7 @@ import { builtInIngest } from "./migrations/013-built-in-ingest.ts";
 import { calendarEntry } from "./migrations/014-calendar-entry.ts";
 import { reminders } from "./migrations/015-reminders.ts";
 import { adminTeam } from "./migrations/016-admin-team.ts";
+import { replay } from "./migrations/017-replay.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   calendarEntry,
   reminders,
   adminTeam,
+  replay,
 ];

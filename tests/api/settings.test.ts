@@ -31,8 +31,12 @@ describe("public livestream settings", () => {
       accessPrice: 100,
       currency: "gbp",
       organizer: { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: { instagram: "", youtube: "", tiktok: "", x: "", discord: "" } },
+      replayEnabled: true,
+      replayUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);
+    // Without a date set, the replay is offered for seven days after the start.
+    expect(Date.parse(res.body.replayUntil) - Date.parse(res.body.startDate)).toBe(7 * 24 * 3600_000);
   });
 
   test("a forged viewer cookie does not reveal the stream link", async () => {

@@ -204,6 +204,17 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
   for (const ws of [mara, nyxWs, mod]) ws.close();
   // Everything the sockets set off is stored before the copy is taken.
   await eventually(async () => (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM moderation_log WHERE action = 'ban'"))!.n === 1);
+  // A kept recording of a publish session, with one segment (the replay).
+  const recording = (await app.ctx.store.get<{ id: number }>(
+    "INSERT INTO recordings (dir, title, state, started_at, ended_at, duration_ms, bytes, width, height) VALUES ('night-1', 'Night one', 'complete', ?, ?, 2000, 1234, 640, 360) RETURNING id",
+    Date.now() - 5000,
+    Date.now(),
+  ))!;
+  await app.ctx.store.run(
+    "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes) VALUES (?, 0, 'seg-0.m4s', 'init-0.mp4', 0, 2000, ?, 1234)",
+    recording.id,
+    Date.now() - 5000,
+  );
   // Last, as it changes how the owner signs in — the team: an invite, recovery codes, a security key and a sign-in waiting for its second factor.
   const owner = (await app.ctx.admins.findById((await app.ctx.store.get<{ id: number }>("SELECT id FROM admins ORDER BY id LIMIT 1"))!.id))!;
   await app.ctx.adminTeam.team.invite("ally@example.com", "support", owner);

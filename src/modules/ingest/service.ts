@@ -13,6 +13,7 @@ import type { StreamKind } from "../../contracts/stream.ts";
 import { conflict } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { Packager } from "./hls/packager.ts";
+import type { Recorder } from "../replay/recorder.ts";
 import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
 import type { StreamKeyStore } from "./key.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
@@ -41,6 +42,8 @@ export class IngestService {
   private rtmp: RtmpServer | null = null;
   private rtmps: RtmpServer | null = null;
   private current: Packager | null = null;
+  /** Keeps each publish session as a recording (the replay); none where recording is off. */
+  recorder: Recorder | null = null;
   /** Open and close, one after the other (a save and a reload elsewhere may ask at once). */
   private queue: Promise<unknown> = Promise.resolve();
   private publish: LivePublish | null = null;
@@ -296,6 +299,10 @@ export class IngestService {
     if (this.publish) throw new Error("another publisher is live");
     const publish: LivePublish = { session, videoCodec: null, audio: null };
     this.publish = publish;
+    // Each publish session is kept as a recording of its own (the replay), segment by segment.
+    let size = { width: 0, height: 0 };
+    const recording = this.recorder?.open(() => size) ?? null;
+    packager.onSegment = recording ? (segment, init) => recording.add(segment, init) : null;
     if (this.offlineTimer) clearTimeout(this.offlineTimer);
     this.offlineTimer = null;
     if (this.cluster.clustered) this.lead(publish);
@@ -309,6 +316,7 @@ export class IngestService {
       metadata: (meta) => packager.metadata(meta),
       videoConfig: (config) => {
         publish.videoCodec = config.codec;
+        size = { width: config.width, height: config.height };
         packager.videoConfig(config);
       },
       audioConfig: (config) => {
@@ -325,6 +333,10 @@ export class IngestService {
       },
       end: (reason) => {
         packager.end(reason);
+        if (recording) {
+          packager.onSegment = null;
+          void recording.close().catch((error: unknown) => this.log.error("replay: could not close the recording", error));
+        }
         if (reason.startsWith("unsupported")) this.lastRefusal = reason;
         if (this.publish !== publish) return;
         this.publish = null;

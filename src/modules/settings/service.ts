@@ -11,6 +11,7 @@ import {
 } from "../../contracts/settings.ts";
 import { badRequest, conflict, fieldError } from "../../lib/errors.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
+import { replayUntilOf } from "../../contracts/replay.ts";
 
 interface SettingsRow {
   event_title: string;
@@ -30,6 +31,8 @@ interface SettingsRow {
   social_links: string;
   duration_minutes: number;
   reminders_enabled: number;
+  replay_enabled: number;
+  replay_until: number | null;
   has_sales: number;
 }
 
@@ -58,7 +61,11 @@ const COLUMNS: { [K in keyof LivestreamSettingsBody]?: [column: string, toRow?: 
   termsUrl: ["terms_url"],
   durationMinutes: ["duration_minutes"],
   remindersEnabled: ["reminders_enabled", (on) => (on ? 1 : 0)],
+  replayEnabled: ["replay_enabled", (on) => (on ? 1 : 0)],
 };
+
+/** The furthest a replay may be offered ahead. */
+const MAX_REPLAY_AHEAD_MS = 2 * 366 * 24 * 3600_000;
 
 /** What is kept until the next write: the settings, the donation total and the serialised public views. */
 interface Cache {
@@ -126,6 +133,8 @@ export class SettingsService {
       socialLinks: parseSocialLinks(row.social_links),
       durationMinutes: row.duration_minutes,
       remindersEnabled: row.reminders_enabled === 1,
+      replayEnabled: Number(row.replay_enabled) === 1,
+      replayUntil: row.replay_until === null ? null : new Date(Number(row.replay_until)).toISOString(),
     };
   }
 
@@ -171,6 +180,13 @@ export class SettingsService {
       (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate)) ||
       (change.durationMinutes !== undefined && change.durationMinutes !== current.durationMinutes);
     if (moved) assignments.push("calendar_sequence = calendar_sequence + 1");
+    if (change.replayUntil !== undefined) {
+      const until = change.replayUntil === null ? null : Date.parse(change.replayUntil);
+      if (until !== null && until <= Date.now()) throw fieldError("replayUntil", "The replay's end must be in the future");
+      if (until !== null && until > Date.now() + MAX_REPLAY_AHEAD_MS) throw fieldError("replayUntil", "The replay's end must be within two years");
+      assignments.push("replay_until = ?");
+      values.push(until);
+    }
     if (change.socialLinks) {
       assignments.push("social_links = ?");
       values.push(JSON.stringify({ ...current.socialLinks, ...change.socialLinks }));
@@ -255,6 +271,8 @@ export class SettingsService {
       accessPrice: s.accessPrice,
       currency: s.currency,
       organizer: organizerOf(s),
+      replayEnabled: s.replayEnabled,
+      replayUntil: new Date(replayUntilOf(s)).toISOString(),
     };
   }
 }

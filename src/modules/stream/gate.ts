@@ -29,7 +29,7 @@ const OFF_AIR_RETRY_S = 10;
  * served from the server's own route table (app.ts), past the framework's per-request pipeline, since
  * every viewer asks for them several times a second.
  */
-export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: StreamRoute): StreamRoute {
+export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: StreamRoute, options: { whileOffAir?: boolean } = {}): StreamRoute {
   const headers = apiHeaders(ctx.config);
   const watchers = new WatcherCheck(ctx);
   // Counted by this instance alone, as it serves its own viewers.
@@ -49,7 +49,8 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
     });
   };
   const onAir = (watcher: Watcher): void | Promise<void> => {
-    if (watcher.role === "admin") return;
+    // The replay plays after the night, with the switch off: its route checks its own window instead.
+    if (watcher.role === "admin" || options.whileOffAir) return;
     const check = (value: boolean) => {
       if (!value) throw serviceUnavailable("The livestream is off the air right now.", OFF_AIR_RETRY_S);
     };

@@ -7,6 +7,7 @@ import { apiHeaders, requestOrigin } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
 import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import { announceSettings } from "../settings/announce.ts";
+import { REPLAY_PREFIX } from "../replay/service.ts";
 import { INGEST_PREFIX, PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
 import { HlsRelay, type RelayAnswer } from "./relay.ts";
 import { watcherGate, type StreamRoute } from "./gate.ts";
@@ -67,17 +68,29 @@ export function streamRoutes(ctx: AppContext, relay: StreamRoute, ingest: Stream
   return new Elysia({ name: "stream-routes" })
     .get("/api/stream/playback", async ({ request, set }) => {
       const watcher = await requireWatcher(ctx, request);
+      set.headers["cache-control"] = "private, no-store";
+      const watermark = (await ctx.stream.watermark()) ? watermarkText(watcher) : null;
+      // After the night: the replay, or word that its window has closed.
+      const replay = await ctx.replay.state();
+      if (replay.state === "replay" || replay.state === "ended") {
+        const answer: StreamPlayback =
+          replay.state === "replay"
+            ? {
+                kind: "replay",
+                url: `${REPLAY_PREFIX}index.m3u8`,
+                expiresAt: new Date(Date.now() + PLAYBACK_TTL_MS).toISOString(),
+                watermark,
+                startedAt: new Date(replay.startedAt).toISOString(),
+                duration: replay.durationS,
+              }
+            : { kind: "replay", url: "", expiresAt: new Date().toISOString(), watermark, replayEndedAt: new Date(replay.endedAt).toISOString() };
+        return answer;
+      }
       const provider = ctx.stream.provider();
       // While the admin has the livestream switched off there is nothing to play.
       const live = (await ctx.settings.get()).isActive;
       const { url, expiresAt } = live ? await provider.playback(Date.now(), publicHost(request)) : { url: "", expiresAt: Date.now() + PLAYBACK_TTL_MS };
-      set.headers["cache-control"] = "private, no-store";
-      const playback: StreamPlayback = {
-        kind: provider.kind,
-        url,
-        expiresAt: new Date(expiresAt).toISOString(),
-        watermark: (await ctx.stream.watermark()) ? watermarkText(watcher) : null,
-      };
+      const playback: StreamPlayback = { kind: provider.kind, url, expiresAt: new Date(expiresAt).toISOString(), watermark };
       return playback;
     })
     .get(`${RELAY_PREFIX}*`, ({ request }) => relay(request))

@@ -10,7 +10,7 @@ import { audioCodecString, videoCodecString } from "./codecs.ts";
 import { measureFigures, type PublisherFigures } from "./figures.ts";
 import { renderMediaPlaylist, renderMultivariantPlaylist } from "./playlist.ts";
 import { Segmenter } from "./segmenter.ts";
-import { parsePartName, SegmentWindow } from "./window.ts";
+import { parsePartName, SegmentWindow, type Segment } from "./window.ts";
 
 export type { PublisherFigures } from "./figures.ts";
 
@@ -90,6 +90,11 @@ export class Packager implements MediaSink {
   }
 
   /** A publisher is sending. */
+  /** Told of each complete segment with its init segment (the recording of the publish session). */
+  set onSegment(listener: ((segment: Segment, init: Uint8Array) => void) | null) {
+    this.window.onComplete = listener;
+  }
+
   get isLive(): boolean {
     return this.segmenter.live;
   }

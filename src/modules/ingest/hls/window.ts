@@ -69,6 +69,9 @@ export class SegmentWindow {
   /** The publish session's init is kept even before its first segment. */
   private latestInit = "";
 
+  /** Told of each segment as it completes, with its init segment's bytes (the recording keeps them). */
+  onComplete: ((segment: Segment, init: Uint8Array) => void) | null = null;
+
   constructor(private readonly limits: WindowLimits) {}
 
   get bytes(): number {
@@ -133,6 +136,8 @@ export class SegmentWindow {
     segment.bytes = bytes;
     this.bytesHeld += bytes.length;
     this.complete.push(segment);
+    const init = this.inits.get(segment.initName);
+    if (this.onComplete && init) this.onComplete(segment, init);
     this.slide();
   }
 

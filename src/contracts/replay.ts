@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** The night after: recordings of the built-in ingest and their replay, shared by the server and the web app. */
+
+export type RecordingState = "recording" | "complete" | "interrupted" | "failed";
+
+export interface RecordingView {
+  id: number;
+  title: string;
+  state: RecordingState;
+  /** Why recording stopped early (a disk that filled up, a write that failed), else null. */
+  failure: string | null;
+  /** ISO 8601 */
+  startedAt: string;
+  endedAt: string | null;
+  /** Seconds recorded, and what the replay plays of them after the trims. */
+  durationS: number;
+  playedS: number;
+  bytes: number;
+  width: number;
+  height: number;
+  trimStartS: number;
+  trimEndS: number | null;
+  hidden: boolean;
+  segments: number;
+}
+
+export interface RecordingsView {
+  recordings: RecordingView[];
+  /** Bytes all recordings take on disk. */
+  totalBytes: number;
+}
+
+const seconds = (what: string) => z.number({ error: `${what} must be a number of seconds` }).min(0, `${what} cannot be negative`).max(7 * 24 * 3600, `${what} is too long`);
+
+/** PATCH /api/admin/recordings/:id: each field left out stays; a trim end of null plays to the end. */
+export const recordingPatchBody = z.strictObject({
+  title: z.string().trim().min(1, "Title is required").max(200, "Title is too long").optional(),
+  trimStartS: seconds("Trim start").optional(),
+  trimEndS: seconds("Trim end").nullable().optional(),
+  hidden: z.boolean().optional(),
+});
+export type RecordingPatchBody = z.infer<typeof recordingPatchBody>;
+
+/** Without a date set, the replay is offered this long after the event's start. */
+export const DEFAULT_REPLAY_DAYS = 7;
+
+/** When the replay stops being offered (ms since the epoch): the date set, else seven days after the start. */
+export function replayUntilOf(settings: { replayUntil: string | null; startDate: string }): number {
+  return settings.replayUntil ? Date.parse(settings.replayUntil) : Date.parse(settings.startDate) + DEFAULT_REPLAY_DAYS * 24 * 3600_000;
+}

@@ -1,0 +1,66 @@
+import { statSync } from "node:fs";
+import { parseByteRange } from "../../http/byte-range.ts";
+import { conflict } from "../../lib/errors.ts";
+import { rebase, startSeconds, timescales } from "./rebase.ts";
+import { playedSegments, type RecordingStore } from "./recordings.ts";
+
+/**
+ * A recording as one `.mp4` file: its init segment followed by its fMP4 segments (those inside the trims),
+ * which together are a fragmented MP4 any player and editor opens — no re-encoding, and no copy of the
+ * whole file: the pieces are streamed from disk one after another (their decode times moved to start at
+ * zero), ranges included (a resumed download).
+ * A recording still being written is refused until it ends: its length is not known yet.
+ */
+export async function recordingDownload(recordings: RecordingStore, id: number, range: string | null, headers: Headers): Promise<Response> {
+  const row = await recordings.find(id);
+  if (row.state === "recording") throw conflict("This recording is still being written; it can be downloaded once the stream ends");
+  const segments = playedSegments(row, await recordings.segmentsOf(id));
+  if (segments.length === 0) throw conflict("This recording holds no complete segment to download");
+  // One init: a session whose codec changed part-way is cut where it changed (a file has one init).
+  const init = segments[0]!.init_file;
+  const files = [recordings.filePath(row, init), ...segments.filter((s) => s.init_file === init).map((s) => recordings.filePath(row, s.file))];
+  const sizes = files.map((f) => statSync(f).size);
+  // The file starts at zero however much was trimmed off, or however late the first segment began.
+  const scales = timescales(new Uint8Array(await Bun.file(files[0]!).arrayBuffer()));
+  const offset0 = startSeconds(new Uint8Array(await Bun.file(files[1]!).arrayBuffer()), scales);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const name = `${row.title.replace(/[^\p{L}\p{N} ._-]+/gu, "").trim().replace(/\s+/g, "-") || `recording-${id}`}.mp4`;
+  const out = new Headers(headers);
+  out.set("content-type", "video/mp4");
+  out.set("accept-ranges", "bytes");
+  out.set("content-disposition", `attachment; filename="${name}"`);
+  out.set("cache-control", "private, no-store");
+  const wanted = parseByteRange(range, total);
+  if (wanted === "unsatisfiable") {
+    out.set("content-range", `bytes */${total}`);
+    return new Response(null, { status: 416, headers: out });
+  }
+  const start = wanted?.start ?? 0;
+  const end = wanted?.end ?? total - 1;
+  out.set("content-length", String(end - start + 1));
+  if (wanted) out.set("content-range", `bytes ${start}-${end}/${total}`);
+  let index = 0;
+  let offset = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      // The next file that overlaps [start, end], read in its overlapping slice.
+      while (index < files.length) {
+        const fileStart = offset;
+        const fileEnd = offset + sizes[index]! - 1;
+        const file = files[index]!;
+        index++;
+        offset += sizes[index - 1]!;
+        if (fileEnd < start || fileStart > end) continue;
+        const from = Math.max(start, fileStart) - fileStart;
+        const to = Math.min(end, fileEnd) - fileStart + 1;
+        const whole = new Uint8Array(await Bun.file(file).arrayBuffer());
+        // The init as it is; each segment (a few hundred KiB) moved to start at zero.
+        const bytes = index === 1 ? whole : rebase(whole, scales, offset0);
+        controller.enqueue(bytes.subarray(from, to));
+        return;
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { status: wanted ? 206 : 200, headers: out });
+}

@@ -1,0 +1,95 @@
+/**
+ * Moves a recording's fragments to start at time zero, as a downloaded file should: each fragment's
+ * `tfdt` (its decode time) less one offset, the same in seconds for every track so sound stays with the
+ * picture. Only those 8-byte fields change; the file's length and everything else stay as they are.
+ */
+
+interface Box {
+  type: string;
+  start: number;
+  /** Where its payload begins (past the header) and where the box ends. */
+  body: number;
+  end: number;
+}
+
+function boxes(bytes: Uint8Array, from: number, to: number): Box[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: Box[] = [];
+  let at = from;
+  while (at + 8 <= to) {
+    let size = view.getUint32(at);
+    const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!);
+    let header = 8;
+    if (size === 1) {
+      size = Number(view.getBigUint64(at + 8));
+      header = 16;
+    } else if (size === 0) size = to - at;
+    if (size < header || at + size > to) break;
+    out.push({ type, start: at, body: at + header, end: at + size });
+    at += size;
+  }
+  return out;
+}
+
+const child = (bytes: Uint8Array, box: Box, type: string) => boxes(bytes, box.body, box.end).find((b) => b.type === type);
+
+/** Track id → timescale, from an init segment's moov (trak → tkhd, mdia → mdhd). */
+export function timescales(init: Uint8Array): Map<number, number> {
+  const view = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  const out = new Map<number, number>();
+  const moov = boxes(init, 0, init.length).find((b) => b.type === "moov");
+  if (!moov) return out;
+  for (const trak of boxes(init, moov.body, moov.end).filter((b) => b.type === "trak")) {
+    const tkhd = child(init, trak, "tkhd");
+    const mdia = child(init, trak, "mdia");
+    const mdhd = mdia && child(init, mdia, "mdhd");
+    if (!tkhd || !mdhd) continue;
+    const tkhdV1 = init[tkhd.body] === 1;
+    const id = view.getUint32(tkhd.body + 4 + (tkhdV1 ? 16 : 8));
+    const mdhdV1 = init[mdhd.body] === 1;
+    out.set(id, view.getUint32(mdhd.body + 4 + (mdhdV1 ? 16 : 8)));
+  }
+  return out;
+}
+
+/** Each traf's track id and the offset of its tfdt's time field (and its version), in a segment's moofs. */
+function decodeTimes(bytes: Uint8Array): { track: number; at: number; wide: boolean }[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: { track: number; at: number; wide: boolean }[] = [];
+  for (const moof of boxes(bytes, 0, bytes.length).filter((b) => b.type === "moof")) {
+    for (const traf of boxes(bytes, moof.body, moof.end).filter((b) => b.type === "traf")) {
+      const tfhd = child(bytes, traf, "tfhd");
+      const tfdt = child(bytes, traf, "tfdt");
+      if (!tfhd || !tfdt) continue;
+      out.push({ track: view.getUint32(tfhd.body + 4), at: tfdt.body + 4, wide: bytes[tfdt.body] === 1 });
+    }
+  }
+  return out;
+}
+
+/** The earliest decode time of the first segment, in seconds across its tracks: what the download starts at. */
+export function startSeconds(firstSegment: Uint8Array, scales: Map<number, number>): number {
+  const view = new DataView(firstSegment.buffer, firstSegment.byteOffset, firstSegment.byteLength);
+  let start = Infinity;
+  for (const t of decodeTimes(firstSegment)) {
+    const scale = scales.get(t.track);
+    if (!scale) continue;
+    const value = t.wide ? Number(view.getBigUint64(t.at)) : view.getUint32(t.at);
+    start = Math.min(start, value / scale);
+  }
+  return Number.isFinite(start) ? start : 0;
+}
+
+/** A copy of `segment` with every tfdt moved back by `seconds` (never below zero). */
+export function rebase(segment: Uint8Array, scales: Map<number, number>, seconds: number): Uint8Array {
+  const copy = new Uint8Array(segment);
+  const view = new DataView(copy.buffer);
+  for (const t of decodeTimes(copy)) {
+    const scale = scales.get(t.track);
+    if (!scale) continue;
+    const shift = Math.round(seconds * scale);
+    if (t.wide) view.setBigUint64(t.at, BigInt(Math.max(0, Number(view.getBigUint64(t.at)) - shift)));
+    else view.setUint32(t.at, Math.max(0, view.getUint32(t.at) - shift));
+  }
+  return copy;
+}

@@ -1,0 +1,59 @@
+import type { Logger } from "../../lib/logger.ts";
+import type { Segment } from "../ingest/hls/window.ts";
+import type { RecordingStore } from "./recordings.ts";
+
+/** What the ingest tells the recording of one publish session. */
+export interface RecordingSink {
+  add(segment: Segment, init: Uint8Array): void;
+  /** The publish ended: whatever is queued is written, then the recording is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps what the built-in ingest packages, as it is packaged: one recording per publish session, its
+ * segments written in order off the live path (the packager hands over bytes it already holds; the writes
+ * queue behind each other and never hold up a viewer). A write that fails — a full disk — stops the
+ * recording with a warning in the log and the panel; the live stream goes on, and what was written plays.
+ */
+export class Recorder {
+  constructor(
+    private readonly recordings: RecordingStore,
+    private readonly log: Logger,
+  ) {}
+
+  open(size: () => { width: number; height: number }): RecordingSink {
+    let recording: { id: number; dir: string } | null = null;
+    let failed = false;
+    let seq = 0;
+    let startMs = 0;
+    const initsWritten = new Set<string>();
+    let queue: Promise<void> = Promise.resolve();
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      const reason = `recording stopped: ${(error as NodeJS.ErrnoException).code === "ENOSPC" ? "the disk is full" : (error as Error).message ?? String(error)}`;
+      this.log.warn(`replay: ${reason}; the live stream goes on`);
+      if (recording) void this.recordings.finish(recording.id, "failed", reason).catch(() => {});
+    };
+    return {
+      add: (segment, init) => {
+        if (failed) return;
+        // Copies are not needed: the window keeps these bytes alive until they slide out, and a write reads them at once.
+        queue = queue
+          .then(async () => {
+            if (failed) return;
+            if (!recording) {
+              const { width, height } = size();
+              recording = await this.recordings.begin(segment.programDateTime, width, height);
+            }
+            startMs += await this.recordings.addSegment(recording, seq++, segment, init, startMs, initsWritten);
+          })
+          .catch(fail);
+      },
+      close: async () => {
+        await queue;
+        if (recording && !failed) await this.recordings.finish(recording.id, "complete", null).catch(fail);
+      },
+    };
+  }
+}

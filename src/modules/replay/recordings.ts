@@ -1,0 +1,242 @@
+import { mkdirSync, rmSync, statfsSync } from "node:fs";
+import { open, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RecordingPatchBody, RecordingState, RecordingView, RecordingsView } from "../../contracts/replay.ts";
+import type { Store } from "../../db/store.ts";
+import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { Segment } from "../ingest/hls/window.ts";
+
+interface RecordingRow {
+  id: number;
+  dir: string;
+  title: string;
+  state: RecordingState;
+  failure: string | null;
+  started_at: number;
+  ended_at: number | null;
+  duration_ms: number;
+  bytes: number;
+  width: number;
+  height: number;
+  trim_start_ms: number;
+  trim_end_ms: number | null;
+  hidden: number;
+  segments: number;
+}
+
+export interface SegmentRow {
+  recording_id: number;
+  seq: number;
+  file: string;
+  init_file: string;
+  start_ms: number;
+  duration_ms: number;
+  program_date_time: number;
+  bytes: number;
+}
+
+/** A recording's segments that the replay plays: those inside its trims (cut at segment boundaries). */
+export function playedSegments(recording: { trim_start_ms: number; trim_end_ms: number | null }, segments: SegmentRow[]): SegmentRow[] {
+  const start = Number(recording.trim_start_ms);
+  const end = recording.trim_end_ms === null ? Infinity : Number(recording.trim_end_ms);
+  // A segment plays when it ends after the trim start and starts before the trim end.
+  return segments.filter((s) => Number(s.start_ms) + Number(s.duration_ms) > start && Number(s.start_ms) < end);
+}
+
+const n = Number;
+
+function toView(row: RecordingRow, played: number): RecordingView {
+  return {
+    id: n(row.id),
+    title: row.title,
+    state: row.state,
+    failure: row.failure,
+    startedAt: new Date(n(row.started_at)).toISOString(),
+    endedAt: row.ended_at === null ? null : new Date(n(row.ended_at)).toISOString(),
+    durationS: n(row.duration_ms) / 1000,
+    playedS: played / 1000,
+    bytes: n(row.bytes),
+    width: n(row.width),
+    height: n(row.height),
+    trimStartS: n(row.trim_start_ms) / 1000,
+    trimEndS: row.trim_end_ms === null ? null : n(row.trim_end_ms) / 1000,
+    hidden: n(row.hidden) === 1,
+    segments: n(row.segments),
+  };
+}
+
+/**
+ * The recordings under DATA_DIR/recordings: one directory per publish session holding the packager's own
+ * init and segment files, and their rows. A segment's row is written after its file is complete, so the
+ * rows always name whole files (what a crash leaves behind plays).
+ */
+export class RecordingStore {
+  readonly root: string;
+
+  constructor(
+    private readonly store: Store,
+    dataDir: string,
+    private readonly log: Logger,
+  ) {
+    this.root = join(dataDir, "recordings");
+  }
+
+  /** Recordings a crash left "recording" are closed as interrupted, with what they hold. */
+  async recoverInterrupted(now = Date.now()): Promise<void> {
+    await this.store.run("UPDATE recordings SET state = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE state = 'recording'", now);
+  }
+
+  async begin(startedAt: number, width: number, height: number): Promise<{ id: number; dir: string }> {
+    const dir = `${new Date(startedAt).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
+    mkdirSync(join(this.root, dir), { recursive: true });
+    const title = `Live session of ${new Date(startedAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const row = await this.store.get<{ id: number }>(
+      "INSERT INTO recordings (dir, title, state, started_at, width, height) VALUES (?, ?, 'recording', ?, ?, ?) RETURNING id",
+      dir,
+      title,
+      startedAt,
+      width,
+      height,
+    );
+    return { id: n(row!.id), dir };
+  }
+
+  /** Writes one complete segment (and its init, the first time) and then its row. */
+  async addSegment(recording: { id: number; dir: string }, seq: number, segment: Segment, init: Uint8Array, startMs: number, initsWritten: Set<string>): Promise<number> {
+    const base = join(this.root, recording.dir);
+    let written = 0;
+    if (!initsWritten.has(segment.initName)) {
+      await writeDurably(join(base, segment.initName), init);
+      initsWritten.add(segment.initName);
+      written += init.length;
+    }
+    const file = `seg-${seq}.m4s`;
+    await writeDurably(join(base, file), segment.bytes!);
+    written += segment.bytes!.length;
+    const durationMs = Math.round(segment.duration * 1000);
+    await this.store.tx(async () => {
+      await this.store.run(
+        "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        recording.id,
+        seq,
+        file,
+        segment.initName,
+        startMs,
+        durationMs,
+        segment.programDateTime,
+        segment.bytes!.length,
+      );
+      await this.store.run("UPDATE recordings SET duration_ms = ?, bytes = bytes + ? WHERE id = ?", startMs + durationMs, written, recording.id);
+    });
+    return durationMs;
+  }
+
+  async finish(id: number, state: "complete" | "failed", failure: string | null, now = Date.now()): Promise<void> {
+    await this.store.run("UPDATE recordings SET state = ?, failure = ?, ended_at = ? WHERE id = ? AND state = 'recording'", state, failure, now, id);
+  }
+
+  private async rows(where = "", ...params: (string | number)[]): Promise<RecordingRow[]> {
+    return this.store.all<RecordingRow>(
+      `SELECT r.*, (SELECT COUNT(*) FROM recording_segments s WHERE s.recording_id = r.id) AS segments FROM recordings r ${where} ORDER BY r.started_at, r.id`,
+      ...params,
+    );
+  }
+
+  async segmentsOf(id: number): Promise<SegmentRow[]> {
+    return this.store.all<SegmentRow>("SELECT * FROM recording_segments WHERE recording_id = ? ORDER BY seq", id);
+  }
+
+  async list(): Promise<RecordingsView> {
+    const rows = await this.rows();
+    const recordings: RecordingView[] = [];
+    for (const row of rows) {
+      const played = playedSegments(row, await this.segmentsOf(n(row.id))).reduce((t, s) => t + n(s.duration_ms), 0);
+      recordings.push(toView(row, played));
+    }
+    return { recordings, totalBytes: recordings.reduce((t, r) => t + r.bytes, 0) };
+  }
+
+  async find(id: number): Promise<RecordingRow> {
+    const [row] = await this.rows("WHERE r.id = ?", id);
+    if (!row) throw notFound("No such recording");
+    return row;
+  }
+
+  async view(id: number): Promise<RecordingView> {
+    const row = await this.find(id);
+    const played = playedSegments(row, await this.segmentsOf(id)).reduce((t, s) => t + n(s.duration_ms), 0);
+    return toView(row, played);
+  }
+
+  /** The recordings the replay plays, oldest first, each with the segments inside its trims. */
+  async replayable(): Promise<{ row: RecordingRow; segments: SegmentRow[] }[]> {
+    const out: { row: RecordingRow; segments: SegmentRow[] }[] = [];
+    for (const row of await this.rows("WHERE r.hidden = 0")) {
+      const segments = playedSegments(row, await this.segmentsOf(n(row.id)));
+      if (segments.length) out.push({ row, segments });
+    }
+    return out;
+  }
+
+  /** Renames, trims or hides; refused whole (nothing changed) when a trim falls outside or crosses the other. */
+  async patch(id: number, body: RecordingPatchBody): Promise<RecordingView> {
+    const row = await this.find(id);
+    const duration = n(row.duration_ms);
+    const start = body.trimStartS === undefined ? n(row.trim_start_ms) : Math.round(body.trimStartS * 1000);
+    const end = body.trimEndS === undefined ? (row.trim_end_ms === null ? null : n(row.trim_end_ms)) : body.trimEndS === null ? null : Math.round(body.trimEndS * 1000);
+    if (body.trimStartS !== undefined && start >= duration) throw badRequest(`Trim start must be inside the recording (0–${(duration / 1000).toFixed(1)} s)`);
+    if (end !== null && body.trimEndS !== undefined && end > duration) throw badRequest(`Trim end must be inside the recording (0–${(duration / 1000).toFixed(1)} s)`);
+    if (end !== null && end <= start) throw badRequest("Trim end must come after trim start");
+    await this.store.run(
+      "UPDATE recordings SET title = ?, trim_start_ms = ?, trim_end_ms = ?, hidden = ? WHERE id = ?",
+      body.title ?? row.title,
+      start,
+      end,
+      body.hidden === undefined ? n(row.hidden) : body.hidden ? 1 : 0,
+      id,
+    );
+    return this.view(id);
+  }
+
+  /** Deletes a recording and frees its space; one still being written is refused. */
+  async remove(id: number): Promise<void> {
+    const row = await this.find(id);
+    if (row.state === "recording") throw conflict("This recording is still being written; stop the stream first");
+    await this.store.run("DELETE FROM recordings WHERE id = ?", id);
+    await rm(join(this.root, row.dir), { recursive: true, force: true }).catch((error: unknown) => this.log.warn(`recordings: could not remove ${row.dir}: ${String(error)}`));
+  }
+
+  /** The path of one of a recording's files (for serving), checked to be one of its own. */
+  filePath(row: { dir: string }, file: string): string {
+    if (!/^(seg-\d+\.m4s|init-\d+\.mp4)$/.test(file)) throw notFound();
+    return join(this.root, row.dir, file);
+  }
+
+  /** Free bytes where the recordings are written (null where it cannot be told). */
+  freeBytes(): number | null {
+    try {
+      mkdirSync(this.root, { recursive: true });
+      const s = statfsSync(this.root);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      return null;
+    }
+  }
+
+  /** For tests and shutdown: nothing to release (files are closed after each write). */
+  removeAll(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Writes a file whole and flushes it, so a crash never leaves a row naming a partial file. */
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  await writeFile(path, bytes);
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

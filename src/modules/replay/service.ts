@@ -1,0 +1,98 @@
+import { replayUntilOf } from "../../contracts/replay.ts";
+import type { Store } from "../../db/store.ts";
+import { forbidden, notFound } from "../../lib/errors.ts";
+import type { SettingsService } from "../settings/service.ts";
+import type { IngestService } from "../ingest/service.ts";
+import type { StreamSourceService } from "../stream/source.ts";
+import type { RecordingStore, SegmentRow } from "./recordings.ts";
+
+/** Where the replay's VOD playlist and files are served (checked per request, like the live stream). */
+export const REPLAY_PREFIX = "/api/stream/replay/";
+/** The live stream counts as over once no publisher has come for this long (with the switch still on). */
+export const NO_PUBLISHER_ENDS_AFTER_MS = 10 * 60_000;
+
+export const REPLAY_ENDED = "The replay has ended.";
+
+
+export type ReplayState =
+  | { state: "live" }
+  | { state: "none" }
+  | { state: "ended"; endedAt: number }
+  | { state: "replay"; startedAt: number; durationS: number };
+
+/**
+ * The replay: after the night (the switch off, or no publisher for ten minutes), pass holders watch every
+ * kept session one after another, trims applied, as one seekable VOD playlist; until "available until".
+ */
+export class ReplayService {
+  constructor(
+    private readonly store: Store,
+    private readonly recordings: RecordingStore,
+    private readonly settings: SettingsService,
+    private readonly stream: StreamSourceService,
+    private readonly ingest: IngestService,
+  ) {}
+
+  /** Whether the live stream is still what pages play (the switch on, and a publisher seen in the last ten minutes). */
+  private async liveStill(now: number): Promise<boolean> {
+    const s = await this.settings.get();
+    if (!s.isActive) return false;
+    if (this.stream.provider().kind !== "ingest") return true;
+    if (this.ingest.watchable) return true;
+    const last = await this.store.get<{ at: number | null }>("SELECT MAX(COALESCE(ended_at, started_at)) AS at FROM recordings");
+    // Before anything was ever recorded the event has not happened yet: the live page waits for it.
+    if (last?.at === null || last?.at === undefined) return true;
+    return now - Number(last.at) < NO_PUBLISHER_ENDS_AFTER_MS;
+  }
+
+  async state(now = Date.now()): Promise<ReplayState> {
+    if (await this.liveStill(now)) return { state: "live" };
+    const s = await this.settings.get();
+    if (!s.replayEnabled) return { state: "none" };
+    const until = replayUntilOf(s);
+    const kept = await this.recordings.replayable();
+    if (kept.length === 0) return { state: "none" };
+    if (now >= until) return { state: "ended", endedAt: until };
+    const durationS = kept.reduce((t, r) => t + r.segments.reduce((d, seg) => d + Number(seg.duration_ms), 0), 0) / 1000;
+    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS };
+  }
+
+  /** Refused (403) unless the replay is what is offered right now. */
+  private async requireOpen(now: number): Promise<void> {
+    const state = await this.state(now);
+    if (state.state === "ended") throw forbidden(REPLAY_ENDED);
+    if (state.state !== "replay") throw notFound("There is no replay to watch");
+  }
+
+  /** The VOD playlist of every kept session, oldest first, a discontinuity between sessions. */
+  async playlist(now = Date.now()): Promise<string> {
+    await this.requireOpen(now);
+    const kept = await this.recordings.replayable();
+    const target = Math.max(1, ...kept.flatMap((r) => r.segments.map((s) => Math.ceil(Number(s.duration_ms) / 1000))));
+    const lines = ["#EXTM3U", "#EXT-X-VERSION:7", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-INDEPENDENT-SEGMENTS"];
+    kept.forEach(({ row, segments }, i) => {
+      if (i > 0) lines.push("#EXT-X-DISCONTINUITY");
+      let init = "";
+      for (const s of segments) {
+        if (s.init_file !== init) {
+          init = s.init_file;
+          lines.push(`#EXT-X-MAP:URI="r${row.id}/${init}"`);
+        }
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(s.program_date_time)).toISOString()}`, `#EXTINF:${(Number(s.duration_ms) / 1000).toFixed(3)},`, `r${row.id}/${s.file}`);
+      }
+    });
+    lines.push("#EXT-X-ENDLIST", "");
+    return lines.join("\n");
+  }
+
+  /** One file of a kept session, by its name in the playlist: only files the replay plays are served. */
+  async file(recordingId: number, name: string, now = Date.now()): Promise<string> {
+    await this.requireOpen(now);
+    const row = await this.recordings.find(recordingId);
+    if (Number(row.hidden) === 1) throw notFound();
+    const segments: SegmentRow[] = (await this.recordings.replayable()).find((r) => Number(r.row.id) === recordingId)?.segments ?? [];
+    const listed = segments.some((s) => s.file === name || s.init_file === name);
+    if (!listed) throw notFound();
+    return this.recordings.filePath(row, name);
+  }
+}

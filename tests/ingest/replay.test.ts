@@ -1,0 +1,143 @@
+/**
+ * The night after, through the app: FFmpeg publishes to the built-in ingest, the publish session is kept
+ * as a recording (the packager's own files), and once the livestream is switched off pass holders watch the
+ * replay — a VOD playlist through the same per-request session gate — until "available until". The panel
+ * renames, trims, hides, downloads (ffprobe reads the file) and deletes recordings.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { buyDemoCode, enter } from "../support/viewer.ts";
+import { publish } from "./rtmp-support.ts";
+import { FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+
+if (mediaToolsMissing) console.log(`SKIPPED: the replay (${mediaToolsMissing})`);
+
+let app: TestApp;
+let admin: TestClient;
+let dir = "";
+
+beforeAll(async () => {
+  if (mediaToolsMissing) return;
+  dir = mediaDir();
+  app = await startTestApp();
+  admin = await loginAsAdmin(app);
+  expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
+  expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);
+});
+afterAll(async () => {
+  await app?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function viewer(name: string): Promise<{ client: TestClient; paymentIntentId: string }> {
+  const client = app.client();
+  const { accessCode, paymentIntentId } = await buyDemoCode(client);
+  expect((await enter(client, accessCode, name)).status).toBe(200);
+  return { client, paymentIntentId };
+}
+
+const cookieOf = (client: TestClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+const get = (client: TestClient | null, path: string, headers: Record<string, string> = {}) => fetch(app.url + path, { headers: { ...(client ? { cookie: cookieOf(client) } : {}), ...headers } });
+
+describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest", () => {
+  test("a publish is recorded; after the night pass holders watch it as VOD, and the panel trims, downloads and deletes it", async () => {
+    const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const obs = publish(`${rtmpUrl}/${streamKey}`, { seconds: 6 });
+    expect((await obs.done).code).toBe(0);
+    await eventually(async () => ((await admin.get("/api/admin/recordings")).body.recordings[0]?.state === "complete" ? true : null), 10_000, "the recording closed");
+
+    const list = (await admin.get("/api/admin/recordings")).body;
+    expect(list.recordings).toHaveLength(1);
+    const rec = list.recordings[0];
+    expect(rec.durationS).toBeGreaterThan(4);
+    expect(rec.durationS).toBeLessThan(8);
+    expect([rec.width, rec.height]).toEqual([640, 360]);
+    expect(rec.bytes).toBeGreaterThan(10_000);
+    expect(list.totalBytes).toBe(rec.bytes);
+
+    // While the livestream is on (the publisher gone less than ten minutes) the page still waits for it live.
+    const { client: mara, paymentIntentId } = await viewer("Mara");
+    expect((await mara.get("/api/stream/playback")).body.kind).toBe("ingest");
+
+    // The night is over: the switch off, the replay plays.
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    const playback = (await mara.get("/api/stream/playback")).body;
+    expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
+    expect(playback.duration).toBeCloseTo(rec.durationS, 1);
+    const playlist = await (await get(mara, playback.url)).text();
+    expect(playlist).toContain("#EXT-X-PLAYLIST-TYPE:VOD");
+    expect(playlist).toContain("#EXT-X-ENDLIST");
+    expect(playlist).toContain("#EXT-X-PROGRAM-DATE-TIME:");
+    const init = /URI="([^"]+)"/.exec(playlist)![1]!;
+    const segments = playlist.split("\n").filter((l) => l && !l.startsWith("#"));
+    expect(segments.length).toBe(rec.segments);
+    // What a player fetches decodes cleanly.
+    const bytes = [new Uint8Array(await (await get(mara, `/api/stream/replay/${init}`)).arrayBuffer())];
+    for (const s of segments) {
+      const res = await get(mara, `/api/stream/replay/${s}`);
+      expect(res.status).toBe(200);
+      bytes.push(new Uint8Array(await res.arrayBuffer()));
+    }
+    const played = join(dir, "played.mp4");
+    writeFileSync(played, Buffer.concat(bytes));
+    const probed = probeFrames(played);
+    expect(probed.errors).toBe("");
+    expect(probed.frames.filter((f) => f.media_type === "video").length).toBeGreaterThan(100);
+
+    // The gate: no session, another session's files by guessing ids, a refunded pass — refused.
+    expect((await get(null, playback.url)).status).toBe(401);
+    expect((await get(mara, "/api/stream/replay/r999/seg-0.m4s")).status).toBe(404);
+    expect((await get(mara, "/api/stream/replay/../../admin/recordings")).status).not.toBe(200);
+    const { client: refunded, paymentIntentId: refundedIntent } = await viewer("Refunded");
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: refundedIntent })).status).toBe(200);
+    expect([401, 403]).toContain((await get(refunded, playback.url)).status);
+    void paymentIntentId;
+
+    // Trims at segment boundaries apply to the replay at once; bad trims change nothing.
+    for (const body of [{ trimStartS: 999 }, { trimEndS: 999 }, { trimStartS: 3, trimEndS: 2 }, { trimStartS: -1 }, { title: "" }, { extra: 1 }]) {
+      expect({ body, status: (await admin.request("PATCH", `/api/admin/recordings/${rec.id}`, body)).status }).toEqual({ body, status: 400 });
+    }
+    expect((await admin.get("/api/admin/recordings")).body.recordings[0].trimStartS).toBe(0);
+    const trimmed = (await admin.request("PATCH", `/api/admin/recordings/${rec.id}`, { title: "The Hollow House, night one", trimStartS: 2.5 })).body;
+    expect(trimmed.title).toBe("The Hollow House, night one");
+    expect(trimmed.playedS).toBeLessThan(rec.durationS - 1);
+    const shorter = await (await get(mara, playback.url)).text();
+    expect(shorter.split("\n").filter((l) => l && !l.startsWith("#")).length).toBeLessThan(segments.length);
+
+    // The download: one MP4 of what the replay plays, ranges honoured, ffprobe's duration close to it.
+    const download = await admin.get(`/api/admin/recordings/${rec.id}.mp4`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toContain("The-Hollow-House-night-one.mp4");
+    const file = join(dir, "download.mp4");
+    const whole = await fetch(`${app.url}/api/admin/recordings/${rec.id}.mp4`, { headers: { cookie: cookieOf(admin) } });
+    writeFileSync(file, new Uint8Array(await whole.arrayBuffer()));
+    const duration = Number(Bun.spawnSync([FFPROBE, "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]).stdout.toString().trim());
+    expect(Math.abs(duration - trimmed.playedS)).toBeLessThan(1.1);
+    expect(probeFrames(file).errors).toBe("");
+    const ranged = await fetch(`${app.url}/api/admin/recordings/${rec.id}.mp4`, { headers: { cookie: cookieOf(admin), range: "bytes=100-199" } });
+    expect(ranged.status).toBe(206);
+    expect((await ranged.arrayBuffer()).byteLength).toBe(100);
+    expect((await fetch(`${app.url}/api/admin/recordings/${rec.id}.mp4`, { headers: { cookie: cookieOf(admin), range: "bytes=999999999-" } })).status).toBe(416);
+    expect((await admin.get("/api/admin/recordings/12.mkv")).status).toBe(404);
+
+    // After "available until" the page says the replay has ended, and the files are refused.
+    const until = new Date(Date.now() + 60_000).toISOString();
+    expect((await admin.put("/api/admin/livestream-settings", { replayUntil: new Date(Date.now() - 1000).toISOString() })).status).toBe(400);
+    expect((await admin.put("/api/admin/livestream-settings", { replayUntil: "2999-01-01T00:00:00Z" })).status).toBe(400);
+    expect((await admin.put("/api/admin/livestream-settings", { replayUntil: until })).status).toBe(200);
+    await app.ctx.store.run("UPDATE livestream_settings SET replay_until = ?", Date.now() - 1);
+    const ended = (await mara.get("/api/stream/playback")).body;
+    expect(ended).toMatchObject({ kind: "replay", url: "" });
+    expect(typeof ended.replayEndedAt).toBe("string");
+    expect((await get(mara, playback.url)).status).toBe(403);
+
+    // Hidden, then deleted: gone from the replay, its space freed.
+    expect((await admin.request("DELETE", `/api/admin/recordings/${rec.id}`)).status).toBe(200);
+    expect((await admin.get("/api/admin/recordings")).body.recordings).toEqual([]);
+    expect(existsSync(join(app.config.dataDir, "recordings")) ? readdirSync(join(app.config.dataDir, "recordings")) : []).toEqual([]);
+    expect((await admin.request("DELETE", `/api/admin/recordings/${rec.id}`)).status).toBe(404);
+  }, 60_000);
+});
