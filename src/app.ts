@@ -9,7 +9,7 @@ import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
 import { securityRoutes } from "./modules/admin/security-routes.ts";
-import { recordingAdminRoutes, replayStreamRoute } from "./modules/replay/routes.ts";
+import { recordingAdminRoutes, replayChatRoutes, replayStreamRoute } from "./modules/replay/routes.ts";
 import { REPLAY_PREFIX } from "./modules/replay/service.ts";
 import { teamRoutes } from "./modules/admin/team-routes.ts";
 import { paymentAdminRoutes } from "./modules/payments/admin-routes.ts";
@@ -131,6 +131,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     .use(streamAdminRoutes(ctx))
     .use(ingestAdminRoutes(ctx))
     .use(recordingAdminRoutes(ctx))
+    .use(replayChatRoutes(ctx))
     .use(streamRoutes(ctx, relay, ingest))
     .use(chatRoutes(ctx))
     .use(eventPageRoutes(eventPage))

@@ -117,7 +117,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const recordings = new RecordingStore(store, config.dataDir, log);
   await recordings.recoverInterrupted();
   ingest.recorder = new Recorder(recordings, log);
-  const replay = new ReplayService(store, recordings, settings, stream, ingest);
+  const replay = new ReplayService(store, recordings, settings, stream, ingest, chat.messages);
   await stream.load();
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
   cluster.listen((message) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChatMessage } from "./chat.ts";
 
 /** The night after: recordings of the built-in ingest and their replay, shared by the server and the web app. */
 
@@ -48,4 +49,16 @@ export const DEFAULT_REPLAY_DAYS = 7;
 /** When the replay stops being offered (ms since the epoch): the date set, else seven days after the start. */
 export function replayUntilOf(settings: { replayUntil: string | null; startDate: string }): number {
   return settings.replayUntil ? Date.parse(settings.replayUntil) : Date.parse(settings.startDate) + DEFAULT_REPLAY_DAYS * 24 * 3600_000;
+}
+
+/** The most chat lines a replay carries (the first ones of the night, should there be more). */
+export const REPLAY_CHAT_LIMIT = 20_000;
+
+/**
+ * GET /api/stream/replay-chat: the night's chat as it happened — each line (unpinned, as it was said, with its
+ * own time) and when lines were pinned, unpinned and deleted. The page shows what the video has reached.
+ */
+export interface ReplayChat {
+  lines: ChatMessage[];
+  events: { messageId: string; kind: "pin" | "unpin" | "delete"; at: string }[];
 }

@@ -15,6 +15,7 @@ import { calendarEntry } from "./migrations/014-calendar-entry.ts";
 import { reminders } from "./migrations/015-reminders.ts";
 import { adminTeam } from "./migrations/016-admin-team.ts";
 import { replay } from "./migrations/017-replay.ts";
+import { chatLineEvents } from "./migrations/018-chat-line-events.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   reminders,
   adminTeam,
   replay,
+  chatLineEvents,
 ];

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
+import { say, WsClient } from "../support/ws.ts";
 import { publish } from "./rtmp-support.ts";
 import { FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
 
@@ -46,6 +47,19 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
   test("a publish is recorded; after the night pass holders watch it as VOD, and the panel trims, downloads and deletes it", async () => {
     const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
     const obs = publish(`${rtmpUrl}/${streamKey}`, { seconds: 6 });
+    // The chat during the night: a line, pinned, another, deleted.
+    const { client: nyx } = await viewer("Nyx");
+    await eventually(async () => ((await nyx.get("/api/stream/playback")).body.url ? true : null), 10_000, "the stream live");
+    const nyxWs = await WsClient.connect(app, nyx);
+    const staffWs = await WsClient.connect(app, admin);
+    const first = await say(nyxWs, "is that a face in the window");
+    staffWs.send({ type: "pin", messageId: first.id });
+    await nyxWs.next("message_updated", (e) => e.message.isPinned);
+    const second = await say(nyxWs, "spoiler: it was the butler");
+    staffWs.send({ type: "delete_message", messageId: second.id });
+    await nyxWs.next("message_deleted");
+    nyxWs.close();
+    staffWs.close();
     expect((await obs.done).code).toBe(0);
     await eventually(async () => ((await admin.get("/api/admin/recordings")).body.recordings[0]?.state === "complete" ? true : null), 10_000, "the recording closed");
 
@@ -67,6 +81,13 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     const playback = (await mara.get("/api/stream/playback")).body;
     expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
     expect(playback.duration).toBeCloseTo(rec.durationS, 1);
+    // The chat as it happened: both lines, unpinned as said, then the pin and the deletion at their times.
+    const chat = (await mara.get("/api/stream/replay-chat")).body;
+    expect(chat.lines.map((l: { text: string }) => l.text)).toEqual(expect.arrayContaining(["is that a face in the window", "spoiler: it was the butler"]));
+    expect(chat.lines.every((l: { isPinned: boolean }) => !l.isPinned)).toBe(true);
+    expect(chat.events.map((e: { kind: string; messageId: string }) => [e.kind, e.messageId])).toEqual([["pin", first.id], ["delete", second.id]]);
+    expect(Date.parse(chat.events[1].at)).toBeGreaterThan(Date.parse(chat.lines.find((l: { id: string }) => l.id === second.id).timestamp));
+    expect((await app.client().get("/api/stream/replay-chat")).status).toBe(401);
     const playlist = await (await get(mara, playback.url)).text();
     expect(playlist).toContain("#EXT-X-PLAYLIST-TYPE:VOD");
     expect(playlist).toContain("#EXT-X-ENDLIST");

@@ -89,6 +89,7 @@ export class ChatMessageStore {
   /** Stores a line under the next sequence number (one writer at a time takes it) and returns it. */
   async add(message: NewMessage): Promise<ChatMessage> {
     const [stored] = await this.addMany([message]);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the storage failure, passed on as it was caught
     if (!stored || "error" in stored) throw stored?.error ?? new Error("line not stored");
     return stored.line;
   }
@@ -200,6 +201,28 @@ export class ChatMessageStore {
     this.revision++;
   }
 
+  /** Notes when a line was pinned, unpinned or deleted: the replay's chat shows it as it happened. */
+  private async noteEvent(messageId: string, kind: "pin" | "unpin" | "delete"): Promise<void> {
+    await this.store.run("INSERT INTO chat_line_events (message_id, kind, at) VALUES (?, ?, ?)", messageId, kind, Date.now());
+  }
+
+  /**
+   * Every line said between two times, as it was when said (unpinned; deleted ones too, which the replay
+   * shows until their deletion), oldest first; and what happened to them in that time.
+   */
+  async asItHappened(from: number, to: number, limit: number): Promise<{ lines: ChatMessage[]; events: { messageId: string; kind: "pin" | "unpin" | "delete"; at: string }[] }> {
+    const rows = await this.store.all<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE created_at >= ? AND created_at <= ? ORDER BY seq LIMIT ?`, from, to, limit);
+    const events = await this.store.all<{ message_id: string; kind: "pin" | "unpin" | "delete"; at: number }>(
+      "SELECT message_id, kind, at FROM chat_line_events WHERE at >= ? AND at <= ? ORDER BY at, id",
+      from,
+      to,
+    );
+    return {
+      lines: rows.map((r) => ({ ...toMessage(r), isPinned: false })),
+      events: events.map((e) => ({ messageId: e.message_id, kind: e.kind, at: new Date(Number(e.at)).toISOString() })),
+    };
+  }
+
   /** The last `limit` visible messages, oldest first (from memory). */
   history(limit = CHAT_HISTORY_LIMIT): ChatMessage[] {
     return this.recent.slice(-limit);
@@ -218,14 +241,21 @@ export class ChatMessageStore {
 
   /** Hides one message from everyone; false when it was not there (or already gone). */
   async delete(id: string): Promise<boolean> {
-    const deleted = (await this.store.run("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE id = ? AND deleted = 0", id)).changes > 0;
+    const deleted = await this.store.tx(async () => {
+      const done = (await this.store.run("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE id = ? AND deleted = 0", id)).changes > 0;
+      if (done) await this.noteEvent(id, "delete");
+      return done;
+    });
     if (deleted) await this.load();
     return deleted;
   }
 
   /** Hides every message of a kicked or banned user, as the clients do. */
   async deleteAllBy(username: string): Promise<void> {
-    await this.store.run("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0", username);
+    await this.store.tx(async () => {
+      const gone = await this.store.all<{ id: string }>("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0 RETURNING id", username);
+      for (const { id } of gone) await this.noteEvent(id, "delete");
+    });
     await this.load();
   }
 
@@ -240,10 +270,13 @@ export class ChatMessageStore {
       if (!target) return null;
       if (target.isPinned) {
         await this.store.run("UPDATE chat_messages SET is_pinned = 0 WHERE id = ?", id);
+        await this.noteEvent(id, "unpin");
         return [{ ...target, isPinned: false }];
       }
       const unpinned = await this.store.all<MessageRow>(`UPDATE chat_messages SET is_pinned = 0 WHERE is_pinned = 1 AND id != ? RETURNING ${COLUMNS}`, id);
       await this.store.run("UPDATE chat_messages SET is_pinned = 1 WHERE id = ?", id);
+      for (const row of unpinned) await this.noteEvent(row.id, "unpin");
+      await this.noteEvent(id, "pin");
       return [...unpinned.map(toMessage), { ...target, isPinned: true }];
     });
     if (changed) await this.load();

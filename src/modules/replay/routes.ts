@@ -1,4 +1,4 @@
-import { t } from "elysia";
+import { Elysia, t } from "elysia";
 import { recordingPatchBody } from "../../contracts/replay.ts";
 import type { AppContext } from "../../context.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
@@ -6,6 +6,7 @@ import { apiHeaders } from "../../http/security.ts";
 import { notFound } from "../../lib/errors.ts";
 import { adminRoutes } from "../admin/auth.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
+import { requireWatcher } from "../stream/watchers.ts";
 import { recordingDownload } from "./download.ts";
 import { REPLAY_PREFIX } from "./service.ts";
 
@@ -36,6 +37,15 @@ export function replayStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     },
     { whileOffAir: true },
   );
+}
+
+/** GET /api/stream/replay-chat: the chat of the replayed nights, as it happened, for pass holders. */
+export function replayChatRoutes(ctx: AppContext) {
+  return new Elysia().get("/api/stream/replay-chat", async ({ request, set }) => {
+    await requireWatcher(ctx, request);
+    set.headers["cache-control"] = "private, no-store";
+    return ctx.replay.chat();
+  });
 }
 
 /** The Recordings screen: list, rename, trim, hide, delete, download. */

@@ -1,4 +1,5 @@
-import { replayUntilOf } from "../../contracts/replay.ts";
+import { REPLAY_CHAT_LIMIT, replayUntilOf, type ReplayChat } from "../../contracts/replay.ts";
+import type { ChatMessageStore } from "../chat/messages.ts";
 import type { Store } from "../../db/store.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -31,6 +32,7 @@ export class ReplayService {
     private readonly settings: SettingsService,
     private readonly stream: StreamSourceService,
     private readonly ingest: IngestService,
+    private readonly messages: Pick<ChatMessageStore, "asItHappened">,
   ) {}
 
   /** Whether the live stream is still what pages play (the switch on, and a publisher seen in the last ten minutes). */
@@ -83,6 +85,15 @@ export class ReplayService {
     });
     lines.push("#EXT-X-ENDLIST", "");
     return lines.join("\n");
+  }
+
+  /** The chat of the nights the replay plays, as it happened (a minute either side of the recordings). */
+  async chat(now = Date.now()): Promise<ReplayChat> {
+    await this.requireOpen(now);
+    const kept = await this.recordings.replayable();
+    const from = Math.min(...kept.map((r) => Number(r.row.started_at))) - 60_000;
+    const to = Math.max(...kept.map((r) => Number(r.row.ended_at ?? now))) + 60_000;
+    return this.messages.asItHappened(from, to, REPLAY_CHAT_LIMIT);
   }
 
   /** One file of a kept session, by its name in the playlist: only files the replay plays are served. */
