@@ -54,7 +54,7 @@ app.browserTest("every field's validation message", async ({ page }) => {
   await goal.fill("");
   await saveButton(page).click();
   await page.getByText("Donation goal must be at least 1").waitFor();
-  // The spec's embed URL message, from the one Embed URL field: the Stream source card's.
+  // The embed URL's validation message, from the one Embed URL field: the Stream source card's.
   const embed = sourceCard(page).getByLabel("Embed URL", { exact: true });
   for (const bad of ["not a url", "ftp://files.example.com/stream"]) {
     await embed.fill(bad);
@@ -334,7 +334,7 @@ app.browserTest("the organiser's details: the footer's links go there once set, 
   await home.goto("/");
   const footer = home.locator("footer.site-footer");
   await footer.getByText("Privacy Policy").waitFor();
-  for (const anchor of await footer.locator("a").all()) assert.equal(await anchor.getAttribute("href"), null, "the spec's placeholders have no target");
+  for (const anchor of await footer.locator("a").all()) assert.equal(await anchor.getAttribute("href"), null, "an unset link is an anchor with no target");
 
   await openSettings(page);
   await page.getByLabel("Organiser name").fill("Night Owl Events");
