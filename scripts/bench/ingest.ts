@@ -77,7 +77,7 @@ http { access_log off; ${temp}
   };
 }
 
-/** The test publisher of DESIGN.md at 720p30 2.5 Mbit/s, zero latency, a keyframe a second, to every URL. */
+/** The test publisher: testsrc2 and a sine at 720p30 2.5 Mbit/s, zero latency, a keyframe a second, to every URL. */
 function publish(urls: string[]) {
   const tee = urls.map((u) => `[f=flv:onfail=ignore]${u}`).join("|");
   return Bun.spawn(
