@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, statfsSync } from "node:fs";
-import { open, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RecordingPatchBody, RecordingState, RecordingView, RecordingsView } from "../../contracts/replay.ts";
 import type { Store } from "../../db/store.ts";
@@ -88,8 +88,8 @@ export class RecordingStore {
   }
 
   async begin(startedAt: number, width: number, height: number): Promise<{ id: number; dir: string }> {
+    // The directory is made with the first file: a recording that cannot be written is still listed, failed.
     const dir = `${new Date(startedAt).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
-    mkdirSync(join(this.root, dir), { recursive: true });
     const title = `Live session of ${new Date(startedAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
     const row = await this.store.get<{ id: number }>(
       "INSERT INTO recordings (dir, title, state, started_at, width, height) VALUES (?, ?, 'recording', ?, ?, ?) RETURNING id",
@@ -107,6 +107,7 @@ export class RecordingStore {
     const base = join(this.root, recording.dir);
     let written = 0;
     if (!initsWritten.has(segment.initName)) {
+      if (initsWritten.size === 0) await mkdir(base, { recursive: true });
       await writeDurably(join(base, segment.initName), init);
       initsWritten.add(segment.initName);
       written += init.length;
