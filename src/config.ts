@@ -48,6 +48,12 @@ export interface Config {
    * the stream key); default: a key file made in the data directory on first use. A cluster shares it.
    */
   secretKey: string | null;
+  /** s3://bucket/prefix: recordings go to an S3-compatible bucket instead of DATA_DIR/recordings. */
+  recordingsUrl: string | null;
+  s3Endpoint: string | null;
+  s3Region: string | null;
+  s3AccessKeyId: string | null;
+  s3SecretAccessKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +75,7 @@ const MAX_DATABASE_TIMEOUT_S = 600;
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32";
+type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
 
 interface FlagSpec {
   key: keyof Config;
@@ -134,6 +140,16 @@ export const FLAGS: Record<string, FlagSpec> = {
     value: "KEY",
     help: "32-byte key, as 64 hex digits or base64, sealing the secrets kept in the database (two-factor secrets, the stream key); default: DATA_DIR/secrets.key, made on first use. Every instance of a cluster needs the same one",
   },
+  "recordings-url": {
+    key: "recordingsUrl",
+    kind: "s3-url",
+    value: "URL",
+    help: "keep the recordings (the replay) in an S3-compatible bucket, e.g. s3://my-bucket/dreadcast, instead of DATA_DIR/recordings; what a cluster needs",
+  },
+  "s3-endpoint": { key: "s3Endpoint", kind: "url", value: "URL", help: "with --recordings-url: the S3 API's address (default AWS; e.g. https://<account>.r2.cloudflarestorage.com)" },
+  "s3-region": { key: "s3Region", kind: "string", value: "REGION", help: "with --recordings-url: the bucket's region (default from S3_REGION or AWS_REGION)" },
+  "s3-access-key-id": { key: "s3AccessKeyId", kind: "string", value: "ID", help: "with --recordings-url: the access key (default from S3_ACCESS_KEY_ID or AWS_ACCESS_KEY_ID)" },
+  "s3-secret-access-key": { key: "s3SecretAccessKey", kind: "string", value: "KEY", help: "with --recordings-url: its secret (default from S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY)" },
   "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
 };
 
@@ -165,6 +181,11 @@ export function defaultConfig(): Config {
     tlsCert: null,
     tlsKey: null,
     secretKey: null,
+    recordingsUrl: null,
+    s3Endpoint: null,
+    s3Region: null,
+    s3AccessKeyId: null,
+    s3SecretAccessKey: null,
   };
 }
 
@@ -226,6 +247,16 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
     }
     case "name": {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(raw)) throw new ConfigError(`--${name} must be 1–63 letters, digits, dots, dashes or underscores, got '${raw.slice(0, 80)}'`);
+      return raw;
+    }
+    case "s3-url": {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`--${name} must be an s3://bucket/prefix URL, got '${raw.slice(0, 80)}'`);
+      }
+      if (url.protocol !== "s3:" || !url.hostname) throw new ConfigError(`--${name} must be an s3://bucket/prefix URL, got '${raw.slice(0, 80)}'`);
       return raw;
     }
     case "key32": {

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Cluster } from "./cluster/cluster.ts";
 import { clusterNamespace, RedisCluster } from "./cluster/redis-cluster.ts";
 import { SoloCluster } from "./cluster/solo-cluster.ts";
@@ -27,6 +28,7 @@ import { StreamKeyStore } from "./modules/ingest/key.ts";
 import { IngestService } from "./modules/ingest/service.ts";
 import { Recorder } from "./modules/replay/recorder.ts";
 import { RecordingStore } from "./modules/replay/recordings.ts";
+import { DiskRecordingFiles, S3RecordingFiles, type RecordingFiles } from "./modules/replay/files.ts";
 import { ReplayService } from "./modules/replay/service.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 
@@ -83,6 +85,18 @@ function createCluster(config: Config, store: Store, log: Logger): Cluster {
   return cluster;
 }
 
+/** Where recordings go: the bucket --recordings-url names, else DATA_DIR/recordings. */
+function recordingFilesFor(config: Config): RecordingFiles {
+  if (!config.recordingsUrl) return new DiskRecordingFiles(join(config.dataDir, "recordings"));
+  return new S3RecordingFiles({
+    url: config.recordingsUrl,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    accessKeyId: config.s3AccessKeyId,
+    secretAccessKey: config.s3SecretAccessKey,
+  });
+}
+
 export async function createContext(config: Config, store: Store, log: Logger): Promise<AppContext> {
   const cluster = createCluster(config, store, log);
   await cluster.start();
@@ -114,7 +128,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   });
   const stream = new StreamSourceService(store, settings, config.allowPrivateOrigins, ingest);
   // Each publish session is kept (the replay); recordings a crash left open are closed with what they hold.
-  const recordings = new RecordingStore(store, config.dataDir, log);
+  const recordings = new RecordingStore(store, recordingFilesFor(config), log);
   await recordings.recoverInterrupted();
   ingest.recorder = new Recorder(recordings, log);
   const replay = new ReplayService(store, recordings, settings, stream, ingest, chat.messages);

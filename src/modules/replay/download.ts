@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { parseByteRange } from "../../http/byte-range.ts";
 import { conflict } from "../../lib/errors.ts";
 import { rebase, startSeconds, timescales } from "./rebase.ts";
@@ -18,11 +17,14 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
   if (segments.length === 0) throw conflict("This recording holds no complete segment to download");
   // One init: a session whose codec changed part-way is cut where it changed (a file has one init).
   const init = segments[0]!.init_file;
-  const files = [recordings.filePath(row, init), ...segments.filter((s) => s.init_file === init).map((s) => recordings.filePath(row, s.file))];
-  const sizes = files.map((f) => statSync(f).size);
+  const store = recordings.files;
+  const own = segments.filter((s) => s.init_file === init);
+  const files = [recordings.fileKey(row, init), ...own.map((s) => recordings.fileKey(row, s.file))];
+  const initBytes = await store.read(files[0]!);
+  const sizes = [initBytes.length, ...own.map((s) => Number(s.bytes))];
   // The file starts at zero however much was trimmed off, or however late the first segment began.
-  const scales = timescales(new Uint8Array(await Bun.file(files[0]!).arrayBuffer()));
-  const offset0 = startSeconds(new Uint8Array(await Bun.file(files[1]!).arrayBuffer()), scales);
+  const scales = timescales(initBytes);
+  const offset0 = startSeconds(await store.read(files[1]!), scales);
   const total = sizes.reduce((a, b) => a + b, 0);
   const name = `${row.title.replace(/[^\p{L}\p{N} ._-]+/gu, "").trim().replace(/\s+/g, "-") || `recording-${id}`}.mp4`;
   const out = new Headers(headers);
@@ -53,7 +55,7 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
         if (fileEnd < start || fileStart > end) continue;
         const from = Math.max(start, fileStart) - fileStart;
         const to = Math.min(end, fileEnd) - fileStart + 1;
-        const whole = new Uint8Array(await Bun.file(file).arrayBuffer());
+        const whole = index === 1 ? initBytes : await store.read(file);
         // The init as it is; each segment (a few hundred KiB) moved to start at zero.
         const bytes = index === 1 ? whole : rebase(whole, scales, offset0);
         controller.enqueue(bytes.subarray(from, to));

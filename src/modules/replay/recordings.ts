@@ -1,11 +1,9 @@
-import { mkdirSync, rmSync, statfsSync } from "node:fs";
-import { mkdir, open, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { RecordingPatchBody, RecordingState, RecordingView, RecordingsView } from "../../contracts/replay.ts";
 import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Segment } from "../ingest/hls/window.ts";
+import type { RecordingFiles } from "./files.ts";
 
 interface RecordingRow {
   id: number;
@@ -67,20 +65,16 @@ function toView(row: RecordingRow, played: number): RecordingView {
 }
 
 /**
- * The recordings under DATA_DIR/recordings: one directory per publish session holding the packager's own
- * init and segment files, and their rows. A segment's row is written after its file is complete, so the
- * rows always name whole files (what a crash leaves behind plays).
+ * The recordings: one directory per publish session (under DATA_DIR/recordings, or in a bucket) holding
+ * the packager's own init and segment files, and their rows. A segment's row is written after its file is
+ * complete, so the rows always name whole files (what a crash leaves behind plays).
  */
 export class RecordingStore {
-  readonly root: string;
-
   constructor(
     private readonly store: Store,
-    dataDir: string,
+    readonly files: RecordingFiles,
     private readonly log: Logger,
-  ) {
-    this.root = join(dataDir, "recordings");
-  }
+  ) {}
 
   /** Recordings a crash left "recording" are closed as interrupted, with what they hold. */
   async recoverInterrupted(now = Date.now()): Promise<void> {
@@ -104,16 +98,14 @@ export class RecordingStore {
 
   /** Writes one complete segment (and its init, the first time) and then its row. */
   async addSegment(recording: { id: number; dir: string }, seq: number, segment: Segment, init: Uint8Array, startMs: number, initsWritten: Set<string>): Promise<number> {
-    const base = join(this.root, recording.dir);
     let written = 0;
     if (!initsWritten.has(segment.initName)) {
-      if (initsWritten.size === 0) await mkdir(base, { recursive: true });
-      await writeDurably(join(base, segment.initName), init);
+      await this.files.write(`${recording.dir}/${segment.initName}`, init);
       initsWritten.add(segment.initName);
       written += init.length;
     }
     const file = `seg-${seq}.m4s`;
-    await writeDurably(join(base, file), segment.bytes!);
+    await this.files.write(`${recording.dir}/${file}`, segment.bytes!);
     written += segment.bytes!.length;
     const durationMs = Math.round(segment.duration * 1000);
     await this.store.tx(async () => {
@@ -205,39 +197,17 @@ export class RecordingStore {
     const row = await this.find(id);
     if (row.state === "recording") throw conflict("This recording is still being written; stop the stream first");
     await this.store.run("DELETE FROM recordings WHERE id = ?", id);
-    await rm(join(this.root, row.dir), { recursive: true, force: true }).catch((error: unknown) => this.log.warn(`recordings: could not remove ${row.dir}: ${String(error)}`));
+    await this.files.removeDir(row.dir).catch((error: unknown) => this.log.warn(`recordings: could not remove ${row.dir} from ${this.files.where}: ${String(error)}`));
   }
 
-  /** The path of one of a recording's files (for serving), checked to be one of its own. */
-  filePath(row: { dir: string }, file: string): string {
+  /** The key of one of a recording's files (for serving), checked to be one of its own kinds of name. */
+  fileKey(row: { dir: string }, file: string): string {
     if (!/^(seg-\d+\.m4s|init-\d+\.mp4)$/.test(file)) throw notFound();
-    return join(this.root, row.dir, file);
+    return `${row.dir}/${file}`;
   }
 
   /** Free bytes where the recordings are written (null where it cannot be told). */
   freeBytes(): number | null {
-    try {
-      mkdirSync(this.root, { recursive: true });
-      const s = statfsSync(this.root);
-      return Number(s.bavail) * Number(s.bsize);
-    } catch {
-      return null;
-    }
-  }
-
-  /** For tests and shutdown: nothing to release (files are closed after each write). */
-  removeAll(): void {
-    rmSync(this.root, { recursive: true, force: true });
-  }
-}
-
-/** Writes a file whole and flushes it, so a crash never leaves a row naming a partial file. */
-async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
-  await writeFile(path, bytes);
-  const handle = await open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    return this.files.freeBytes();
   }
 }

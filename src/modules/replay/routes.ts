@@ -29,11 +29,11 @@ export function replayStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
       }
       const match = /^r(\d{1,10})\/((?:seg-\d{1,9}\.m4s)|(?:init-\d{1,9}\.mp4))$/.exec(name);
       if (!match) throw notFound();
-      const path = await ctx.replay.file(Number(match[1]), match[2]!);
-      const file = Bun.file(path);
-      if (!(await file.exists())) throw notFound();
+      const key = await ctx.replay.file(Number(match[1]), match[2]!);
       // Kept files never change: a player may keep them for the session (but only privately).
-      return new Response(file, { headers: { ...base, "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : "video/iso.segment", "cache-control": "private, max-age=3600" } });
+      const served = await ctx.recordings.files.response(key, { ...base, "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : "video/iso.segment", "cache-control": "private, max-age=3600" });
+      if (!served) throw notFound();
+      return served;
     },
     { whileOffAir: true },
   );

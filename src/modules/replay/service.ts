@@ -40,7 +40,7 @@ export class ReplayService {
     const s = await this.settings.get();
     if (!s.isActive) return false;
     if (this.stream.provider().kind !== "ingest") return true;
-    if (this.ingest.watchable) return true;
+    if (this.ingest.watchableNow()) return true;
     const last = await this.store.get<{ at: number | null }>("SELECT MAX(COALESCE(ended_at, started_at)) AS at FROM recordings");
     // Before anything was ever recorded the event has not happened yet: the live page waits for it.
     if (last?.at === null || last?.at === undefined) return true;
@@ -104,6 +104,6 @@ export class ReplayService {
     const segments: SegmentRow[] = (await this.recordings.replayable()).find((r) => Number(r.row.id) === recordingId)?.segments ?? [];
     const listed = segments.some((s) => s.file === name || s.init_file === name);
     if (!listed) throw notFound();
-    return this.recordings.filePath(row, name);
+    return this.recordings.fileKey(row, name);
   }
 }

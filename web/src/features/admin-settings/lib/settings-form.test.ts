@@ -81,6 +81,8 @@ describe("form values and the PUT body", () => {
     ...ORGANIZER,
     durationMinutes: 120,
     remindersEnabled: true,
+    replayEnabled: true,
+    replayUntil: null,
   };
 
   const everything = { eventTitle: true, thumbnailUrl: true, donationGoal: true, isActive: true, startDate: true, accessPrice: true, currency: true };
