@@ -7,8 +7,8 @@
  */
 import ts from "typescript";
 
-const configPath = ts.findConfigFile(process.cwd(), ts.sys.fileExists, "tsconfig.json");
-if (!configPath) throw new Error("tsconfig.json not found");
+const configPath = ts.findConfigFile(process.cwd(), ts.sys.fileExists, "tsconfig.server.json");
+if (!configPath) throw new Error("tsconfig.server.json not found");
 const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();

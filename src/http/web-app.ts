@@ -92,7 +92,7 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
     body = asset.gzip;
     headers["content-encoding"] = "gzip";
   }
-  return new Response(request.method === "HEAD" ? null : (body as BodyInit), { headers });
+  return new Response(request.method === "HEAD" ? null : (body as Bun.BodyInit), { headers });
 }
 
 /**

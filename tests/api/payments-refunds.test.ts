@@ -164,7 +164,7 @@ describe("refunds from Stripe's webhook", () => {
     for (const [type, object] of [["charge.dispute.created", { id: "dp_x", amount: 100 }], ["payment_intent.succeeded", null], ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }]] as const) {
       const res = await stripe.deliverEvent(app.url, type, object);
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toBe(`Malformed ${type} event`);
+      expect(((await res.json()) as { error: string }).error).toBe(`Malformed ${type} event`);
     }
   });
 });
@@ -440,7 +440,7 @@ describe("refunds that fail or are canceled", () => {
     ] as const) {
       const res = await refundEvent(type, object, { eventId: `evt_bad_${type}` });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toBe(`Malformed ${type} event`);
+      expect(((await res.json()) as { error: string }).error).toBe(`Malformed ${type} event`);
       expect(await app.ctx.store.get("SELECT 1 FROM webhook_events WHERE id = ?", `evt_bad_${type}`)).toBeNull();
     }
     expect(await app.ctx.store.get("SELECT 1 FROM refunds WHERE id = 're_x'")).toBeNull();

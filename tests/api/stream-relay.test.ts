@@ -161,7 +161,7 @@ describe("the HLS relay", () => {
     const down = await getRaw(client, "/api/stream/hls/stream.m3u8");
     expect(down.status).toBe(503);
     expect(down.headers.get("retry-after")).toBe("2");
-    expect((await down.json()).error).toBe("The stream cannot be reached right now. Trying again shortly.");
+    expect(((await down.json()) as { error: string }).error).toBe("The stream cannot be reached right now. Trying again shortly.");
     const failures = await Promise.all(Array.from({ length: 20 }, () => getRaw(client, "/api/stream/hls/segment-0.ts")));
     expect(failures.map((r) => r.status)).toEqual(Array(20).fill(503));
     expect((await fetch(app.url + "/healthz")).status).toBe(200);
@@ -188,7 +188,7 @@ describe("Livestream active switched off", () => {
       const kept = await getRaw(client, playback.body.url);
       expect(kept.status).toBe(503);
       expect(kept.headers.get("retry-after")).toBe("10");
-      expect((await kept.json()).error).toBe("The livestream is off the air right now.");
+      expect(((await kept.json()) as { error: string }).error).toBe("The livestream is off the air right now.");
       expect((await getRaw(admin, playback.body.url)).status).toBe(200);
     } finally {
       expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);

@@ -113,7 +113,7 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     // Files fetched from A's internal path by this process (B and C), counted by name.
     const upstream = new Map<string, number>();
     const realFetch = globalThis.fetch;
-    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.startsWith(a.url + INTERNAL_PREFIX)) {
         const name = url.slice((a.url + INTERNAL_PREFIX).length);

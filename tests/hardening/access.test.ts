@@ -23,7 +23,7 @@ describe("every /api/admin/* route", () => {
         headers: { origin: app.url, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
         body: r.method === "GET" ? undefined : JSON.stringify({ enabled: true, targetViewers: 5000, kind: "MOD", username: "x", email: "a@b.co" }),
       });
-      answers.push(`${r.method} ${r.path} ${res.status} ${(await res.json()).error}`);
+      answers.push(`${r.method} ${r.path} ${res.status} ${((await res.json()) as { error: string }).error}`);
     }
     return answers;
   };

@@ -286,7 +286,7 @@ test(`${engine}: purchases, donations and chat survive ${KILLS} SIGKILLs: one co
   await stripeWorker;
 
   // --- Drain: Stripe has delivered everything; the mail queue empties. ---------------------------------
-  const liveTotal = (await (await fetch(server.url + "/api/livestream-settings")).json()).currentDonation as number;
+  const liveTotal = ((await (await fetch(server.url + "/api/livestream-settings")).json()) as { currentDonation: number }).currentDonation;
   const db = await openStore({ dataDir, databaseUrl });
   cleanup.push(() => db.close());
   await eventually(async () => (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM email_queue WHERE status != 'sent'"))!.n === 0, 20_000);

@@ -115,7 +115,7 @@ describe("body limits", () => {
   });
   afterAll(() => app.close());
 
-  const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (path: string, body: Bun.BodyInit, headers: Record<string, string> = {}) =>
     fetch(app.url + path, { method: "POST", headers: { origin: app.url, "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit);
 
   test("a declared body over the route's limit is refused 413 on every kind of route", async () => {
@@ -123,7 +123,7 @@ describe("body limits", () => {
       const limit = path === "/api/stripe/webhook" ? 512 * 1024 : 64 * 1024;
       const res = await post(path, "x".repeat(limit + 1));
       expect(`${path} ${res.status}`).toBe(`${path} 413`);
-      expect((await res.json()).error).toContain("too large");
+      expect(((await res.json()) as { error: string }).error).toContain("too large");
     }
   }, 30_000);
 
@@ -140,11 +140,11 @@ describe("body limits", () => {
     // The webhook takes 512 KiB; the server-wide cap is the upload's 6 MiB.
     const over = await post("/api/stripe/webhook", chunked(1024 * 1024));
     expect(over.status).toBe(413);
-    expect((await over.json()).error).toBe("Request body too large (limit 512 KiB)");
+    expect(((await over.json()) as { error: string }).error).toBe("Request body too large (limit 512 KiB)");
     // Under it the body is read in full, and this server (no Stripe keys) then answers that it takes no webhooks.
     const under = await post("/api/stripe/webhook", chunked(16 * 1024));
     expect(under.status).toBe(404);
-    expect((await under.json()).error).toBe("Webhooks are not configured");
+    expect(((await under.json()) as { error: string }).error).toBe("Webhooks are not configured");
   }, 30_000);
 
   test("uploads: over 5 MB, not an image, an empty or a truncated form are refused with a message", async () => {

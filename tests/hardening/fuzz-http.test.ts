@@ -156,7 +156,7 @@ interface Case {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: BodyInit;
+  body?: Bun.BodyInit;
   describe: string;
   /** Sign the body as Stripe would with this webhook secret (a real signature over a hostile event). */
   signWith?: string;
@@ -203,7 +203,7 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
   if (rng.chance(0.03)) headers["if-none-match"] = '"abc"';
 
   // Body
-  let body: BodyInit | undefined;
+  let body: Bun.BodyInit | undefined;
   let describe = "";
   const bodyAllowed = !["GET", "HEAD"].includes(spec.method);
   const shape = !bodyAllowed ? "none" : rng.chance(0.85) ? spec.body : rng.pick<BodyKind>(["json", "multipart", "raw", "none"]);

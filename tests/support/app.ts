@@ -41,7 +41,7 @@ export class TestClient {
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const init: RequestInit & { headers: Record<string, string> } = { method, headers: { origin: this.baseUrl, ...headers } };
     if (body !== undefined) {
-      if (typeof body === "string" || body instanceof FormData || body instanceof Uint8Array) init.body = body as BodyInit;
+      if (typeof body === "string" || body instanceof FormData || body instanceof Uint8Array) init.body = body as Bun.BodyInit;
       else {
         init.body = JSON.stringify(body);
         init.headers["content-type"] ??= "application/json";

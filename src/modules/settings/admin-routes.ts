@@ -32,12 +32,9 @@ export function settingsAdminRoutes(ctx: AppContext, uploads: UploadService) {
     .post(
       "/upload-thumbnail",
       async ({ request, admin, clientIp }) => {
-        let form: FormData;
-        try {
-          form = await request.formData();
-        } catch {
+        const form = await request.formData().catch(() => {
           throw badRequest(THUMBNAIL_FIELD);
-        }
+        });
         const file = form.get("thumbnail");
         if (!(file instanceof Blob)) throw badRequest(THUMBNAIL_FIELD);
         const thumbnailUrl = await uploads.storeImage(file);
