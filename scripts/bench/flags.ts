@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 
-export const BENCHMARKS = ["chat", "crowd", "idle", "hearts", "http", "relay", "ingest", "cluster", "web", "filter", "admin"] as const;
+export const BENCHMARKS = ["chat", "crowd", "idle", "hearts", "http", "relay", "ingest", "cluster", "web", "filter", "admin", "replay"] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 
 export const USAGE = `npm run bench -- [flags]: dreadcast measured against baselines in the same run

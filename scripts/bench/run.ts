@@ -21,6 +21,7 @@ import { loadAverage, machine, runToEnd, startServer } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
 import type { Job } from "./loadgen.ts";
 import { relayBench } from "./relay.ts";
+import { replayBench } from "./replay.ts";
 import { webBench } from "./web.ts";
 
 const root = resolve(import.meta.dir, "../..");
@@ -96,6 +97,7 @@ const benches: Record<BenchName, () => Promise<unknown>> = {
     }),
   web: () => webBench(context),
   filter: () => filterBench(context),
+  replay: () => replayBench({ ...report, work, seconds: flags.quick ? 8 : 30, rounds: flags.quick ? 1 : 3 }),
   admin: () => adminBench({ ...report, work, requests: flags.quick ? 300 : 2000, rounds: flags.quick ? 3 : 5, signIns: flags.quick ? 5 : 30 }),
 };
 

@@ -1,5 +1,5 @@
 import { mkdirSync, statfsSync } from "node:fs";
-import { mkdir, open, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 /**
@@ -28,10 +28,10 @@ export class DiskRecordingFiles implements RecordingFiles {
   async write(key: string, bytes: Uint8Array): Promise<void> {
     const path = join(this.where, key);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes);
-    const handle = await open(path, "r");
+    const handle = await open(path, "w");
     try {
-      await handle.sync();
+      await handle.writeFile(bytes);
+      await handle.datasync();
     } finally {
       await handle.close();
     }

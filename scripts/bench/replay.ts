@@ -1,0 +1,141 @@
+/**
+ * The replay's costs, in process on the real parts (the ingest's packager and recorder, the store, the
+ * app's download route):
+ * - recording: a 720p publish (an FFmpeg-made FLV, pushed over RTMP in real time without encoding, as OBS
+ *   sends it) ingested with and without its recording, turn about; the CPU the recording adds (≤ 5 %);
+ * - the MP4 download of a one-hour recording (the 60 s recording's files listed sixty times over, so the
+ *   disk holds one minute and the page cache serves the rest, as it does for a recording just made):
+ *   time to the first byte (target ≤ 1 s) and throughput (target ≥ 100 MB/s).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { defaultConfig, type Config } from "../../src/config.ts";
+import { createContext, disposeContext } from "../../src/context.ts";
+import { closeStore, openStore } from "../../src/db/database.ts";
+import { silentLogger } from "../../src/lib/logger.ts";
+import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
+import type { Report } from "./lib/context.ts";
+import { fmt } from "./lib/stats.ts";
+
+export interface ReplayBenchOptions extends Report {
+  work: string;
+  /** Seconds of the 720p publish; the download lists it over and over up to an hour. */
+  seconds: number;
+  rounds: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+export async function replayBench(o: ReplayBenchOptions) {
+  const dir = mkdtempSync(join(o.work, "replay-"));
+  try {
+    const flvPath = join(dir, "publish.flv");
+    const encode = Bun.spawnSync([
+      "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+      "-t", String(o.seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "2500k", "-c:a", "aac", "-ar", "48000", "-ac", "2", flvPath,
+    ]);
+    if (encode.exitCode !== 0) throw new Error(`ffmpeg: ${encode.stderr.toString()}`);
+
+    const dataDir = join(dir, "data");
+    const config: Config = { ...defaultConfig(), host: "127.0.0.1", port: 0, rtmpPort: 0, dataDir };
+    const appStore = await openStore({ dataDir, databaseUrl: null, databaseTimeoutMs: config.databaseTimeoutMs });
+    const ctx = await createContext(config, appStore, silentLogger);
+    const app = (await createApp(ctx, [])).listen({ port: 0, hostname: "127.0.0.1" });
+    const base = `http://127.0.0.1:${app.server!.port}`;
+    try {
+      const admin = await ctx.admins.create("owner", "owner@example.com", "owner-pass");
+      const cookie = `${ADMIN_COOKIE}=${await ctx.admins.createSession(admin.id)}`;
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(base + path, { method, headers: { cookie, origin: base, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      if ((await call("PUT", "/api/admin/stream-source", { kind: "ingest" })).status !== 200) throw new Error("could not choose the built-in ingest");
+      const { rtmpUrl, streamKey } = (await (await call("GET", "/api/admin/ingest")).json()) as { rtmpUrl: string; streamKey: string };
+      const recorder = ctx.ingest.recorder;
+
+      // --- recording's CPU: the whole ingest (RTMP in, FLV, packaging) with and without it, turn about ---
+      const publishOnce = async (record: boolean) => {
+        ctx.ingest.recorder = record ? recorder : null;
+        const before = cpuMs();
+        // In real time, as OBS sends it, without encoding: this process's CPU is the ingest's.
+        const push = Bun.spawn(["ffmpeg", "-v", "error", "-re", "-i", flvPath, "-c", "copy", "-f", "flv", `${rtmpUrl}/${streamKey}`], { stdout: "ignore", stderr: "pipe" });
+        if ((await push.exited) !== 0) throw new Error(`ffmpeg push: ${await new Response(push.stderr).text()}`);
+        // Until the recording (if any) is closed: its writes count.
+        for (let i = 0; record && i < 200; i++) {
+          const open = await appStore.get<{ n: number }>("SELECT COUNT(*) AS n FROM recordings WHERE state = 'recording'");
+          if (Number(open!.n) === 0) break;
+          await Bun.sleep(25);
+        }
+        await Bun.sleep(300);
+        return cpuMs() - before;
+      };
+      await publishOnce(false);
+      const plain: number[] = [];
+      const recorded: number[] = [];
+      for (let r = 0; r < o.rounds; r++) {
+        plain.push(await publishOnce(false));
+        recorded.push(await publishOnce(true));
+      }
+      ctx.ingest.recorder = recorder;
+      const added = median(recorded) / median(plain) - 1;
+      o.line("recording", `${o.seconds} s of 720p ingested (RTMP to LL-HLS) in ${fmt(median(plain), 0)} ms of CPU, ${fmt(median(recorded), 0)} ms with its recording (median of ${o.rounds}): +${fmt(added * 100, 1)} %`);
+      o.summary.push({ benchmark: "replay", figure: `recording adds ${fmt(added * 100, 1)} % CPU to ingesting 720p`, target: "≤ 5 %", ok: added <= 0.05 });
+
+      // --- the one-hour download: one recording's segments listed until an hour ---
+      const [kept] = await appStore.all<{ id: number }>("SELECT id FROM recordings ORDER BY id LIMIT 1");
+      const id = Number(kept!.id);
+      const segments = await ctx.recordings.segmentsOf(id);
+      const oneRun = segments.reduce((t, s) => t + Number(s.duration_ms), 0);
+      const copies = Math.ceil(3_600_000 / oneRun);
+      await appStore.tx(async () => {
+        let seq = segments.length;
+        let start = oneRun;
+        for (let c = 1; c < copies; c++) {
+          for (const s of segments) {
+            await appStore.run(
+              "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+              id, seq++, s.file, s.init_file, start + Number(s.start_ms), s.duration_ms, Number(s.program_date_time) + start, s.bytes,
+            );
+          }
+          start += oneRun;
+        }
+        await appStore.run("UPDATE recordings SET duration_ms = ? WHERE id = ?", start, id);
+      });
+      const url = `${base}/api/admin/recordings/${id}.mp4`;
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { cookie } });
+      const reader = res.body!.getReader();
+      let first = 0;
+      let bytes = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (!first) first = performance.now() - t0;
+        bytes += value.length;
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const mbps = bytes / 1e6 / seconds;
+      o.line("mp4 download", `one hour (${fmt(bytes / 1e9, 2)} GB): first byte in ${fmt(first, 0)} ms, ${fmt(mbps, 0)} MB/s (${fmt(seconds, 1)} s)`);
+      o.summary.push({ benchmark: "replay", figure: `1 h MP4 download: first byte ${fmt(first, 0)} ms`, target: "≤ 1 s", ok: first <= 1000 });
+      o.summary.push({ benchmark: "replay", figure: `1 h MP4 download: ${fmt(mbps, 0)} MB/s`, target: "≥ 100 MB/s", ok: mbps >= 100 });
+      return { ingestMs: median(plain), withRecordingMs: median(recorded), addedPercent: added * 100, downloadBytes: bytes, firstByteMs: first, megabytesPerSecond: mbps };
+    } finally {
+      app.stop(true);
+      await disposeContext(ctx);
+      await closeStore(appStore);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const work = mkdtempSync("/tmp/dreadcast-replay-bench-");
+  const summary: Report["summary"] = [];
+  await replayBench({ line: (l, t) => console.log(`${l.padEnd(14)} ${t}`), verdict: (ok) => (ok ? "PASS" : "MISS"), summary, work, seconds: 30, rounds: 3 });
+  for (const row of summary) console.log(`| ${row.benchmark} | ${row.figure} | ${row.target} | ${row.ok ? "PASS" : "MISS"} |`);
+  rmSync(work, { recursive: true, force: true });
+}
