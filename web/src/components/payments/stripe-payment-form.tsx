@@ -6,18 +6,23 @@ import { usePaymentOutcome } from "@/hooks/use-payment-outcome";
 import { BuyerEmailField, PaymentActions, PaymentProblemNotice, PaymentStatusLine, buyerEmailError, useReportBusy, type PaymentFormProps } from "./payment-form-parts";
 import { importFresh } from "@/lib/app-version";
 
-/** Stripe's night theme in the site's red. */
-const appearance: Appearance = {
-  theme: "night",
-  variables: {
-    colorPrimary: "#e01e2b",
-    colorBackground: "#160a0d",
-    colorText: "#f3ece4",
-    colorDanger: "#ff4d57",
-    borderRadius: "8px",
-    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-  },
-};
+/** A token of the theme (styles/theme.css), as the page has it. */
+const themeToken = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+/** Stripe's night theme in the site's colours: the card fields sit in Stripe's frame, where the page's styles do not reach. */
+function appearance(): Appearance {
+  return {
+    theme: "night",
+    variables: {
+      colorPrimary: themeToken("--blood-500"),
+      colorBackground: themeToken("--surface"),
+      colorText: themeToken("--bone"),
+      colorDanger: themeToken("--blood-400"),
+      borderRadius: themeToken("--radius-sm"),
+      fontFamily: themeToken("--font-body"),
+    },
+  };
+}
 
 const stripeByKey = new Map<string, Promise<Stripe | null>>();
 
@@ -121,8 +126,9 @@ export function StripePaymentForm(props: PaymentFormProps & { publishableKey: st
       ),
     [publishableKey, onLoadError],
   );
+  const options = useMemo(() => ({ clientSecret: formProps.clientSecret, appearance: appearance() }), [formProps.clientSecret]);
   return (
-    <Elements stripe={stripePromise} options={{ clientSecret: formProps.clientSecret, appearance }}>
+    <Elements stripe={stripePromise} options={options}>
       <CheckoutForm {...formProps} />
     </Elements>
   );

@@ -131,13 +131,14 @@ export function donationTier(pounds: number): DonationTier {
   return 0;
 }
 
-const NAME_COLOURS = ["#ff7b82", "#f0a868", "#e8d5a3", "#b9dd9c", "#d2a8ff", "#93d0e6", "#ff9fb8"];
+/** How many name colours the theme has (--chat-name-1 …). */
+const NAME_COLOURS = 7;
 
-/** A steady colour per name, so a voice is easy to follow down the chat. */
+/** A steady colour per name, so a voice is easy to follow down the chat: one of the theme's name colours. */
 export function nameColour(username: string): string {
   let hash = 0;
   for (const char of username.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return NAME_COLOURS[hash % NAME_COLOURS.length]!;
+  return `var(--chat-name-${(hash % NAME_COLOURS) + 1})`;
 }
 
 const STAFF_LABELS = { admin: { short: "ADMIN", long: "Admin" }, moderator: { short: "MOD", long: "Moderator" } } as const;
