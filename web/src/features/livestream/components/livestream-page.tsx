@@ -21,6 +21,7 @@ import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
 import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
 import { LiveChat } from "./live-chat";
+import { ReplayStream } from "./replay-stream";
 import { StreamLayout } from "./stream-layout";
 import { StreamPlayer } from "./stream-player";
 import "./livestream.css";
@@ -98,13 +99,17 @@ export function LivestreamPage() {
   const data = settings.data;
   const title = data?.eventTitle || DEFAULT_EVENT_TITLE;
   const reloadPlayback = () => void queryClient.invalidateQueries({ queryKey: playbackQueryKey });
+  const watchingAs = access.status === "verified" ? <WatchingAs store={store} username={access.username} isAdmin={isAdmin} /> : null;
+
+  // After the night: the recording and its chat as it happened, or word that the replay has ended.
+  if (verified && playback.data?.kind === "replay") return <ReplayStream title={title} playback={playback.data} headerEnd={watchingAs} onReload={reloadPlayback} />;
 
   return (
     <>
       <StreamLayout
         title={title}
         live={streamIsLive(data, verified ? playback.data?.url : undefined)}
-        headerEnd={access.status === "verified" ? <WatchingAs store={store} username={access.username} isAdmin={isAdmin} /> : null}
+        headerEnd={watchingAs}
         player={
           <StreamPlayer
             playback={verified && data?.isActive !== false ? playback.data : undefined}

@@ -1,0 +1,104 @@
+import type { ReactNode } from "react";
+import { LockIcon, PinIcon, RewindIcon } from "@/components/ui/icons";
+import { useEventCurrency } from "@/lib/money";
+import { VISIBLE_MESSAGES } from "../stores/live-store";
+import { chatAtCut, type ChatCut, type ReplayChatIndex } from "../utils/replay-chat";
+import { ChatLine } from "./stream-layout";
+
+/** The chat panel's frame as the live chat has it, read-only: the title marked Replay, the lines, a note in place of the composer. */
+function ReplayChatFrame({ pinned, children, note }: { pinned?: ReactNode; children: ReactNode; note: ReactNode }) {
+  return (
+    <div className="stream-chat-panel stream-replay-chat" data-testid="replay-chat">
+      <div className="stream-chat-panel-header">
+        <h2 className="stream-chat-panel-title">CHAT</h2>
+        <span className="stream-replay-chat-mark">
+          <RewindIcon />
+          Replay
+        </span>
+      </div>
+      {pinned}
+      <div className="stream-chat-panel-body" role="log" aria-label="Chat messages" tabIndex={0}>
+        <div className="stream-chat-panel-content">{children}</div>
+      </div>
+      <div className="stream-chat-panel-footer">
+        <p className="stream-replay-chat-note">
+          <LockIcon />
+          <span>{note}</span>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+const READ_ONLY = "The chat as it happened, read-only. Sending messages, hearts and donations was for the live night.";
+
+interface ReplayChatProps {
+  /** The night's chat, once loaded. */
+  index: ReplayChatIndex | undefined;
+  loading: boolean;
+  failed: boolean;
+  onRetry: () => void;
+  /** How far the video has got into the night's chat. */
+  cut: ChatCut;
+}
+
+/** Beside the replay: the lines said up to the moment the video shows, the line pinned then; seeking moves it too. */
+export function ReplayChat({ index, loading, failed, onRetry, cut }: ReplayChatProps) {
+  const currency = useEventCurrency();
+  if (!index) {
+    return (
+      <ReplayChatFrame note={READ_ONLY}>
+        {failed ? (
+          <div className="stream-chat-empty stream-replay-chat-failed" role="alert">
+            <p>The night&apos;s chat could not be loaded.</p>
+            <button type="button" className="btn btn-outline" onClick={onRetry}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p className="stream-chat-empty" role="status">
+            {loading ? "Loading the night's chat…" : "The chat follows the video."}
+          </p>
+        )}
+      </ReplayChatFrame>
+    );
+  }
+  const { lines, pinned } = chatAtCut(index, cut, VISIBLE_MESSAGES);
+  return (
+    <ReplayChatFrame
+      note={READ_ONLY}
+      pinned={
+        pinned ? (
+          <div className="stream-chat-pinned" role="note" aria-label="Pinned message">
+            <PinIcon />
+            <div className="stream-chat-pinned-body">
+              <span className="stream-chat-pinned-label">Pinned</span>
+              <ul className="stream-chat-pinned-list">
+                <ChatLine message={pinned} currency={currency} />
+              </ul>
+            </div>
+          </div>
+        ) : null
+      }
+    >
+      {lines.length === 0 ? (
+        <p className="stream-chat-empty">{index.lines.length === 0 ? "No one chatted during the night." : "Messages appear as the video reaches the moment they were sent."}</p>
+      ) : (
+        <ol className="stream-chat-list">
+          {lines.map((line) => (
+            <ChatLine key={line.id} message={line} currency={currency} />
+          ))}
+        </ol>
+      )}
+    </ReplayChatFrame>
+  );
+}
+
+/** After the replay's window: the chat went with it. */
+export function ReplayChatClosed() {
+  return (
+    <ReplayChatFrame note="The replay and its chat are no longer available.">
+      <p className="stream-chat-empty">The night&apos;s chat closed with the replay.</p>
+    </ReplayChatFrame>
+  );
+}
