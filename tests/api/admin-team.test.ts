@@ -344,3 +344,22 @@ describe("the audit log", () => {
     await expect(app.ctx.store.run("DELETE FROM audit_log")).rejects.toThrow();
   });
 });
+
+describe("e-mails about the team", () => {
+  test("a member is told when their sign-in changes; owners when someone joins or leaves", async () => {
+    const mails = async (to: string) => (await app.ctx.store.all<{ subject: string; text_body: string }>("SELECT subject, text_body FROM email_queue WHERE to_address = ? ORDER BY id", to));
+    const client = await member("told-member", "support");
+    expect((await client.post("/api/admin/password", { current: "member-pass", next: "member-pass-2" })).status).toBe(200);
+    const told = await mails("told-member@example.com");
+    expect(told.map((m) => m.subject)).toContain("Your admin sign-in changed");
+    expect(told.at(-1)!.text_body).toContain("your password was changed");
+    expect(told.at(-1)!.text_body).not.toContain("member-pass");
+
+    const owner = await signIn("owner", "owner-pass");
+    const invite = await owner.post("/api/admin/team/invites", { email: "joiner@example.com", role: "moderator" });
+    expect((await mails("joiner@example.com")).map((m) => m.subject)).toEqual(["You are invited to the admin team"]);
+    await app.client().post(`/api/admin/invites/${invite.body.inviteUrl.split("/").pop()}/accept`, { username: "joiner", password: "joiner-pass" });
+    const ownerMail = await mails("owner@example.com");
+    expect(ownerMail.some((m) => m.subject === "Your admin team changed" && m.text_body.includes("joiner (joiner@example.com) joined the team as moderator"))).toBe(true);
+  });
+});
