@@ -9,6 +9,7 @@ import { BannedUsersPage } from "@/features/admin-banned-users/components/banned
 import { DashboardPage } from "@/features/admin-dashboard/components/dashboard-page";
 import { ModerationPage } from "@/features/admin-moderation/components/moderation-page";
 import { PaymentsPage } from "@/features/admin-payments/components/payments-page";
+import { RecordingsPage } from "@/features/admin-recordings/components/recordings-page";
 import { SettingsPage } from "@/features/admin-settings/components/settings-page";
 import { UsersPage } from "@/features/admin-users/components/users-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
@@ -22,6 +23,7 @@ const PROTECTED: Record<string, ComponentType> = {
   [paths.admin.bannedUsers]: BannedUsersPage,
   [paths.admin.moderation]: ModerationPage,
   [paths.admin.settings]: SettingsPage,
+  [paths.admin.recordings]: RecordingsPage,
 };
 
 /** Every /admin path. Loaded on demand, so viewers never download the admin panel. */

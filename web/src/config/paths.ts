@@ -20,6 +20,7 @@ export const paths = {
     bannedUsers: "/admin/banned-users",
     moderation: "/admin/moderation",
     settings: "/admin/settings",
+    recordings: "/admin/recordings",
   },
 } as const;
 

@@ -15,6 +15,7 @@ const FEATURE_PREFIXES: Record<string, string> = {
   "admin-dashboard": "dash",
   "admin-moderation": "moderation",
   "admin-payments": "ledger",
+  "admin-recordings": "recordings",
   "admin-security": "security",
   "admin-settings": "settings",
   "admin-team": "team",

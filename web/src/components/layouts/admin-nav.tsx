@@ -6,6 +6,7 @@ import {
   CoinsIcon,
   DashboardIcon,
   ExternalIcon,
+  FilmIcon,
   KeyIcon,
   LogOutIcon,
   SettingsIcon,
@@ -24,6 +25,7 @@ const LINKS: { href: string; label: string; Icon: ComponentType }[] = [
   { href: paths.admin.bannedUsers, label: "Banned Users", Icon: BanIcon },
   { href: paths.admin.moderation, label: "Moderation", Icon: ShieldIcon },
   { href: paths.admin.settings, label: "Settings", Icon: SettingsIcon },
+  { href: paths.admin.recordings, label: "Recordings", Icon: FilmIcon },
 ];
 
 interface AdminNavProps {
