@@ -6,6 +6,7 @@ import { PageLoader } from "@/components/ui/page-loader";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminLivestreamSettings } from "../api/livestream-settings";
 import { FakeViewersCard } from "./fake-viewers-card";
+import { ReplayCard } from "./replay-card";
 import { SettingsForm } from "./settings-form";
 import { StreamSourceCard } from "./stream-source-card";
 import "@/components/admin/admin-ui.css";
@@ -17,7 +18,7 @@ export function SettingsPage() {
   useQueryErrorToast(settings, "Failed to fetch livestream settings.");
   return (
     <>
-      <AdminPageHeader title="Settings" description="The event, its thumbnail, price and organiser, the fake viewers and the stream source." />
+      <AdminPageHeader title="Settings" description="The event, its thumbnail, price and organiser, the fake viewers, the stream source and the replay." />
       {settings.data ? (
         <Loaded settings={settings.data} />
       ) : settings.isError ? (
@@ -40,6 +41,8 @@ function Loaded({ settings }: { settings: LivestreamSettings }) {
       />
       {/* Its own form: it saves apart from the settings above. */}
       <StreamSourceCard />
+      {/* Its own form too: whether and until when the night is offered again. */}
+      <ReplayCard settings={settings} />
     </div>
   );
 }
