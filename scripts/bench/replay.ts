@@ -5,24 +5,43 @@
  *   sends it) ingested with and without its recording, turn about; the CPU the recording adds (≤ 5 %);
  * - the MP4 download of a one-hour recording (the 60 s recording's files listed sixty times over, so the
  *   disk holds one minute and the page cache serves the rest, as it does for a recording just made):
- *   time to the first byte (target ≤ 1 s) and throughput (target ≥ 100 MB/s).
+ *   time to the first byte (target ≤ 1 s) and throughput (target ≥ 100 MB/s);
+ * - 500 viewers watching the replay at different places (a load generator of its own process): the app's
+ *   CPU per GB served, against Bun serving the same playlist and files from memory (target ≤ 1.5×).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { defaultConfig, type Config } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
+import type { AppContext } from "../../src/context.ts";
+import { VIEWER_COOKIE } from "../../src/modules/access/sessions.ts";
 import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
 import type { Report } from "./lib/context.ts";
 import { fmt } from "./lib/stats.ts";
 
 export interface ReplayBenchOptions extends Report {
   work: string;
+  /** Viewers watching the replay at once, and for how long. */
+  viewers: number;
+  loadSeconds: number;
   /** Seconds of the 720p publish; the download lists it over and over up to an hour. */
   seconds: number;
   rounds: number;
+}
+
+function expect200(res: Response, what: string): void {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status}`);
+}
+
+/** A viewer let in straight through the services: a code, a user and a session. */
+async function viewerCookie(ctx: AppContext, username: string): Promise<{ cookie: string }> {
+  const code = await ctx.access.issueAccessCode("SKP");
+  const userId = (await ctx.store.get<{ id: number }>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id", username, code.id, Date.now()))!.id;
+  await ctx.store.run("UPDATE access_codes SET used = 1 WHERE id = ?", code.id);
+  return { cookie: `${VIEWER_COOKIE}=${await ctx.viewerSessions.open(undefined, userId, code.id)}` };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -121,9 +140,43 @@ export async function replayBench(o: ReplayBenchOptions) {
       o.line("mp4 download", `one hour (${fmt(bytes / 1e9, 2)} GB): first byte in ${fmt(first, 0)} ms, ${fmt(mbps, 0)} MB/s (${fmt(seconds, 1)} s)`);
       o.summary.push({ benchmark: "replay", figure: `1 h MP4 download: first byte ${fmt(first, 0)} ms`, target: "≤ 1 s", ok: first <= 1000 });
       o.summary.push({ benchmark: "replay", figure: `1 h MP4 download: ${fmt(mbps, 0)} MB/s`, target: "≥ 100 MB/s", ok: mbps >= 100 });
-      return { ingestMs: median(plain), withRecordingMs: median(recorded), addedPercent: added * 100, downloadBytes: bytes, firstByteMs: first, megabytesPerSecond: mbps };
+      // --- 500 viewers at different places in the replay, against Bun serving the same bytes from memory ---
+      expect200(await call("PUT", "/api/admin/livestream-settings", { isActive: false }), "switching the livestream off");
+      const cookies: string[] = [];
+      for (let i = 0; i < o.viewers; i++) cookies.push((await viewerCookie(ctx, `viewer${i}`)).cookie);
+      const load = async (playlistUrl: string, viewerCookies: string[]) => {
+        const jobFile = join(dir, `replay-job-${Date.now()}.json`);
+        writeFileSync(jobFile, JSON.stringify({ playlistUrl, cookies: viewerCookies, viewers: o.viewers, seconds: o.loadSeconds, serverPid: process.pid }));
+        const child = Bun.spawn([process.execPath, join(import.meta.dir, "replay-load.ts"), jobFile], { stdout: "pipe", stderr: "inherit" });
+        const out = await new Response(child.stdout).text();
+        await child.exited;
+        return JSON.parse(out.trim().split("\n").at(-1)!) as { bytes: number; failures: number; cpuSecondsPerGB: number; segments: number };
+      };
+      const ours = await load(`${base}/api/stream/replay/index.m3u8`, cookies);
+      // The floor: the same playlist and files, in memory, served by Bun with no check at all.
+      const playlist = await (await fetch(`${base}/api/stream/replay/index.m3u8`, { headers: { cookie: cookies[0]! } })).text();
+      const files = new Map<string, Uint8Array>();
+      for (const name of [/URI="([^"]+)"/.exec(playlist)![1]!, ...playlist.split("\n").filter((l) => l && !l.startsWith("#"))]) {
+        if (!files.has(name)) files.set(name, new Uint8Array(await (await fetch(`${base}/api/stream/replay/${name}`, { headers: { cookie: cookies[0]! } })).arrayBuffer()));
+      }
+      const floor = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch(request) {
+          const name = new URL(request.url).pathname.slice("/replay/".length);
+          if (name === "index.m3u8") return new Response(playlist, { headers: { "content-type": "application/vnd.apple.mpegurl" } });
+          const bytes = files.get(name);
+          return bytes ? new Response(bytes, { headers: { "content-type": "video/iso.segment" } }) : new Response("", { status: 404 });
+        },
+      });
+      const bare = await load(`http://127.0.0.1:${floor.port}/replay/index.m3u8`, []);
+      floor.stop(true);
+      const ratio = ours.cpuSecondsPerGB / bare.cpuSecondsPerGB;
+      o.line("replay load", `${o.viewers} viewers, ${o.loadSeconds} s: ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB (${ours.failures} failures); Bun from memory ${fmt(bare.cpuSecondsPerGB, 2)} CPU-s/GB: ${fmt(ratio, 2)}×`);
+      o.summary.push({ benchmark: "replay", figure: `${o.viewers} replay viewers: ${fmt(ratio, 2)}× Bun's CPU per GB`, target: "≤ 1.5×", ok: ratio <= 1.5 && ours.failures === 0 });
+      return { replayCpuPerGB: ours.cpuSecondsPerGB, floorCpuPerGB: bare.cpuSecondsPerGB, replayRatio: ratio, ingestMs: median(plain), withRecordingMs: median(recorded), addedPercent: added * 100, downloadBytes: bytes, firstByteMs: first, megabytesPerSecond: mbps };
     } finally {
-      app.stop(true);
+      void app.stop(true);
       await disposeContext(ctx);
       await closeStore(appStore);
     }
@@ -135,7 +188,7 @@ export async function replayBench(o: ReplayBenchOptions) {
 if (import.meta.main) {
   const work = mkdtempSync("/tmp/dreadcast-replay-bench-");
   const summary: Report["summary"] = [];
-  await replayBench({ line: (l, t) => console.log(`${l.padEnd(14)} ${t}`), verdict: (ok) => (ok ? "PASS" : "MISS"), summary, work, seconds: 30, rounds: 3 });
+  await replayBench({ line: (l, t) => console.log(`${l.padEnd(14)} ${t}`), verdict: (ok) => (ok ? "PASS" : "MISS"), summary, work, seconds: 30, rounds: 3, viewers: 500, loadSeconds: 20 });
   for (const row of summary) console.log(`| ${row.benchmark} | ${row.figure} | ${row.target} | ${row.ok ? "PASS" : "MISS"} |`);
   rmSync(work, { recursive: true, force: true });
 }
