@@ -21,10 +21,6 @@ export const createFirstAdminBody = z.object({
 });
 export type CreateFirstAdminBody = z.infer<typeof createFirstAdminBody>;
 
-export interface AdminProfile {
-  username: string;
-}
-
 export interface FirstAdminStatus {
   needsFirstAdmin: boolean;
 }

@@ -21,6 +21,11 @@ export const paths = {
     moderation: "/admin/moderation",
     settings: "/admin/settings",
     recordings: "/admin/recordings",
+    team: "/admin/team",
+    audit: "/admin/audit",
+    security: "/admin/security",
+    /** An invite link's page (no session needed: the token is the proof). */
+    invite: "/admin/invite/:token",
   },
 } as const;
 

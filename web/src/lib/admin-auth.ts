@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AdminProfile, CreateFirstAdminBody, FirstAdminStatus, LoginBody } from "@contracts/admin";
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { CreateFirstAdminBody, FirstAdminStatus, LoginBody } from "@contracts/admin";
+import type { AdminProfile, Capability, LoginAnswer } from "@contracts/team";
 import { api, serverErrorMessage } from "@/lib/api-client";
 
 /** The admin session and first-run setup calls, used by the admin auth screens and the admin layout. */
@@ -18,6 +19,18 @@ export function adminProfileQueryOptions() {
 
 export function useAdminProfile() {
   return useQuery(adminProfileQueryOptions());
+}
+
+/** Whether the signed-in member's role may do `capability` (the server refuses it otherwise; the panel hides it). */
+export function useCan(capability: Capability): boolean {
+  return useAdminProfile().data?.capabilities.includes(capability) ?? false;
+}
+
+/** Once a session exists (a sign-in, an accepted invite, two factors set up): its profile, cached for the panel. */
+export async function loadSignedInProfile(queryClient: QueryClient): Promise<AdminProfile> {
+  const profile = await getAdminProfile();
+  queryClient.setQueryData(adminAuthKeys.profile, profile);
+  return profile;
 }
 
 /** The profile if signed in, else null: for pages anyone may see (the login page, a moderator's chat). */
@@ -41,8 +54,9 @@ export function useFirstAdminStatus() {
   return useQuery(firstAdminStatusQueryOptions());
 }
 
-export function loginAdmin(body: LoginBody): Promise<AdminProfile> {
-  return api.post<AdminProfile>("/api/admin/login", body);
+/** The password step: a session, or a challenge waiting for the second factor (`secondFactor`). */
+export function loginAdmin(body: LoginBody): Promise<LoginAnswer> {
+  return api.post<LoginAnswer>("/api/admin/login", body);
 }
 
 /** Why a login failed, as the form and its toast say it. */
@@ -50,17 +64,20 @@ export function loginFailure(error: Error): string {
   return serverErrorMessage(error) ?? "Invalid username or password";
 }
 
+/** The password step; with a session, the panel's profile is loaded before it answers. */
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: loginAdmin,
+    mutationFn: async (body: LoginBody) => {
+      const answer = await loginAdmin(body);
+      return { answer, profile: answer.secondFactor ? null : await loadSignedInProfile(queryClient) };
+    },
     meta: { errorToast: (error) => ({ title: "Login failed", description: loginFailure(error) }) },
-    onSuccess: (profile) => queryClient.setQueryData(adminAuthKeys.profile, profile),
   });
 }
 
-export function createFirstAdmin(body: CreateFirstAdminBody): Promise<AdminProfile> {
-  return api.post<AdminProfile>("/api/admin/create-first", body);
+export function createFirstAdmin(body: CreateFirstAdminBody): Promise<{ username: string }> {
+  return api.post<{ username: string }>("/api/admin/create-first", body);
 }
 
 export function useCreateFirstAdmin() {

@@ -3,29 +3,43 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
 import { loginBody, type LoginBody } from "@contracts/admin";
+import type { AdminProfile, SecondFactorKind } from "@contracts/team";
 import { FormField } from "@/components/ui/form-field";
 import { Alert } from "@/components/ui/alert";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
 import { loginFailure, useAdminSession, useFirstAdminStatus, useLogin } from "@/lib/admin-auth";
 import { AuthPanel } from "./auth-panel";
+import { SecondFactorForm } from "./second-factor-form";
 
-/** Admin sign-in; on a fresh install it points to the first-admin setup instead. */
+/** Admin sign-in: the password, then a second factor where the account has one; on a fresh install it points to the first-admin setup instead. */
 export function LoginPage() {
   const [, navigate] = useLocation();
   const firstAdmin = useFirstAdminStatus();
   const session = useAdminSession();
   const login = useLogin();
   const [failure, setFailure] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<{ username: string; kinds: SecondFactorKind[] } | null>(null);
   const form = useForm<LoginBody>({ resolver: zodResolver(loginBody), defaultValues: { username: "", password: "" } });
   const { errors } = form.formState;
+
+  const enter = (profile: AdminProfile) => {
+    if (profile.mustEnrol) {
+      toast({ title: "Set up two-factor sign-in", description: "Your team requires it before you can use the panel." });
+      navigate(paths.admin.security);
+      return;
+    }
+    toast({ title: "Login successful", description: `Welcome back, ${profile.username}.` });
+    navigate(paths.admin.dashboard);
+  };
 
   const onSubmit = form.handleSubmit((values) => {
     setFailure(null);
     login.mutate(values, {
-      onSuccess: (profile) => {
-        toast({ title: "Login successful", description: `Welcome back, ${profile.username}.` });
-        navigate(paths.admin.dashboard);
+      onSuccess: ({ answer, profile }) => {
+        if (profile) return enter(profile);
+        form.resetField("password");
+        setChallenge({ username: values.username.trim(), kinds: answer.secondFactor ?? [] });
       },
       onError: (error) => setFailure(loginFailure(error)),
     });
@@ -45,6 +59,25 @@ export function LoginPage() {
             Create First Admin
           </Link>
         </div>
+      </AuthPanel>
+    );
+  }
+
+  if (challenge) {
+    return (
+      <AuthPanel title="Two-Factor Sign-In" subtitle="One more step to prove it's you.">
+        <SecondFactorForm
+          username={challenge.username}
+          kinds={challenge.kinds}
+          onSignedIn={enter}
+          onEnded={(message) => {
+            setChallenge(null);
+            setFailure(message);
+          }}
+        />
+        <button type="button" className="auth-alternative auth-start-over" onClick={() => setChallenge(null)}>
+          ← Sign in as someone else
+        </button>
       </AuthPanel>
     );
   }
