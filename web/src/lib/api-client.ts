@@ -1,6 +1,9 @@
+import { confirmIdentity, refusalOf } from "@/lib/step-up";
+
 /**
  * The one HTTP client of the web app. Every request sends credentials; bodies are JSON (or FormData);
- * any non-OK response throws an ApiError whose message is `${status}: ${bodyText || statusText}`.
+ * any non-OK response throws an ApiError whose message is `${status}: ${bodyText || statusText}`. An admin
+ * call refused for a stale proof (403 `reauth`) first asks the member to confirm it's them and is sent again.
  */
 export class ApiError extends Error {
   constructor(
@@ -37,13 +40,15 @@ export interface RequestOptions {
 
 /** Fired when an admin call is refused for want of a session (it expired, or another tab logged out). */
 export const ADMIN_SESSION_LOST_EVENT = "dreadcast:admin-session-lost";
+/** Fired when an admin call is refused until the member sets up two-factor sign-in (403 `{ enrol: true }`). */
+export const ADMIN_ENROL_NEEDED_EVENT = "dreadcast:admin-enrol-needed";
 
 // Login answers 401 for a wrong password, and the profile check is what the admin layout already handles.
 function isAdminDataCall(path: string): boolean {
   return path.startsWith("/api/admin/") && path !== "/api/admin/login" && path !== "/api/admin/profile";
 }
 
-async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function request<T>(method: string, path: string, body: unknown, options: RequestOptions, mayStepUp = true): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -56,6 +61,12 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   // The body is always read, even when it is not used, so the response completes.
   const text = await response.text();
   if (response.status === 401 && options.on401 === "returnNull") return null as T;
+  if (response.status === 403 && isAdminDataCall(path)) {
+    const refusal = refusalOf(text);
+    if (refusal.enrol) window.dispatchEvent(new Event(ADMIN_ENROL_NEEDED_EVENT));
+    // A stale proof: once the member confirms it's them, the same call goes again (once).
+    else if (refusal.reauth && mayStepUp && (await confirmIdentity())) return request<T>(method, path, body, options, false);
+  }
   if (!response.ok) throw new ApiError(response.status, text, response.statusText);
   if (!text) return null as T;
   const type = response.headers.get("content-type") ?? "";
