@@ -10,6 +10,7 @@ import { join, relative } from "node:path";
 const FEATURE_PREFIXES: Record<string, string> = {
   access: "access",
   "admin-access-codes": "codes",
+  "admin-audit": "audit",
   "admin-auth": "auth",
   "admin-banned-users": "banned",
   "admin-dashboard": "dash",
