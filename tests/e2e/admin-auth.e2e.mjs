@@ -85,7 +85,7 @@ app.browserTest("login: required fields, a wrong password toast, then success to
   await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
 });
 
-app.browserTest("the dashboard shell shows the sections, the admin's name with 'Administrator', and logs out", async ({ page }) => {
+app.browserTest("the dashboard shell shows the sections, the admin's name with their role, and logs out", async ({ page }) => {
   await logIn(page);
   const sidebar = page.locator("aside.admin-sidebar");
   await sidebar.waitFor();
@@ -95,7 +95,7 @@ app.browserTest("the dashboard shell shows the sections, the admin's name with '
   assert.equal(await livestream.getAttribute("href"), "/livestream");
   assert.equal(await livestream.getAttribute("target"), "_blank");
   await sidebar.getByText(ADMIN.username, { exact: true }).waitFor();
-  await sidebar.getByText("Administrator", { exact: true }).waitFor();
+  await sidebar.getByText("Owner", { exact: true }).waitFor();
   await screenshot(page, "admin-dashboard-1280");
 
   for (const [name, path, heading] of [
@@ -146,7 +146,7 @@ app.browserTest(
     const drawer = page.getByRole("dialog", { name: "Admin menu" });
     await drawer.waitFor();
     await drawer.getByText(ADMIN.username, { exact: true }).waitFor();
-    await drawer.getByText("Administrator", { exact: true }).waitFor();
+    await drawer.getByText("Owner", { exact: true }).waitFor();
     await drawer.getByRole("button", { name: "Logout" }).waitFor();
     await screenshot(page, "admin-menu-open-390");
 

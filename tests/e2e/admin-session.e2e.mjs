@@ -7,7 +7,7 @@ app.browserTest("a signed-in admin who opens the login page is taken to the dash
   await logIn(page);
   await page.goto("/admin/login");
   await waitForPath(page, "/admin/dashboard");
-  await page.getByText("Administrator").first().waitFor();
+  await page.locator("aside.admin-sidebar").getByText("Owner", { exact: true }).waitFor();
 });
 
 app.browserTest("when the session ends behind the panel's back, the next admin call leads back to the login", async ({ page }) => {

@@ -1,16 +1,22 @@
 import type { ComponentType } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
+import { AdminPanelPage } from "@/app/admin-panel-page";
 import { AdminLayout } from "@/components/layouts/admin-layout";
+import { ADMIN_LINKS } from "@/components/layouts/admin-nav";
 import { paths } from "@/config/paths";
 import { AccessCodesPage } from "@/features/admin-access-codes/components/access-codes-page";
+import { AcceptInvitePage } from "@/features/admin-auth/components/accept-invite-page";
 import { LoginPage } from "@/features/admin-auth/components/login-page";
 import { CreateFirstAdminPage } from "@/features/admin-auth/components/create-first-admin-page";
+import { AuditPage } from "@/features/admin-audit/components/audit-page";
 import { BannedUsersPage } from "@/features/admin-banned-users/components/banned-users-page";
 import { DashboardPage } from "@/features/admin-dashboard/components/dashboard-page";
 import { ModerationPage } from "@/features/admin-moderation/components/moderation-page";
 import { PaymentsPage } from "@/features/admin-payments/components/payments-page";
 import { RecordingsPage } from "@/features/admin-recordings/components/recordings-page";
+import { SecurityPage } from "@/features/admin-security/components/security-page";
 import { SettingsPage } from "@/features/admin-settings/components/settings-page";
+import { TeamPage } from "@/features/admin-team/components/team-page";
 import { UsersPage } from "@/features/admin-users/components/users-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
 
@@ -24,6 +30,9 @@ const PROTECTED: Record<string, ComponentType> = {
   [paths.admin.moderation]: ModerationPage,
   [paths.admin.settings]: SettingsPage,
   [paths.admin.recordings]: RecordingsPage,
+  [paths.admin.team]: TeamPage,
+  [paths.admin.audit]: AuditPage,
+  [paths.admin.security]: SecurityPage,
 };
 
 /** Every /admin path. Loaded on demand, so viewers never download the admin panel. */
@@ -33,7 +42,9 @@ export default function AdminRouter() {
   if (Page) {
     return (
       <AdminLayout>
-        <Page />
+        <AdminPanelPage need={ADMIN_LINKS.find((link) => link.href === location)?.need}>
+          <Page />
+        </AdminPanelPage>
       </AdminLayout>
     );
   }
@@ -44,6 +55,7 @@ export default function AdminRouter() {
       </Route>
       <Route path={paths.admin.login} component={LoginPage} />
       <Route path={paths.admin.createFirstAdmin} component={CreateFirstAdminPage} />
+      <Route path={paths.admin.invite} component={AcceptInvitePage} />
       <Route>
         <main>
           <NotFoundPage />

@@ -2,6 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { useLocation } from "wouter";
+import { ROLE_LABELS } from "@contracts/team";
 import { AdminAvatar } from "@/components/layouts/admin-avatar";
 import { AdminNav } from "@/components/layouts/admin-nav";
 import { CloseIcon, MenuIcon } from "@/components/ui/icons";
@@ -55,7 +56,14 @@ export function AdminLayout({ children }: { children: ReactNode }) {
     });
 
   const nav = (onNavigate?: () => void) => (
-    <AdminNav username={profile.data.username} loggingOut={logout.isPending} onLogout={onLogout} onNavigate={onNavigate} />
+    <AdminNav
+      username={profile.data.username}
+      role={profile.data.role}
+      capabilities={profile.data.capabilities}
+      loggingOut={logout.isPending}
+      onLogout={onLogout}
+      onNavigate={onNavigate}
+    />
   );
 
   return (
@@ -83,6 +91,10 @@ export function AdminLayout({ children }: { children: ReactNode }) {
             </Dialog.Portal>
           </Dialog.Root>
           <span className="admin-topbar-brand">{BRAND}</span>
+          <span className="admin-topbar-user">
+            <span className="admin-user-name">{profile.data.username}</span>
+            <span className="admin-user-role">{ROLE_LABELS[profile.data.role]}</span>
+          </span>
           <AdminAvatar username={profile.data.username} small />
         </header>
       )}
