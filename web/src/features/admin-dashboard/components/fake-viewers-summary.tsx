@@ -2,12 +2,14 @@ import { Link } from "wouter";
 import type { AdminStats } from "@contracts/admin-panel";
 import { EyeIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
+import { useCan } from "@/lib/admin-auth";
 import { formatCount } from "@/lib/numbers";
 import { DashPanel } from "./dash-panel";
 
 /** Whether fake viewers are on, the target and how many are shown now (they move ~100 at a time). */
 export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
   const moving = stats.currentFakeViewers !== (stats.fakeViewerMode ? stats.fakeViewersTarget : 0);
+  const mayChange = useCan("fakeViewers");
   return (
     <DashPanel
       icon={<EyeIcon />}
@@ -30,9 +32,11 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
       </dl>
       <p className="dash-stat-card-detail">
         {moving ? "Moving toward the target, about 100 at a time. " : null}
-        <Link href={paths.admin.settings} className="text-link">
-          Change in Settings
-        </Link>
+        {mayChange ? (
+          <Link href={paths.admin.settings} className="text-link">
+            Change in Settings
+          </Link>
+        ) : null}
       </p>
     </DashPanel>
   );

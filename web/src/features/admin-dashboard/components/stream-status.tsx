@@ -3,13 +3,15 @@ import { Link } from "wouter";
 import { TvIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";
 import { useNow } from "@/hooks/use-now";
+import { useCan } from "@/lib/admin-auth";
 import { ingestQueryOptions, streamSourceQueryOptions } from "@/lib/admin-stream";
 import { liveFor, videoSummary } from "@/lib/ingest-figures";
 import { DashPanel } from "./dash-panel";
 
-/** With the built-in ingest: whether OBS is live, for how long and what it sends, and what to change. */
+/** With the built-in ingest: whether OBS is live, for how long and what it sends, and what to change (for the roles that run the stream). */
 export function StreamStatus() {
-  const source = useQuery(streamSourceQueryOptions());
+  const mayRunStream = useCan("stream");
+  const source = useQuery({ ...streamSourceQueryOptions(), enabled: mayRunStream });
   const ingest = useQuery(ingestQueryOptions(source.data?.kind === "ingest"));
   const now = useNow(30_000);
   if (source.data?.kind !== "ingest" || !ingest.data) return null;

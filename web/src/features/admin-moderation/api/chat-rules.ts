@@ -9,8 +9,9 @@ export function getChatRules(): Promise<ChatRules> {
   return api.get<ChatRules>("/api/admin/chat-rules");
 }
 
-export function useChatRules() {
-  return useQuery(queryOptions({ queryKey: chatRulesQueryKey, queryFn: getChatRules }));
+/** The chat's rules; not loaded for a role that may not set them (`enabled` false). */
+export function useChatRules(enabled = true) {
+  return useQuery(queryOptions({ queryKey: chatRulesQueryKey, queryFn: getChatRules, enabled }));
 }
 
 export function saveChatRules(rules: ChatRules): Promise<ChatRules> {

@@ -8,6 +8,7 @@ import { DownloadIcon, ShieldIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { useCan } from "@/lib/admin-auth";
 import { matchesSearch } from "@/lib/search";
 import { useChatRules } from "../api/chat-rules";
 import { CHAT_EXPORT_CSV_URL, CHAT_EXPORT_JSON_URL, moderationLogCsvUrl, useModerationLog } from "../api/moderation-log";
@@ -19,7 +20,8 @@ import "./moderation.css";
 
 /** The chat's rules, who is timed out, the moderation log (search, action filter, CSV) and the chat export. */
 export function ModerationPage() {
-  const rules = useChatRules();
+  const maySetRules = useCan("chatRules");
+  const rules = useChatRules(maySetRules);
   const log = useModerationLog();
   useQueryErrorToast(rules, "Failed to load the chat rules.");
   useQueryErrorToast(log, "Failed to load the moderation log.");
@@ -49,7 +51,7 @@ export function ModerationPage() {
         }
       />
       <div className="moderation-grid">
-        {rules.data ? (
+        {!maySetRules ? null : rules.data ? (
           <ChatRulesCard rules={rules.data} />
         ) : rules.isError ? (
           <section className="card panel">

@@ -1,6 +1,7 @@
 import type { UserRecord } from "@contracts/admin-panel";
 import { ShieldIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
+import { useCan } from "@/lib/admin-auth";
 import { useSetModerator } from "../api/set-moderator";
 
 /** The moderator badge of a user: by MOD- code (fixed), or made in the panel. */
@@ -16,7 +17,8 @@ export function ModeratorBadge({ user }: { user: UserRecord }) {
  */
 export function ModeratorToggle({ user, compact = false }: { user: UserRecord; compact?: boolean }) {
   const setModerator = useSetModerator();
-  if (user.moderator === "code") return null;
+  const mayChange = useCan("moderators");
+  if (user.moderator === "code" || !mayChange) return null;
   const making = user.moderator === null;
   const onClick = () =>
     setModerator.mutate(

@@ -10,6 +10,7 @@ import { BanIcon, ClockIcon, DownloadIcon, KeyIcon, MailIcon, UsersIcon } from "
 import { PageLoader } from "@/components/ui/page-loader";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
+import { useCan } from "@/lib/admin-auth";
 import { formatDateTime } from "@/lib/dates";
 import { matchesSearch } from "@/lib/search";
 import { USERS_CSV_URL, useUsers } from "../api/get-users";
@@ -29,7 +30,8 @@ function StatusBadge({ user }: { user: UserRecord }) {
 
 /** Ban (an icon button in the table, a labelled one on cards); none for someone banned already. */
 function BanButton({ user, compact = false, onBan }: { user: UserRecord; compact?: boolean; onBan: (user: UserRecord) => void }) {
-  if (user.banned) return null;
+  const mayBan = useCan("moderation");
+  if (user.banned || !mayBan) return null;
   return (
     <button
       type="button"
@@ -54,6 +56,8 @@ export function UsersPage() {
   const shown = all.filter((u) => matchesSearch(search, u.username, u.email));
   const list = useListPage(shown, search.trim());
   const [banning, setBanning] = useState<UserRecord | null>(null);
+  // The export carries e-mail addresses: only the roles that may see them get it.
+  const mayExport = useCan("userEmails");
 
   return (
     <>
@@ -61,10 +65,12 @@ export function UsersPage() {
         title="Users"
         description="Everyone who has entered the event. Make a viewer a moderator, or ban them from the stream, here."
         actions={
-          <a className="btn btn-outline" href={USERS_CSV_URL} download>
-            <DownloadIcon />
-            Export CSV
-          </a>
+          mayExport ? (
+            <a className="btn btn-outline" href={USERS_CSV_URL} download>
+              <DownloadIcon />
+              Export CSV
+            </a>
+          ) : undefined
         }
       />
       <section ref={list.topRef} className="card list-panel" aria-labelledby="users-heading">
