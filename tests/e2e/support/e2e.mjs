@@ -26,6 +26,11 @@ export function useApp(serverOptions = {}) {
       if (!state.server) throw new Error("the server is not started yet");
       return state.server.url;
     },
+    /** The server's data directory (its SQLite file, dreadcast.db, among the rest). */
+    get dataDir() {
+      if (!state.server) throw new Error("the server is not started yet");
+      return state.server.dataDir;
+    },
     /**
      * @param {string} name
      * @param {(t: { page: import("playwright-core").Page, context: import("playwright-core").BrowserContext, url: string }) => Promise<void>} fn

@@ -1,0 +1,130 @@
+/**
+ * Helpers of the admin team browser tests: TOTP codes worked out here (RFC 6238, not with the server's
+ * library), a session's proof made old in the server's own SQLite file, and Chromium's virtual
+ * authenticator for passkeys.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { join } from "node:path";
+import { repoRoot } from "./server.mjs";
+
+/**
+ * The TOTP code of `base32` secret (SHA-1, 6 digits, 30 s steps) for the step `at` falls in.
+ * @param {string} base32
+ * @param {number} [at]
+ */
+export function totp(base32, at = Date.now()) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const ch of base32.replace(/[\s=]+/g, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac("sha1", key).update(counter).digest();
+  const offset = /** @type {number} */ (mac[mac.length - 1]) & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+/**
+ * A code for a time step not used yet: the server takes each step once per account, so a second code
+ * waits for the next step (at most 30 s).
+ * @param {string} secret
+ * @param {Set<number>} used the steps this account has used
+ */
+export async function freshCode(secret, used) {
+  for (;;) {
+    const step = Math.floor(Date.now() / 30_000);
+    // A step about to end is skipped too: the code must still be good when it arrives.
+    if (!used.has(step) && Date.now() % 30_000 < 27_000) {
+      used.add(step);
+      return totp(secret);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 100));
+  }
+}
+
+/**
+ * Runs one SQL statement on the server's SQLite file from a second process (Bun's bun:sqlite: Node 20 has
+ * none of its own), for what a browser test cannot wait for: a proof or a sign-in grown old. Answers the
+ * rows it changed.
+ * @param {string} dataDir
+ * @param {string} statement
+ * @param {(string | number)[]} params
+ */
+export function runSql(dataDir, statement, ...params) {
+  const script = `
+    const { Database } = require("bun:sqlite");
+    const db = new Database(process.env.DB_FILE);
+    db.exec("PRAGMA busy_timeout = 5000");
+    console.log(db.query(process.env.STATEMENT).run(...JSON.parse(process.env.PARAMS)).changes);
+  `;
+  const result = spawnSync(join(repoRoot, "node_modules/.bin/bun"), ["-e", script], {
+    env: { ...process.env, DB_FILE: join(dataDir, "dreadcast.db"), STATEMENT: statement, PARAMS: JSON.stringify(params) },
+    encoding: "utf8",
+  });
+  assert.equal(result.status, 0, result.stderr);
+  return Number(result.stdout.trim());
+}
+
+/**
+ * Makes `username`'s sessions look as if they last gave a password or code 11 minutes ago, so the next
+ * action that moves money or keys asks them to confirm it's them.
+ * @param {string} dataDir
+ * @param {string} username
+ */
+export function ageProof(dataDir, username) {
+  const changed = runSql(dataDir, "UPDATE admin_sessions SET verified_at = ? WHERE admin_id = (SELECT id FROM admins WHERE username = ?)", Date.now() - 11 * 60_000, username);
+  assert.ok(changed > 0, `no session of ${username} to age`);
+}
+
+/**
+ * Fills the login form's password step and sends it.
+ * @param {import("playwright-core").Page} page
+ * @param {{ username: string, password: string }} who
+ */
+export async function enterPassword(page, who) {
+  await page.goto("/admin/login");
+  await page.getByLabel("Username").fill(who.username);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Log In" }).click();
+}
+
+/**
+ * Creates the first admin (the owner) through the API, at the server's own address.
+ * @param {string} baseURL
+ * @param {{ username: string, email: string, password: string }} who
+ */
+export async function createOwner(baseURL, who) {
+  const response = await fetch(`${baseURL}/api/admin/create-first`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(who) });
+  assert.equal(response.status, 201, await response.text());
+}
+
+/**
+ * Logs out from the sidebar and waits for the login page.
+ * @param {import("playwright-core").Page} page
+ */
+export async function logOut(page) {
+  await page.locator("aside.admin-sidebar").getByRole("button", { name: "Logout" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin/login");
+  await page.getByLabel("Username").waitFor();
+}
+
+/**
+ * A virtual platform authenticator (a passkey with user verification, like Touch ID) on the page,
+ * through the Chrome DevTools Protocol.
+ * @param {import("playwright-core").Page} page
+ */
+export async function addVirtualAuthenticator(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return {
+    async credentials() {
+      const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+      return credentials;
+    },
+  };
+}
