@@ -10,6 +10,7 @@ import { useStatsHistory } from "../api/get-stats-history";
 import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
+import { RecordingsSpace } from "./recordings-space";
 import { StatCard } from "./stat-card";
 import { StreamStatus } from "./stream-status";
 import { StatsChart } from "@/components/charts/stats-chart";
@@ -81,6 +82,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
     <div className="dash">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
       <StreamStatus />
+      <RecordingsSpace />
       <section className="dash-stat-grid" aria-label="Stats">
         <StatCard
           icon={<EyeIcon />}
