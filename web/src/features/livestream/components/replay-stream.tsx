@@ -57,6 +57,7 @@ export function ReplayStream({ title, playback, headerEnd, onReload }: ReplayStr
     <StreamLayout
       title={title}
       headerEnd={headerEnd}
+      chatLabel="Chat replay"
       player={
         ended ? (
           <ReplayEnded endedAt={playback.replayEndedAt} />

@@ -17,13 +17,15 @@ interface StreamLayoutProps {
   player: ReactNode;
   belowPlayer?: ReactNode;
   chat: ReactNode;
+  /** Names the chat column: the live chat, or the replay's. */
+  chatLabel?: string;
 }
 
 /**
  * The frame of the stream screen (no site shell). Phones: a slim header, the player, the counts bar, the
  * meter, then the chat filling the rest of the screen. Desktops: the player column left, the chat right.
  */
-export function StreamLayout({ title, live = false, headerEnd, stats, player, belowPlayer, chat }: StreamLayoutProps) {
+export function StreamLayout({ title, live = false, headerEnd, stats, player, belowPlayer, chat, chatLabel = "Live chat" }: StreamLayoutProps) {
   return (
     <div className="stream">
       <header className="stream-header">
@@ -46,7 +48,7 @@ export function StreamLayout({ title, live = false, headerEnd, stats, player, be
         {stats ? <div className="stream-stats">{stats}</div> : null}
         {belowPlayer}
       </main>
-      <aside className="stream-chat" aria-label="Live chat">
+      <aside className="stream-chat" aria-label={chatLabel}>
         {chat}
       </aside>
     </div>
