@@ -117,7 +117,8 @@ describe("login, profile and logout", () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(locked.body.error).toMatch(/Too many login attempts/);
-  });
+    // Eight password hashes and the username's slow-down: seconds on a busy machine.
+  }, 20_000);
 });
 
 test("healthz answers 200 while the database is reachable", async () => {

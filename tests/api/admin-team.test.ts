@@ -28,16 +28,23 @@ async function freshCode(secret: string, used: Set<string>): Promise<string> {
   }
 }
 
+/**
+ * Each sign-in from an address of its own (the app trusts the local proxy): the tests sign in far more often
+ * than the per-address limit allows one person.
+ */
+let signIns = 0;
+const nextAddress = () => ({ "x-forwarded-for": `10.9.${Math.floor(++signIns / 250)}.${signIns % 250}` });
+
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ trustProxy: ["127.0.0.1"] });
   await app.ctx.admins.create("owner", "owner@example.com", "owner-pass");
 });
 afterAll(() => app.close());
 
 async function signIn(username: string, password: string): Promise<TestClient> {
   const client = app.client();
-  const res = await client.post("/api/admin/login", { username, password });
+  const res = await client.post("/api/admin/login", { username, password }, nextAddress());
   expect(res.status).toBe(200);
   return client;
 }
@@ -119,7 +126,7 @@ describe("two factors: TOTP", () => {
     used.add(String(Math.floor(Date.now() / 30_000)));
 
     const browser = app.client();
-    const first = await browser.post("/api/admin/login", { username: "owner-totp", password: "member-pass" });
+    const first = await browser.post("/api/admin/login", { username: "owner-totp", password: "member-pass" }, nextAddress());
     expect(first.status).toBe(200);
     expect(first.body.secondFactor).toEqual(["totp", "recovery"]);
     expect(first.body.username).toBeUndefined();
@@ -129,15 +136,15 @@ describe("two factors: TOTP", () => {
     expect((await browser.get("/api/admin/profile")).status).toBe(401);
 
     const code = await freshCode(secret, used);
-    const done = await browser.post("/api/admin/login/second-factor", { code });
+    const done = await browser.post("/api/admin/login/second-factor", { code }, nextAddress());
     expect(done.status).toBe(200);
     expect(browser.cookies.has("dreadcast_admin")).toBe(true);
     expect((await browser.get("/api/admin/stats")).status).toBe(200);
 
     // The same code in the same step, on a new sign-in: refused.
     const again = app.client();
-    await again.post("/api/admin/login", { username: "owner-totp", password: "member-pass" });
-    const replay = await again.post("/api/admin/login/second-factor", { code });
+    await again.post("/api/admin/login", { username: "owner-totp", password: "member-pass" }, nextAddress());
+    const replay = await again.post("/api/admin/login/second-factor", { code }, nextAddress());
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe("That code is not right");
   }, 40_000);
@@ -147,11 +154,11 @@ describe("two factors: TOTP", () => {
     const { secret } = await enableTotp(client);
     const a = app.client();
     const b = app.client();
-    await a.post("/api/admin/login", { username: "racer-totp", password: "member-pass" });
-    await b.post("/api/admin/login", { username: "racer-totp", password: "member-pass" });
+    await a.post("/api/admin/login", { username: "racer-totp", password: "member-pass" }, nextAddress());
+    await b.post("/api/admin/login", { username: "racer-totp", password: "member-pass" }, nextAddress());
     await Bun.sleep(30_000 - (Date.now() % 30_000) + 50); // the step enableTotp used is spent
     const code = totp(secret);
-    const results = await Promise.all([a.post("/api/admin/login/second-factor", { code }), b.post("/api/admin/login/second-factor", { code })]);
+    const results = await Promise.all([a.post("/api/admin/login/second-factor", { code }, nextAddress()), b.post("/api/admin/login/second-factor", { code }, nextAddress())]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   }, 40_000);
 
@@ -159,24 +166,24 @@ describe("two factors: TOTP", () => {
     const client = await member("wrong-codes", "operator");
     const { secret } = await enableTotp(client);
     const browser = app.client();
-    await browser.post("/api/admin/login", { username: "wrong-codes", password: "member-pass" });
+    await browser.post("/api/admin/login", { username: "wrong-codes", password: "member-pass" }, nextAddress());
     for (const body of [{ code: "" }, { code: "12345" }, { code: "1234567" }, { code: "١٢٣٤٥٦" }, { code: ["123456"] }, { code: 123456 }, { code: "12 456" }, { nope: 1 }]) {
-      const res = await browser.post("/api/admin/login/second-factor", body);
+      const res = await browser.post("/api/admin/login/second-factor", body, nextAddress());
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
     const huge = await browser.post("/api/admin/login/second-factor", JSON.stringify({ code: "1".repeat(2_000_000) }), { "content-type": "application/json" });
     expect([400, 413]).toContain(huge.status);
     // Malformed input is not a guess; wrong codes are: four leave the challenge open…
     for (const offset of [-2, 2, -3, 3]) {
-      const res = await browser.post("/api/admin/login/second-factor", { code: totp(secret, Date.now(), offset) });
+      const res = await browser.post("/api/admin/login/second-factor", { code: totp(secret, Date.now(), offset) }, nextAddress());
       expect(res.status).toBe(401);
       expect(res.body.error).toBe("That code is not right");
     }
     // …the fifth ends it, and then even the right code needs the password again.
-    const fifth = await browser.post("/api/admin/login/second-factor", { code: "000000" === totp(secret) ? "000001" : "000000" });
+    const fifth = await browser.post("/api/admin/login/second-factor", { code: "000000" === totp(secret) ? "000001" : "000000" }, nextAddress());
     expect(fifth.status).toBe(401);
     expect(fifth.body.error).toBe("Your sign-in has expired. Enter your password again.");
-    const sixth = await browser.post("/api/admin/login/second-factor", { code: totp(secret) });
+    const sixth = await browser.post("/api/admin/login/second-factor", { code: totp(secret) }, nextAddress());
     expect(sixth.status).toBe(401);
     expect(sixth.body.error).toBe("Your sign-in has expired. Enter your password again.");
   });
@@ -187,13 +194,13 @@ describe("two factors: TOTP", () => {
     const b = await member("chal-b", "support");
     await enableTotp(b);
     const browser = app.client();
-    await browser.post("/api/admin/login", { username: "chal-b", password: "member-pass" });
+    await browser.post("/api/admin/login", { username: "chal-b", password: "member-pass" }, nextAddress());
     // chal-a's code against chal-b's challenge is a wrong code.
     await Bun.sleep(30_000 - (Date.now() % 30_000) + 50);
-    expect((await browser.post("/api/admin/login/second-factor", { code: totp(secret) })).status).toBe(401);
+    expect((await browser.post("/api/admin/login/second-factor", { code: totp(secret) }, nextAddress())).status).toBe(401);
     // An expired challenge: refused.
     await app.ctx.store.run("UPDATE admin_challenges SET expires_at = ?", Date.now() - 1);
-    const late = await browser.post("/api/admin/login/second-factor", { code: totp(secret) });
+    const late = await browser.post("/api/admin/login/second-factor", { code: totp(secret) }, nextAddress());
     expect(late.status).toBe(401);
     expect(late.body.error).toBe("Your sign-in has expired. Enter your password again.");
   }, 40_000);
@@ -202,20 +209,20 @@ describe("two factors: TOTP", () => {
     const client = await member("recover-me", "support");
     const { secret, recoveryCodes } = await enableTotp(client);
     const browser = app.client();
-    await browser.post("/api/admin/login", { username: "recover-me", password: "member-pass" });
-    expect((await browser.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] })).status).toBe(200);
+    await browser.post("/api/admin/login", { username: "recover-me", password: "member-pass" }, nextAddress());
+    expect((await browser.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress())).status).toBe(200);
     const again = app.client();
-    await again.post("/api/admin/login", { username: "recover-me", password: "member-pass" });
-    expect((await again.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] })).status).toBe(401);
+    await again.post("/api/admin/login", { username: "recover-me", password: "member-pass" }, nextAddress());
+    expect((await again.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress())).status).toBe(401);
 
     await Bun.sleep(30_000 - (Date.now() % 30_000) + 50);
     const fresh = await client.post("/api/admin/2fa/recovery-codes", { password: "member-pass", code: totp(secret) });
     expect(fresh.status).toBe(200);
     expect(fresh.body.recoveryCodes).toHaveLength(10);
     const third = app.client();
-    await third.post("/api/admin/login", { username: "recover-me", password: "member-pass" });
-    expect((await third.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[1] })).status).toBe(401);
-    expect((await third.post("/api/admin/login/second-factor", { recoveryCode: fresh.body.recoveryCodes[0].toUpperCase() })).status).toBe(200);
+    await third.post("/api/admin/login", { username: "recover-me", password: "member-pass" }, nextAddress());
+    expect((await third.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[1] }, nextAddress())).status).toBe(401);
+    expect((await third.post("/api/admin/login/second-factor", { recoveryCode: fresh.body.recoveryCodes[0].toUpperCase() }, nextAddress())).status).toBe(200);
   }, 40_000);
 
   test("a sealed TOTP secret copied to another member's row does not open there", async () => {
@@ -305,7 +312,7 @@ describe("the team", () => {
     try {
       const browser = app.client();
       if (!(await app.ctx.admins.findByUsername("enrol-me"))) await app.ctx.admins.create("enrol-me", "enrol@example.com", "member-pass", "operator");
-      const login = await browser.post("/api/admin/login", { username: "enrol-me", password: "member-pass" });
+      const login = await browser.post("/api/admin/login", { username: "enrol-me", password: "member-pass" }, nextAddress());
       expect(login.body).toEqual({ username: "enrol-me", mustEnrol: true });
       const blocked = await browser.get("/api/admin/stats");
       expect(blocked.status).toBe(403);
@@ -324,7 +331,7 @@ describe("the team", () => {
 describe("the audit log", () => {
   test("records sign-ins and changes with who, what and where, never a secret; refuses edits", async () => {
     const owner = await signIn("owner", "owner-pass");
-    await app.client().post("/api/admin/login", { username: "owner", password: "not-the-password" });
+    await app.client().post("/api/admin/login", { username: "owner", password: "not-the-password" }, nextAddress());
     await owner.post("/api/admin/generate-access-code", { kind: "SKP", email: "guest@example.com" });
     const log = await owner.get("/api/admin/audit-log");
     expect(log.status).toBe(200);
