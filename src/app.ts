@@ -62,7 +62,14 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   ctx.cluster.single("reminders", intervalJob(() => void queueReminders(), REMINDER_TICK_MS, { atStart: true }));
   const web = await webAppPlugin(
     assets ?? (await loadWebAssets()),
-    async () => ({ "content-security-policy": contentSecurityPolicy(await ctx.stream.provider().csp()) }),
+    async () => {
+      const sources = await ctx.stream.provider().csp();
+      // The replay plays through MediaSource (blob: media, hls.js's worker) whatever the stream source is now.
+      if (!sources.media.includes("blob:") && (await ctx.replay.anyKept())) {
+        return { "content-security-policy": contentSecurityPolicy({ ...sources, media: ["'self'", "blob:"], worker: ["'self'", "blob:"] }) };
+      }
+      return { "content-security-policy": contentSecurityPolicy(sources) };
+    },
     (path) => eventPage.pageHead(path),
   );
   // One instance of a cluster sends the mail; alone, this one does, and earlier runs' claims are released at once.

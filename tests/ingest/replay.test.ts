@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 import { say, WsClient } from "../support/ws.ts";
@@ -23,7 +23,7 @@ let dir = "";
 beforeAll(async () => {
   if (mediaToolsMissing) return;
   dir = mediaDir();
-  app = await startTestApp();
+  app = await startTestApp({}, { page: STAND_IN_PAGE });
   admin = await loginAsAdmin(app);
   expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
   expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);
@@ -143,6 +143,13 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     expect((await ranged.arrayBuffer()).byteLength).toBe(100);
     expect((await fetch(`${app.url}/api/admin/recordings/${rec.id}.mp4`, { headers: { cookie: cookieOf(admin), range: "bytes=999999999-" } })).status).toBe(416);
     expect((await admin.get("/api/admin/recordings/12.mkv")).status).toBe(404);
+
+    // The stream source changed after the night: the page still allows the replay's player (blob: media).
+    expect((await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" })).status).toBe(200);
+    expect((await mara.get("/api/stream/playback")).body.kind).toBe("replay");
+    const csp = (await fetch(app.url + "/livestream")).headers.get("content-security-policy")!;
+    expect(csp).toContain("media-src 'self' blob:;");
+    expect(csp).toContain("worker-src 'self' blob:;");
 
     // After "available until" the page says the replay has ended, and the files are refused.
     const until = new Date(Date.now() + 60_000).toISOString();

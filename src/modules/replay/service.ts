@@ -35,6 +35,20 @@ export class ReplayService {
     private readonly messages: Pick<ChatMessageStore, "asItHappened">,
   ) {}
 
+  private kept: { writes: number; any: boolean } | null = null;
+
+  /**
+   * Whether any recording could be replayed (read once per database change: every page view asks, for its
+   * Content-Security-Policy, as the replay's player needs blob: media whatever the stream source is now).
+   */
+  async anyKept(): Promise<boolean> {
+    const writes = this.store.writes;
+    if (this.kept?.writes === writes) return this.kept.any;
+    const any = (await this.store.get("SELECT 1 AS one FROM recordings WHERE hidden = 0 LIMIT 1")) !== null;
+    if (!this.store.inTransaction()) this.kept = { writes, any };
+    return any;
+  }
+
   /** Whether the live stream is still what pages play (the switch on, and a publisher seen in the last ten minutes). */
   private async liveStill(now: number): Promise<boolean> {
     const s = await this.settings.get();
