@@ -48,6 +48,12 @@ export interface Config {
    * the stream key); default: a key file made in the data directory on first use. A cluster shares it.
    */
   secretKey: string | null;
+  /**
+   * What OBS is told to publish to when a proxy in front forwards RTMP (or RTMPS) to this server's port:
+   * rtmp://host:port and rtmps://host:port; default the site's host and --rtmp-port / --rtmps-port.
+   */
+  rtmpPublicUrl: string | null;
+  rtmpsPublicUrl: string | null;
   /** s3://bucket/prefix: recordings go to an S3-compatible bucket instead of DATA_DIR/recordings. */
   recordingsUrl: string | null;
   s3Endpoint: string | null;
@@ -140,6 +146,13 @@ export const FLAGS: Record<string, FlagSpec> = {
     value: "KEY",
     help: "32-byte key, as 64 hex digits or base64, sealing the secrets kept in the database (two-factor secrets, the stream key); default: DATA_DIR/secrets.key, made on first use. Every instance of a cluster needs the same one",
   },
+  "rtmp-public-url": {
+    key: "rtmpPublicUrl",
+    kind: "url",
+    value: "URL",
+    help: "the RTMP address OBS is given when a proxy forwards it here, e.g. rtmp://live.example.com:1935 (default: the site's host and --rtmp-port)",
+  },
+  "rtmps-public-url": { key: "rtmpsPublicUrl", kind: "url", value: "URL", help: "the same for RTMPS, e.g. rtmps://live.example.com:443 (default: the site's host and --rtmps-port)" },
   "recordings-url": {
     key: "recordingsUrl",
     kind: "s3-url",
@@ -181,6 +194,8 @@ export function defaultConfig(): Config {
     tlsCert: null,
     tlsKey: null,
     secretKey: null,
+    rtmpPublicUrl: null,
+    rtmpsPublicUrl: null,
     recordingsUrl: null,
     s3Endpoint: null,
     s3Region: null,
@@ -202,7 +217,8 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       } catch {
         throw new ConfigError(`--${name} must be a URL, got '${raw}'`);
       }
-      if (name === "smtp-url" ? !["smtp:", "smtps:"].includes(url.protocol) : !["http:", "https:"].includes(url.protocol)) {
+      const schemes = name === "smtp-url" ? ["smtp:", "smtps:"] : name === "rtmp-public-url" ? ["rtmp:"] : name === "rtmps-public-url" ? ["rtmps:"] : ["http:", "https:"];
+      if (!schemes.includes(url.protocol)) {
         throw new ConfigError(`--${name} has an unsupported scheme '${url.protocol}'`);
       }
       return name === "smtp-url" ? raw : raw.replace(/\/+$/, "");

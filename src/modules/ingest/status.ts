@@ -68,8 +68,9 @@ export async function ingestView(ingest: IngestService, config: Config, siteUrl:
   const live = ingest.live;
   const publisher = live ? publisherView(ingest, live) : null;
   return {
-    rtmpUrl: `rtmp://${host}:${ports.rtmp}/${INGEST_APP}`,
-    rtmpsUrl: ports.rtmps === null ? null : `rtmps://${host}:${ports.rtmps}/${INGEST_APP}`,
+    // Behind a proxy that forwards RTMP, OBS is given the proxy's address (the flags), not this port.
+    rtmpUrl: `${config.rtmpPublicUrl ?? `rtmp://${host}:${ports.rtmp}`}/${INGEST_APP}`,
+    rtmpsUrl: ports.rtmps === null ? null : `${config.rtmpsPublicUrl ?? `rtmps://${host}:${ports.rtmps}`}/${INGEST_APP}`,
     streamKey: streamKey ?? "",
     live: live !== null || ingest.publishingElsewhere !== null,
     publisher,
