@@ -10,23 +10,14 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
+import { webBuildOptions } from "./web-build-options.ts";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
 const publicDir = join(root, "web/public");
 
 await rm(outdir, { recursive: true, force: true });
-const result = await Bun.build({
-  entrypoints: [join(root, "web/index.html")],
-  outdir,
-  target: "browser",
-  minify: true,
-  splitting: true,
-  sourcemap: "none",
-  publicPath: "/",
-  naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
-  define: { "process.env.NODE_ENV": JSON.stringify("production") },
-});
+const result = await Bun.build(webBuildOptions(outdir));
 if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);

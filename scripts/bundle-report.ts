@@ -1,0 +1,118 @@
+/**
+ * What the web app's bundle holds (bun scripts/bundle-report.ts [--top N] [--json]): builds it with the same
+ * options as scripts/build-web.ts into a scratch directory, with the bundler's metafile, and prints
+ *
+ * - every output file (entry, route and shared chunks, stylesheets): its gzip size and the packages and
+ *   modules that take the most room in it;
+ * - what `/` and `/livestream` load before first paint: the files index.html names (scripts, stylesheets),
+ *   each route's own lazy chunk, and everything those import statically. Dynamic imports (the purchase
+ *   dialog, the admin panel, hls.js…) are listed apart: they load when first needed.
+ *
+ * The figures are the bundler's output gzipped at level 9, the way the server sends them precompressed.
+ * A lazy chunk's own stylesheet (`cssBundle`) is written but never requested: the bundler also puts its rules
+ * into the stylesheet index.html names, so that one holds every rule of the app and counts at first paint.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { webBuildOptions } from "./web-build-options.ts";
+
+interface MetaOutput {
+  bytes: number;
+  inputs: Record<string, { bytesInOutput: number }>;
+  imports: { path: string; kind: string }[];
+  entryPoint?: string;
+  cssBundle?: string;
+}
+
+/** Each route's own code: the lazy page chunk the router loads for it (none for the landing page, built in). */
+const ROUTES: Record<string, string[]> = {
+  "/": [],
+  "/livestream": ["web/src/features/livestream/components/livestream-page.tsx"],
+};
+
+const args = process.argv.slice(2);
+const top = Number(args[args.indexOf("--top") + 1]) || 6;
+const asJson = args.includes("--json");
+
+const outdir = await mkdtemp(join(tmpdir(), "dreadcast-bundle-"));
+try {
+  const result = await Bun.build({ ...webBuildOptions(outdir), metafile: true });
+  if (!result.success || !result.metafile) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
+  const meta = (typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile) as { outputs: Record<string, MetaOutput> };
+  const key = (path: string) => "./" + path.replace(/^\.?\//, "");
+  const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [key(path), out]));
+
+  const gzip = new Map<string, number>();
+  for (const path of outputs.keys()) gzip.set(path, Bun.gzipSync(new Uint8Array(await Bun.file(join(outdir, path)).arrayBuffer()), { level: 9 }).length);
+
+  /** Where a module's bytes count: its package for a dependency, its file for our own code. */
+  const owner = (input: string) => {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    return m ? m[1]! : input;
+  };
+
+  const files = [...outputs].filter(([path]) => /\.(js|css)$/.test(path)).map(([path, out]) => {
+    const byPackage = new Map<string, number>();
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
+    return {
+      file: path.slice(1),
+      entry: out.entryPoint ?? null,
+      bytes: out.bytes,
+      gzipBytes: gzip.get(path)!,
+      biggest: [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, bytes]) => ({ name, bytes })),
+      staticImports: out.imports.filter((i) => i.kind === "import-statement").map((i) => key(i.path).slice(1)),
+      dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => key(i.path).slice(1)),
+    };
+  });
+  files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+
+  // What index.html names, as written into the built page.
+  const html = await Bun.file(join(outdir, "index.html")).text();
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => key(m[1]!));
+
+  const firstPaint: Record<string, { files: { file: string; gzipBytes: number }[]; gzipBytes: number; lazy: string[] }> = {};
+  for (const [route, pages] of Object.entries(ROUTES)) {
+    const roots = [...named];
+    for (const page of pages) {
+      const chunk = [...outputs].find(([path, out]) => out.entryPoint === page && path.endsWith(".js"));
+      if (!chunk) throw new Error(`no chunk is built for ${page}`);
+      roots.push(chunk[0]);
+    }
+    const seen = new Set<string>();
+    const lazy = new Set<string>();
+    const visit = (path: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      for (const i of outputs.get(path)?.imports ?? []) {
+        if (i.kind === "import-statement") visit(key(i.path));
+        else if (i.kind === "dynamic-import") lazy.add(key(i.path));
+      }
+    };
+    roots.forEach(visit);
+    const loaded = [...seen].filter((p) => /\.(js|css)$/.test(p)).map((p) => ({ file: p.slice(1), gzipBytes: gzip.get(p)! }));
+    firstPaint[route] = { files: loaded, gzipBytes: loaded.reduce((n, f) => n + f.gzipBytes, 0), lazy: [...lazy].filter((p) => !seen.has(p)).map((p) => p.slice(1)) };
+  }
+
+  if (asJson) {
+    console.log(JSON.stringify({ files, firstPaint }, null, 2));
+  } else {
+    const kib = (n: number) => `${(n / 1024).toFixed(1).padStart(6)} KiB`;
+    const name = (f: (typeof files)[number]) => (f.entry ? `${f.file}  ← ${f.entry}` : f.file);
+    console.log("Output files, largest first (gzip, then raw; biggest parts raw):\n");
+    for (const f of files) {
+      console.log(`${kib(f.gzipBytes)} gz ${kib(f.bytes)} raw  ${name(f)}`);
+      console.log(`      ${f.biggest.map((b) => `${b.name} ${(b.bytes / 1024).toFixed(1)}`).join(", ")}`);
+    }
+    for (const [route, r] of Object.entries(firstPaint)) {
+      console.log(`\n${route}: ${kib(r.gzipBytes).trim()} gzip JS + CSS before first paint, in ${r.files.length} files`);
+      for (const f of r.files.sort((a, b) => b.gzipBytes - a.gzipBytes)) console.log(`  ${kib(f.gzipBytes)}  ${f.file}`);
+      console.log(`  loaded when first needed: ${r.lazy.join(", ") || "none"}`);
+    }
+  }
+} finally {
+  await rm(outdir, { recursive: true, force: true });
+}
