@@ -81,6 +81,7 @@ app.browserTest("a refusal the page does not know is shown in the server's words
   await context.route("**/api/verify-existing-access", (route) => route.fulfill({ status: 200, json: { valid: false, message: "Invalid access code. Please try again." } }));
   const json = (status, body) => ({ status, contentType: "application/json", body: JSON.stringify(body) });
 
+  /** @type {[{ status: number, contentType: string, body: string }, string][]} */
   const cases = [
     [json(200, { valid: false, message: "The doors are sealed until midnight." }), "The doors are sealed until midnight."],
     [json(403, { valid: false, message: "This pass was refunded.", error: "This pass was refunded." }), "This pass was refunded."],
@@ -177,7 +178,7 @@ app.browserTest(
           localStorage.setItem("probe", "1");
           return "stored";
         } catch (error) {
-          return error.name;
+          return /** @type {Error} */ (error).name;
         }
       }),
       "QuotaExceededError",

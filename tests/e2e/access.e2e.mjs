@@ -15,6 +15,10 @@ const usernameField = (page) => page.getByLabel("Chat username", { exact: true }
 const emailField = (page) => page.getByLabel("Email (optional)", { exact: true });
 const submit = (page) => page.getByRole("button", { name: "ENTER THE STREAM" });
 
+/**
+ * @param {import("playwright-core").Page} page
+ * @param {{ code: string, username: string, email?: string }} entry
+ */
 async function enter(page, { code, username, email }) {
   await page.goto("/access");
   await page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor();

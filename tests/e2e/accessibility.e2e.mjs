@@ -16,6 +16,7 @@ async function assertAccessible(page, what) {
 }
 
 app.browserTest("the viewer pages pass axe (WCAG 2.1 A/AA and best practices)", async ({ page }) => {
+  /** @type {[string, () => Promise<void>][]} */
   const pages = [
     ["/", () => page.getByRole("img", { name: /event banner/ }).waitFor()],
     ["/access", () => page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor()],

@@ -10,6 +10,10 @@ const PATH = "/admin/access-codes";
 /** The table row of a code. */
 const rowOf = (page, code) => page.locator(`tr[data-code="${code}"]`);
 
+/**
+ * @param {import("playwright-core").Page} page
+ * @param {{ email?: string, moderator?: boolean }} [options]
+ */
 async function generateInDialog(page, { email, moderator = false } = {}) {
   await page.getByRole("button", { name: "Generate Code" }).click();
   const dialog = page.getByRole("dialog", { name: "Generate access code" });

@@ -18,6 +18,7 @@ async function moderate(page, frames) {
           const frame = JSON.parse(event.data);
           if (frame.type === "error") errors.push(frame.message);
         });
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- in the page: the frames go 120 ms apart
         ws.addEventListener("open", async () => {
           for (const frame of list) {
             ws.send(JSON.stringify(frame));

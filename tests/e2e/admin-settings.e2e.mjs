@@ -195,7 +195,7 @@ app.browserTest("thumbnail: images only, an upload is saved at once and shown on
   assert.notEqual(uploaded, DEFAULT_THUMBNAIL);
   assert.equal(await page.getByLabel("Thumbnail path").inputValue(), uploaded);
   const preview = page.getByRole("img", { name: "Thumbnail preview" });
-  await page.waitForFunction((img) => img.complete && img.naturalWidth === 160, await preview.elementHandle());
+  await page.waitForFunction((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth === 160, await preview.elementHandle());
   await page.getByText("All changes saved.").waitFor();
   await screenshotScreen(page, "admin-settings-uploaded");
 
@@ -204,7 +204,7 @@ app.browserTest("thumbnail: images only, an upload is saved at once and shown on
   const banner = home.getByRole("img", { name: /event banner/ });
   await banner.waitFor();
   assert.equal(await banner.getAttribute("src"), uploaded);
-  await home.waitForFunction((img) => img.complete && img.naturalWidth === 160, await banner.elementHandle());
+  await home.waitForFunction((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth === 160, await banner.elementHandle());
   await home.close();
 
   await page.getByRole("button", { name: "Reset Thumbnail" }).click();

@@ -31,6 +31,7 @@ async function screenshotCard(page, card, name) {
 const card = (page) => page.getByRole("form", { name: "Stream source" });
 const source = async (page) => (await page.request.get("/api/admin/stream-source")).json();
 
+/** @type {[string, Record<string, string>][]} */
 const KINDS = [
   ["Embed link", { "Embed URL": "https://www.youtube.com/embed/dQw4w9WgXcQ" }],
   ["Mux", { "Playback ID": "a1B2c3D4e5F6", "Signing key ID": "sK3yId00", "Signing key": PEM }],

@@ -21,7 +21,7 @@ if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmp
 
 // --rtmp-port 0: the RTMP port is picked when the source becomes Built-in (OBS) and read from rtmpUrl.
 const app = useApp({ args: ["--rtmp-port", "0"] });
-const ingestTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn, options) : test(name, { skip: "no ffmpeg" }, () => {}));
+const ingestTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn, options) : void test(name, { skip: "no ffmpeg" }, () => {}));
 
 /** The admin API from Node (the same admin the browser signs in as), and a wait until OBS is live. */
 async function adminClient(url) {
@@ -336,7 +336,7 @@ function holdPort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve({ port: server.address().port, close: () => new Promise((r) => server.close(r)) }));
+    server.listen(0, "127.0.0.1", () => resolve({ port: /** @type {import("node:net").AddressInfo} */ (server.address()).port, close: () => new Promise((r) => server.close(r)) }));
   });
 }
 

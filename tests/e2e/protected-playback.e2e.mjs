@@ -26,8 +26,8 @@ function recordHlsChunk(page) {
 
 /** The video's position, once it has one past `seconds`. */
 async function playsPast(page, seconds, timeout = 20_000) {
-  await page.waitForFunction((s) => (document.querySelector("video.stream-video")?.currentTime ?? 0) > s, seconds, { timeout });
-  return page.evaluate(() => document.querySelector("video.stream-video").currentTime);
+  await page.waitForFunction((s) => (/** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"))?.currentTime ?? 0) > s, seconds, { timeout });
+  return page.evaluate(() => /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video")).currentTime);
 }
 
 app.browserTest("the relayed HLS stream plays in the page through hls.js, one origin request per segment, under the viewer's watermark", async ({ page }) => {
@@ -53,7 +53,7 @@ app.browserTest("the relayed HLS stream plays in the page through hls.js, one or
     // It stays clear of the bottom of the player, where the video's controls are.
     const [mark, video] = await Promise.all([watermark.boundingBox(), page.locator("video.stream-video").boundingBox()]);
     assert.ok(mark && video && mark.y + mark.height <= video.y + video.height * 0.8, "the watermark keeps off the controls");
-    await page.locator("video.stream-video").evaluate((v) => v.pause());
+    await page.locator("video.stream-video").evaluate((/** @type {HTMLVideoElement} */ v) => v.pause());
     await screenshotWidths(page, "protected-playback-hls-watermark");
     for (const segment of origin.segments) assert.ok(origin.count(`/hls/${segment}`) <= 1, `${segment}: ${origin.count(`/hls/${segment}`)} origin requests`);
   } finally {
@@ -90,7 +90,7 @@ async function nativeHlsOnly(context) {
     delete window.MediaSource;
     delete window.ManagedMediaSource;
     window.videoLoads = [];
-    document.addEventListener("loadstart", (event) => window.videoLoads.push(event.target.getAttribute("src")), true);
+    document.addEventListener("loadstart", (event) => window.videoLoads.push(/** @type {Element} */ (event.target).getAttribute("src")), true);
   });
 }
 
@@ -113,10 +113,10 @@ app.browserTest("without Media Source Extensions the video is given the relayed 
     const video = page.locator("video.stream-video");
     const first = await playsPast(page, 0.5);
     assert.equal(await video.getAttribute("src"), RELAYED_PLAYLIST);
-    assert.equal(await video.evaluate((v) => v.currentSrc), `${app.url}${RELAYED_PLAYLIST}`, "the relay's own address, not a MediaSource blob");
+    assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentSrc), `${app.url}${RELAYED_PLAYLIST}`, "the relay's own address, not a MediaSource blob");
     assert.equal(hlsChunk.length, 0, "hls.js is not loaded where the browser plays HLS itself");
     assert.ok(relayed.includes(RELAYED_PLAYLIST) && relayed.some((p) => p.endsWith(".ts")), `the browser fetches the playlist and segments from the relay: ${relayed}`);
-    assert.equal(await video.evaluate((v) => v.muted), false);
+    assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false);
     assert.equal(await page.getByText("Loading Stream").count(), 0);
 
     // Saving the source makes open pages fetch their playback again: the same address, so the video carries on.
@@ -125,7 +125,7 @@ app.browserTest("without Media Source Extensions the video is given the relayed 
     await refreshed;
     await page.waitForTimeout(500);
     assert.deepEqual(await videoLoads(page), [RELAYED_PLAYLIST], "the video is not loaded again for a fresh copy of the same address");
-    assert.ok((await video.evaluate((v) => v.currentTime)) >= first, "playback did not start over");
+    assert.ok((await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentTime)) >= first, "playback did not start over");
   } finally {
     await origin.stop();
   }
@@ -151,18 +151,18 @@ app.browserTest("without Media Source Extensions an unreachable origin shows 'Lo
     await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
     await playsPast(page, 0.5, 30_000);
     await page.getByText("Loading Stream").waitFor({ state: "detached" });
-    assert.equal(await page.locator("video.stream-video").evaluate((v) => v.muted), false, "a failed load does not mute the stream");
+    assert.equal(await page.locator("video.stream-video").evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false, "a failed load does not mute the stream");
     assert.equal(hlsChunk.length, 0);
   } finally {
     await origin.stop();
   }
 });
 
-for (const [kind, source, pattern] of [
+for (const [kind, source, pattern] of /** @type {[string, object, RegExp][]} */ ([
   ["mux", { kind: "mux", playbackId: "abc123", signingKeyId: "key42", signingKey: MUX_KEY }, /^https:\/\/player\.mux\.com\/abc123\?playback-token=[\w-]+\.[\w-]+\.[\w-]+&thumbnail-token=/],
   ["cloudflare", { kind: "cloudflare", customerCode: "f33zs165nr7gyfy4", videoUid: "0123456789abcdef0123456789abcdef", keyId: "fedcba9876543210fedcba9876543210", privateKey: MUX_KEY }, /^https:\/\/customer-f33zs165nr7gyfy4\.cloudflarestream\.com\/[\w-]+\.[\w-]+\.[\w-]+\/iframe$/],
   ["bunny", { kind: "bunny", libraryId: "77", videoId: "vid-1", tokenKey: "token-key-1234" }, /^https:\/\/iframe\.mediadelivery\.net\/embed\/77\/vid-1\?token=[0-9a-f]{64}&expires=\d+$/],
-]) {
+])) {
   app.browserTest(`${kind}: the viewer's own signed address plays in the provider's frame, watermarked, without hls.js`, async ({ page, context }) => {
     await routePlayer(context, PROVIDER_ORIGINS);
     await (await theAdmin()).setStreamSource(source);

@@ -227,6 +227,7 @@ app.browserTest("the dialog shows 'Processing...' while paying, and a card form 
   await dialog.getByText("Please enter a valid email address").waitFor();
   await dialog.getByLabel("Email (optional)").fill("");
 
+  /** @type {(value?: unknown) => void} */
   let release;
   const held = new Promise((resolve) => (release = resolve));
   await page.route("**/api/demo/confirm-payment", async (route) => {
@@ -254,6 +255,7 @@ app.browserTest("the dialog shows 'Processing...' while paying, and a card form 
 });
 
 app.browserTest("a failed payment setup shows 'Failed to initialize payment. Please try again.' with Cancel and Try again", async ({ page }) => {
+  /** @type {(value?: unknown) => void} */
   let release;
   const held = new Promise((resolve) => (release = resolve));
   let failing = true;

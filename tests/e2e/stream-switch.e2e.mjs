@@ -51,7 +51,7 @@ app.browserTest(
     const origin = await startHlsOrigin();
     try {
       await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
-      await page.waitForFunction(() => (document.querySelector("video.stream-video")?.currentTime ?? 0) > 0.5, null, { timeout: 30_000 });
+      await page.waitForFunction(() => (/** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"))?.currentTime ?? 0) > 0.5, null, { timeout: 30_000 });
       assert.equal(loads, 2, "one more reload");
     } finally {
       await origin.stop();

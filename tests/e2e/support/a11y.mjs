@@ -14,7 +14,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 export async function accessibilityViolations(page) {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    // @ts-ignore axe is injected above
+    // @ts-expect-error axe is injected above
     const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary}`) }));
   });

@@ -95,6 +95,7 @@ export async function routeStripe(target, fake) {
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type" };
     if (route.request().method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
+    /** @type {{ status: number, body: unknown }} */
     let result = { status: 404, body: stripeError("Unrecognized request URL") };
     if (confirm) {
       const { card, receipt_email: email } = JSON.parse(route.request().postData() ?? "{}");

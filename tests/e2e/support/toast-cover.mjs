@@ -25,7 +25,7 @@ export async function controlsUnderToast(page) {
       const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
       const top = document.elementsFromPoint(x, y).find((hit) => !area.contains(hit));
-      if (!top || !(element === top || element.contains(top) || (top.labels && [...top.labels].includes(element)))) continue;
+      if (!top || !(element === top || element.contains(top) || [...(/** @type {HTMLInputElement} */ (top).labels ?? [])].some((label) => label === element))) continue;
       const name = element.getAttribute("aria-label") || element.textContent?.trim().slice(0, 40) || element.getAttribute("placeholder") || "";
       covered.push(`${element.tagName.toLowerCase()} '${name}'`);
     }
