@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import { AdminDialog } from "./admin-dialog";
 
 interface ConfirmDialogProps {

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { AlertIcon, RefreshIcon } from "@/components/ui/icons";
+import { AlertIcon, RefreshIcon } from "@/components/ui/site-icons";
 import "./app-update.css";
 
 interface State {

@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
-import { CloseIcon, RefreshIcon } from "@/components/ui/icons";
+import { CloseIcon, RefreshIcon } from "@/components/ui/site-icons";
 import { toast } from "@/hooks/use-toast";
 import { appVersion, HIDDEN_CHECK_AFTER_MS, updateReady } from "@/lib/app-version";
 import "./app-update.css";

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
-import { CloseIcon } from "@/components/ui/icons";
+import { CloseIcon } from "@/components/ui/site-icons";
 import { useBackCloses } from "@/hooks/use-back-closes";
 import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "@/lib/payments";

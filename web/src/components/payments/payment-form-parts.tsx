@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { emailSchema } from "@contracts/admin";
 import { FormField } from "@/components/ui/form-field";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import type { PaymentProblem } from "@/hooks/use-payment-outcome";
 import type { ProductType } from "@/lib/payments";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 
 /** An inline notice; "error" ones are announced at once. */
 export function Alert({ variant = "info", title, children }: { variant?: "info" | "error"; title?: string; children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { CalendarIcon, ShareIcon } from "@/components/ui/icons";
+import { CalendarIcon, ShareIcon } from "@/components/ui/site-icons";
 import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
 import { useLivestreamSettings } from "@/lib/livestream-settings";

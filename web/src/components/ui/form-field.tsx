@@ -1,5 +1,5 @@
 import { useId, type ComponentProps, type ReactNode } from "react";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 
 /** What a control needs to be tied to its label, hint and message. */
 export interface FieldControlProps {

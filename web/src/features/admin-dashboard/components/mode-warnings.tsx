@@ -1,5 +1,5 @@
 import type { AdminStats } from "@contracts/admin-panel";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 
 /** Banners for a server that is not taking real payments or not sending real e-mail. */
 export function ModeWarnings({ paymentMode, mailMode }: Pick<AdminStats, "paymentMode" | "mailMode">) {

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { RecordingView } from "@contracts/replay";
-import { AlertIcon, PencilIcon, ScissorsIcon } from "@/components/ui/icons";
+import { PencilIcon, ScissorsIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import { toast } from "@/hooks/use-toast";
 import { formatClock } from "@/lib/admin-recordings";
 import { serverErrorMessage } from "@/lib/api-client";

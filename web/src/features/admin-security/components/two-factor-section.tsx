@@ -1,7 +1,8 @@
 import { useId, useState, type ReactNode } from "react";
 import { AdminSectionHead } from "@/components/admin/admin-section";
 import { LoadFailed } from "@/components/admin/load-failed";
-import { KeyIcon, LockIcon, PhoneIcon, RefreshIcon, ShieldIcon } from "@/components/ui/icons";
+import { KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from "@/components/ui/icons";
+import { RefreshIcon } from "@/components/ui/site-icons";
 import { PageLoader } from "@/components/ui/page-loader";
 import { toast } from "@/hooks/use-toast";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { AlertIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import { paths } from "@/config/paths";
 import "./not-found.css";
 
