@@ -121,7 +121,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs }, cluster);
   settings.setViewerCountProvider(() => chat.viewerCount());
   await chat.load();
-  payments.onDonation((donation) => chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
+  payments.onDonation((donation) => void chat.announceDonation(donation).catch((error: unknown) => log.error("could not announce a donation", error)));
   const ingest = new IngestService(config, new StreamKeyStore(store, secrets), log, cluster, () => site.boundPort);
   cluster.listen((message) => {
     if (message.k === "ingest") ingest.onClusterMessage(message.what);

@@ -170,7 +170,7 @@ export async function replayBench(o: ReplayBenchOptions) {
         },
       });
       const bare = await load(`http://127.0.0.1:${floor.port}/replay/index.m3u8`, []);
-      floor.stop(true);
+      void floor.stop(true);
       const ratio = ours.cpuSecondsPerGB / bare.cpuSecondsPerGB;
       o.line("replay load", `${o.viewers} viewers, ${o.loadSeconds} s: ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB (${ours.failures} failures); Bun from memory ${fmt(bare.cpuSecondsPerGB, 2)} CPU-s/GB: ${fmt(ratio, 2)}×`);
       o.summary.push({ benchmark: "replay", figure: `${o.viewers} replay viewers: ${fmt(ratio, 2)}× Bun's CPU per GB`, target: "≤ 1.5×", ok: ratio <= 1.5 && ours.failures === 0 });

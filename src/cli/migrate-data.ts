@@ -79,7 +79,7 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
   const temp = mkdtempSync(join(tmpdir(), "dreadcast-migrate-"));
   let report: CopyReport;
   let serverRunning: boolean;
-  let uploads = 0;
+  let uploads: number;
   try {
     const snapshot = join(temp, DATABASE_FILE);
     try {

@@ -86,6 +86,7 @@ export class RedisLink {
   private retry(delay: number): void {
     if (this.stopped || (this.retrying && this.retryTimer)) return;
     this.retrying = true;
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- every await is inside the try
     this.retryTimer = setTimeout(async () => {
       this.retryTimer = null;
       if (this.stopped) return;

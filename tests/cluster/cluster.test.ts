@@ -6,7 +6,7 @@ import { clusterNamespace, RedisCluster } from "../../src/cluster/redis-cluster.
 import { adminOf, loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
-import { enter, joinAs, type Viewer } from "../support/viewer.ts";
+import { enter, joinAs } from "../support/viewer.ts";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
-  let sockets: WsClient[] = [];
+  const sockets: WsClient[] = [];
   const connect = async (app: TestApp, client: TestClient) => {
     const ws = await WsClient.connect(app, client);
     sockets.push(ws);

@@ -106,7 +106,7 @@ afterEach(async () => {
 
 async function echoes(): Promise<Server<Echoed>[]> {
   const servers = [startEcho(), startEcho(), startEcho()];
-  cleanup.push(() => servers.forEach((s) => s.stop(true)));
+  cleanup.push(() => servers.forEach((s) => void s.stop(true)));
   return servers;
 }
 

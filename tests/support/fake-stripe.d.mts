@@ -87,7 +87,7 @@ export interface FakeStripe {
    * A refund fails (the card was closed, say) or is canceled: its money returns to the account, the
    * charge's `amount_refunded` drops by it. Returns the refund as Stripe's events then carry it.
    */
-  failRefund(refundId: string, reason?: string | "canceled"): FakeRefund;
+  failRefund(refundId: string, reason?: "canceled" | (string & {})): FakeRefund;
   /** Moves the fake's clock (its objects' and events' `created`) forward. */
   advanceClock(seconds: number): void;
   /** The fake's clock: epoch seconds. */

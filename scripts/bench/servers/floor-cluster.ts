@@ -36,7 +36,7 @@ const server = Bun.serve<{ username: string }>({
       ws.subscribe("live");
     },
     message(ws, message) {
-      let text = "";
+      let text: string;
       try {
         text = String((JSON.parse(String(message)) as { text?: unknown }).text ?? "");
       } catch {

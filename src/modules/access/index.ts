@@ -92,7 +92,7 @@ export function accessRoutes(ctx: AppContext) {
     })
     .post(
       "/generate-access-code",
-      async ({ body, clientIp, request }) => {
+      async ({ body, clientIp }) => {
         const wait = await throttle(clientIp);
         if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
         const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, ctx.site.url());
@@ -120,7 +120,7 @@ export function accessRoutes(ctx: AppContext) {
       const viewer = person?.viewer;
       return { isModerator: !!viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) };
     })
-    .post("/lost-code", async ({ body, clientIp, request }) => {
+    .post("/lost-code", async ({ body, clientIp }) => {
       const parsed = lostCodeBody.safeParse(body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
       const wait = await lostCodePerIp.hit(clientIp);

@@ -63,7 +63,7 @@ export function securityRoutes(ctx: AppContext) {
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
         const hasFactor = await twoFactor.hasSecondFactor(admin.id);
-        let ok = false;
+        let ok: boolean;
         if ("password" in body) {
           if (hasFactor) throw badRequest("Enter a code from your authenticator app, a recovery code or use your security key");
           ok = await ctx.admins.checkPassword(admin.id, body.password);

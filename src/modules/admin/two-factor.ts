@@ -356,7 +356,7 @@ export class TwoFactorService {
         expectedChallenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.id,
-        credential: { id: key.id, publicKey: Buffer.from(key.public_key, "base64url"), counter: Number(key.counter), transports: JSON.parse(key.transports) },
+        credential: { id: key.id, publicKey: Buffer.from(key.public_key, "base64url"), counter: Number(key.counter), transports: JSON.parse(key.transports) as AuthenticatorTransport[] },
         requireUserVerification: false,
       });
       if (!result.verified) return false;

@@ -16,7 +16,7 @@ interface DemoIntentRow {
 }
 
 function toIntent(row: DemoIntentRow): ProviderIntent {
-  return { id: row.id, status: row.status, amount: row.amount, currency: row.currency, metadata: JSON.parse(row.metadata), email: row.email };
+  return { id: row.id, status: row.status, amount: row.amount, currency: row.currency, metadata: JSON.parse(row.metadata) as Record<string, string>, email: row.email };
 }
 
 /** No real money: intents live in SQLite and only the test cards work. Used when no Stripe keys are set. */

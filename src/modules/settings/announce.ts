@@ -5,7 +5,7 @@ export async function announceSettings(ctx: AppContext): Promise<void> {
   const saved = await ctx.settings.get();
   await ctx.chat.broadcastSettings({
     eventTitle: saved.eventTitle,
-    embedUrl: saved.isActive && (await ctx.stream.provider()).kind === "embed" ? saved.embedUrl : "",
+    embedUrl: saved.isActive && ctx.stream.provider().kind === "embed" ? saved.embedUrl : "",
     thumbnailUrl: saved.thumbnailUrl,
     donationGoal: saved.donationGoal,
     isActive: saved.isActive,

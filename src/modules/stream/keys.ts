@@ -1,4 +1,4 @@
-import { createPrivateKey, sign, type KeyObject } from "node:crypto";
+import { createPrivateKey, sign, type JsonWebKeyInput, type KeyObject } from "node:crypto";
 import { privateKeyText } from "../../contracts/stream.ts";
 
 /** An RSA private key from a PEM, base64 PEM, JWK or base64 JWK, or null when it is none of these. */
@@ -6,7 +6,7 @@ export function loadRsaPrivateKey(input: string): KeyObject | null {
   const text = privateKeyText(input);
   if (text === null) return null;
   try {
-    const key = text.startsWith("{") ? createPrivateKey({ key: JSON.parse(text), format: "jwk" }) : createPrivateKey(text);
+    const key = text.startsWith("{") ? createPrivateKey({ key: JSON.parse(text) as JsonWebKeyInput["key"], format: "jwk" }) : createPrivateKey(text);
     return key.asymmetricKeyType === "rsa" ? key : null;
   } catch {
     return null;

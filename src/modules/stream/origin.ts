@@ -126,7 +126,7 @@ export async function readBounded(response: Response, limit: number, take: (byte
     return response.blob();
   }
   if (!response.body) return new Blob([]);
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array<ArrayBuffer>>).getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {

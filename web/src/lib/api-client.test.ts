@@ -34,7 +34,7 @@ afterEach(() => {
 
 afterAll(() => {
   globalThis.fetch = realFetch;
-  server.stop(true);
+  void server.stop(true);
 });
 
 describe("api client", () => {

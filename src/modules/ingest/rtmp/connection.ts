@@ -349,5 +349,5 @@ export class RtmpConnection {
 
 /** Client-chosen names go into logs only when they are plain words. */
 function safeName(name: string): string {
-  return /^[\w@.\-]{1,64}$/.test(name) ? name : "(unprintable)";
+  return /^[\w@.-]{1,64}$/.test(name) ? name : "(unprintable)";
 }

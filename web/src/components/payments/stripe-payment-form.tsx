@@ -55,7 +55,7 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
   useEffect(() => {
     if (!stripe) return;
     let current = true;
-    stripe.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
+    void stripe.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
       if (current && paymentIntent) loaded({ id: paymentIntent.id, status: paymentIntent.status });
     });
     return () => {
@@ -98,6 +98,7 @@ function CheckoutForm({ clientSecret, productType, compact, onSucceeded, onCance
     const buyerEmail = productType === "access" ? email.trim() || undefined : undefined;
     void outcome.check(async () => {
       const { paymentIntent, error } = await stripe.retrievePaymentIntent(clientSecret);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- Stripe.js's own error object: any failure means the answer is still unknown
       if (!paymentIntent) throw error ?? new Error("no payment intent");
       return { id: paymentIntent.id, status: paymentIntent.status };
     }, buyerEmail);

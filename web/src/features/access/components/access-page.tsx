@@ -25,7 +25,7 @@ function useRestoreAccess(): boolean {
     if (!accessCode || !username || !hasStoredFingerprint()) return;
     let current = true;
     setChecking(true);
-    verifyExistingAccess(accessCode, username).then((valid) => {
+    void verifyExistingAccess(accessCode, username).then((valid) => {
       if (!current) return;
       setChecking(false);
       if (!valid) return;
