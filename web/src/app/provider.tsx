@@ -1,9 +1,28 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { AppErrorBoundary } from "@/components/app-update/app-error-boundary";
 import { UpdateBar } from "@/components/app-update/update-bar";
-import { Toaster } from "@/components/ui/toaster";
+import { useToast } from "@/hooks/use-toast";
+import { importFresh } from "@/lib/app-version";
+import { whenIdle } from "@/lib/idle";
 import { createQueryClient } from "@/lib/query-client";
+
+// The toast area (Radix Toast) is not needed for the first paint: fetched when the page is idle, or at once
+// for a toast raised before then, which the store keeps until the area shows it.
+const Toaster = lazy(() => importFresh(() => import("@/components/ui/toaster")).then((m) => ({ default: m.Toaster })));
+
+function DeferredToaster() {
+  const { toasts } = useToast();
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  const [needed, setNeeded] = useState(false);
+  if (!needed && (idle || toasts.length > 0)) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
 
 /** App-wide providers: the query cache, the toast area, the update bar, and a card for a page that fails. */
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -12,7 +31,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AppErrorBoundary>{children}</AppErrorBoundary>
       <UpdateBar />
-      <Toaster />
+      <DeferredToaster />
     </QueryClientProvider>
   );
 }
