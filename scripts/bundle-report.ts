@@ -42,7 +42,10 @@ try {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
-  const meta = (typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile) as { outputs: Record<string, MetaOutput> };
+  const meta = (typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile) as {
+    inputs: Record<string, { imports: { path: string; kind: string }[] }>;
+    outputs: Record<string, MetaOutput>;
+  };
   const key = (path: string) => "./" + path.replace(/^\.?\//, "");
   const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [key(path), out]));
 
@@ -97,8 +100,23 @@ try {
     firstPaint[route] = { files: loaded, gzipBytes: loaded.reduce((n, f) => n + f.gzipBytes, 0), lazy: [...lazy].filter((p) => !seen.has(p)).map((p) => p.slice(1)) };
   }
 
+  // The stylesheet index.html names holds every rule; how much of it only lazily loaded code imports.
+  const staticInputs = new Set<string>();
+  const reach = (input: string) => {
+    if (staticInputs.has(input)) return;
+    staticInputs.add(input);
+    for (const i of meta.inputs[input]?.imports ?? []) if (i.kind === "import-statement" && meta.inputs[i.path]) reach(i.path);
+  };
+  reach("web/index.html");
+  const stylesheets = named.filter((p) => p.endsWith(".css")).map((p) => {
+    const parts = Object.entries(outputs.get(p)!.inputs);
+    const lazyOnly = parts.filter(([input]) => !staticInputs.has(input));
+    const sum = (list: typeof parts) => list.reduce((n, [, x]) => n + x.bytesInOutput, 0);
+    return { file: p.slice(1), bytes: sum(parts), lazyOnlyBytes: sum(lazyOnly), lazyOnly: lazyOnly.map(([input]) => input) };
+  });
+
   if (asJson) {
-    console.log(JSON.stringify({ files, firstPaint }, null, 2));
+    console.log(JSON.stringify({ files, firstPaint, stylesheets }, null, 2));
   } else {
     const kib = (n: number) => `${(n / 1024).toFixed(1).padStart(6)} KiB`;
     const name = (f: (typeof files)[number]) => (f.entry ? `${f.file}  ← ${f.entry}` : f.file);
@@ -111,6 +129,11 @@ try {
       console.log(`\n${route}: ${kib(r.gzipBytes).trim()} gzip JS + CSS before first paint, in ${r.files.length} files`);
       for (const f of r.files.sort((a, b) => b.gzipBytes - a.gzipBytes)) console.log(`  ${kib(f.gzipBytes)}  ${f.file}`);
       console.log(`  loaded when first needed: ${r.lazy.join(", ") || "none"}`);
+    }
+    for (const css of stylesheets) {
+      const share = css.bytes ? Math.round((100 * css.lazyOnlyBytes) / css.bytes) : 0;
+      console.log(`\n${css.file}: ${(css.lazyOnlyBytes / 1024).toFixed(1)} of ${(css.bytes / 1024).toFixed(1)} KiB raw (${share} %) is imported only by lazily loaded code:`);
+      console.log(`  ${css.lazyOnly.join(", ")}`);
     }
   }
 } finally {

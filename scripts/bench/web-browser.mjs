@@ -3,8 +3,10 @@
  * Runs under Node: playwright-core, chrome-launcher and lighthouse are Node libraries. Prints one JSON
  * result on stdout, progress on stderr.
  *
- * Page weight: what a real Chromium loads for the page until the network is idle (scripts and
- * stylesheets, Stripe.js excluded), each measured as the server sends it with `accept-encoding: gzip`.
+ * Page weight: what a real Chromium loads for the page on first load (scripts and stylesheets, Stripe.js
+ * excluded), each measured as the server sends it with `accept-encoding: gzip`. The first load ends where the
+ * page turns to code for later (its idle mark); what it fetches after that, until the network is idle, is
+ * reported apart (`idleGzipBytes`).
  * /livestream is opened as a viewer who has just been let in: a test code, POST /api/validate-access
  * from the page (so the session cookie is the browser's) and the code and name in localStorage.
  *
@@ -18,7 +20,7 @@ import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { measureAssets, recordAssets } from "../../tests/e2e/support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets } from "../../tests/e2e/support/page-weight.mjs";
 
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
@@ -75,13 +77,16 @@ async function pageWeights() {
       const finalPath = new URL(page.url()).pathname;
       const own = [...assets].filter((url) => url.startsWith(baseUrl));
       const stripe = [...assets].filter((url) => /stripe\.com/.test(url));
-      const { files, total } = await measureAssets(own);
+      const firstLoad = new Set(await firstLoadAssets(page, assets));
+      const { files, total } = await measureAssets(own.filter((url) => firstLoad.has(url)));
+      const later = await measureAssets(own.filter((url) => !firstLoad.has(url)));
       results[path] = {
         finalPath,
         gzipBytes: total,
         files,
         stripeLoaded: stripe.length > 0,
-        adminChunks: files.filter((f) => /\/admin[^/]*$/.test(f.file)).map((f) => f.file),
+        adminChunks: [...files, ...later.files].filter((f) => /\/admin[^/]*$/.test(f.file)).map((f) => f.file),
+        idleGzipBytes: later.total,
       };
       log(`${path}: ${(results[path].gzipBytes / 1024).toFixed(1)} KiB gzip in ${files.length} files (ended on ${finalPath})`);
       await context.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
-import { measureAssets, recordAssets } from "./support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets } from "./support/page-weight.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, donateByApi, enterStream, openViewer, PLAYER_URL, routePlayer, say, testCode } from "./support/live.mjs";
 
@@ -295,7 +295,9 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
   }
 });
 
-app.browserTest("the stream screen loads at most 150 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
+// The target is 105 KiB before the player's own code; the shared stylesheet still carries every lazily
+// loaded screen's rules (see `npm run bundle-report`), which keeps the page above it.
+app.browserTest("the stream screen's first load is at most 145 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
   await enterStream(page, "Lightweight");
   const fresh = await context.newPage();
   const assets = recordAssets(fresh);
@@ -304,8 +306,8 @@ app.browserTest("the stream screen loads at most 150 KiB of gzipped JS and CSS, 
   await fresh.waitForLoadState("networkidle");
   const urls = [...assets];
   assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
-  const { total, report } = await measureAssets(urls);
-  assert.ok(total <= 150 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+  const { total, report } = await measureAssets(await firstLoadAssets(fresh, assets));
+  assert.ok(total <= 145 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });
 
 app.browserTest("in an /access ⇄ /livestream loop a test code stays on the stream, and any other code is sent home", async ({ page }) => {

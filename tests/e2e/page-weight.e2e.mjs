@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
 import { useApp } from "./support/e2e.mjs";
-import { measureAssets, recordAssets } from "./support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets } from "./support/page-weight.mjs";
 
 const app = useApp();
-const BUDGET_BYTES = 130 * 1024;
+// The first load: what the page asks for before it turns to code for later (fetched once idle, ahead of the
+// first tap). The target is 90 KiB; the shared stylesheet still carries every lazily loaded screen's rules
+// (about 17 KiB gzipped, see `npm run bundle-report`), which keeps the page above it.
+const BUDGET_KIB = 120;
 
-app.browserTest("the home page loads at most 130 KiB of gzipped JS and CSS", async ({ page }) => {
+app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzipped JS and CSS`, async ({ page }) => {
   const assets = recordAssets(page);
   await page.goto("/");
   await page.getByRole("heading", { level: 1 }).waitFor();
   await page.waitForLoadState("networkidle");
-  const { total, report } = await measureAssets(assets);
-  assert.ok(total <= BUDGET_BYTES, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+  const { total, report } = await measureAssets(await firstLoadAssets(page, assets));
+  assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });

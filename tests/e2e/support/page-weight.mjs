@@ -14,16 +14,42 @@ export function gzippedSize(url) {
   });
 }
 
+/** The mark the web app sets when it first turns to code for later (web/src/lib/idle.ts). */
+export const IDLE_MARK = "dreadcast:idle";
+
+const requestedAt = new WeakMap();
+
 /**
  * Starts recording the scripts and stylesheets the page requests; returns the live set of their URLs.
  * @param {import("playwright-core").Page} page
  */
 export function recordAssets(page) {
   const assets = new Set();
+  const times = new Map();
   page.on("request", (request) => {
-    if (["script", "stylesheet"].includes(request.resourceType())) assets.add(request.url());
+    if (!["script", "stylesheet"].includes(request.resourceType()) || assets.has(request.url())) return;
+    const started = request.timing().startTime;
+    times.set(request.url(), started > 0 ? started : Date.now());
+    assets.add(request.url());
   });
+  requestedAt.set(assets, times);
   return assets;
+}
+
+/**
+ * The page's first load: the recorded assets it asked for before it turned to code for later — what it
+ * fetches once idle, ahead of the first tap (the payment dialog, the toast area), is not counted. All of
+ * them for a page that never turned idle.
+ * @param {import("playwright-core").Page} page
+ * @param {Set<string>} assets from recordAssets
+ */
+export async function firstLoadAssets(page, assets) {
+  const idleAt = await page.evaluate((name) => {
+    const mark = performance.getEntriesByName(name)[0];
+    return mark ? performance.timeOrigin + mark.startTime : null;
+  }, IDLE_MARK);
+  const times = requestedAt.get(assets);
+  return [...assets].filter((url) => idleAt === null || !times || times.get(url) < idleAt);
 }
 
 /**
