@@ -42,7 +42,7 @@ beforeEach(() => {
 afterAll(() => {
   globalThis.fetch = realFetch;
   if (!hadWindow) Reflect.deleteProperty(globalThis, "window");
-  server.stop(true);
+  void server.stop(true);
 });
 
 describe("step-up in the API client", () => {

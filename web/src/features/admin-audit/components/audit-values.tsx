@@ -24,6 +24,7 @@ export function describeValue(value: unknown): string {
       .map(([key, v]) => `${key}: ${describeValue(v)}`)
       .join(", ");
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a string or a number by now: objects are described above
   return String(value);
 }
 
