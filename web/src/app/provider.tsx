@@ -9,14 +9,16 @@ import { createQueryClient } from "@/lib/query-client";
 
 // The toast area (Radix Toast) is not needed for the first paint: fetched when the page is idle, or at once
 // for a toast raised before then, which the store keeps until the area shows it.
-const Toaster = lazy(() => importFresh(() => import("@/components/ui/toaster")).then((m) => ({ default: m.Toaster })));
+const loadToaster = () => import("@/components/ui/toaster");
+const Toaster = lazy(() => importFresh(loadToaster).then((m) => ({ default: m.Toaster })));
 
 function DeferredToaster() {
   const { toasts } = useToast();
-  const [idle, setIdle] = useState(false);
-  useEffect(() => whenIdle(() => setIdle(true)), []);
+  const [fetched, setFetched] = useState(false);
+  // A page left open across an upgrade cannot fetch it ahead: it waits for its first toast, which reloads it.
+  useEffect(() => whenIdle(() => void loadToaster().then(() => setFetched(true), () => {})), []);
   const [needed, setNeeded] = useState(false);
-  if (!needed && (idle || toasts.length > 0)) setNeeded(true);
+  if (!needed && (fetched || toasts.length > 0)) setNeeded(true);
   return needed ? (
     <Suspense fallback={null}>
       <Toaster />
