@@ -58,19 +58,24 @@ try {
     return m ? m[1]! : input;
   };
 
-  const files = [...outputs].filter(([path]) => /\.(js|css)$/.test(path)).map(([path, out]) => {
-    const byPackage = new Map<string, number>();
-    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
-    return {
-      file: path.slice(1),
-      entry: out.entryPoint ?? null,
-      bytes: out.bytes,
-      gzipBytes: gzip.get(path)!,
-      biggest: [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, bytes]) => ({ name, bytes })),
-      staticImports: out.imports.filter((i) => i.kind === "import-statement").map((i) => key(i.path).slice(1)),
-      dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => key(i.path).slice(1)),
-    };
-  });
+  const files = [...outputs]
+    .filter(([path]) => /\.(js|css)$/.test(path))
+    .map(([path, out]) => {
+      const byPackage = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
+      return {
+        file: path.slice(1),
+        entry: out.entryPoint ?? null,
+        bytes: out.bytes,
+        gzipBytes: gzip.get(path)!,
+        biggest: [...byPackage]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, top)
+          .map(([name, bytes]) => ({ name, bytes })),
+        staticImports: out.imports.filter((i) => i.kind === "import-statement").map((i) => key(i.path).slice(1)),
+        dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => key(i.path).slice(1)),
+      };
+    });
   files.sort((a, b) => b.gzipBytes - a.gzipBytes);
 
   // What index.html names, as written into the built page.
@@ -108,12 +113,14 @@ try {
     for (const i of meta.inputs[input]?.imports ?? []) if (i.kind === "import-statement" && meta.inputs[i.path]) reach(i.path);
   };
   reach("web/index.html");
-  const stylesheets = named.filter((p) => p.endsWith(".css")).map((p) => {
-    const parts = Object.entries(outputs.get(p)!.inputs);
-    const lazyOnly = parts.filter(([input]) => !staticInputs.has(input));
-    const sum = (list: typeof parts) => list.reduce((n, [, x]) => n + x.bytesInOutput, 0);
-    return { file: p.slice(1), bytes: sum(parts), lazyOnlyBytes: sum(lazyOnly), lazyOnly: lazyOnly.map(([input]) => input) };
-  });
+  const stylesheets = named
+    .filter((p) => p.endsWith(".css"))
+    .map((p) => {
+      const parts = Object.entries(outputs.get(p)!.inputs);
+      const lazyOnly = parts.filter(([input]) => !staticInputs.has(input));
+      const sum = (list: typeof parts) => list.reduce((n, [, x]) => n + x.bytesInOutput, 0);
+      return { file: p.slice(1), bytes: sum(parts), lazyOnlyBytes: sum(lazyOnly), lazyOnly: lazyOnly.map(([input]) => input) };
+    });
 
   if (asJson) {
     console.log(JSON.stringify({ files, firstPaint, stylesheets }, null, 2));

@@ -16,7 +16,13 @@ function DeferredToaster() {
   const { toasts } = useToast();
   const [fetched, setFetched] = useState(false);
   // A page left open across an upgrade cannot fetch it ahead: it waits for its first toast, which reloads it.
-  useEffect(() => whenIdle(() => void loadToaster().then(() => setFetched(true), () => {})), []);
+  useEffect(() => {
+    const fetchAhead = async () => {
+      await loadToaster();
+      setFetched(true);
+    };
+    return whenIdle(() => void fetchAhead().catch(() => {}));
+  }, []);
   const [needed, setNeeded] = useState(false);
   if (!needed && (fetched || toasts.length > 0)) setNeeded(true);
   return needed ? (
