@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 
@@ -34,6 +34,9 @@ async function freshCode(secret: string, used: Set<string>): Promise<string> {
  */
 let signIns = 0;
 const nextAddress = () => ({ "x-forwarded-for": `10.9.${Math.floor(++signIns / 250)}.${signIns % 250}` });
+
+// Every sign-in hashes a password (argon2id): a test with several takes seconds on a busy machine.
+setDefaultTimeout(30_000);
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { SoftAuthenticator } from "../support/soft-authenticator.ts";
 
@@ -7,6 +7,9 @@ import { SoftAuthenticator } from "../support/soft-authenticator.ts";
  * key, signing in with it, and what an attacker tries — a wrong origin, a challenge used twice, another
  * member's key, the rate of wrong answers from rotating addresses.
  */
+// Every sign-in hashes a password (argon2id): a test with several takes seconds on a busy machine.
+setDefaultTimeout(30_000);
+
 let app: TestApp;
 const ORIGIN = "http://localhost:3000";
 beforeAll(async () => {

@@ -59,5 +59,6 @@ describe("cluster flags", () => {
     } finally {
       await db.drop();
     }
-  });
+    // A process started and a database made and dropped: seconds on a busy machine.
+  }, 20_000);
 });
