@@ -143,6 +143,40 @@ const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/api/stream/live/*", auth: "viewer", body: "none", weight: 2 },
   { method: "GET", path: "/api/admin/ingest", auth: "admin", body: "none" },
   { method: "POST", path: "/api/admin/ingest/rotate-key", auth: "admin", body: "none", weight: 0.3 },
+  // The team: second factors, step-up, sessions, members, invites, the audit log.
+  { method: "POST", path: "/api/admin/login/webauthn-options", auth: "none", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/login/second-factor", auth: "none", body: "json", valid: () => ({ code: "123456" }), weight: 0.5 },
+  { method: "POST", path: "/api/admin/reauth", auth: "admin", body: "json", valid: () => ({ password: "wrong-pass" }), weight: 0.3 },
+  { method: "POST", path: "/api/admin/reauth/webauthn-options", auth: "admin", body: "none", weight: 0.3 },
+  { method: "GET", path: "/api/admin/2fa", auth: "admin", body: "none" },
+  { method: "POST", path: "/api/admin/2fa/totp/setup", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/2fa/totp/enable", auth: "admin", body: "json", valid: () => ({ code: "123456" }) },
+  { method: "POST", path: "/api/admin/2fa/disable", auth: "admin", body: "json", valid: () => ({ password: "wrong-pass", code: "123456" }), weight: 0.3 },
+  { method: "POST", path: "/api/admin/2fa/recovery-codes", auth: "admin", body: "json", valid: () => ({ password: "wrong-pass", code: "123456" }), weight: 0.3 },
+  { method: "POST", path: "/api/admin/2fa/webauthn/register-options", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/2fa/webauthn/register", auth: "admin", body: "json", valid: () => ({ name: "key", response: { id: "a", rawId: "a", type: "public-key", response: {} } }) },
+  { method: "DELETE", path: "/api/admin/2fa/webauthn/:id", auth: "admin", body: "none" },
+  { method: "GET", path: "/api/admin/sessions", auth: "admin", body: "none" },
+  { method: "DELETE", path: "/api/admin/sessions/:id", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/sessions/end-others", auth: "admin", body: "none", weight: 0.2 },
+  { method: "POST", path: "/api/admin/password", auth: "admin", body: "json", valid: () => ({ current: "wrong-pass", next: "another-pass" }), weight: 0.3 },
+  { method: "GET", path: "/api/admin/team", auth: "admin", body: "none" },
+  { method: "POST", path: "/api/admin/team/invites", auth: "admin", body: "json", valid: () => ({ email: "ally@example.com", role: "support" }), weight: 0.5 },
+  { method: "DELETE", path: "/api/admin/team/invites/:id", auth: "admin", body: "none" },
+  { method: "PUT", path: "/api/admin/team/require-2fa", auth: "admin", body: "json", valid: () => ({ required: false }) },
+  { method: "PUT", path: "/api/admin/team/:id", auth: "admin", body: "json", valid: () => ({ role: "operator" }) },
+  { method: "DELETE", path: "/api/admin/team/:id", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/team/:id/end-sessions", auth: "admin", body: "none", weight: 0.2 },
+  { method: "GET", path: "/api/admin/audit-log", auth: "admin", body: "none", valid: () => ({ action: "sign-in", page: 1 }) },
+  { method: "GET", path: "/api/admin/audit-log.csv", auth: "admin", body: "none", weight: 0.3 },
+  { method: "GET", path: "/api/admin/invites/:token", auth: "none", body: "none" },
+  { method: "POST", path: "/api/admin/invites/:token/accept", auth: "none", body: "json", valid: () => ({ username: "newcomer", password: "newcomer-pass" }), weight: 0.5 },
+  // The night after: recordings and the replay's chat.
+  { method: "GET", path: "/api/admin/recordings", auth: "admin", body: "none" },
+  { method: "PATCH", path: "/api/admin/recordings/:id", auth: "admin", body: "json", valid: () => ({ title: "Night one", trimStartS: 1 }) },
+  { method: "DELETE", path: "/api/admin/recordings/:id", auth: "admin", body: "none" },
+  { method: "GET", path: "/api/admin/recordings/:file", auth: "admin", body: "none" },
+  { method: "GET", path: "/api/stream/replay-chat", auth: "viewer", body: "none" },
   { method: "GET", path: "/*", auth: "none", body: "none" },
   { method: "HEAD", path: "/*", auth: "none", body: "none", weight: 0.3 },
 ];
@@ -170,6 +204,8 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
   let path = spec.path;
   if (path.includes(":id")) path = path.replace(":id", rng.chance(0.6) && state.codeIds.length ? String(rng.pick(state.codeIds)) : hostilePathSegment(rng));
   if (path.includes(":name")) path = path.replace(":name", rng.chance(0.2) ? "0123456789abcdef0123456789abcdef.png" : hostilePathSegment(rng));
+  if (path.includes(":token")) path = path.replace(":token", rng.chance(0.3) ? "ab".repeat(24) : hostilePathSegment(rng));
+  if (path.includes(":file")) path = path.replace(":file", rng.chance(0.4) ? `${rng.chance(0.5) && state.codeIds.length ? rng.pick(state.codeIds) : 1}.mp4` : hostilePathSegment(rng));
   if (path === "/api/stream/hls/*") {
     path = "/api/stream/hls/" + rng.pick(["stream.m3u8", "segment-0.ts", "segment-2.ts", "missing.ts", "a/%2e%2e/%2e%2e/x.ts", "..%2fx.ts", "x.json", hostilePathSegment(rng)]);
   }
