@@ -7,7 +7,6 @@
  *   accounts that each sign in once, beside the password request every sign-in makes anyway.
  */
 import { Elysia } from "elysia";
-import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
@@ -19,19 +18,8 @@ import { silentLogger } from "../../src/lib/logger.ts";
 import { ADMIN_COOKIE, adminRoutes } from "../../src/modules/admin/auth.ts";
 import type { Report } from "./lib/context.ts";
 import { fmt } from "./lib/stats.ts";
+import { totp } from "../../tests/support/totp.ts";
 
-/** RFC 6238 (SHA-1, 6 digits, 30 s), from the RFC rather than the server's library. */
-function totp(base32: string, at = Date.now()): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const ch of base32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;

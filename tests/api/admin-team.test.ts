@@ -1,20 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHmac } from "node:crypto";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
-
-/** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), written here from the RFC rather than taken from the server's library. */
-function totp(base32: string, at = Date.now(), stepOffset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const ch of base32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000) + stepOffset));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(value).padStart(6, "0");
-}
+import { totp } from "../support/totp.ts";
 
 /** A code for the next time step not yet used: codes are good once per 30 s step, so a test that signs in twice waits for the next one. */
 async function freshCode(secret: string, used: Set<string>): Promise<string> {

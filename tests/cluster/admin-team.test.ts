@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createHmac } from "node:crypto";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
+import { totp } from "../support/totp.ts";
 
 /**
  * The admin team across two instances sharing PostgreSQL and Redis: a sign-in's challenge, a code's time
@@ -13,18 +13,6 @@ const postgres = await postgresAvailable();
 const ready = redis !== null && postgres;
 if (!ready) console.warn(`cluster admin-team tests skipped: ${redis ? "" : "no redis-server binary; "}${postgres ? "" : "no PostgreSQL server answers"}`);
 
-/** RFC 6238 (SHA-1, 6 digits, 30 s), from the RFC. */
-function totp(base32: string, at = Date.now()): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const ch of base32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 let db: TestDatabase | null = null;
 const apps: TestApp[] = [];
