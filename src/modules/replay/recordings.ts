@@ -34,6 +34,12 @@ export interface SegmentRow {
   bytes: number;
 }
 
+/** A recording the replay plays, with the segments inside its trims. */
+export interface Replayable {
+  row: RecordingRow;
+  segments: SegmentRow[];
+}
+
 /** A recording's segments that the replay plays: those inside its trims (cut at segment boundaries). */
 export function playedSegments(recording: { trim_start_ms: number; trim_end_ms: number | null }, segments: SegmentRow[]): SegmentRow[] {
   const start = Number(recording.trim_start_ms);
@@ -162,13 +168,22 @@ export class RecordingStore {
     return toView(row, played);
   }
 
-  /** The recordings the replay plays, oldest first, each with the segments inside its trims. */
-  async replayable(): Promise<{ row: RecordingRow; segments: SegmentRow[] }[]> {
-    const out: { row: RecordingRow; segments: SegmentRow[] }[] = [];
+  private kept: { writes: number; recordings: Replayable[] } | null = null;
+
+  /**
+   * The recordings the replay plays, oldest first, each with the segments inside its trims. Every replay
+   * request asks (its playlist and each segment), so it is read once per database change.
+   */
+  async replayable(): Promise<Replayable[]> {
+    const writes = this.store.writes;
+    if (this.kept?.writes === writes) return this.kept.recordings;
+    const out: Replayable[] = [];
     for (const row of await this.rows("WHERE r.hidden = 0")) {
       const segments = playedSegments(row, await this.segmentsOf(n(row.id)));
       if (segments.length) out.push({ row, segments });
     }
+    // Inside a transaction that may still roll back, nothing is kept.
+    if (!this.store.inTransaction()) this.kept = { writes, recordings: out };
     return out;
   }
 
