@@ -32,7 +32,10 @@ for (const output of result.outputs) {
 // The build's name: a hash of every file the bundler wrote, names and contents.
 const digest = createHash("sha256");
 for (const output of [...result.outputs].sort((a, b) => a.path.localeCompare(b.path))) {
-  digest.update(relative(outdir, output.path)).update("\0").update(new Uint8Array(await output.arrayBuffer()));
+  digest
+    .update(relative(outdir, output.path))
+    .update("\0")
+    .update(new Uint8Array(await output.arrayBuffer()));
 }
 const build = digest.digest("hex").slice(0, 12);
 const indexPath = join(outdir, "index.html");

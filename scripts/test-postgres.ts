@@ -9,7 +9,9 @@ import { TEST_POSTGRES_URL, postgresAvailable } from "../tests/support/postgres.
 
 const where = new URL(TEST_POSTGRES_URL).host;
 if (!(await postgresAvailable())) {
-  console.log(`PostgreSQL not reachable at ${where}: SKIPPED the PostgreSQL runs of the API, WebSocket, CLI and hardening suites (set DREADCAST_TEST_DATABASE_URL or start a server)`);
+  console.log(
+    `PostgreSQL not reachable at ${where}: SKIPPED the PostgreSQL runs of the API, WebSocket, CLI and hardening suites (set DREADCAST_TEST_DATABASE_URL or start a server)`,
+  );
   process.exit(0);
 }
 const HARDENING = ["fuzz-http", "fuzz-ws", "defences", "access", "churn", "chat-powers", "host-header", "admin-login"].map((name) => `tests/hardening/${name}.test.ts`);

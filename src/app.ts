@@ -58,8 +58,15 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   ctx.mail.setCalendar(() => eventPage.calendar());
   // One instance queues the reminders (the queue's keys would keep each single anyway).
   const reminderFailure = new LastingFailure(ctx.log, "reminders not queued", "reminders queued again");
-  const queueReminders = () => ctx.reminders.runDue().then(() => reminderFailure.succeeded(), (error: unknown) => reminderFailure.failed(error));
-  ctx.cluster.single("reminders", intervalJob(() => void queueReminders(), REMINDER_TICK_MS, { atStart: true }));
+  const queueReminders = () =>
+    ctx.reminders.runDue().then(
+      () => reminderFailure.succeeded(),
+      (error: unknown) => reminderFailure.failed(error),
+    );
+  ctx.cluster.single(
+    "reminders",
+    intervalJob(() => void queueReminders(), REMINDER_TICK_MS, { atStart: true }),
+  );
   const web = await webAppPlugin(
     assets ?? (await loadWebAssets()),
     async () => {

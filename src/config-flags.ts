@@ -4,7 +4,8 @@ import type { Config } from "./config.ts";
  * The serve flags: each one's key in the config, how its value is read, and its line in `--help`. Parsed
  * and checked by `parseServeArgs` in config.ts.
  */
-export type FlagKind = "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
+export type FlagKind =
+  "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
 
 export interface FlagSpec {
   key: keyof Config;
@@ -75,16 +76,36 @@ export const FLAGS: Record<string, FlagSpec> = {
     value: "URL",
     help: "the RTMP address OBS is given when a proxy forwards it here, e.g. rtmp://live.example.com:1935 (default: the site's host and --rtmp-port)",
   },
-  "rtmps-public-url": { key: "rtmpsPublicUrl", kind: "url", value: "URL", help: "the same for RTMPS, e.g. rtmps://live.example.com:443 (default: the site's host and --rtmps-port)" },
+  "rtmps-public-url": {
+    key: "rtmpsPublicUrl",
+    kind: "url",
+    value: "URL",
+    help: "the same for RTMPS, e.g. rtmps://live.example.com:443 (default: the site's host and --rtmps-port)",
+  },
   "recordings-url": {
     key: "recordingsUrl",
     kind: "s3-url",
     value: "URL",
     help: "keep the recordings (the replay) in an S3-compatible bucket, e.g. s3://my-bucket/dreadcast, instead of DATA_DIR/recordings; what a cluster needs",
   },
-  "s3-endpoint": { key: "s3Endpoint", kind: "url", value: "URL", help: "with --recordings-url: the S3 API's address (default AWS; e.g. https://<account>.r2.cloudflarestorage.com)" },
+  "s3-endpoint": {
+    key: "s3Endpoint",
+    kind: "url",
+    value: "URL",
+    help: "with --recordings-url: the S3 API's address (default AWS; e.g. https://<account>.r2.cloudflarestorage.com)",
+  },
   "s3-region": { key: "s3Region", kind: "string", value: "REGION", help: "with --recordings-url: the bucket's region (default from S3_REGION or AWS_REGION)" },
   "s3-access-key-id": { key: "s3AccessKeyId", kind: "string", value: "ID", help: "with --recordings-url: the access key (default from S3_ACCESS_KEY_ID or AWS_ACCESS_KEY_ID)" },
-  "s3-secret-access-key": { key: "s3SecretAccessKey", kind: "string", value: "KEY", help: "with --recordings-url: its secret (default from S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY)" },
-  "chat-batch-ms": { key: "chatBatchMs", kind: "batch-ms", value: "MS", help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)" },
+  "s3-secret-access-key": {
+    key: "s3SecretAccessKey",
+    kind: "string",
+    value: "KEY",
+    help: "with --recordings-url: its secret (default from S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY)",
+  },
+  "chat-batch-ms": {
+    key: "chatBatchMs",
+    kind: "batch-ms",
+    value: "MS",
+    help: "while chat is busy, send its lines several to a frame, each held at most MS (default 100; 0 = off)",
+  },
 };

@@ -84,7 +84,6 @@ const MAX_DATABASE_TIMEOUT_S = 600;
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
 
-
 export function defaultConfig(): Config {
   return {
     port: 3000,
@@ -148,11 +147,13 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
     }
     case "batch-ms": {
-      if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS) throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
+      if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS)
+        throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
       return Number(raw);
     }
     case "timeout-seconds": {
-      if (!/^\d+$/.test(raw) || Number(raw) > MAX_DATABASE_TIMEOUT_S) throw new ConfigError(`--${name} must be a whole number of seconds from 0 to ${MAX_DATABASE_TIMEOUT_S}, got '${raw.slice(0, 40)}'`);
+      if (!/^\d+$/.test(raw) || Number(raw) > MAX_DATABASE_TIMEOUT_S)
+        throw new ConfigError(`--${name} must be a whole number of seconds from 0 to ${MAX_DATABASE_TIMEOUT_S}, got '${raw.slice(0, 40)}'`);
       return Number(raw) * 1000;
     }
     case "database-url": {
@@ -215,7 +216,10 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       return path;
     }
     case "list":
-      return raw.split(",").map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     case "string": {
       if (raw.trim() === "") throw new ConfigError(`--${name} must not be empty`);
       return name === "data-dir" ? resolve(raw) : raw;
@@ -322,10 +326,12 @@ function checkRtmp(config: Config): void {
     } catch (error) {
       throw new ConfigError(`--tls-cert and --tls-key do not make a usable certificate: ${(error as Error).message.split("\n")[0]}`);
     }
-    if (config.rtmpsPort !== 0 && config.rtmpsPort === config.rtmpPort) throw new ConfigError(`--rtmps-port and --rtmp-port are both ${config.rtmpPort}: give them different ports`);
+    if (config.rtmpsPort !== 0 && config.rtmpsPort === config.rtmpPort)
+      throw new ConfigError(`--rtmps-port and --rtmp-port are both ${config.rtmpPort}: give them different ports`);
   }
   if (config.rtmpPort !== 0 && config.rtmpPort === config.port) throw new ConfigError(`--rtmp-port and --port are both ${config.port}: give them different ports`);
-  if (config.tlsCert && config.rtmpsPort !== 0 && config.rtmpsPort === config.port) throw new ConfigError(`--rtmps-port and --port are both ${config.port}: give them different ports`);
+  if (config.tlsCert && config.rtmpsPort !== 0 && config.rtmpsPort === config.port)
+    throw new ConfigError(`--rtmps-port and --port are both ${config.port}: give them different ports`);
 }
 
 export function paymentMode(config: Config): "demo" | "stripe" {

@@ -15,7 +15,12 @@ const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 async function serve(config: Config): Promise<void> {
   // One process per SQLite file; on PostgreSQL several instances share the database.
   const hold = config.databaseUrl ? null : holdDataDir(config.dataDir);
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs, applicationName: `dreadcast ${config.instanceName}` });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    databaseTimeoutMs: config.databaseTimeoutMs,
+    applicationName: `dreadcast ${config.instanceName}`,
+  });
   let ctx;
   try {
     ctx = await createContext(config, store, consoleLogger);
@@ -45,11 +50,7 @@ async function serve(config: Config): Promise<void> {
   // The bound address first, even behind a balancer: it is what the balancer must reach.
   const notes = [EVERY_ADDRESS.includes(config.host) ? `every address of this machine` : "", config.publicUrl ? `public URL ${config.publicUrl}` : ""].filter(Boolean);
   console.log(`dreadcast ${pkg.version} listening on ${bound}${notes.length ? ` (${notes.join(", ")})` : ""}`);
-  console.log(
-    paymentMode(config) === "demo"
-      ? "payments: demo mode — no real money, test card 4242 4242 4242 4242"
-      : "payments: live Stripe payments",
-  );
+  console.log(paymentMode(config) === "demo" ? "payments: demo mode — no real money, test card 4242 4242 4242 4242" : "payments: live Stripe payments");
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
   console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}` : `data: ${config.dataDir}`);
   if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);

@@ -20,7 +20,6 @@ import type { Report } from "./lib/context.ts";
 import { fmt } from "./lib/stats.ts";
 import { totp } from "../../tests/support/totp.ts";
 
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
 
@@ -51,7 +50,10 @@ export async function adminBench(o: AdminBenchOptions) {
         }),
       );
       const ms = performance.now() - started;
-      const setCookie = res.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+      const setCookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0]!)
+        .join("; ");
       return { res, ms, setCookie, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
     };
 
@@ -83,7 +85,10 @@ export async function adminBench(o: AdminBenchOptions) {
     const roleMs = median(roleRounds);
     const plainMs = median(plainRounds);
     const ratio = roleMs / plainMs;
-    o.line("role check", `admin request ${fmt(roleMs * 1000, 0)} µs with the role check, ${fmt(plainMs * 1000, 0)} µs with the session alone (median of ${o.rounds} rounds of ${o.requests}): ${fmt(ratio, 2)}×`);
+    o.line(
+      "role check",
+      `admin request ${fmt(roleMs * 1000, 0)} µs with the role check, ${fmt(plainMs * 1000, 0)} µs with the session alone (median of ${o.rounds} rounds of ${o.requests}): ${fmt(ratio, 2)}×`,
+    );
     o.summary.push({ benchmark: "admin", figure: `role check ${fmt(ratio, 2)}× a session-only admin request`, target: "≤ 1.10× (nothing measurable)", ok: ratio <= 1.1 });
 
     // --- sign-in with TOTP ---
@@ -107,7 +112,10 @@ export async function adminBench(o: AdminBenchOptions) {
       codeMs.push(second.ms);
     }
     const added = median(codeMs);
-    o.line("totp sign-in", `second factor ${fmt(added, 2)} ms median, ${fmt(p95(codeMs), 2)} ms p95 (${accounts.length} sign-ins); the password step ${fmt(median(passwordMs), 1)} ms`);
+    o.line(
+      "totp sign-in",
+      `second factor ${fmt(added, 2)} ms median, ${fmt(p95(codeMs), 2)} ms p95 (${accounts.length} sign-ins); the password step ${fmt(median(passwordMs), 1)} ms`,
+    );
     o.summary.push({ benchmark: "admin", figure: `TOTP adds ${fmt(added, 2)} ms (p95 ${fmt(p95(codeMs), 2)}) to a sign-in`, target: "≤ 5 ms", ok: added <= 5 });
     return { roleMs, plainMs, ratio, totpMedianMs: added, totpP95Ms: p95(codeMs), passwordMedianMs: median(passwordMs) };
   } finally {

@@ -24,7 +24,10 @@ export async function chatBench(c: BenchContext): Promise<Record<string, unknown
         (r.lostPercent > 0 ? `, ${fmt(r.lostPercent, 2)}% lost` : "") +
         (r.refused > 0 ? `, ${r.refused} refused` : ""),
     );
-  c.line("chat fan-out", `${viewers} sockets, ${senders} senders × ${rate} msg/s = ${perSec} msg/s for ${seconds} s (after ${warmup} s warm-up), ${plural(c.opts.chatRounds, "round")}`);
+  c.line(
+    "chat fan-out",
+    `${viewers} sockets, ${senders} senders × ${rate} msg/s = ${perSec} msg/s for ${seconds} s (after ${warmup} s warm-up), ${plural(c.opts.chatRounds, "round")}`,
+  );
 
   const servers = new Set(c.flags.servers!.split(","));
   // One run of each moves by a tenth or more on a shared machine, so dreadcast and the floor take turns
@@ -58,7 +61,9 @@ export async function chatBench(c: BenchContext): Promise<Record<string, unknown
   }
   const result = { ...out, rounds };
   if (!out.dreadcast || !out.floor || !out.socketio) return result;
-  const d = out.dreadcast, f = out.floor, s = out.socketio;
+  const d = out.dreadcast,
+    f = out.floor,
+    s = out.socketio;
   const cpuVsFloor = d.cpuSecondsPer100k / f.cpuSecondsPer100k;
   const ofRounds = both.length > 1 ? `, median of ${both.length} rounds (${both.map((pair) => fmt(ratio(pair), 2) + "×").join(", ")})` : "";
   const perCpuVsSocketIo = d.deliveriesPerCpuSecond / s.deliveriesPerCpuSecond;
@@ -69,10 +74,30 @@ export async function chatBench(c: BenchContext): Promise<Record<string, unknown
       `p99 ${fmt(d.latencyMs.p99, 1)} ms (≤ 50 ms: ${c.verdict(d.latencyMs.p99 <= 50)})`,
   );
   c.summary.push(
-    { benchmark: `Quiet chat (${viewers} × ${perSec} msg/s): server CPU per 100k deliveries`, figure: `${fmt(d.cpuSecondsPer100k, 3)} s vs floor ${fmt(f.cpuSecondsPer100k, 3)} s → ${fmt(cpuVsFloor, 2)}×${ofRounds}`, target: "≤ 1.2× floor", ok: cpuVsFloor <= 1.2 },
-    { benchmark: "Quiet chat: deliveries per CPU second", figure: `${fmt(d.deliveriesPerCpuSecond, 0)} vs Socket.IO ${fmt(s.deliveriesPerCpuSecond, 0)} → ${fmt(perCpuVsSocketIo, 2)}×`, target: "—", ok: null },
-    { benchmark: `Quiet chat: latency at ${viewers} viewers × ${perSec} msg/s`, figure: `p50 ${fmt(d.latencyMs.p50, 2)} ms, p99 ${fmt(d.latencyMs.p99, 2)} ms (floor ${fmt(f.latencyMs.p99, 2)}, Socket.IO ${fmt(s.latencyMs.p99, 2)})`, target: "p99 ≤ 50 ms", ok: d.latencyMs.p99 <= 50 },
-    { benchmark: "Quiet chat: deliveries/s, server RSS", figure: `${fmt(d.deliveriesPerSec, 0)}/s, ${mib(d.serverRssKiB)} (floor ${mib(f.serverRssKiB)}, Socket.IO ${mib(s.serverRssKiB)})`, target: "—", ok: null },
+    {
+      benchmark: `Quiet chat (${viewers} × ${perSec} msg/s): server CPU per 100k deliveries`,
+      figure: `${fmt(d.cpuSecondsPer100k, 3)} s vs floor ${fmt(f.cpuSecondsPer100k, 3)} s → ${fmt(cpuVsFloor, 2)}×${ofRounds}`,
+      target: "≤ 1.2× floor",
+      ok: cpuVsFloor <= 1.2,
+    },
+    {
+      benchmark: "Quiet chat: deliveries per CPU second",
+      figure: `${fmt(d.deliveriesPerCpuSecond, 0)} vs Socket.IO ${fmt(s.deliveriesPerCpuSecond, 0)} → ${fmt(perCpuVsSocketIo, 2)}×`,
+      target: "—",
+      ok: null,
+    },
+    {
+      benchmark: `Quiet chat: latency at ${viewers} viewers × ${perSec} msg/s`,
+      figure: `p50 ${fmt(d.latencyMs.p50, 2)} ms, p99 ${fmt(d.latencyMs.p99, 2)} ms (floor ${fmt(f.latencyMs.p99, 2)}, Socket.IO ${fmt(s.latencyMs.p99, 2)})`,
+      target: "p99 ≤ 50 ms",
+      ok: d.latencyMs.p99 <= 50,
+    },
+    {
+      benchmark: "Quiet chat: deliveries/s, server RSS",
+      figure: `${fmt(d.deliveriesPerSec, 0)}/s, ${mib(d.serverRssKiB)} (floor ${mib(f.serverRssKiB)}, Socket.IO ${mib(s.serverRssKiB)})`,
+      target: "—",
+      ok: null,
+    },
   );
   return result;
 }

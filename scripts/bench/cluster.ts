@@ -77,7 +77,22 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   const startInstance = (name: string, databaseUrl: string, redisUrl?: string) =>
     startServer(
       name,
-      [c.bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", mkdtempSync(join(c.work, "data-")), "--trust-proxy", "127.0.0.1", "--database-url", databaseUrl, "--instance-name", name, ...(redisUrl ? ["--redis-url", redisUrl, "--secret-key", "5e".repeat(32)] : [])],
+      [
+        c.bin,
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--data-dir",
+        mkdtempSync(join(c.work, "data-")),
+        "--trust-proxy",
+        "127.0.0.1",
+        "--database-url",
+        databaseUrl,
+        "--instance-name",
+        name,
+        ...(redisUrl ? ["--redis-url", redisUrl, "--secret-key", "5e".repeat(32)] : []),
+      ],
       /dreadcast \S+ listening on (http:\/\/\S+)/,
     );
 
@@ -122,12 +137,22 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
     const servers: Server[] = [];
     try {
       for (const name of ["socketio-1", "socketio-2"]) {
-        servers.push(await startServer(name, ["node", join(import.meta.dir, "servers/socketio-cluster.mjs")], /socketio listening on (http:\/\/\S+)/, { REDIS_URL: redis.url, MESSAGE: message }));
+        servers.push(
+          await startServer(name, ["node", join(import.meta.dir, "servers/socketio-cluster.mjs")], /socketio listening on (http:\/\/\S+)/, {
+            REDIS_URL: redis.url,
+            MESSAGE: message,
+          }),
+        );
       }
       const r = await c.loadgen(onServers("socketio", servers, "/socket.io/", redis.pid));
       show(message === "full" ? "Socket.IO ×2, same msg" : "Socket.IO ×2, echo", r);
       for (const server of servers) {
-        const last = server.output().trim().split("\n").filter((l) => /error|heap|killed/i.test(l)).at(-1);
+        const last = server
+          .output()
+          .trim()
+          .split("\n")
+          .filter((l) => /error|heap|killed/i.test(l))
+          .at(-1);
         if (last) c.line("cluster", `  ${server.name}: ${last.slice(0, 200)}`);
       }
       return r;
@@ -148,7 +173,9 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
     const servers: Server[] = [];
     try {
       for (const name of ["floor-1", "floor-2"]) {
-        servers.push(await startServer(name, [process.execPath, join(import.meta.dir, "servers/floor-cluster.ts")], /floor-cluster listening on (http:\/\/\S+)/, { REDIS_URL: redis.url }));
+        servers.push(
+          await startServer(name, [process.execPath, join(import.meta.dir, "servers/floor-cluster.ts")], /floor-cluster listening on (http:\/\/\S+)/, { REDIS_URL: redis.url }),
+        );
       }
       floor = await c.loadgen(onServers("floor", servers, "/", redis.pid));
       show("floor ×2 + Redis", floor);
@@ -166,10 +193,14 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
   const vsFloor = floor ? pair.deliveriesPerCpuSecondWithBroker / floor.deliveriesPerCpuSecondWithBroker : null;
   const delivered = pair.lost === 0 && pair.refused === 0;
   if (!targets) {
-    c.line("cluster", `${label}: deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter; CPU per delivery ${fmt(overhead, 2)}× one instance's; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)})`);
+    c.line(
+      "cluster",
+      `${label}: deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter; CPU per delivery ${fmt(overhead, 2)}× one instance's; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)})`,
+    );
     c.summary.push({
       benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis`,
-      figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second vs Socket.IO + adapter ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×; ${fmt(overhead, 2)}× one instance's CPU per delivery; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)}); ${fmt(pair.lostPercent, 2)}% lost (Socket.IO ${fmt(socketio.lostPercent, 2)}%)` +
+      figure:
+        `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} deliveries per CPU second vs Socket.IO + adapter ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×; ${fmt(overhead, 2)}× one instance's CPU per delivery; p99 ${fmt(pair.latencyMs.p99, 1)} ms (one instance ${fmt(single.latencyMs.p99, 1)}, Socket.IO ${fmt(socketio.latencyMs.p99, 1)}); ${fmt(pair.lostPercent, 2)}% lost (Socket.IO ${fmt(socketio.lostPercent, 2)}%)` +
         (socketio.serversExited > 0 ? `; ${socketio.serversExited} Socket.IO process(es) died, their CPU counted until then` : ""),
       target: "—",
       ok: null,
@@ -181,15 +212,34 @@ async function scenario(c: ClusterBenchContext, label: string, viewersWanted: nu
     `ratios: CPU per delivery ${fmt(overhead, 2)}× one instance's (≤ 1.3×: ${c.verdict(overhead <= 1.3)}); p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms ` +
       `(≤ +15 ms: ${c.verdict(p99Ok)}); deliveries per CPU second ${fmt(vsSocketIo, 2)}× Socket.IO with the Redis adapter sending the same message (≥ 2×: ${c.verdict(vsSocketIo >= 2)})` +
       (vsEcho !== null ? `, ${fmt(vsEcho, 2)}× Socket.IO echoing { text }` : "") +
-      (floorVsSocketIo !== null && vsFloor !== null ? `; the floor of a cluster ${fmt(floorVsSocketIo, 2)}× Socket.IO (dreadcast ${fmt(vsFloor, 2)}× the floor's deliveries per CPU second)` : ""),
+      (floorVsSocketIo !== null && vsFloor !== null
+        ? `; the floor of a cluster ${fmt(floorVsSocketIo, 2)}× Socket.IO (dreadcast ${fmt(vsFloor, 2)}× the floor's deliveries per CPU second)`
+        : ""),
   );
   c.summary.push(
-    { benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis, every line delivered`, figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`, target: "none lost", ok: delivered },
-    { benchmark: "Cluster: CPU per delivery against one instance", figure: `${fmt(pair.cpuSecondsPer100kWithBroker, 3)} s/100k (Redis ${fmt(pair.brokerCpuPercent, 0)}% of a core) vs ${fmt(single.cpuSecondsPer100k, 3)} s → ${fmt(overhead, 2)}×`, target: "≤ 1.3×", ok: overhead <= 1.3 },
-    { benchmark: "Cluster: latency against one instance", figure: `p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms`, target: "≤ one instance + 15 ms", ok: p99Ok },
+    {
+      benchmark: `Cluster, ${label} (${viewerCount} × ${perSec} msg/s): two instances + Redis, every line delivered`,
+      figure: `${fmt(pair.lostPercent, 2)}% lost, ${pair.refused} refused`,
+      target: "none lost",
+      ok: delivered,
+    },
+    {
+      benchmark: "Cluster: CPU per delivery against one instance",
+      figure: `${fmt(pair.cpuSecondsPer100kWithBroker, 3)} s/100k (Redis ${fmt(pair.brokerCpuPercent, 0)}% of a core) vs ${fmt(single.cpuSecondsPer100k, 3)} s → ${fmt(overhead, 2)}×`,
+      target: "≤ 1.3×",
+      ok: overhead <= 1.3,
+    },
+    {
+      benchmark: "Cluster: latency against one instance",
+      figure: `p99 ${fmt(pair.latencyMs.p99, 1)} ms vs ${fmt(single.latencyMs.p99, 1)} ms`,
+      target: "≤ one instance + 15 ms",
+      ok: p99Ok,
+    },
     {
       benchmark: "Cluster: deliveries per CPU second against Socket.IO + Redis adapter sending the same message",
-      figure: `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} vs ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×` + (echo && vsEcho !== null ? ` (echoing { text }: ${fmt(echo.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsEcho, 2)}×)` : ""),
+      figure:
+        `${fmt(pair.deliveriesPerCpuSecondWithBroker, 0)} vs ${fmt(socketio.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsSocketIo, 2)}×` +
+        (echo && vsEcho !== null ? ` (echoing { text }: ${fmt(echo.deliveriesPerCpuSecondWithBroker, 0)} → ${fmt(vsEcho, 2)}×)` : ""),
       target: "≥ 2×",
       ok: vsSocketIo >= 2,
     },

@@ -11,14 +11,19 @@ import { dreadcastFanout, floorFanout } from "./lib/fanout.ts";
 import { fmt, plural } from "./lib/stats.ts";
 
 export async function crowdBench(c: BenchContext): Promise<Record<string, unknown>> {
-  const viewers = c.opts.crowd, senders = Math.min(c.opts.crowdSenders, viewers), perSec = senders * c.opts.rate;
+  const viewers = c.opts.crowd,
+    senders = Math.min(c.opts.crowdSenders, viewers),
+    perSec = senders * c.opts.rate;
   const show = (name: string, r: Record<string, any>) =>
     c.line(
       "crowd",
       `${name.padEnd(12)} ${fmt(r.deliveriesPerSec, 0)} deliveries/s, ${fmt(r.linesPerFrame, 1)} lines per frame, p50 ${fmt(r.latencyMs.p50, 1)} ms, p99 ${fmt(r.latencyMs.p99, 1)} ms, ` +
         `server ${fmt(r.serverCpuPercent, 1)}% of a core (${fmt(r.cpuSecondsPer100k, 3)} s/100k), ${fmt(r.lostPercent, 2)}% lost, load generator ${fmt(r.loadgenCpuPercent, 0)}% of a core`,
     );
-  c.line("crowd", `${viewers} sockets, ${senders} senders × ${c.opts.rate} msg/s = ${perSec} msg/s for ${c.opts.seconds} s (after ${c.opts.warmup} s warm-up), ${plural(c.opts.crowdRounds, "round")}`);
+  c.line(
+    "crowd",
+    `${viewers} sockets, ${senders} senders × ${c.opts.rate} msg/s = ${perSec} msg/s for ${c.opts.seconds} s (after ${c.opts.warmup} s warm-up), ${plural(c.opts.crowdRounds, "round")}`,
+  );
   // One run of each varies by a few points of a core on a shared machine, so the batched server and the
   // batched floor take turns for a few rounds and the figure is each one's median round.
   const rounds: { batched: Record<string, any>; batchedFloor: Record<string, any> }[] = [];
@@ -42,11 +47,29 @@ export async function crowdBench(c: BenchContext): Promise<Record<string, unknow
   const latencyOk = worstP99 <= 250;
   const cpuOk = batched.serverCpuPercent <= 20;
   const each = (key: "batched" | "batchedFloor") => rounds.map((r) => fmt(r[key].serverCpuPercent, 1)).join(", ");
-  c.line("crowd", `median of ${plural(rounds.length, "round")}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`);
+  c.line(
+    "crowd",
+    `median of ${plural(rounds.length, "round")}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`,
+  );
   c.summary.push(
-    { benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`, figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${plural(rounds.length, "run")} (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`, target: "none lost", ok: allDelivered },
-    { benchmark: "Busy chat: latency per line", figure: `p50 ${fmt(batched.latencyMs.p50, 1)} ms, p99 ${fmt(batched.latencyMs.p99, 1)} ms, worst run's p99 ${fmt(worstP99, 1)} ms (batching off ${fmt(unbatched.latencyMs.p99, 1)}, floor ${fmt(floor.latencyMs.p99, 1)})`, target: "p99 ≤ 250 ms", ok: latencyOk },
-    { benchmark: "Busy chat: server CPU", figure: `${fmt(batched.serverCpuPercent, 1)}% of a core, median of ${plural(rounds.length, "round")} (${each("batched")}); floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")}); batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%`, target: "≤ 20% of a core", ok: cpuOk },
+    {
+      benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`,
+      figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${plural(rounds.length, "run")} (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`,
+      target: "none lost",
+      ok: allDelivered,
+    },
+    {
+      benchmark: "Busy chat: latency per line",
+      figure: `p50 ${fmt(batched.latencyMs.p50, 1)} ms, p99 ${fmt(batched.latencyMs.p99, 1)} ms, worst run's p99 ${fmt(worstP99, 1)} ms (batching off ${fmt(unbatched.latencyMs.p99, 1)}, floor ${fmt(floor.latencyMs.p99, 1)})`,
+      target: "p99 ≤ 250 ms",
+      ok: latencyOk,
+    },
+    {
+      benchmark: "Busy chat: server CPU",
+      figure: `${fmt(batched.serverCpuPercent, 1)}% of a core, median of ${plural(rounds.length, "round")} (${each("batched")}); floor batching per 100 ms ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")}); batching off ${fmt(unbatched.serverCpuPercent, 0)}%, floor ${fmt(floor.serverCpuPercent, 0)}%`,
+      target: "≤ 20% of a core",
+      ok: cpuOk,
+    },
   );
   const scan: Record<string, unknown>[] = [];
   let largest = latencyOk && allDelivered && batched.serverCpuPercent <= 50 ? viewers : 0;
@@ -58,7 +81,12 @@ export async function crowdBench(c: BenchContext): Promise<Record<string, unknow
     largest = size;
   }
   if (c.opts.crowdScan.length) {
-    c.summary.push({ benchmark: `Busy chat: largest audience tried with p99 ≤ 250 ms under 50% of a core (${perSec} msg/s)`, figure: `${fmt(largest, 0)} viewers (tried ${[viewers, ...c.opts.crowdScan.filter((n) => n > viewers)].join(", ")})`, target: "—", ok: null });
+    c.summary.push({
+      benchmark: `Busy chat: largest audience tried with p99 ≤ 250 ms under 50% of a core (${perSec} msg/s)`,
+      figure: `${fmt(largest, 0)} viewers (tried ${[viewers, ...c.opts.crowdScan.filter((n) => n > viewers)].join(", ")})`,
+      target: "—",
+      ok: null,
+    });
   }
   return { viewers, senders, rate: c.opts.rate, rounds, batched, unbatched, floor, batchedFloor, scan, largest };
 }

@@ -10,8 +10,18 @@ export async function heartsBench(c: BenchContext): Promise<Record<string, any>>
     const sessions = await createViewers(server.url, c.opts.storm);
     const senders = Math.min(c.opts.senders, c.opts.storm);
     const r = await c.loadgen({
-      mode: "storm", protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers: sessions,
-      sockets: c.opts.storm, heartRate: c.opts.heartRate, senders, rate: c.opts.rate, seconds: c.opts.seconds, warmup: c.opts.warmup,
+      mode: "storm",
+      protocol: "dreadcast",
+      url: wsUrl(server, "/ws"),
+      origin: server.url,
+      serverPid: server.pid,
+      viewers: sessions,
+      sockets: c.opts.storm,
+      heartRate: c.opts.heartRate,
+      senders,
+      rate: c.opts.rate,
+      seconds: c.opts.seconds,
+      warmup: c.opts.warmup,
     });
     const framesOk = r.countFramesPerViewerPerSec.max <= 5;
     const latencyOk = r.latencyMs.p99 <= 100;
@@ -22,7 +32,12 @@ export async function heartsBench(c: BenchContext): Promise<Record<string, any>>
         `chat p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms (≤ 100 ms: ${c.verdict(latencyOk)}), server ${fmt(r.serverCpuPercent, 0)}% of a core`,
     );
     c.summary.push(
-      { benchmark: `Heart storm: count frames per viewer per second (${c.opts.storm} × ${c.opts.heartRate} hearts/s)`, figure: `${fmt(r.countFramesPerViewerPerSec.mean, 2)} (max ${fmt(r.countFramesPerViewerPerSec.max, 2)})`, target: "≤ 5", ok: framesOk },
+      {
+        benchmark: `Heart storm: count frames per viewer per second (${c.opts.storm} × ${c.opts.heartRate} hearts/s)`,
+        figure: `${fmt(r.countFramesPerViewerPerSec.mean, 2)} (max ${fmt(r.countFramesPerViewerPerSec.max, 2)})`,
+        target: "≤ 5",
+        ok: framesOk,
+      },
       { benchmark: "Heart storm: chat latency", figure: `p50 ${fmt(r.latencyMs.p50, 2)} ms, p99 ${fmt(r.latencyMs.p99, 2)} ms`, target: "p99 ≤ 100 ms", ok: latencyOk },
     );
     return r;

@@ -77,4 +77,6 @@ await Promise.all(Array.from({ length: job.viewers }, (_, i) => viewer(i, until)
 const elapsed = (performance.now() - t0) / 1000;
 const cpu1 = cpuTimes(job.serverPid);
 const serverCpu = cpu1.user - cpu0.user + cpu1.system - cpu0.system;
-console.log(JSON.stringify({ bytes, parts, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, cpuSecondsPerGB: serverCpu / (bytes / 1e9), partTtfbMs: ttfb.summary() }));
+console.log(
+  JSON.stringify({ bytes, parts, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, cpuSecondsPerGB: serverCpu / (bytes / 1e9), partTtfbMs: ttfb.summary() }),
+);

@@ -11,7 +11,17 @@ import { chromium } from "playwright-core";
 const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--autoplay-policy=no-user-gesture-required"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--autoplay-policy=no-user-gesture-required",
+  ],
 });
 const out = {};
 try {

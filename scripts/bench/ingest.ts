@@ -62,7 +62,13 @@ http { access_log off; ${temp}
   );
   const child = Bun.spawn(["nginx", "-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], { stdout: "ignore", stderr: "pipe" });
   for (let i = 0; i < 50; i++) {
-    if (await fetch(`http://127.0.0.1:${httpPort}/hls/`).then(() => true, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${httpPort}/hls/`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await Bun.sleep(100);
   }
   return {
@@ -82,14 +88,58 @@ function publish(urls: string[]) {
   const tee = urls.map((u) => `[f=flv:onfail=ignore]${u}`).join("|");
   return Bun.spawn(
     [
-      "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin",
-      "-re", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
-      "-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-      "-map", "0:v", "-map", "1:a",
-      "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p",
-      "-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "2500k",
-      "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-flags", "+global_header",
-      "-f", "tee", tee,
+      "ffmpeg",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-nostdin",
+      "-re",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=30",
+      "-re",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:sample_rate=48000",
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-tune",
+      "zerolatency",
+      "-pix_fmt",
+      "yuv420p",
+      "-g",
+      "30",
+      "-keyint_min",
+      "30",
+      "-sc_threshold",
+      "0",
+      "-b:v",
+      "2500k",
+      "-maxrate",
+      "2500k",
+      "-bufsize",
+      "2500k",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      "-ar",
+      "48000",
+      "-ac",
+      "2",
+      "-flags",
+      "+global_header",
+      "-f",
+      "tee",
+      tee,
     ],
     { stdout: "ignore", stderr: "pipe" },
   );
@@ -142,7 +192,10 @@ async function adminSession(server: Server): Promise<string> {
   const admin = { username: "benchkeeper", email: "bench@example.com", password: "bench-pass-13" };
   await fetch(`${server.url}/api/admin/create-first`, { method: "POST", headers, body: JSON.stringify(admin) });
   const login = await fetch(`${server.url}/api/admin/login`, { method: "POST", headers, body: JSON.stringify({ username: admin.username, password: admin.password }) });
-  return login.headers.getSetCookie().map((v) => v.split(";")[0]).join("; ");
+  return login.headers
+    .getSetCookie()
+    .map((v) => v.split(";")[0])
+    .join("; ");
 }
 
 /**
@@ -179,7 +232,11 @@ async function blockingProbe(playlistUrl: string, cookies: string[], seconds: nu
     if (end !== null) listed.push(first - (end - pdtLag));
     for (const r of ok) if (r.at !== first) answered.push(r.at - first);
   }
-  return { parts: listed.length, listedMs: { p50: quantile(listed, 0.5), p99: quantile(listed, 0.99) }, answeredAfterFirstMs: { p50: quantile(answered, 0.5), p99: quantile(answered, 0.99), samples: answered.length } };
+  return {
+    parts: listed.length,
+    listedMs: { p50: quantile(listed, 0.5), p99: quantile(listed, 0.99) },
+    answeredAfterFirstMs: { p50: quantile(answered, 0.5), p99: quantile(answered, 0.99), samples: answered.length },
+  };
 }
 
 /** nginx-rtmp's live edge: when each new segment appears in its playlist against when its media ended (publish start + EXTINFs so far). */
@@ -251,8 +308,14 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     const pdtLag = firstPdt - tap.start();
     if (!Number.isFinite(pdtLag)) throw new Error("the FLV tap received no video after 3 s of media (FFmpeg's tee output to it failed)");
     const startWall = () => tap!.start();
-    c.line("ingest", `media time 0 reached the servers at the tap's steady clock; dreadcast's PROGRAM-DATE-TIME is ${fmt(pdtLag, 0)} ms behind it (FFmpeg's start-up catch-up), corrected below`);
-    c.line("ingest", `FFmpeg → dreadcast${nginx ? " + nginx-rtmp" : ""}: 720p30 libx264 ultrafast zerolatency, 2.5 Mbit/s, keyframe every 30 frames, AAC 128k (${JSON.stringify(view.publisher.video)})`);
+    c.line(
+      "ingest",
+      `media time 0 reached the servers at the tap's steady clock; dreadcast's PROGRAM-DATE-TIME is ${fmt(pdtLag, 0)} ms behind it (FFmpeg's start-up catch-up), corrected below`,
+    );
+    c.line(
+      "ingest",
+      `FFmpeg → dreadcast${nginx ? " + nginx-rtmp" : ""}: 720p30 libx264 ultrafast zerolatency, 2.5 Mbit/s, keyframe every 30 frames, AAC 128k (${JSON.stringify(view.publisher.video)})`,
+    );
 
     // (c) ingest + packaging, quiet (no viewers but the 20 probe sessions' blocking reloads during the first minute).
     const pid = server.pid;
@@ -266,7 +329,12 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     rss.push({ t: 0, kib: rssKiB(pid) });
     const edgeUntil = Date.now() + Math.min(60, c.ingestSeconds) * 1000;
     const [probe, edge] = await Promise.all([
-      blockingProbe(playlistUrl, probeViewers.map((v) => v.cookie), Math.min(60, c.ingestSeconds), pdtLag),
+      blockingProbe(
+        playlistUrl,
+        probeViewers.map((v) => v.cookie),
+        Math.min(60, c.ingestSeconds),
+        pdtLag,
+      ),
       nginx ? nginxEdge(nginx.playlistUrl, startWall, edgeUntil) : Promise.resolve([] as number[]),
     ]);
     const remaining = c.ingestSeconds * 1000 - (performance.now() - t0);
@@ -285,7 +353,9 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     const pages = [{ name: "dreadcast", origin: server.url, url: playlistUrl, cookie: probeViewers[1]!.cookie, lowLatency: true }];
     if (nginx) pages.push({ name: "nginx", origin: new URL(nginx.playlistUrl).origin, url: nginx.playlistUrl, cookie: "", lowLatency: false });
     writeFileSync(job, JSON.stringify({ hlsJs: join(root, "node_modules/hls.js/dist/hls.min.js"), seconds: c.latencySeconds, warmup: 10, pages }));
-    const played = JSON.parse((await runToEnd(["node", join(import.meta.dir, "ingest-player.mjs"), job], { timeoutMs: (c.latencySeconds + 90) * 1000 })).trim().split("\n").at(-1)!);
+    const played = JSON.parse(
+      (await runToEnd(["node", join(import.meta.dir, "ingest-player.mjs"), job], { timeoutMs: (c.latencySeconds + 90) * 1000 })).trim().split("\n").at(-1)!,
+    );
     const dcLatency = (played.dreadcast.samples as any[]).filter((s) => s.playingDate && !s.paused).map((s) => (s.now - (s.playingDate - pdtLag)) / 1000);
     const ngBehindEdge = nginx ? (played.nginx.samples as any[]).filter((s) => Number.isFinite(s.latency) && !s.paused).map((s) => s.latency as number) : [];
     const ngEdge = quantile(edge, 0.5) / 1000;
@@ -293,42 +363,109 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
 
     // (d) viewers on the LL-HLS playlist with blocking reload, then the floor with the same bytes.
     const viewers = await createViewers(server.url, c.viewers, { prefix: "ll" });
-    floor = await startServer("ll-hls-floor", [c.bun, join(import.meta.dir, "servers/ll-hls-floor.ts"), playlistUrl, probeViewers[2]!.cookie], /ll-hls-floor listening on (http:\/\/\S+)/);
+    floor = await startServer(
+      "ll-hls-floor",
+      [c.bun, join(import.meta.dir, "servers/ll-hls-floor.ts"), playlistUrl, probeViewers[2]!.cookie],
+      /ll-hls-floor listening on (http:\/\/\S+)/,
+    );
     const load = async (url: string, cookies: string[], serverPid: number) => {
       const file = join(c.work, `ingest-load-${Date.now()}.json`);
       writeFileSync(file, JSON.stringify({ playlistUrl: url, cookies, viewers: c.viewers, seconds: c.loadSeconds, serverPid }));
       return JSON.parse((await runToEnd([c.bun, join(import.meta.dir, "ingest-load.ts"), file], { timeoutMs: (c.loadSeconds + 120) * 1000 })).trim().split("\n").at(-1)!);
     };
-    const gated = await load(playlistUrl, viewers.map((v) => v.cookie), server.pid);
+    const gated = await load(
+      playlistUrl,
+      viewers.map((v) => v.cookie),
+      server.pid,
+    );
     const bare = await load(`${floor.url}/live/stream.m3u8`, [], floor.pid);
     const cpuRatio = gated.cpuSecondsPerGB / bare.cpuSecondsPerGB;
 
     // Lines and summary.
     const s = (n: number) => fmt(n, 2);
-    const p50 = quantile(dcLatency, 0.5), p95 = quantile(dcLatency, 0.95);
+    const p50 = quantile(dcLatency, 0.5),
+      p95 = quantile(dcLatency, 0.95);
     const latencyOk = p50 <= 2 && p95 <= 3;
-    c.line("ingest", `glass-to-glass in hls.js (${c.latencySeconds} s, ${dcLatency.length} samples): dreadcast LL-HLS p50 ${s(p50)} s, p95 ${s(p95)} s (page clock − hls.playingDate on the publish clock; ≤ 2.0 / 3.0 s: ${c.verdict(latencyOk)})` +
-      (nginx ? `; nginx-rtmp p50 ${s(quantile(ngLatency, 0.5))} s, p95 ${s(quantile(ngLatency, 0.95))} s (live-edge delay ${s(ngEdge)} s + hls.js behind the edge p50 ${s(quantile(ngBehindEdge, 0.5))} s) → ratio ${s(quantile(ngLatency, 0.5) / p50)}× dreadcast's` : ""));
-    const listedOk = probe.listedMs.p99 <= 50, answeredOk = probe.answeredAfterFirstMs.p99 <= 20;
-    c.line("ingest", `parts (${probe.parts} over ${Math.min(60, c.ingestSeconds)} s, 20 blocked sessions each): listed p50 ${fmt(probe.listedMs.p50, 0)} ms, p99 ${fmt(probe.listedMs.p99, 0)} ms after the part's media ended (≤ 50 ms: ${c.verdict(listedOk)}); blocked requests answered p50 ${fmt(probe.answeredAfterFirstMs.p50, 1)} ms, p99 ${fmt(probe.answeredAfterFirstMs.p99, 1)} ms after the first (≤ 20 ms: ${c.verdict(answeredOk)})`);
-    const cpuOk = cpuPct <= 10, rssOk = growthMiB < 20;
-    c.line("ingest", `ingest + packaging over ${fmt(wall, 0)} s: dreadcast ${fmt(cpuPct, 1)}% of a core (≤ 10%: ${c.verdict(cpuOk)})${nginx ? `, nginx-rtmp ${fmt(ngCpuPct, 1)}% → ratio ${s(cpuPct / ngCpuPct)}×` : ""}; RSS ${fmt(rss[0]!.kib / 1024, 0)} → ${fmt(rss.at(-1)!.kib / 1024, 0)} MiB, growth after ${fmt(firstMinute, 0)} s ${fmt(growthMiB, 1)} MiB (< 20 MiB: ${c.verdict(rssOk)})`);
-    const describe = (name: string, r: any) => `${name.padEnd(9)} ${fmt(r.bytes / 1e9, 2)} GB in ${r.parts} parts over ${fmt(r.elapsed, 1)} s, server CPU ${s(r.serverCpuSeconds)} s → ${s(r.cpuSecondsPerGB)} s/GB, part TTFB p50 ${fmt(r.partTtfbMs.p50, 1)} ms p99 ${fmt(r.partTtfbMs.p99, 1)} ms` + (r.failures ? `, ${r.failures} failed (${JSON.stringify(r.failureStatuses)})` : "");
+    c.line(
+      "ingest",
+      `glass-to-glass in hls.js (${c.latencySeconds} s, ${dcLatency.length} samples): dreadcast LL-HLS p50 ${s(p50)} s, p95 ${s(p95)} s (page clock − hls.playingDate on the publish clock; ≤ 2.0 / 3.0 s: ${c.verdict(latencyOk)})` +
+        (nginx
+          ? `; nginx-rtmp p50 ${s(quantile(ngLatency, 0.5))} s, p95 ${s(quantile(ngLatency, 0.95))} s (live-edge delay ${s(ngEdge)} s + hls.js behind the edge p50 ${s(quantile(ngBehindEdge, 0.5))} s) → ratio ${s(quantile(ngLatency, 0.5) / p50)}× dreadcast's`
+          : ""),
+    );
+    const listedOk = probe.listedMs.p99 <= 50,
+      answeredOk = probe.answeredAfterFirstMs.p99 <= 20;
+    c.line(
+      "ingest",
+      `parts (${probe.parts} over ${Math.min(60, c.ingestSeconds)} s, 20 blocked sessions each): listed p50 ${fmt(probe.listedMs.p50, 0)} ms, p99 ${fmt(probe.listedMs.p99, 0)} ms after the part's media ended (≤ 50 ms: ${c.verdict(listedOk)}); blocked requests answered p50 ${fmt(probe.answeredAfterFirstMs.p50, 1)} ms, p99 ${fmt(probe.answeredAfterFirstMs.p99, 1)} ms after the first (≤ 20 ms: ${c.verdict(answeredOk)})`,
+    );
+    const cpuOk = cpuPct <= 10,
+      rssOk = growthMiB < 20;
+    c.line(
+      "ingest",
+      `ingest + packaging over ${fmt(wall, 0)} s: dreadcast ${fmt(cpuPct, 1)}% of a core (≤ 10%: ${c.verdict(cpuOk)})${nginx ? `, nginx-rtmp ${fmt(ngCpuPct, 1)}% → ratio ${s(cpuPct / ngCpuPct)}×` : ""}; RSS ${fmt(rss[0]!.kib / 1024, 0)} → ${fmt(rss.at(-1)!.kib / 1024, 0)} MiB, growth after ${fmt(firstMinute, 0)} s ${fmt(growthMiB, 1)} MiB (< 20 MiB: ${c.verdict(rssOk)})`,
+    );
+    const describe = (name: string, r: any) =>
+      `${name.padEnd(9)} ${fmt(r.bytes / 1e9, 2)} GB in ${r.parts} parts over ${fmt(r.elapsed, 1)} s, server CPU ${s(r.serverCpuSeconds)} s → ${s(r.cpuSecondsPerGB)} s/GB, part TTFB p50 ${fmt(r.partTtfbMs.p50, 1)} ms p99 ${fmt(r.partTtfbMs.p99, 1)} ms` +
+      (r.failures ? `, ${r.failures} failed (${JSON.stringify(r.failureStatuses)})` : "");
     c.line("ingest", `${c.viewers} viewers, blocking reload + every part, ${c.loadSeconds} s:`);
     c.line("ingest", describe("gated", gated));
     c.line("ingest", describe("floor", bare));
     const ttfbOk = gated.partTtfbMs.p99 <= 50;
-    c.line("ingest", `ratios: CPU per GB ${s(cpuRatio)}× the floor's (≤ 1.5×: ${c.verdict(cpuRatio <= 1.5)}); part TTFB p99 ${fmt(gated.partTtfbMs.p99, 1)} ms (≤ 50 ms: ${c.verdict(ttfbOk)})`);
-    c.summary.push(
-      { benchmark: "Ingest: glass-to-glass latency in hls.js (720p30 zerolatency)", figure: `p50 ${s(p50)} s, p95 ${s(p95)} s${nginx ? `; nginx-rtmp p50 ${s(quantile(ngLatency, 0.5))} s, p95 ${s(quantile(ngLatency, 0.95))} s` : ""}`, target: "p50 ≤ 2.0 s, p95 ≤ 3.0 s", ok: latencyOk },
-      { benchmark: "Ingest: part listed after its media ended", figure: `p99 ${fmt(probe.listedMs.p99, 0)} ms (p50 ${fmt(probe.listedMs.p50, 0)})`, target: "p99 ≤ 50 ms", ok: listedOk },
-      { benchmark: "Ingest: blocked playlist answered after the part was ready", figure: `p99 ${fmt(probe.answeredAfterFirstMs.p99, 1)} ms`, target: "p99 ≤ 20 ms", ok: answeredOk },
-      { benchmark: "Ingest: server CPU, 720p30 2.5 Mbit/s", figure: `${fmt(cpuPct, 1)}% of a core${nginx ? ` (nginx-rtmp ${fmt(ngCpuPct, 1)}%)` : ""}`, target: "≤ 10% of a core", ok: cpuOk },
-      { benchmark: `Ingest: RSS growth after the first minute (${fmt(wall, 0)} s)`, figure: `${fmt(growthMiB, 1)} MiB`, target: "< 20 MiB", ok: rssOk },
-      { benchmark: `Ingest: ${c.viewers} LL-HLS viewers, CPU per GB`, figure: `${s(gated.cpuSecondsPerGB)} s vs floor ${s(bare.cpuSecondsPerGB)} s → ${s(cpuRatio)}×`, target: "≤ 1.5× floor", ok: cpuRatio <= 1.5 },
-      { benchmark: `Ingest: ${c.viewers} LL-HLS viewers, part TTFB`, figure: `p99 ${fmt(gated.partTtfbMs.p99, 1)} ms (floor ${fmt(bare.partTtfbMs.p99, 1)} ms)`, target: "p99 ≤ 50 ms", ok: ttfbOk },
+    c.line(
+      "ingest",
+      `ratios: CPU per GB ${s(cpuRatio)}× the floor's (≤ 1.5×: ${c.verdict(cpuRatio <= 1.5)}); part TTFB p99 ${fmt(gated.partTtfbMs.p99, 1)} ms (≤ 50 ms: ${c.verdict(ttfbOk)})`,
     );
-    return { pdtLagMs: pdtLag, latency: { dreadcast: dcLatency, nginxBehindEdge: ngBehindEdge, nginxEdgeMs: edge, errors: { dreadcast: played.dreadcast.errors, nginx: played.nginx?.errors } }, probe, cpu: { dreadcast: cpuPct, nginx: ngCpuPct, seconds: wall }, rss, growthMiB, gated, floor: bare, cpuRatio };
+    c.summary.push(
+      {
+        benchmark: "Ingest: glass-to-glass latency in hls.js (720p30 zerolatency)",
+        figure: `p50 ${s(p50)} s, p95 ${s(p95)} s${nginx ? `; nginx-rtmp p50 ${s(quantile(ngLatency, 0.5))} s, p95 ${s(quantile(ngLatency, 0.95))} s` : ""}`,
+        target: "p50 ≤ 2.0 s, p95 ≤ 3.0 s",
+        ok: latencyOk,
+      },
+      {
+        benchmark: "Ingest: part listed after its media ended",
+        figure: `p99 ${fmt(probe.listedMs.p99, 0)} ms (p50 ${fmt(probe.listedMs.p50, 0)})`,
+        target: "p99 ≤ 50 ms",
+        ok: listedOk,
+      },
+      {
+        benchmark: "Ingest: blocked playlist answered after the part was ready",
+        figure: `p99 ${fmt(probe.answeredAfterFirstMs.p99, 1)} ms`,
+        target: "p99 ≤ 20 ms",
+        ok: answeredOk,
+      },
+      {
+        benchmark: "Ingest: server CPU, 720p30 2.5 Mbit/s",
+        figure: `${fmt(cpuPct, 1)}% of a core${nginx ? ` (nginx-rtmp ${fmt(ngCpuPct, 1)}%)` : ""}`,
+        target: "≤ 10% of a core",
+        ok: cpuOk,
+      },
+      { benchmark: `Ingest: RSS growth after the first minute (${fmt(wall, 0)} s)`, figure: `${fmt(growthMiB, 1)} MiB`, target: "< 20 MiB", ok: rssOk },
+      {
+        benchmark: `Ingest: ${c.viewers} LL-HLS viewers, CPU per GB`,
+        figure: `${s(gated.cpuSecondsPerGB)} s vs floor ${s(bare.cpuSecondsPerGB)} s → ${s(cpuRatio)}×`,
+        target: "≤ 1.5× floor",
+        ok: cpuRatio <= 1.5,
+      },
+      {
+        benchmark: `Ingest: ${c.viewers} LL-HLS viewers, part TTFB`,
+        figure: `p99 ${fmt(gated.partTtfbMs.p99, 1)} ms (floor ${fmt(bare.partTtfbMs.p99, 1)} ms)`,
+        target: "p99 ≤ 50 ms",
+        ok: ttfbOk,
+      },
+    );
+    return {
+      pdtLagMs: pdtLag,
+      latency: { dreadcast: dcLatency, nginxBehindEdge: ngBehindEdge, nginxEdgeMs: edge, errors: { dreadcast: played.dreadcast.errors, nginx: played.nginx?.errors } },
+      probe,
+      cpu: { dreadcast: cpuPct, nginx: ngCpuPct, seconds: wall },
+      rss,
+      growthMiB,
+      gated,
+      floor: bare,
+      cpuRatio,
+    };
   } finally {
     ffmpeg?.kill("SIGKILL");
     tap?.stop();

@@ -145,10 +145,7 @@ function open(index: number): Promise<Client> {
     let ready = false;
     const client: Client = {
       ws,
-      sendChat:
-        job.protocol === "socketio"
-          ? (text) => ws.send(`42["chat",${JSON.stringify({ text })}]`)
-          : (text) => ws.send(JSON.stringify({ type: "chat_message", text })),
+      sendChat: job.protocol === "socketio" ? (text) => ws.send(`42["chat",${JSON.stringify({ text })}]`) : (text) => ws.send(JSON.stringify({ type: "chat_message", text })),
       sendHeart: () => ws.send('{"type":"send_heart"}'),
     };
     const becomeReady = () => {

@@ -72,4 +72,6 @@ const elapsed = (performance.now() - t0) / 1000;
 const cpu1 = cpuTimes(job.serverPid);
 const serverCpu = cpu1.user - cpu0.user + cpu1.system - cpu0.system;
 const serverSystemShare = (cpu1.system - cpu0.system) / serverCpu;
-console.log(JSON.stringify({ bytes, segmentsReceived, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, serverSystemShare, cpuSecondsPerGB: serverCpu / (bytes / 1e9) }));
+console.log(
+  JSON.stringify({ bytes, segmentsReceived, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, serverSystemShare, cpuSecondsPerGB: serverCpu / (bytes / 1e9) }),
+);

@@ -55,8 +55,37 @@ export async function replayBench(o: ReplayBenchOptions) {
   try {
     const flvPath = join(dir, "publish.flv");
     const encode = Bun.spawnSync([
-      "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=sample_rate=48000",
-      "-t", String(o.seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "2500k", "-c:a", "aac", "-ar", "48000", "-ac", "2", flvPath,
+      "ffmpeg",
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=30",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=sample_rate=48000",
+      "-t",
+      String(o.seconds),
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-g",
+      "60",
+      "-b:v",
+      "2500k",
+      "-c:a",
+      "aac",
+      "-ar",
+      "48000",
+      "-ac",
+      "2",
+      flvPath,
     ]);
     if (encode.exitCode !== 0) throw new Error(`ffmpeg: ${encode.stderr.toString()}`);
 
@@ -100,7 +129,10 @@ export async function replayBench(o: ReplayBenchOptions) {
       }
       ctx.ingest.recorder = recorder;
       const added = median(recorded) / median(plain) - 1;
-      o.line("recording", `${o.seconds} s of 720p ingested (RTMP to LL-HLS) in ${fmt(median(plain), 0)} ms of CPU, ${fmt(median(recorded), 0)} ms with its recording (median of ${o.rounds}): +${fmt(added * 100, 1)} %`);
+      o.line(
+        "recording",
+        `${o.seconds} s of 720p ingested (RTMP to LL-HLS) in ${fmt(median(plain), 0)} ms of CPU, ${fmt(median(recorded), 0)} ms with its recording (median of ${o.rounds}): +${fmt(added * 100, 1)} %`,
+      );
       o.summary.push({ benchmark: "replay", figure: `recording adds ${fmt(added * 100, 1)} % CPU to ingesting 720p`, target: "≤ 5 %", ok: added <= 0.05 });
 
       // --- the one-hour download: one recording's segments listed until an hour ---
@@ -116,7 +148,14 @@ export async function replayBench(o: ReplayBenchOptions) {
           for (const s of segments) {
             await appStore.run(
               "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-              id, seq++, s.file, s.init_file, start + Number(s.start_ms), s.duration_ms, Number(s.program_date_time) + start, s.bytes,
+              id,
+              seq++,
+              s.file,
+              s.init_file,
+              start + Number(s.start_ms),
+              s.duration_ms,
+              Number(s.program_date_time) + start,
+              s.bytes,
             );
           }
           start += oneRun;
@@ -172,9 +211,22 @@ export async function replayBench(o: ReplayBenchOptions) {
       const bare = await load(`http://127.0.0.1:${floor.port}/replay/index.m3u8`, []);
       void floor.stop(true);
       const ratio = ours.cpuSecondsPerGB / bare.cpuSecondsPerGB;
-      o.line("replay load", `${o.viewers} viewers, ${o.loadSeconds} s: ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB (${ours.failures} failures); Bun from memory ${fmt(bare.cpuSecondsPerGB, 2)} CPU-s/GB: ${fmt(ratio, 2)}×`);
+      o.line(
+        "replay load",
+        `${o.viewers} viewers, ${o.loadSeconds} s: ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB (${ours.failures} failures); Bun from memory ${fmt(bare.cpuSecondsPerGB, 2)} CPU-s/GB: ${fmt(ratio, 2)}×`,
+      );
       o.summary.push({ benchmark: "replay", figure: `${o.viewers} replay viewers: ${fmt(ratio, 2)}× Bun's CPU per GB`, target: "≤ 1.5×", ok: ratio <= 1.5 && ours.failures === 0 });
-      return { replayCpuPerGB: ours.cpuSecondsPerGB, floorCpuPerGB: bare.cpuSecondsPerGB, replayRatio: ratio, ingestMs: median(plain), withRecordingMs: median(recorded), addedPercent: added * 100, downloadBytes: bytes, firstByteMs: first, megabytesPerSecond: mbps };
+      return {
+        replayCpuPerGB: ours.cpuSecondsPerGB,
+        floorCpuPerGB: bare.cpuSecondsPerGB,
+        replayRatio: ratio,
+        ingestMs: median(plain),
+        withRecordingMs: median(recorded),
+        addedPercent: added * 100,
+        downloadBytes: bytes,
+        firstByteMs: first,
+        megabytesPerSecond: mbps,
+      };
     } finally {
       void app.stop(true);
       await disposeContext(ctx);
@@ -188,7 +240,16 @@ export async function replayBench(o: ReplayBenchOptions) {
 if (import.meta.main) {
   const work = mkdtempSync("/tmp/dreadcast-replay-bench-");
   const summary: Report["summary"] = [];
-  await replayBench({ line: (l, t) => console.log(`${l.padEnd(14)} ${t}`), verdict: (ok) => (ok ? "PASS" : "MISS"), summary, work, seconds: 30, rounds: 3, viewers: 500, loadSeconds: 20 });
+  await replayBench({
+    line: (l, t) => console.log(`${l.padEnd(14)} ${t}`),
+    verdict: (ok) => (ok ? "PASS" : "MISS"),
+    summary,
+    work,
+    seconds: 30,
+    rounds: 3,
+    viewers: 500,
+    loadSeconds: 20,
+  });
   for (const row of summary) console.log(`| ${row.benchmark} | ${row.figure} | ${row.target} | ${row.ok ? "PASS" : "MISS"} |`);
   rmSync(work, { recursive: true, force: true });
 }

@@ -66,7 +66,11 @@ const context: BenchContext = {
   summary,
   async startDreadcast(extraArgs: string[] = []) {
     const dataDir = mkdtempSync(join(work, "data-"));
-    return startServer("dreadcast", [bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--trust-proxy", "127.0.0.1", ...extraArgs], /dreadcast \S+ listening on (http:\/\/\S+)/);
+    return startServer(
+      "dreadcast",
+      [bin, "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--trust-proxy", "127.0.0.1", ...extraArgs],
+      /dreadcast \S+ listening on (http:\/\/\S+)/,
+    );
   },
   async loadgen(job: Job) {
     const file = join(work, `job-${Date.now()}.json`);
@@ -87,13 +91,28 @@ const benches: Record<BenchName, () => Promise<unknown>> = {
   relay: () => relayBench({ ...report, bun: BUN, work, viewers: opts.relayViewers, seconds: opts.relaySeconds, startDreadcast: context.startDreadcast }),
   ingest: () =>
     ingestBench({
-      ...report, bun: BUN, work, viewers: opts.ingestViewers, loadSeconds: opts.relaySeconds, ingestSeconds: opts.ingestSeconds,
-      latencySeconds: opts.ingestLatencySeconds, startDreadcast: context.startDreadcast,
+      ...report,
+      bun: BUN,
+      work,
+      viewers: opts.ingestViewers,
+      loadSeconds: opts.relaySeconds,
+      ingestSeconds: opts.ingestSeconds,
+      latencySeconds: opts.ingestLatencySeconds,
+      startDreadcast: context.startDreadcast,
     }),
   cluster: () =>
     clusterBench({
-      ...report, bin, work, viewers: opts.viewers, senders: opts.senders, busyViewers: flags.quick ? 0 : opts.crowd, busySenders: opts.crowdSenders,
-      rate: opts.rate, seconds: opts.seconds, warmup: opts.warmup, loadgen: context.loadgen,
+      ...report,
+      bin,
+      work,
+      viewers: opts.viewers,
+      senders: opts.senders,
+      busyViewers: flags.quick ? 0 : opts.crowd,
+      busySenders: opts.crowdSenders,
+      rate: opts.rate,
+      seconds: opts.seconds,
+      warmup: opts.warmup,
+      loadgen: context.loadgen,
     }),
   web: () => webBench(context),
   filter: () => filterBench(context),
@@ -113,7 +132,9 @@ if (flags.nice !== undefined) {
 }
 const m = machine();
 const started = performance.now();
-console.log(`dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`);
+console.log(
+  `dreadcast benchmarks — ${m.cores} cores, ${m.memGiB} GiB, ${m.cpu}; Bun ${m.bun}, Node ${m.node}; load average ${loadAverage()}${flags.nice ? `; nice ${flags.nice}` : ""}`,
+);
 if (loadAverage() > 1.5) console.log(`  note: the machine is busy (1-minute load ${loadAverage()}); figures will be noisy`);
 let failed = false;
 for (const name of BENCHMARKS) {

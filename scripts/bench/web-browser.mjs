@@ -25,7 +25,17 @@ import { firstLoadAssets, measureAssets, recordAssets } from "../../tests/e2e/su
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+];
 const log = (text) => process.stderr.write(`    [web] ${text}\n`);
 
 /** Lets this browser context in as a viewer, the way the access page does: code, session cookie, storage. */

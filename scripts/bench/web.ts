@@ -29,7 +29,12 @@ export async function webBench(c: BenchContext): Promise<Record<string, any>> {
         w.finalPath !== path ? `ended on ${w.finalPath}!` : null,
       ].filter(Boolean);
       c.line("page weight", `${path.padEnd(12)} ${fmt(kib, 1)} KiB gzip JS + CSS on first load in ${w.files.length} files (${notes.join("; ")})`);
-      c.summary.push({ benchmark: `Page weight ${path} (gzip JS + CSS)`, figure: `${fmt(kib, 1)} KiB${viewerPage ? `, admin chunks ${w.adminChunks.length}, Stripe.js ${w.stripeLoaded ? "loaded" : "not loaded"}` : ""}`, target: budget === null ? "—" : `≤ ${budget} KiB`, ok: budget === null ? null : ok });
+      c.summary.push({
+        benchmark: `Page weight ${path} (gzip JS + CSS)`,
+        figure: `${fmt(kib, 1)} KiB${viewerPage ? `, admin chunks ${w.adminChunks.length}, Stripe.js ${w.stripeLoaded ? "loaded" : "not loaded"}` : ""}`,
+        target: budget === null ? "—" : `≤ ${budget} KiB`,
+        ok: budget === null ? null : ok,
+      });
     }
     if (r.lighthouse) {
       for (const [path, l] of Object.entries<any>(r.lighthouse)) {

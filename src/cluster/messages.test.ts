@@ -56,7 +56,12 @@ const kinds: { k: string; good: object[]; bad: unknown[] }[] = [
       { k: "kick", username: "Pest", until: soon },
       { k: "kick", username: "Pest", userId: 7, accessCodeId: null, until: soon },
     ],
-    bad: [{ k: "kick", username: "Pest" }, { k: "kick", username: "", until: soon }, { k: "kick", username: "Pest", userId: "7", until: 1 }, { k: "kick", username: "Pest", accessCodeId: -1, until: 1 }],
+    bad: [
+      { k: "kick", username: "Pest" },
+      { k: "kick", username: "", until: soon },
+      { k: "kick", username: "Pest", userId: "7", until: 1 },
+      { k: "kick", username: "Pest", accessCodeId: -1, until: 1 },
+    ],
   },
   {
     k: "reload",
@@ -69,7 +74,10 @@ const kinds: { k: string; good: object[]; bad: unknown[] }[] = [
   {
     k: "fake",
     good: [{ k: "fake", enabled: true, target: 100 }],
-    bad: [{ k: "fake", enabled: 1, target: 100 }, { k: "fake", enabled: false, target: -1 }],
+    bad: [
+      { k: "fake", enabled: 1, target: 100 },
+      { k: "fake", enabled: false, target: -1 },
+    ],
   },
   { k: "wrote", good: [{ k: "wrote" }], bad: [{ k: "wrote " }, { k: "Wrote" }] },
   {

@@ -32,11 +32,7 @@ export const usernameSchema = z
   .refine((name) => name.normalize("NFKC").toLowerCase() !== "guest", "Username cannot be 'Guest'")
   .refine((name) => !RESERVED_USERNAMES.includes(name.normalize("NFKC").toLowerCase()), ACCESS_MESSAGES.usernameReserved);
 
-export const accessCodeSchema = z
-  .string({ error: "Access code is required" })
-  .trim()
-  .min(8, "Access code must be at least 8 characters")
-  .max(64, "Access code is too long");
+export const accessCodeSchema = z.string({ error: "Access code is required" }).trim().min(8, "Access code must be at least 8 characters").max(64, "Access code is too long");
 
 const hex = (length: number, what: string) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `${what} must be ${length} hex characters`);
 
@@ -56,7 +52,10 @@ export const deviceFingerprintSchema = z.object({
 });
 export type DeviceFingerprint = z.infer<typeof deviceFingerprintSchema>;
 
-const optionalEmail = z.union([z.literal(""), emailSchema]).optional().transform((e) => (e ? e : undefined));
+const optionalEmail = z
+  .union([z.literal(""), emailSchema])
+  .optional()
+  .transform((e) => (e ? e : undefined));
 
 export const validateAccessBody = z.object({
   accessCode: accessCodeSchema,

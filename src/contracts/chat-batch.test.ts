@@ -23,7 +23,11 @@ describe("chat_batch lines", () => {
     const inEuros: ChatMessage = { ...donationLine, text: "donated €50.00", donation: 50, currency: "eur" };
     expect(packChatLine(inEuros)).toEqual([inEuros.id, "Ghoul", "donated €50.00", at, "donation", 0, 50, "eur"]);
     expect(readServerFrame(JSON.parse(chatBatchFrame([inEuros, viewerLine])))).toEqual({ type: "chat_batch", messages: [inEuros, viewerLine] });
-    for (const bad of [["a", "b", "c", 1, "donation", 0, 5, 3], ["a", "b", "c", 1, "donation", 0, 5, "eur", "x"]]) expect(unpackChatLine(bad)).toBeNull();
+    for (const bad of [
+      ["a", "b", "c", 1, "donation", 0, 5, 3],
+      ["a", "b", "c", 1, "donation", 0, 5, "eur", "x"],
+    ])
+      expect(unpackChatLine(bad)).toBeNull();
   });
 
   test("a line an admin or a moderator wrote carries the staff mark, pinned or not, and reads back with it", () => {
@@ -42,7 +46,21 @@ describe("chat_batch lines", () => {
   });
 
   test("a line that is not one reads as null", () => {
-    for (const bad of [null, "x", [], ["a", "b", "c"], ["a", "b", "c", "soon"], ["a", "b", "c", 1, "admin"], ["a", "b", "c", 1, "user", 6], ["a", "b", "c", 1, "user", 8], ["a", "b", "c", 1, "user", "2"], ["a", "b", "c", 1, "donation", 0, "5"], ["a", 1, "c", 1], ["a", "b", "c", 8.64e15 + 1], ["a", "b", "c", 1, "user", 0, 1, 2]]) {
+    for (const bad of [
+      null,
+      "x",
+      [],
+      ["a", "b", "c"],
+      ["a", "b", "c", "soon"],
+      ["a", "b", "c", 1, "admin"],
+      ["a", "b", "c", 1, "user", 6],
+      ["a", "b", "c", 1, "user", 8],
+      ["a", "b", "c", 1, "user", "2"],
+      ["a", "b", "c", 1, "donation", 0, "5"],
+      ["a", 1, "c", 1],
+      ["a", "b", "c", 8.64e15 + 1],
+      ["a", "b", "c", 1, "user", 0, 1, 2],
+    ]) {
       expect(unpackChatLine(bad)).toBeNull();
     }
     expect(readServerFrame({ type: "chat_batch", lines: [["a", "b", "c", 0], "junk"] })).toEqual({

@@ -65,7 +65,12 @@ export function readServerFrame<T extends { type?: unknown }>(frame: T): T | { t
   const lines = (frame as { lines?: unknown }).lines;
   const earlier = (frame as { messages?: unknown }).messages;
   if (lines === undefined && Array.isArray(earlier)) {
-    return { type: "chat_batch", messages: earlier.filter((m): m is ChatMessage => typeof m === "object" && m !== null && typeof (m as ChatMessage).id === "string" && typeof (m as ChatMessage).text === "string") };
+    return {
+      type: "chat_batch",
+      messages: earlier.filter(
+        (m): m is ChatMessage => typeof m === "object" && m !== null && typeof (m as ChatMessage).id === "string" && typeof (m as ChatMessage).text === "string",
+      ),
+    };
   }
   const messages: ChatMessage[] = [];
   if (Array.isArray(lines)) {

@@ -56,7 +56,9 @@ function twitch(url: URL, host: string, segments: string[], parentHost: string):
   }
   if (host === "clips.twitch.tv") {
     if (first === "embed" && url.searchParams.get("clip")) return url.searchParams.getAll("parent").includes(parentHost) ? KEEP : converted(withTwitchParent(url, parentHost));
-    return first && !second ? converted(`https://clips.twitch.tv/embed?clip=${encodeURIComponent(first)}&parent=${encodeURIComponent(parentHost)}`) : { problem: EMBED_PROBLEMS.twitch };
+    return first && !second
+      ? converted(`https://clips.twitch.tv/embed?clip=${encodeURIComponent(first)}&parent=${encodeURIComponent(parentHost)}`)
+      : { problem: EMBED_PROBLEMS.twitch };
   }
   const parent = encodeURIComponent(parentHost);
   if (first === "videos" && second && NUMERIC.test(second)) return converted(`https://player.twitch.tv/?video=v${second}&parent=${parent}`);

@@ -18,9 +18,7 @@ export const createPaymentIntentBody = z.object({
 export type CreatePaymentIntentBody = z.infer<typeof createPaymentIntentBody>;
 
 /** Whole minor units; the range depends on the event's currency and is checked with `donationAmountProblem`. */
-export const donationAmountSchema = z
-  .number({ error: "Donation amount must be a number of pence" })
-  .int("Donation amount must be a whole number of pence");
+export const donationAmountSchema = z.number({ error: "Donation amount must be a number of pence" }).int("Donation amount must be a whole number of pence");
 
 export const createDonationIntentBody = z.object({ amount: donationAmountSchema });
 export type CreateDonationIntentBody = z.infer<typeof createDonationIntentBody>;

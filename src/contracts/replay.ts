@@ -32,7 +32,11 @@ export interface RecordingsView {
   totalBytes: number;
 }
 
-const seconds = (what: string) => z.number({ error: `${what} must be a number of seconds` }).min(0, `${what} cannot be negative`).max(7 * 24 * 3600, `${what} is too long`);
+const seconds = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of seconds` })
+    .min(0, `${what} cannot be negative`)
+    .max(7 * 24 * 3600, `${what} is too long`);
 
 /** PATCH /api/admin/recordings/:id: each field left out stays; a trim end of null plays to the end. */
 export const recordingPatchBody = z.strictObject({

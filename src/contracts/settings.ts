@@ -118,10 +118,7 @@ const onHosts = (value: string, hosts: string[]) => {
 
 const socialUrl = (network: SocialNetwork) => {
   const { label, hosts } = SOCIAL_HOSTS[network];
-  return pageUrl(`The ${label} link`).refine(
-    (value) => value === "" || !isWebAddress(value) || onHosts(value, hosts),
-    `The ${label} link must be on ${hosts[0]}`,
-  );
+  return pageUrl(`The ${label} link`).refine((value) => value === "" || !isWebAddress(value) || onHosts(value, hosts), `The ${label} link must be on ${hosts[0]}`);
 };
 
 export const socialLinks = z.object({
@@ -171,16 +168,19 @@ export const livestreamSettingsFields = {
  * PUT /api/admin/livestream-settings. Each field left out stays as saved, so a page saves only what its
  * admin changed and never writes back a value someone else (or another card) has changed since it loaded.
  */
-export const livestreamSettingsBody = z.object({
-  ...livestreamSettingsFields,
-  ...organizerFields,
-}).partial().extend({
-  /** Only the networks sent change. */
-  socialLinks: socialLinks.partial().optional(),
-  /** Left out: unchanged. Checked against the currency's minimum by `accessPriceProblem`. */
-  accessPrice: z.number({ error: "Access price must be a number" }).int("Access price must be whole pence").optional(),
-  currency: z.enum(CURRENCIES, { error: "Choose one of the listed currencies" }).optional(),
-  /** Changing the currency after the first sale must be confirmed. */
-  confirmCurrencyChange: z.boolean().optional(),
-});
+export const livestreamSettingsBody = z
+  .object({
+    ...livestreamSettingsFields,
+    ...organizerFields,
+  })
+  .partial()
+  .extend({
+    /** Only the networks sent change. */
+    socialLinks: socialLinks.partial().optional(),
+    /** Left out: unchanged. Checked against the currency's minimum by `accessPriceProblem`. */
+    accessPrice: z.number({ error: "Access price must be a number" }).int("Access price must be whole pence").optional(),
+    currency: z.enum(CURRENCIES, { error: "Choose one of the listed currencies" }).optional(),
+    /** Changing the currency after the first sale must be confirmed. */
+    confirmCurrencyChange: z.boolean().optional(),
+  });
 export type LivestreamSettingsBody = z.infer<typeof livestreamSettingsBody>;

@@ -41,8 +41,7 @@ export function privateKeyText(input: string): string | null {
   return decoded.startsWith("{") && isRsaJwk(decoded) ? decoded : null;
 }
 
-const id = (label: string, pattern: RegExp, hint: string) =>
-  z.string().trim().min(1, `${label} is required`).max(128, `${label} is too long`).regex(pattern, `${label} ${hint}`);
+const id = (label: string, pattern: RegExp, hint: string) => z.string().trim().min(1, `${label} is required`).max(128, `${label} is too long`).regex(pattern, `${label} ${hint}`);
 
 /** Empty or absent keeps the key already saved for this kind. */
 const secret = (label: string, check: (value: string) => boolean, hint: string) =>

@@ -78,10 +78,9 @@ export const webauthnResponse = z.looseObject({
   response: z.looseObject({}),
 });
 
-export const secondFactorBody = z.union(
-  [z.strictObject({ code: totpCode }), z.strictObject({ recoveryCode }), z.strictObject({ webauthn: webauthnResponse })],
-  { message: "Enter the 6-digit code from your authenticator app" },
-);
+export const secondFactorBody = z.union([z.strictObject({ code: totpCode }), z.strictObject({ recoveryCode }), z.strictObject({ webauthn: webauthnResponse })], {
+  message: "Enter the 6-digit code from your authenticator app",
+});
 export type SecondFactorBody = z.infer<typeof secondFactorBody>;
 
 /** A step-up proof: the password (an account without two factors) or a second factor. */

@@ -157,7 +157,9 @@ export function insertionOrder(tables: string[], foreignKeys: ForeignKey[]): { o
     }
     const table = next;
     // References to tables not written yet, and a table's references to itself, are filled in afterwards.
-    const later = refs(table).filter((k) => !k.notNull && (k.parent === table || !placed.has(k.parent))).map((k) => k.column);
+    const later = refs(table)
+      .filter((k) => !k.notNull && (k.parent === table || !placed.has(k.parent)))
+      .map((k) => k.column);
     if (later.length) deferred.set(table, later);
     placed.add(table);
     order.push(table);
@@ -204,7 +206,9 @@ async function eventIn(pg: Store, tables: string[], columns: Map<string, Column[
 
 function sqliteTables(db: Database): string[] {
   // In the order they were made: the order the migrations list them, parents mostly first.
-  return (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid").all() as { name: string }[]).map((r) => r.name);
+  return (
+    db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid").all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 function sqliteColumns(db: Database, table: string): { name: string; pk: number }[] {
@@ -220,7 +224,9 @@ function matchSchemas(db: Database, tables: string[], target: TargetSchema): voi
       problems.push(`no table ${table}`);
       continue;
     }
-    const mine = sqliteColumns(db, table).map((c) => c.name).sort();
+    const mine = sqliteColumns(db, table)
+      .map((c) => c.name)
+      .sort();
     const theirs = pgColumns.map((c) => c.name).sort();
     if (mine.join() !== theirs.join()) problems.push(`${table} has columns (${theirs.join(", ")}) instead of (${mine.join(", ")})`);
   }
@@ -251,7 +257,10 @@ async function copyTable(db: Database, pg: Store, table: string, columns: string
 
 /** Fills in the columns written empty to break a circle of references, many rows to a statement. */
 async function fillDeferred(db: Database, pg: Store, table: string, columns: string[], target: TargetSchema): Promise<void> {
-  const key = sqliteColumns(db, table).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  const key = sqliteColumns(db, table)
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
   if (key.length === 0) throw new CopyError(`${table} has no primary key to fill in ${columns.join(", ")} by`);
   const typeOf = new Map(target.columns.get(table)!.map((c) => [c.name, c.type]));
   for (const column of columns) {
@@ -308,11 +317,7 @@ export async function copyToPostgres(source: SqliteStore, pg: Store, where: stri
     for (const [table, columns] of deferred) await fillDeferred(db, pg, table, columns, target);
     for (const { table, column } of target.identities) {
       if (!order.includes(table)) continue;
-      await pg.get(
-        `SELECT setval(pg_get_serial_sequence(?, ?), COALESCE(MAX(${ident(column)}), 1), MAX(${ident(column)}) IS NOT NULL) FROM ${ident(table)}`,
-        ident(table),
-        column,
-      );
+      await pg.get(`SELECT setval(pg_get_serial_sequence(?, ?), COALESCE(MAX(${ident(column)}), 1), MAX(${ident(column)}) IS NOT NULL) FROM ${ident(table)}`, ident(table), column);
     }
     const wrong: string[] = [];
     for (const table of order) {

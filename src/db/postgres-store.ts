@@ -196,7 +196,9 @@ export class PostgresStore implements Store {
       connection.idle_in_transaction_session_timeout = String(Math.max(30_000, 3 * statementTimeoutMs));
     }
     const makePool = () =>
-      new SQL({ url, bigint: true, max: options.max ?? 10, connectionTimeout: options.connectionTimeout ?? 5, idleTimeout: 30, connection } as ConstructorParameters<typeof SQL>[0]);
+      new SQL({ url, bigint: true, max: options.max ?? 10, connectionTimeout: options.connectionTimeout ?? 5, idleTimeout: 30, connection } as ConstructorParameters<
+        typeof SQL
+      >[0]);
     return new PostgresStore(makePool, statementTimeoutMs);
   }
 

@@ -172,22 +172,46 @@ for (const engine of await testEngines()) {
     const pg = engine === "postgres" ? await createTestDatabase() : null;
     const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
     try {
-      expect(await migrate(store, migrations.filter((m) => m.version <= 7))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(
+        await migrate(
+          store,
+          migrations.filter((m) => m.version <= 7),
+        ),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7]);
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
-      await store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_old', 'donation', 1000, 'gbp', 'succeeded', 1, ?, ?)", at, at);
+      await store.run(
+        "INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_old', 'donation', 1000, 'gbp', 'succeeded', 1, ?, ?)",
+        at,
+        at,
+      );
       await store.run("INSERT INTO refunds (id, intent_id, amount, created_at) VALUES ('re_admin', 'pi_old', 200, ?)", at);
       await store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES ('pi_old', 500, ?)", at);
       // An inquiry on another payment: before, it counted as money held; it takes none.
-      await store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_asked', 'donation', 700, 'gbp', 'succeeded', 1, ?, ?)", at, at);
+      await store.run(
+        "INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_asked', 'donation', 700, 'gbp', 'succeeded', 1, ?, ?)",
+        at,
+        at,
+      );
       await store.run("INSERT INTO disputes (id, intent_id, amount, status, created_at, updated_at) VALUES ('dp_old', 'pi_asked', 700, 'warning_needs_response', ?, ?)", at, at);
       expect(await store.get("SELECT disputed_amount FROM payment_ledger WHERE intent_id = 'pi_asked'")).toEqual({ disputed_amount: 700 });
-      const ledger = () => store.get<{ refunded_amount: number; failed_refund_amount: number; refund_failure: string | null }>("SELECT refunded_amount, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = 'pi_old'");
+      const ledger = () =>
+        store.get<{ refunded_amount: number; failed_refund_amount: number; refund_failure: string | null }>(
+          "SELECT refunded_amount, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = 'pi_old'",
+        );
       expect(await store.get("SELECT refunded_amount FROM payment_ledger WHERE intent_id = 'pi_old'")).toEqual({ refunded_amount: 500 });
 
-      expect(await migrate(store, migrations.filter((m) => m.version <= 8))).toEqual([8]);
+      expect(
+        await migrate(
+          store,
+          migrations.filter((m) => m.version <= 8),
+        ),
+      ).toEqual([8]);
       expect(await ledger()).toEqual({ refunded_amount: 500, failed_refund_amount: 0, refund_failure: null });
       expect(await store.get("SELECT observed_at FROM charge_refunds")).toEqual({ observed_at: at / 1000 });
-      expect(await store.get("SELECT disputed_amount, dispute_status FROM payment_ledger WHERE intent_id = 'pi_asked'")).toEqual({ disputed_amount: 0, dispute_status: "warning_needs_response" });
+      expect(await store.get("SELECT disputed_amount, dispute_status FROM payment_ledger WHERE intent_id = 'pi_asked'")).toEqual({
+        disputed_amount: 0,
+        dispute_status: "warning_needs_response",
+      });
       expect(await store.get("SELECT observed_at FROM disputes")).toEqual({ observed_at: at / 1000 });
       expect(await store.get("SELECT status, refund_created, failed_at FROM refunds")).toEqual({ status: "succeeded", refund_created: null, failed_at: null });
       // The admin's £2 refund fails after the charge was last seen: the charge's £5 counted it, £3 is left.
@@ -222,16 +246,53 @@ for (const engine of await testEngines()) {
     const pg = engine === "postgres" ? await createTestDatabase() : null;
     const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
     try {
-      await migrate(store, migrations.filter((m) => m.version <= 8));
+      await migrate(
+        store,
+        migrations.filter((m) => m.version <= 8),
+      );
       const at = Date.UTC(2026, 10, 20, 20, 0, 0);
       const pay = (intent: string, amount: number) =>
-        store.run("INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES (?, 'access', ?, 'eur', 'succeeded', 1, ?, ?)", intent, amount, at, at);
-      const refund = (id: string, intent: string, amount: number, status = "succeeded", created: number | null = 100, failedAt: number | null = null, reason: string | null = null) =>
-        store.run("INSERT INTO refunds (id, intent_id, amount, created_at, status, failure_reason, refund_created, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", id, intent, amount, at, status, reason, created, failedAt);
+        store.run(
+          "INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES (?, 'access', ?, 'eur', 'succeeded', 1, ?, ?)",
+          intent,
+          amount,
+          at,
+          at,
+        );
+      const refund = (
+        id: string,
+        intent: string,
+        amount: number,
+        status = "succeeded",
+        created: number | null = 100,
+        failedAt: number | null = null,
+        reason: string | null = null,
+      ) =>
+        store.run(
+          "INSERT INTO refunds (id, intent_id, amount, created_at, status, failure_reason, refund_created, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          id,
+          intent,
+          amount,
+          at,
+          status,
+          reason,
+          created,
+          failedAt,
+        );
       const charge = (intent: string, refunded: number, observed: number) =>
         store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at, observed_at) VALUES (?, ?, ?, ?)", intent, refunded, at, observed);
       const dispute = (id: string, intent: string, amount: number, status: string, closed: number, updated: number) =>
-        store.run("INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", id, intent, amount, status, closed, updated, updated, updated / 1000);
+        store.run(
+          "INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          id,
+          intent,
+          amount,
+          status,
+          closed,
+          updated,
+          updated,
+          updated / 1000,
+        );
       await pay("pi_plain", 500);
       await pay("pi_partly", 500);
       await refund("re_p1", "pi_partly", 100);
@@ -264,17 +325,28 @@ for (const engine of await testEngines()) {
       await refund("re_orphan", "pi_never_sold", 100); // rows for an intent with no payment yet
       await dispute("dp_orphan", "pi_never_sold", 100, "lost", 1, at);
 
-      const ledger = () => store.all<Record<string, unknown>>(`SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure
+      const ledger = () =>
+        store.all<Record<string, unknown>>(`SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure
         FROM payment_ledger ORDER BY intent_id`);
       const before = await ledger();
       expect(before).toHaveLength(10);
       expect(before.find((r) => r.intent_id === "pi_failed_after")).toMatchObject({ refunded_amount: 100, failed_refund_amount: 200, refund_failure: "expired_or_canceled_card" });
       expect(before.find((r) => r.intent_id === "pi_two_disputes")).toMatchObject({ disputed_amount: 700, dispute_status: "under_review", dispute_closed: 1 });
 
-      expect(await migrate(store, migrations.filter((m) => m.version <= 9))).toEqual([9]);
+      expect(
+        await migrate(
+          store,
+          migrations.filter((m) => m.version <= 9),
+        ),
+      ).toEqual([9]);
       expect(await ledger()).toEqual(before);
       for (const row of before) {
-        expect(await store.get("SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = ?", row.intent_id as string)).toEqual(row);
+        expect(
+          await store.get(
+            "SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure FROM payment_ledger WHERE intent_id = ?",
+            row.intent_id as string,
+          ),
+        ).toEqual(row);
       }
       if (pg) expect(await store.get("SHOW jit")).toEqual({ jit: "off" });
     } finally {
@@ -291,11 +363,22 @@ for (const engine of await testEngines()) {
     const pg = engine === "postgres" ? await createTestDatabase() : null;
     const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
     try {
-      await migrate(store, migrations.filter((m) => m.version <= 10));
+      await migrate(
+        store,
+        migrations.filter((m) => m.version <= 10),
+      );
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
       // Ghoul gave €50 under the euro, then £50 after the event moved to pounds; a line with no donation behind it knows none.
       const donate = async (id: number, intent: string, username: string, amount: number, currency: string, time: number) => {
-        await store.run("INSERT INTO payments (id, intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES (?, ?, 'donation', ?, ?, 'succeeded', 1, ?, ?)", id, intent, amount, currency, time, time);
+        await store.run(
+          "INSERT INTO payments (id, intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES (?, ?, 'donation', ?, ?, 'succeeded', 1, ?, ?)",
+          id,
+          intent,
+          amount,
+          currency,
+          time,
+          time,
+        );
         await store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, ?, ?, ?)", id, username, amount, time);
       };
       await donate(1, "pi_eur", "Ghoul", 5000, "eur", at);
@@ -307,7 +390,12 @@ for (const engine of await testEngines()) {
       await line("c", 3, "Nobody", "donated £3.00", "donation", 300, at);
       await line("d", 4, "Ghoul", "boo", "user", null, at);
 
-      expect(await migrate(store, migrations.filter((m) => m.version <= 11))).toEqual([11]);
+      expect(
+        await migrate(
+          store,
+          migrations.filter((m) => m.version <= 11),
+        ),
+      ).toEqual([11]);
       expect(await store.all("SELECT id, donation_currency FROM chat_messages ORDER BY seq")).toEqual([
         { id: "a", donation_currency: "eur" },
         { id: "b", donation_currency: "gbp" },
@@ -328,11 +416,26 @@ for (const engine of await testEngines()) {
     const pg = engine === "postgres" ? await createTestDatabase() : null;
     const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
     try {
-      await migrate(store, migrations.filter((m) => m.version <= 11));
+      await migrate(
+        store,
+        migrations.filter((m) => m.version <= 11),
+      );
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
       await store.run("INSERT INTO admins (id, username, email, password_hash, created_at) VALUES (1, 'Warden', 'w@example.com', 'x', ?)", at);
-      await store.run("INSERT INTO access_codes (id, code, kind, created_at) VALUES (1, 'MOD-AAAA', 'MOD', ?), (2, 'SKP-BBBB', 'SKP', ?), (3, 'SKP-CCCC', 'SKP', ?), (4, 'SKP-DDDD', 'SKP', ?)", at, at, at, at);
-      await store.run("INSERT INTO users (id, username, access_code_id, created_at) VALUES (1, 'Grimm', 1, ?), (2, 'Raven', 2, ?), (3, 'Rаven', 3, ?), (4, 'Promoted', 4, ?)", at, at, at, at);
+      await store.run(
+        "INSERT INTO access_codes (id, code, kind, created_at) VALUES (1, 'MOD-AAAA', 'MOD', ?), (2, 'SKP-BBBB', 'SKP', ?), (3, 'SKP-CCCC', 'SKP', ?), (4, 'SKP-DDDD', 'SKP', ?)",
+        at,
+        at,
+        at,
+        at,
+      );
+      await store.run(
+        "INSERT INTO users (id, username, access_code_id, created_at) VALUES (1, 'Grimm', 1, ?), (2, 'Raven', 2, ?), (3, 'Rаven', 3, ?), (4, 'Promoted', 4, ?)",
+        at,
+        at,
+        at,
+        at,
+      );
       await store.run("INSERT INTO chat_moderators (user_id, granted_by, created_at) VALUES (4, 'Warden', ?)", at);
       const line = (id: string, seq: number, userId: number | null, username: string, type = "user") =>
         store.run("INSERT INTO chat_messages (id, seq, user_id, username, text, type, created_at) VALUES (?, ?, ?, ?, 'hi', ?, ?)", id, seq, userId, username, type, at);
@@ -341,9 +444,20 @@ for (const engine of await testEngines()) {
       await line("c", 3, 2, "Raven");
       await line("d", 4, 4, "Promoted");
       await line("e", 5, 2, "Raven", "donation");
-      await store.run("INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (2, 'Raven', 2, ?, 'WARDEN', ?), (3, 'Rаven', 3, ?, 'Grimm', ?)", at + 60_000, at, at + 60_000, at);
+      await store.run(
+        "INSERT INTO chat_timeouts (user_id, username, access_code_id, until, timed_out_by, created_at) VALUES (2, 'Raven', 2, ?, 'WARDEN', ?), (3, 'Rаven', 3, ?, 'Grimm', ?)",
+        at + 60_000,
+        at,
+        at + 60_000,
+        at,
+      );
 
-      expect(await migrate(store, migrations.filter((m) => m.version <= 12))).toEqual([12]);
+      expect(
+        await migrate(
+          store,
+          migrations.filter((m) => m.version <= 12),
+        ),
+      ).toEqual([12]);
       expect(await store.all("SELECT id, name_key FROM users ORDER BY id")).toEqual([
         { id: 1, name_key: "grlrnrn" },
         { id: 2, name_key: "raven" },

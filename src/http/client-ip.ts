@@ -5,7 +5,10 @@
 export function clientAddress(peer: string | undefined, forwardedFor: string | null, trustProxy: string[]): string {
   const direct = normalise(peer ?? "unknown");
   if (!forwardedFor || !trustProxy.includes(direct)) return direct;
-  const hops = forwardedFor.split(",").map((h) => normalise(h.trim())).filter(Boolean);
+  const hops = forwardedFor
+    .split(",")
+    .map((h) => normalise(h.trim()))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!trustProxy.includes(hops[i]!)) return hops[i]!;
   }

@@ -12,7 +12,7 @@
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
-  for (let start = 0; start < header.length; ) {
+  for (let start = 0; start < header.length;) {
     let end = header.indexOf(";", start);
     if (end === -1) end = header.length;
     const eq = header.indexOf("=", start);
@@ -42,11 +42,6 @@ export function sessionCookie(name: string, value: string, { maxAge, secure }: S
 }
 
 /** Adds the cookie to the response being built (`set.headers` of the handler's context). */
-export function setSessionCookie(
-  set: { headers: Record<string, unknown> },
-  name: string,
-  value: string,
-  options: SessionCookieOptions,
-): void {
+export function setSessionCookie(set: { headers: Record<string, unknown> }, name: string, value: string, options: SessionCookieOptions): void {
   set.headers["set-cookie"] = sessionCookie(name, value, options);
 }

@@ -101,21 +101,19 @@ function limitedRequest(request: Request, limit: number): Request {
  * read (above) rather than measured first.
  */
 export function securityPlugin(config: Config) {
-  return new Elysia({ name: "security" })
-    .headers(apiHeaders(config))
-    .onRequest((context) => {
-      const request = context.request;
-      if (request.method === "GET" || request.method === "HEAD") return;
-      if (!URL.canParse(request.url)) throw new HttpError(400, "Invalid Host header");
-      if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) throw new HttpError(403, "Cross-site request refused");
-      const limit = bodyLimit(pathOf(request.url));
-      const declared = request.headers.get("content-length");
-      if (declared !== null) {
-        if (Number(declared) > limit) throw bodyTooLarge(limit);
-      } else if (request.body) {
-        (context as { request: Request }).request = limitedRequest(request, limit);
-      }
-    });
+  return new Elysia({ name: "security" }).headers(apiHeaders(config)).onRequest((context) => {
+    const request = context.request;
+    if (request.method === "GET" || request.method === "HEAD") return;
+    if (!URL.canParse(request.url)) throw new HttpError(400, "Invalid Host header");
+    if (STATE_CHANGING.has(request.method) && isCrossSite(request, config)) throw new HttpError(403, "Cross-site request refused");
+    const limit = bodyLimit(pathOf(request.url));
+    const declared = request.headers.get("content-length");
+    if (declared !== null) {
+      if (Number(declared) > limit) throw bodyTooLarge(limit);
+    } else if (request.body) {
+      (context as { request: Request }).request = limitedRequest(request, limit);
+    }
+  });
 }
 
 /**

@@ -19,10 +19,8 @@ export const unauthorized = (message = "Not logged in") => new HttpError(401, me
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
-  new HttpError(503, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new HttpError(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) => new HttpError(503, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 /** Said to whoever needed the database while it could not be used: a request's 503, a chat frame's error. */
 export const BUSY_MESSAGE = "The server is busy. Please try again in a moment.";

@@ -24,7 +24,11 @@ describe("validate-access refuses bad input with the form's messages", () => {
     { name: "a reserved name", body: () => ({ ...good(), username: "Administrator" }), message: "That username is reserved. Please choose another." },
     { name: "an invisible name", body: () => ({ ...good(), username: "\u200b\u200b\u200b" }), message: "Username contains characters that are not allowed" },
     { name: "a bad e-mail", body: () => ({ ...good(), email: "not-mail" }), message: "Please enter a valid email address" },
-    { name: "a malformed fingerprint", body: () => ({ ...good(), deviceFingerprint: { ...makeFingerprint(), deviceToken: "short" } }), message: "deviceToken must be 48 hex characters" },
+    {
+      name: "a malformed fingerprint",
+      body: () => ({ ...good(), deviceFingerprint: { ...makeFingerprint(), deviceToken: "short" } }),
+      message: "deviceToken must be 48 hex characters",
+    },
   ];
   for (const c of cases) {
     test(`400 for ${c.name}`, async () => {
@@ -227,13 +231,21 @@ describe("guessing codes is rate-limited per address", () => {
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 24; i++) {
-      last = await client.post("/api/validate-access", { accessCode: `SKP-GUES-SING-${String(i).padStart(4, "0")}`, username: "Guesser", deviceFingerprint: makeFingerprint() }, from("203.0.113.7"));
+      last = await client.post(
+        "/api/validate-access",
+        { accessCode: `SKP-GUES-SING-${String(i).padStart(4, "0")}`, username: "Guesser", deviceFingerprint: makeFingerprint() },
+        from("203.0.113.7"),
+      );
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     expect(statuses).toContain(429);
     expect(last!.status).toBe(429);
-    expect(last!.body).toEqual({ valid: false, message: "Too many attempts. Please wait a moment and try again.", error: "Too many attempts. Please wait a moment and try again." });
+    expect(last!.body).toEqual({
+      valid: false,
+      message: "Too many attempts. Please wait a moment and try again.",
+      error: "Too many attempts. Please wait a moment and try again.",
+    });
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
     const other = await client.post("/api/validate-access", { accessCode: "SKP-GUES-SING-XXXX", username: "Guesser", deviceFingerprint: makeFingerprint() }, from("203.0.113.8"));
     expect(other.status).toBe(200);

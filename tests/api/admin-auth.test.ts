@@ -32,15 +32,13 @@ describe("first admin setup", () => {
   });
 
   test("two racing create-first requests make exactly one admin", async () => {
-    const results = await Promise.all(
-      ["racer1", "racer2", "racer3"].map((username) => app.client().post("/api/admin/create-first", { ...validAdmin, username })),
-    );
+    const results = await Promise.all(["racer1", "racer2", "racer3"].map((username) => app.client().post("/api/admin/create-first", { ...validAdmin, username })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 201)) {
       expect(r.status).toBe(409);
       expect(r.body.error).toBe("An admin account already exists");
     }
-    expect((await app.ctx.admins.count())).toBe(1);
+    expect(await app.ctx.admins.count()).toBe(1);
     expect((await app.client().get("/api/admin/check-first-admin")).body).toEqual({ needsFirstAdmin: false });
   });
 
@@ -92,7 +90,12 @@ describe("login, profile and logout", () => {
     const setCookie = login.headers.get("set-cookie")!;
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toMatch(/SameSite=Lax/i);
-    expect((await client.get("/api/admin/profile")).body).toMatchObject({ username: "keeper", role: "owner", mustEnrol: false, twoFactor: { totp: false, webauthn: 0, recoveryCodesLeft: 0 } });
+    expect((await client.get("/api/admin/profile")).body).toMatchObject({
+      username: "keeper",
+      role: "owner",
+      mustEnrol: false,
+      twoFactor: { totp: false, webauthn: 0, recoveryCodesLeft: 0 },
+    });
 
     const stolen = [...client.cookies][0]!;
     const logout = await client.post("/api/admin/logout");

@@ -135,7 +135,9 @@ describe("access codes", () => {
     expect(none.status).toBe(400);
     const sent = await admin.post(`/api/admin/access-codes/${code.id}/send`, { email: "buyer@example.com" });
     expect(sent.status).toBe(200);
-    const queued = (await app.ctx.store.get("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ? AND text_body LIKE ?", "buyer@example.com", `%${code.code}%`)) as { n: number };
+    const queued = (await app.ctx.store.get("SELECT COUNT(*) AS n FROM email_queue WHERE to_address = ? AND text_body LIKE ?", "buyer@example.com", `%${code.code}%`)) as {
+      n: number;
+    };
     expect(queued.n).toBe(1);
     const listed = ((await admin.get("/api/admin/access-codes")).body as { id: number; email: string }[]).find((c) => c.id === code.id)!;
     expect(listed.email).toBe("buyer@example.com");
@@ -213,7 +215,8 @@ describe("one e-mail address per pass, the same on every screen", () => {
   const userOf = async (username: string) => ((await admin.get("/api/admin/users")).body as (Listed & { username: string })[]).find((u) => u.username === username)!;
   const usersCsvLine = async (username: string) => (await admin.get("/api/admin/users.csv")).text.split("\r\n").find((l) => l.startsWith(`${username},`))!;
   const codeOf = async (code: string) => ((await admin.get("/api/admin/access-codes")).body as (Listed & { code: string })[]).find((c) => c.code === code)!;
-  const paymentOf = async (intent: string) => ((await admin.get("/api/admin/payments")).body as (Listed & { paymentIntentId: string })[]).find((p) => p.paymentIntentId === intent)!;
+  const paymentOf = async (intent: string) =>
+    ((await admin.get("/api/admin/payments")).body as (Listed & { paymentIntentId: string })[]).find((p) => p.paymentIntentId === intent)!;
   const everywhere = async (username: string, code: string, intent: string) => ({
     users: (await userOf(username)).email,
     csv: (await usersCsvLine(username)).split(",")[1] || null,
@@ -240,10 +243,20 @@ describe("one e-mail address per pass, the same on every screen", () => {
     expect((await enter(app.client(), accessCode, "Corrected")).body.valid).toBe(true);
     const id = (await admin.get("/api/admin/access-codes")).body.find((c: { code: string }) => c.code === accessCode).id;
     expect((await admin.post(`/api/admin/access-codes/${id}/send`, { email: "fixed@example.com" })).status).toBe(200);
-    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({ users: "fixed@example.com", csv: "fixed@example.com", codes: "fixed@example.com", payments: "fixed@example.com" });
+    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({
+      users: "fixed@example.com",
+      csv: "fixed@example.com",
+      codes: "fixed@example.com",
+      payments: "fixed@example.com",
+    });
     // A code whose own address was never kept (older data): the payment's receipt address, on every screen.
     await app.ctx.store.run("UPDATE access_codes SET email = NULL WHERE id = ?", id);
-    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({ users: "typo@exmaple.com", csv: "typo@exmaple.com", codes: "typo@exmaple.com", payments: "typo@exmaple.com" });
+    expect(await everywhere("Corrected", accessCode, paymentIntentId)).toEqual({
+      users: "typo@exmaple.com",
+      csv: "typo@exmaple.com",
+      codes: "typo@exmaple.com",
+      payments: "typo@exmaple.com",
+    });
   });
 
   test("a donation shows its donor's address as the Users list does", async () => {
@@ -270,7 +283,12 @@ describe("a ban from the Users screen", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, id: user.id, username: "SilentLurker" });
     expect(((await admin.get("/api/admin/users")).body as { id: number; banned: boolean }[]).find((u) => u.id === user.id)!.banned).toBe(true);
-    expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toContainEqual({ username: "SilentLurker", bannedBy: "warden", reason: "Sharing the stream link", bannedAt: expect.any(String) });
+    expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toContainEqual({
+      username: "SilentLurker",
+      bannedBy: "warden",
+      reason: "Sharing the stream link",
+      bannedAt: expect.any(String),
+    });
     // Their session is over, and the code is refused under any name.
     expect((await viewer.get("/api/stream/playback")).status).toBeOneOf([401, 403]);
     expect((await enter(app.client(), code.code, "NewName")).body.valid).toBe(false);

@@ -288,7 +288,8 @@ describe("the team", () => {
     expect((await guest.get("/api/admin/profile")).status).toBe(401);
 
     // Demote every other owner, then the last one cannot go.
-    for (const m of (await owner.get("/api/admin/team")).body.members) if (m.role === "owner" && m.username !== "owner") await owner.put(`/api/admin/team/${m.id}`, { role: "support" });
+    for (const m of (await owner.get("/api/admin/team")).body.members)
+      if (m.role === "owner" && m.username !== "owner") await owner.put(`/api/admin/team/${m.id}`, { role: "support" });
     const me = (await owner.get("/api/admin/team")).body.members.find((m: { isYou: boolean }) => m.isYou);
     const demote = await owner.put(`/api/admin/team/${me.id}`, { role: "operator" });
     expect(demote.status).toBe(409);
@@ -343,7 +344,8 @@ describe("the audit log", () => {
 
 describe("e-mails about the team", () => {
   test("a member is told when their sign-in changes; owners when someone joins or leaves", async () => {
-    const mails = async (to: string) => (await app.ctx.store.all<{ subject: string; text_body: string }>("SELECT subject, text_body FROM email_queue WHERE to_address = ? ORDER BY id", to));
+    const mails = async (to: string) =>
+      await app.ctx.store.all<{ subject: string; text_body: string }>("SELECT subject, text_body FROM email_queue WHERE to_address = ? ORDER BY id", to);
     const client = await member("told-member", "support");
     expect((await client.post("/api/admin/password", { current: "member-pass", next: "member-pass-2" })).status).toBe(200);
     const told = await mails("told-member@example.com");

@@ -41,7 +41,7 @@ describe.skipIf(!mounted)("the disk under the SQLite file full", () => {
   /** Fills the disk to its last byte with another file. */
   function fillDisk(): void {
     // 64 KiB at a time while it fits, then ever smaller pieces, until not even a byte does.
-    for (let size = 64 * 1024; size >= 1; ) {
+    for (let size = 64 * 1024; size >= 1;) {
       try {
         appendFileSync(filler, new Uint8Array(size));
       } catch (error) {

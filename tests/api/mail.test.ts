@@ -127,7 +127,9 @@ test("a code e-mail is not lost while SMTP is down and goes out once it is back"
     const { accessCode } = await buyDemoCode(app.client(), "patient@example.com");
     expect(accessCode).toMatch(/^SKP-/);
     const row = async () =>
-      (await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>("SELECT status, attempts, last_error FROM email_queue WHERE to_address = 'patient@example.com'"))!;
+      (await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>(
+        "SELECT status, attempts, last_error FROM email_queue WHERE to_address = 'patient@example.com'",
+      ))!;
     await eventually(async () => (await row()).attempts >= 1);
     expect((await row()).status).toBe("pending");
     expect((await row()).last_error).toBeTruthy();
@@ -162,7 +164,7 @@ test("without SMTP the e-mail lands in the outbox folder as an .eml file", async
     expect(eml).toContain(accessCode);
     // The file is written first, then the message is marked sent.
     await eventually(async () => (await app.ctx.mail.counts()).sent === 1);
-    expect((await app.ctx.mail.counts())).toEqual({ pending: 0, sent: 1, failed: 0 });
+    expect(await app.ctx.mail.counts()).toEqual({ pending: 0, sent: 1, failed: 0 });
   } finally {
     await app.close();
   }

@@ -84,7 +84,9 @@ describe("the moderation log", () => {
     await target.closed;
     const bans = (await admin.get("/api/admin/banned-users")).body.bannedUsers as { username: string; bannedBy: string; reason: string | null }[];
     expect(bans.find((b) => b.username === "Defiler")).toMatchObject({ bannedBy: "Overseer2", reason: "threats" });
-    expect(await mod.expectError({ type: "ban_user", username: "Other", reason: "x".repeat(201) })).toBe("Invalid ban_user message: reason: The reason must be 200 characters or less");
+    expect(await mod.expectError({ type: "ban_user", username: "Other", reason: "x".repeat(201) })).toBe(
+      "Invalid ban_user message: reason: The reason must be 200 characters or less",
+    );
     mod.close();
   });
 
@@ -151,19 +153,19 @@ describe("moderators made in the panel", () => {
 
   test("a MOD- code's moderator stays one; unknown users and bad bodies are refused", async () => {
     await joinAs(app, "CodeMod", "MOD");
-    const res = await admin.post(`/api/admin/users/${(await userId("CodeMod"))}/moderator`, { isModerator: false });
+    const res = await admin.post(`/api/admin/users/${await userId("CodeMod")}/moderator`, { isModerator: false });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("This viewer is a moderator by their MOD- code; revoke the code to take it back.");
     expect((await admin.post("/api/admin/users/999999/moderator", { isModerator: true })).status).toBe(404);
     expect((await admin.post("/api/admin/users/abc/moderator", { isModerator: true })).status).toBe(400);
-    expect((await admin.post(`/api/admin/users/${(await userId("CodeMod"))}/moderator`, { isModerator: "yes" })).body.error).toBe("isModerator must be true or false");
+    expect((await admin.post(`/api/admin/users/${await userId("CodeMod")}/moderator`, { isModerator: "yes" })).body.error).toBe("isModerator must be true or false");
   });
 });
 
 describe("the chat export", () => {
   test("downloads the whole chat as JSON and CSV, deleted and pinned lines marked", async () => {
     const mod = await WsClient.connect(app, await joinAs(app, "Archivist", "MOD"));
-    const kept = await say(mod, "for the record, \"quoted\", with a comma");
+    const kept = await say(mod, 'for the record, "quoted", with a comma');
     const gone = await say(mod, "=SUM(A1) this one is deleted");
     mod.send({ type: "delete_message", messageId: gone.id });
     await mod.next("message_deleted");

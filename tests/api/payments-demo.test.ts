@@ -30,7 +30,7 @@ describe("demo purchase", () => {
     expect(intent.ok).toBe(true);
     expect(intent.paymentIntentId).toMatch(/^pi_demo_/);
     expect(intent.clientSecret.startsWith(`${intent.paymentIntentId}_secret_`)).toBe(true);
-    const stored = (await app.ctx.store.get<{ amount: number }>("SELECT amount FROM demo_payment_intents WHERE id = ?", intent.paymentIntentId));
+    const stored = await app.ctx.store.get<{ amount: number }>("SELECT amount FROM demo_payment_intents WHERE id = ?", intent.paymentIntentId);
     expect(stored!.amount).toBe(100);
     expect((await intentState(intent.clientSecret)).body).toEqual({ id: intent.paymentIntentId, status: "requires_payment_method" });
   });
@@ -75,7 +75,10 @@ describe("demo purchase", () => {
     expect(first.body.accessCode).toMatch(/^SKP-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
     const again = await Promise.all(Array.from({ length: 8 }, () => generate(intent.paymentIntentId)));
     expect(new Set(again.map((r) => r.body.accessCode))).toEqual(new Set([first.body.accessCode]));
-    const count = (await app.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?", intent.paymentIntentId))!.n;
+    const count = (await app.ctx.store.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM access_codes c JOIN payments p ON p.id = c.payment_id WHERE p.intent_id = ?",
+      intent.paymentIntentId,
+    ))!.n;
     expect(count).toBe(1);
   });
 
@@ -84,7 +87,7 @@ describe("demo purchase", () => {
     const res = await app.client().post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: "4242424242424242", email: "buyer@example.com" });
     expect(res.status).toBe(200);
     const code = (await generate(intent.paymentIntentId)).body.accessCode as string;
-    const row = (await app.ctx.store.get<{ email: string | null }>("SELECT email FROM access_codes WHERE code = ?", code));
+    const row = await app.ctx.store.get<{ email: string | null }>("SELECT email FROM access_codes WHERE code = ?", code);
     expect(row!.email).toBe("buyer@example.com");
   });
 
@@ -119,7 +122,9 @@ describe("demo donation", () => {
     await confirm(res.body.clientSecret, "4242424242424242");
     await confirm(res.body.clientSecret, "4242424242424242");
     expect((await app.client().get("/api/livestream-settings")).body.currentDonation).toBe(2000);
-    expect(donations).toEqual([{ paymentIntentId: res.body.paymentIntentId, amount: 2000, currency: "gbp", username: "Patron", userId: expect.any(Number), total: 2000, goal: 5000 }]);
+    expect(donations).toEqual([
+      { paymentIntentId: res.body.paymentIntentId, amount: 2000, currency: "gbp", username: "Patron", userId: expect.any(Number), total: 2000, goal: 5000 },
+    ]);
   });
 
   test("a banned viewer cannot start a donation", async () => {

@@ -45,9 +45,11 @@ async function donate(viewer: TestClient, amount: number): Promise<string> {
 }
 
 const total = async () => (await app.client().get("/api/livestream-settings")).body.currentDonation as number;
-const ledgerOf = async (intentId: string) => ((await admin.get("/api/admin/payments")).body as { paymentIntentId: string }[]).find((p) => p.paymentIntentId === intentId) as Record<string, unknown>;
+const ledgerOf = async (intentId: string) =>
+  ((await admin.get("/api/admin/payments")).body as { paymentIntentId: string }[]).find((p) => p.paymentIntentId === intentId) as Record<string, unknown>;
 const chargeEvent = (intentId: string, opts?: { eventId?: string; created?: number }) => stripe.deliverEvent(app.url, "charge.refunded", stripe.chargeOf(intentId), opts);
-const verify = (client: TestClient, code: string, username: string) => client.post("/api/verify-stream-access", { accessCode: code, username, deviceFingerprint: makeFingerprint() });
+const verify = (client: TestClient, code: string, username: string) =>
+  client.post("/api/verify-stream-access", { accessCode: code, username, deviceFingerprint: makeFingerprint() });
 
 describe("refunds from Stripe's webhook", () => {
   test("a full refund revokes the pass at once: socket closed with a notice, session ended, /access and re-verify refuse it, buyer e-mailed", async () => {
@@ -60,8 +62,19 @@ describe("refunds from Stripe's webhook", () => {
     expect((await buyer.get("/api/user-data")).status).toBe(401);
     expect((await verify(buyer, code, "Refunded")).body.valid).toBe(false);
     expect((await enter(app.client(), code, "Refunded")).body.valid).toBe(false);
-    expect(await ledgerOf(intentId)).toMatchObject({ kind: "access", amount: 100, currency: "gbp", status: "refunded", refundedAmount: 100, code, username: "Refunded", email: "refunded@example.com" });
-    const mails = (await app.ctx.store.all<{ to_address: string; subject: string; text_body: string }>("SELECT to_address, subject, text_body FROM email_queue WHERE dedupe_key LIKE 'pass-refunded:%'"));
+    expect(await ledgerOf(intentId)).toMatchObject({
+      kind: "access",
+      amount: 100,
+      currency: "gbp",
+      status: "refunded",
+      refundedAmount: 100,
+      code,
+      username: "Refunded",
+      email: "refunded@example.com",
+    });
+    const mails = await app.ctx.store.all<{ to_address: string; subject: string; text_body: string }>(
+      "SELECT to_address, subject, text_body FROM email_queue WHERE dedupe_key LIKE 'pass-refunded:%'",
+    );
     expect(mails).toEqual([expect.objectContaining({ to_address: "refunded@example.com", subject: "Your DREADCAST access pass has been refunded" })]);
     expect(mails[0]!.text_body).toContain(code);
     expect(mails[0]!.text_body).toContain("£1.00");
@@ -88,7 +101,7 @@ describe("refunds from Stripe's webhook", () => {
     stripe.advanceClock(1);
     stripe.refund(id, 200);
     await chargeEvent(id, { eventId: "evt_refund_dup" });
-    expect((await (await chargeEvent(id, { eventId: "evt_refund_dup" })).json())).toEqual({ received: true, duplicate: true });
+    expect(await (await chargeEvent(id, { eventId: "evt_refund_dup" })).json()).toEqual({ received: true, duplicate: true });
     expect((await stripe.deliverEvent(app.url, "charge.refunded", older, { created: olderAt })).status).toBe(200);
     expect(await total()).toBe(before - 500);
     expect(await ledgerOf(id)).toMatchObject({ kind: "donation", status: "partly_refunded", refundedAmount: 500 });
@@ -160,8 +173,12 @@ describe("refunds from Stripe's webhook", () => {
     const bad = await stripe.deliverEvent(app.url, "charge.refunded", { id: "ch_x", amount: "lots" }, { eventId: "evt_malformed" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Malformed charge.refunded event" });
-    expect((await app.ctx.store.get("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'"))).toBeNull();
-    for (const [type, object] of [["charge.dispute.created", { id: "dp_x", amount: 100 }], ["payment_intent.succeeded", null], ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }]] as const) {
+    expect(await app.ctx.store.get("SELECT 1 FROM webhook_events WHERE id = 'evt_malformed'")).toBeNull();
+    for (const [type, object] of [
+      ["charge.dispute.created", { id: "dp_x", amount: 100 }],
+      ["payment_intent.succeeded", null],
+      ["payment_intent.succeeded", { id: "pi_x", status: "succeeded", amount: 1, currency: "gbp", metadata: { n: 1 } }],
+    ] as const) {
       const res = await stripe.deliverEvent(app.url, type, object);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe(`Malformed ${type} event`);
@@ -347,7 +364,11 @@ describe("refunds that fail or are canceled", () => {
     expect(stripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => r.status)).toEqual(["failed", "succeeded"]);
     // The buyer was told of the refund, of its failure, and of the refund that went through.
     const paymentId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM payments WHERE intent_id = ?", intentId))!.id;
-    const told = await app.ctx.store.all<{ dedupe_key: string }>("SELECT dedupe_key FROM email_queue WHERE dedupe_key LIKE ? OR dedupe_key = ? ORDER BY id", `pass-refunded:${paymentId}%`, `pass-refund-failed:${refundId}`);
+    const told = await app.ctx.store.all<{ dedupe_key: string }>(
+      "SELECT dedupe_key FROM email_queue WHERE dedupe_key LIKE ? OR dedupe_key = ? ORDER BY id",
+      `pass-refunded:${paymentId}%`,
+      `pass-refund-failed:${refundId}`,
+    );
     expect(told.map((m) => m.dedupe_key)).toEqual([`pass-refunded:${paymentId}`, `pass-refund-failed:${refundId}`, `pass-refunded:${paymentId}:after-100`]);
   });
 
@@ -356,7 +377,8 @@ describe("refunds that fail or are canceled", () => {
     const { code, intentId } = await buyAndWatch("Restorable");
     expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
     const id = await codeId(code);
-    const listed = async (code: string) => ((await admin.get("/api/admin/access-codes")).body as { code: string; revoked: boolean; hold: string | null }[]).find((c) => c.code === code);
+    const listed = async (code: string) =>
+      ((await admin.get("/api/admin/access-codes")).body as { code: string; revoked: boolean; hold: string | null }[]).find((c) => c.code === code);
     expect(await listed(code)).toMatchObject({ revoked: true, hold: "refunded" });
     // Refunded in full: the ledger would revoke it again.
     const refused = await admin.post(`/api/admin/access-codes/${id}/restore`);
@@ -373,7 +395,15 @@ describe("refunds that fail or are canceled", () => {
     const viewer = app.client();
     expect((await enter(viewer, code, "Restorable", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(true);
     // The failed refund's later events leave the restored pass alone; a new full refund revokes it again.
-    expect((await stripe.deliverEvent(app.url, "charge.refund.updated", stripe.refunds.find((r) => r.id === refundId))).status).toBe(200);
+    expect(
+      (
+        await stripe.deliverEvent(
+          app.url,
+          "charge.refund.updated",
+          stripe.refunds.find((r) => r.id === refundId),
+        )
+      ).status,
+    ).toBe(200);
     expect((await viewer.get("/api/user-data")).status).toBe(200);
     expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
     expect((await viewer.get("/api/user-data")).status).toBe(401);
@@ -389,7 +419,10 @@ describe("refunds that fail or are canceled", () => {
 
   test("a buyer told their pass was refunded is told when the refund fails, and told again of a second refund; a canceled refund or a partial one that fails tells no one", async () => {
     const mails = (like: string) =>
-      app.ctx.store.all<{ dedupe_key: string; to_address: string; subject: string; text_body: string; html_body: string }>("SELECT dedupe_key, to_address, subject, text_body, html_body FROM email_queue WHERE dedupe_key LIKE ? ORDER BY id", like);
+      app.ctx.store.all<{ dedupe_key: string; to_address: string; subject: string; text_body: string; html_body: string }>(
+        "SELECT dedupe_key, to_address, subject, text_body, html_body FROM email_queue WHERE dedupe_key LIKE ? ORDER BY id",
+        like,
+      );
     const before = (await mails("pass-refund-failed:%")).length; // earlier tests' failed refunds
     const { code, intentId } = await buyAndWatch("ToldTwice");
     const paymentId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM payments WHERE intent_id = ?", intentId))!.id;
@@ -489,7 +522,11 @@ describe("the admin's refunds", () => {
     // The first attempt reached Stripe, but its answer was lost before the ledger heard of it.
     const first = await fetch(`${stripe.url}/v1/refunds`, {
       method: "POST",
-      headers: { authorization: `Bearer ${stripe.appConfig.stripeSecretKey}`, "idempotency-key": `dreadcast-refund-${id}-0-600`, "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: `Bearer ${stripe.appConfig.stripeSecretKey}`,
+        "idempotency-key": `dreadcast-refund-${id}-0-600`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body: new URLSearchParams({ payment_intent: id, amount: "600", "expand[0]": "charge", reason: "duplicate" }).toString(),
     });
     expect(first.status).toBe(200);
@@ -571,7 +608,10 @@ describe("the admin's refunds", () => {
     expect((await chargeEvent(id)).status).toBe(200);
     expect(await ledgerOf(id)).toMatchObject({ refundedAmount: 500 });
     // The rest is what Stripe has left: £3.00.
-    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 500 })).body.payment).toMatchObject({ status: "refunded", refundedAmount: 800 });
+    expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: id, expectedRefunded: 500 })).body.payment).toMatchObject({
+      status: "refunded",
+      refundedAmount: 800,
+    });
     expect(stripe.chargeOf(id).amount_refunded).toBe(800);
   });
 

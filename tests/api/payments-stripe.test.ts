@@ -46,7 +46,7 @@ describe("access purchase through Stripe", () => {
     expect(created.params.amount).toBe("100");
     expect(created.params.currency).toBe("gbp");
     expect(created.params.metadata).toMatchObject({ kind: "access", app: "dreadcast" });
-    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ amount: 100, status: "requires_payment_method", fulfilled: 0 });
+    expect(await paymentRow(intent.paymentIntentId)).toMatchObject({ amount: 100, status: "requires_payment_method", fulfilled: 0 });
   });
 
   test("an unknown product is refused", async () => {
@@ -63,7 +63,7 @@ describe("access purchase through Stripe", () => {
       expect(res.status).toBe(402);
       expect(res.body.error).toBe("Payment has not been completed.");
     }
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(0);
   });
 
   test("a succeeded intent gets one code, the same on every ask, also concurrently", async () => {
@@ -75,8 +75,8 @@ describe("access purchase through Stripe", () => {
     expect(codes.size).toBe(1);
     expect([...codes][0]).toMatch(/^SKP-/);
     expect((await generate(intent.paymentIntentId)).body.accessCode).toBe([...codes][0]);
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
-    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ status: "succeeded", fulfilled: 1 });
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(1);
+    expect(await paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
   });
 
   test("two buyers' requests and the webhook racing them: one code, one e-mail, the same answer to both", async () => {
@@ -109,7 +109,7 @@ describe("access purchase through Stripe", () => {
     const cheap = stripe.addIntent({ amount: 1, status: "succeeded", metadata: { app: "dreadcast", kind: "access" } });
     const res = await generate(cheap.id);
     expect(res.status).toBe(409);
-    expect((await codesFor(cheap.id))).toHaveLength(0);
+    expect(await codesFor(cheap.id)).toHaveLength(0);
   });
 
   test("the demo endpoints do not exist with live keys", async () => {
@@ -127,7 +127,7 @@ describe("the Stripe webhook", () => {
     expect(await res.json()).toEqual({ received: true, duplicate: false });
     const [issued] = await codesFor(intent.paymentIntentId);
     expect(issued!.code).toMatch(/^SKP-/);
-    const queued = (await app.ctx.store.all<{ to_address: string; text_body: string }>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'"));
+    const queued = await app.ctx.store.all<{ to_address: string; text_body: string }>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'");
     expect(queued.filter((m) => m.text_body.includes(issued!.code))).toEqual([expect.objectContaining({ to_address: "buyer@example.com" })]);
     expect((await generate(intent.paymentIntentId)).body.accessCode).toBe(issued!.code);
   });
@@ -140,7 +140,7 @@ describe("the Stripe webhook", () => {
     expect(await first.json()).toEqual({ received: true, duplicate: false });
     expect(second.status).toBe(200);
     expect(await second.json()).toEqual({ received: true, duplicate: true });
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(1);
   });
 
   test("late 'processing' and 'payment_failed' events do not undo a success", async () => {
@@ -151,19 +151,19 @@ describe("the Stripe webhook", () => {
     await stripe.deliverIntentEvent(app.url, "payment_intent.processing", intent.paymentIntentId);
     stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
     await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
-    expect((await paymentRow(intent.paymentIntentId))).toMatchObject({ status: "succeeded", fulfilled: 1 });
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
+    expect(await paymentRow(intent.paymentIntentId)).toMatchObject({ status: "succeeded", fulfilled: 1 });
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(1);
   });
 
   test("a failure followed by a success fulfils once", async () => {
     const intent = await createAccessIntent();
     stripe.setStatus(intent.paymentIntentId, "requires_payment_method");
     await stripe.deliverIntentEvent(app.url, "payment_intent.payment_failed", intent.paymentIntentId);
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(0);
     stripe.setStatus(intent.paymentIntentId, "succeeded");
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
     await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", intent.paymentIntentId);
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(1);
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(1);
   });
 
   test("a bad signature is refused with 400 and changes nothing", async () => {
@@ -175,7 +175,7 @@ describe("the Stripe webhook", () => {
     const unsigned = await fetch(`${app.url}/api/stripe/webhook`, { method: "POST", body: JSON.stringify({ id: "evt_x", type: "payment_intent.succeeded" }) });
     expect(unsigned.status).toBe(400);
     expect((await fetch(`${app.url}/api/stripe/webhook`, { method: "POST" })).status).toBe(400);
-    expect((await codesFor(intent.paymentIntentId))).toHaveLength(0);
+    expect(await codesFor(intent.paymentIntentId)).toHaveLength(0);
   });
 
   test("a payload altered after signing is refused", async () => {
@@ -193,7 +193,7 @@ describe("the Stripe webhook", () => {
     const foreign = stripe.addIntent({ amount: 5000, status: "succeeded" });
     const res = await stripe.deliverIntentEvent(app.url, "payment_intent.succeeded", foreign.id);
     expect(res.status).toBe(200);
-    expect((await paymentRow(foreign.id))).toBeNull();
+    expect(await paymentRow(foreign.id)).toBeNull();
   });
 });
 

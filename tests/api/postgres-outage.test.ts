@@ -143,7 +143,9 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
 
     // Nothing half-written: every paid pass has its code, the refused line was never stored, the hearts are kept.
     const store = app.ctx.store;
-    expect(await store.all("SELECT intent_id FROM payments p WHERE (p.fulfilled = 1 OR p.status = 'succeeded') AND NOT EXISTS (SELECT 1 FROM access_codes c WHERE c.payment_id = p.id)")).toEqual([]);
+    expect(
+      await store.all("SELECT intent_id FROM payments p WHERE (p.fulfilled = 1 OR p.status = 'succeeded') AND NOT EXISTS (SELECT 1 FROM access_codes c WHERE c.payment_id = p.id)"),
+    ).toEqual([]);
     expect((await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payments WHERE fulfilled = 1"))!.n).toBe(3 + outcomes.filter((o) => o.intentId).length);
     expect(await store.all("SELECT id FROM chat_messages WHERE text = ?", "is anyone there?")).toEqual([]);
     await eventually(async () => (await store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value === hearts, 3000);

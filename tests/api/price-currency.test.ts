@@ -83,7 +83,10 @@ describe("the event's price and currency", () => {
     expect(saved.status).toBe(200);
     expect((await app.client().get("/api/livestream-settings")).body).toMatchObject({ currency: "usd", accessPrice: 500, currentDonation: 0 });
     const payments = (await admin.get("/api/admin/payments")).body as { currency: string; amount: number }[];
-    expect(payments.map((p) => [p.amount, p.currency]).sort()).toEqual([[450, "eur"], [500, "eur"]]);
+    expect(payments.map((p) => [p.amount, p.currency]).sort()).toEqual([
+      [450, "eur"],
+      [500, "eur"],
+    ]);
     const intent = (await app.client().post("/api/create-payment-intent", { product: "livestream-access" })).body;
     expect(stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 500, currency: "usd" });
   });
@@ -92,7 +95,10 @@ describe("the event's price and currency", () => {
     expect((await admin.get("/api/admin/stats")).body).toMatchObject({
       currency: "usd",
       donationTotal: 0,
-      donationTotals: [{ currency: "usd", amount: 0 }, { currency: "eur", amount: 500 }],
+      donationTotals: [
+        { currency: "usd", amount: 0 },
+        { currency: "eur", amount: 500 },
+      ],
     });
     const lastDonationLine = () => app.ctx.chat.messages.history().findLast((m) => m.type === "donation");
     expect(lastDonationLine()).toMatchObject({ text: "donated €5.00", donation: 5, currency: "eur" });
@@ -110,7 +116,7 @@ test("demo mode charges the event's price in its currency too", async () => {
     const { fakeViewersEnabled, fakeViewersTarget, hasSales, ...body } = current;
     expect((await demoAdmin.put("/api/admin/livestream-settings", { ...body, accessPrice: 450, currency: "eur" })).status).toBe(200);
     const { paymentIntentId } = await buyDemoCode(demo.client());
-    expect((await demo.ctx.store.get("SELECT amount, currency FROM demo_payment_intents WHERE id = ?", paymentIntentId))).toEqual({ amount: 450, currency: "eur" });
+    expect(await demo.ctx.store.get("SELECT amount, currency FROM demo_payment_intents WHERE id = ?", paymentIntentId)).toEqual({ amount: 450, currency: "eur" });
     expect(((await demoAdmin.get("/api/admin/payments")).body as unknown[])[0]).toMatchObject({ paymentIntentId, amount: 450, currency: "eur", status: "succeeded" });
     const refund = await demoAdmin.post("/api/admin/payments/refund", { paymentIntentId });
     expect(refund.body).toMatchObject({ payment: { status: "refunded", refundedAmount: 450 }, revokedCode: expect.stringMatching(/^SKP-/) });
@@ -128,7 +134,13 @@ test("the dashboard's donation history counts only the event's currency: a sampl
     const at = (minutesAgo: number) => now - minutesAgo * 60_000;
     // £12 and £20 donated, then the event sold in euros (€5 donated), then in pounds again; one sample from before samples kept their currency.
     await own.ctx.store.run("INSERT INTO stats_samples (sampled_at, viewer_count, donation_total) VALUES (?, 3, 700)", at(60));
-    for (const [minutes, total, currency] of [[50, 1200, "gbp"], [40, 2000, "gbp"], [30, 0, "eur"], [20, 500, "eur"], [10, 2000, "gbp"]] as const) {
+    for (const [minutes, total, currency] of [
+      [50, 1200, "gbp"],
+      [40, 2000, "gbp"],
+      [30, 0, "eur"],
+      [20, 500, "eur"],
+      [10, 2000, "gbp"],
+    ] as const) {
       await panel.recordSample(4, total, currency, at(minutes));
     }
     const donations = async () => {

@@ -185,7 +185,11 @@ describe.skipIf(TEST_ENGINE !== "postgres")("two instances on one database", () 
       const other = start + 14 * 24 * HOUR;
       await app.ctx.settings.update({ startDate: new Date(other).toISOString() });
       second.ctx.store.changedElsewhere();
-      const counts = await Promise.all([app.ctx.reminders.runDue(other - 10 * MINUTE), second.ctx.reminders.runDue(other - 10 * MINUTE), app.ctx.reminders.runDue(other - 9 * MINUTE)]);
+      const counts = await Promise.all([
+        app.ctx.reminders.runDue(other - 10 * MINUTE),
+        second.ctx.reminders.runDue(other - 10 * MINUTE),
+        app.ctx.reminders.runDue(other - 9 * MINUTE),
+      ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
       await eventually(() => smtp.messages.find((m) => m.to.includes("tokyo@example.com") && m.text.includes("Friday, 15 November 2030")), 5000, "the reminder");
       await Promise.all([app.ctx.mail.processDue(), second.ctx.mail.processDue()]);

@@ -66,7 +66,11 @@ describe("public livestream settings", () => {
 
   test("the viewer count comes from the provider the chat sets, the total from counted donations", async () => {
     app.ctx.settings.setViewerCountProvider(() => 42);
-    const payment = (await app.ctx.store.get<{ id: number }>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_seed', 'donation', 1234, 'succeeded', ?, ?) RETURNING id", Date.now(), Date.now()))!;
+    const payment = (await app.ctx.store.get<{ id: number }>(
+      "INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_seed', 'donation', 1234, 'succeeded', ?, ?) RETURNING id",
+      Date.now(),
+      Date.now(),
+    ))!;
     await app.ctx.store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Seed', 1234, 0)", payment.id);
     const body = (await app.client().get("/api/livestream-settings")).body;
     expect(body.viewerCount).toBe(42);
@@ -82,7 +86,11 @@ describe("public livestream settings", () => {
     viewers = 8;
     for (const body of await read()) expect(body.viewerCount).toBe(8);
     const before = (await read())[0].currentDonation;
-    const payment = (await app.ctx.store.get<{ id: number }>("INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_kept', 'donation', 500, 'succeeded', ?, ?) RETURNING id", Date.now(), Date.now()))!;
+    const payment = (await app.ctx.store.get<{ id: number }>(
+      "INSERT INTO payments (intent_id, kind, amount, status, created_at, updated_at) VALUES ('pi_kept', 'donation', 500, 'succeeded', ?, ?) RETURNING id",
+      Date.now(),
+      Date.now(),
+    ))!;
     await app.ctx.store.run("INSERT INTO donations (payment_id, username, amount, created_at) VALUES (?, 'Kept', 500, 0)", payment.id);
     for (const body of await read()) expect(body.currentDonation).toBe(before + 500);
     await app.ctx.settings.update({ ...(await app.ctx.settings.get()), eventTitle: "The Second Night" });

@@ -48,8 +48,7 @@ function rawGet(path: string, cookie: string): Promise<number> {
 }
 
 const bytes = async (res: Response) => new Uint8Array(await res.arrayBuffer());
-const getRaw = (client: TestClient, path: string) =>
-  fetch(app.url + path, { headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+const getRaw = (client: TestClient, path: string) => fetch(app.url + path, { headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
 
 describe("the HLS relay", () => {
   test("a viewer gets the playlist with every URI on our path, and each segment byte for byte", async () => {

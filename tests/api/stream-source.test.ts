@@ -66,16 +66,32 @@ describe("admin stream source", () => {
   test.each([
     ["an empty playback id", { kind: "mux", playbackId: "", signingKeyId: "k", signingKey: MUX_KEY }, "playbackId", "Playback ID is required"],
     ["a playback id with a slash", { kind: "mux", playbackId: "a/b", signingKeyId: "k", signingKey: MUX_KEY }, "playbackId", "Playback ID may only contain letters and digits"],
-    ["a signing key that is no key", { kind: "mux", playbackId: "a", signingKeyId: "k", signingKey: "not a key" }, "signingKey", "Signing key is not a PEM, a base64 PEM or a JWK private key"],
-    ["a PEM that holds no RSA key",
+    [
+      "a signing key that is no key",
+      { kind: "mux", playbackId: "a", signingKeyId: "k", signingKey: "not a key" },
+      "signingKey",
+      "Signing key is not a PEM, a base64 PEM or a JWK private key",
+    ],
+    [
+      "a PEM that holds no RSA key",
       { kind: "mux", playbackId: "a", signingKeyId: "k", signingKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----" },
       "signingKey",
       "Signing key is not a valid RSA private key",
     ],
-    ["a Cloudflare UID that is not 32 hex", { kind: "cloudflare", customerCode: "abc", videoUid: "xyz", keyId: CF_KID, privateKey: CLOUDFLARE_JWK }, "videoUid", "Video or live input UID is 32 hexadecimal characters"],
+    [
+      "a Cloudflare UID that is not 32 hex",
+      { kind: "cloudflare", customerCode: "abc", videoUid: "xyz", keyId: CF_KID, privateKey: CLOUDFLARE_JWK },
+      "videoUid",
+      "Video or live input UID is 32 hexadecimal characters",
+    ],
     ["a Bunny library id that is not a number", { kind: "bunny", libraryId: "12a", videoId: "v", tokenKey: "abcdefgh-1234" }, "libraryId", "Library ID is a number"],
     ["a Bunny token key too short", { kind: "bunny", libraryId: "12", videoId: "v", tokenKey: "short" }, "tokenKey", "Token authentication key is 8 to 128 letters, digits or -"],
-    ["an origin that is not http(s)", { kind: "hls", originUrl: "file:///etc/passwd" }, "originUrl", "Origin URL must be an http:// or https:// address without a user name or password"],
+    [
+      "an origin that is not http(s)",
+      { kind: "hls", originUrl: "file:///etc/passwd" },
+      "originUrl",
+      "Origin URL must be an http:// or https:// address without a user name or password",
+    ],
     ["an origin that is no playlist", { kind: "hls", originUrl: "http://127.0.0.1:8080/hls/" }, "originUrl", "Origin URL must be the address of an HLS playlist (ending in .m3u8)"],
     ["a javascript: embed", { kind: "embed", embedUrl: "javascript:alert(1)" }, "embedUrl", "Please enter a valid embed URL"],
     ["an unknown kind", { kind: "rtmp" }, "kind", "Choose a stream source: embed, mux, cloudflare, bunny, hls or ingest"],
@@ -109,7 +125,10 @@ describe("GET /api/stream/playback", () => {
     const url = new URL(res.body.url);
     expect(`${url.origin}${url.pathname}`).toBe("https://player.mux.com/abc123");
     const expiresAt = Date.parse(res.body.expiresAt);
-    for (const [param, aud] of [["playback-token", "v"], ["thumbnail-token", "t"]] as const) {
+    for (const [param, aud] of [
+      ["playback-token", "v"],
+      ["thumbnail-token", "t"],
+    ] as const) {
       const token = url.searchParams.get(param)!;
       expect(decodeProtectedHeader(token)).toEqual({ alg: "RS256", typ: "JWT", kid: "key42" });
       const { payload } = await jwtVerify(token, await verifier(), { audience: aud, subject: "abc123" });
@@ -194,7 +213,11 @@ describe("embed links are saved as players", () => {
     ["a YouTube watch link", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
     ["a youtu.be link", "https://youtu.be/dQw4w9WgXcQ?si=abc", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
     ["a YouTube /live/ link", "https://www.youtube.com/live/dQw4w9WgXcQ", "https://www.youtube.com/embed/dQw4w9WgXcQ"],
-    ["a YouTube channel's live page", "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv/live", "https://www.youtube.com/embed/live_stream?channel=UCabcdefghijklmnopqrstuv"],
+    [
+      "a YouTube channel's live page",
+      "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv/live",
+      "https://www.youtube.com/embed/live_stream?channel=UCabcdefghijklmnopqrstuv",
+    ],
     ["a Twitch channel", "https://www.twitch.tv/NightShift", "https://player.twitch.tv/?channel=nightshift&parent=live.example.com"],
     ["a Twitch past broadcast", "https://www.twitch.tv/videos/123456789", "https://player.twitch.tv/?video=v123456789&parent=live.example.com"],
     ["a Vimeo video", "https://vimeo.com/76979871", "https://player.vimeo.com/video/76979871"],
@@ -212,7 +235,11 @@ describe("embed links are saved as players", () => {
   });
 
   test("Twitch's parent is the configured site, never the Host a request names", async () => {
-    const res = await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://www.twitch.tv/nightshift" }, { host: "evil.example", origin: "http://evil.example" });
+    const res = await admin.put(
+      "/api/admin/stream-source",
+      { kind: "embed", embedUrl: "https://www.twitch.tv/nightshift" },
+      { host: "evil.example", origin: "http://evil.example" },
+    );
     expect(res.status).toBe(200);
     expect(res.body.embedUrl).toBe("https://player.twitch.tv/?channel=nightshift&parent=live.example.com");
   });
@@ -220,7 +247,9 @@ describe("embed links are saved as players", () => {
   test("without --public-url, Twitch's parent is the address the server listens on", async () => {
     const local = await startTestApp();
     try {
-      const res = await (await loginAsAdmin(local)).put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://twitch.tv/nightshift" }, { host: "evil.example", origin: "http://evil.example" });
+      const res = await (
+        await loginAsAdmin(local)
+      ).put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://twitch.tv/nightshift" }, { host: "evil.example", origin: "http://evil.example" });
       expect(res.body.embedUrl).toBe("https://player.twitch.tv/?channel=nightshift&parent=127.0.0.1");
     } finally {
       await local.close();
@@ -228,11 +257,31 @@ describe("embed links are saved as players", () => {
   });
 
   test.each([
-    ["a YouTube channel handle", "https://www.youtube.com/@nightshift", "That YouTube link is not a video. Paste the live video's link (https://www.youtube.com/watch?v=…) or its embed address (https://www.youtube.com/embed/…)."],
-    ["Twitch's directory", "https://www.twitch.tv/directory", "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>)."],
-    ["a Twitch player naming no channel", "https://player.twitch.tv/?autoplay=true", "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>)."],
-    ["a Vimeo showcase page", "https://vimeo.com/showcase", "That Vimeo link is not a video or an event. Paste the video's link (https://vimeo.com/<number>) or its player (https://player.vimeo.com/video/<number>)."],
-    ["a site's home page", "https://live.example.org", "That is a site's home page, not a player. Paste the player's embed address: for an Owncast server that is https://live.example.org/embed/video; other services show it under Share → Embed."],
+    [
+      "a YouTube channel handle",
+      "https://www.youtube.com/@nightshift",
+      "That YouTube link is not a video. Paste the live video's link (https://www.youtube.com/watch?v=…) or its embed address (https://www.youtube.com/embed/…).",
+    ],
+    [
+      "Twitch's directory",
+      "https://www.twitch.tv/directory",
+      "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>).",
+    ],
+    [
+      "a Twitch player naming no channel",
+      "https://player.twitch.tv/?autoplay=true",
+      "That Twitch link is not a channel or a video. Paste the channel's link (https://www.twitch.tv/<channel>) or its player (https://player.twitch.tv/?channel=<channel>).",
+    ],
+    [
+      "a Vimeo showcase page",
+      "https://vimeo.com/showcase",
+      "That Vimeo link is not a video or an event. Paste the video's link (https://vimeo.com/<number>) or its player (https://player.vimeo.com/video/<number>).",
+    ],
+    [
+      "a site's home page",
+      "https://live.example.org",
+      "That is a site's home page, not a player. Paste the player's embed address: for an Owncast server that is https://live.example.org/embed/video; other services show it under Share → Embed.",
+    ],
   ])("refuses %s, saying what to paste, and keeps what was saved", async (_, link, message) => {
     expect((await save({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" })).status).toBe(200);
     const res = await save({ kind: "embed", embedUrl: link });

@@ -29,7 +29,31 @@ describe("flags", () => {
   test("--help lists every flag with its env var and exits 0", async () => {
     const { stdout, code } = await run(["--help"]);
     expect(code).toBe(0);
-    for (const flag of ["--port", "--host", "--data-dir", "--public-url", "--stripe-secret-key", "--stripe-publishable-key", "--stripe-webhook-secret", "--stripe-api-url", "--smtp-url", "--mail-from", "--enable-test-codes", "--chat-batch-ms", "--database-timeout", "--rtmp-port", "--rtmps-port", "--tls-cert", "--tls-key", "--version", "admin create", "admin reset-password", "admin disable-2fa", "--secret-key", "backup FILE"]) {
+    for (const flag of [
+      "--port",
+      "--host",
+      "--data-dir",
+      "--public-url",
+      "--stripe-secret-key",
+      "--stripe-publishable-key",
+      "--stripe-webhook-secret",
+      "--stripe-api-url",
+      "--smtp-url",
+      "--mail-from",
+      "--enable-test-codes",
+      "--chat-batch-ms",
+      "--database-timeout",
+      "--rtmp-port",
+      "--rtmps-port",
+      "--tls-cert",
+      "--tls-key",
+      "--version",
+      "admin create",
+      "admin reset-password",
+      "admin disable-2fa",
+      "--secret-key",
+      "backup FILE",
+    ]) {
       expect(stdout).toContain(flag);
     }
     expect(stdout).toContain("DREADCAST_PORT");
@@ -52,18 +76,35 @@ describe("flags", () => {
     { name: "a batching window past a second", args: ["--chat-batch-ms", "1001"], message: /--chat-batch-ms must be a whole number of milliseconds from 0 to 1000/ },
     { name: "a database timeout past ten minutes", args: ["--database-timeout", "601"], message: /--database-timeout must be a whole number of seconds from 0 to 600, got '601'/ },
     { name: "a database timeout that is not whole seconds", args: ["--database-timeout=2.5"], message: /--database-timeout must be a whole number of seconds/ },
-    { name: "a bad database timeout in the environment", args: [], env: { DREADCAST_DATABASE_TIMEOUT: "soon" }, message: /--database-timeout must be a whole number of seconds from 0 to 600, got 'soon'/ },
+    {
+      name: "a bad database timeout in the environment",
+      args: [],
+      env: { DREADCAST_DATABASE_TIMEOUT: "soon" },
+      message: /--database-timeout must be a whole number of seconds from 0 to 600, got 'soon'/,
+    },
     { name: "a stray argument", args: ["serve"], message: /unexpected argument 'serve'/ },
     { name: "a secret key without a publishable key", args: ["--stripe-secret-key", "sk_test_1"], message: /needs --stripe-publishable-key/ },
     { name: "a bad env var", args: [], env: { DREADCAST_PORT: "-1" }, message: /--port must be a whole number/ },
     { name: "admin with no action", args: ["admin"], message: /unknown admin action/ },
     { name: "admin create without fields", args: ["admin", "create", "--username", "abc"], message: /missing --email, --password/ },
-    { name: "admin create with a bad e-mail", args: ["admin", "create", "--username", "abc", "--email", "x", "--password", "secret1"], message: /Please enter a valid email address/ },
-    { name: "admin create with a short password", args: ["admin", "create", "--username", "abc", "--email", "a@b.co", "--password", "123"], message: /Password must be at least 6 characters/ },
+    {
+      name: "admin create with a bad e-mail",
+      args: ["admin", "create", "--username", "abc", "--email", "x", "--password", "secret1"],
+      message: /Please enter a valid email address/,
+    },
+    {
+      name: "admin create with a short password",
+      args: ["admin", "create", "--username", "abc", "--email", "a@b.co", "--password", "123"],
+      message: /Password must be at least 6 characters/,
+    },
     { name: "backup without a file", args: ["backup"], message: /backup needs exactly one FILE/ },
     { name: "an RTMP port out of range", args: ["--rtmp-port", "65536"], message: /--rtmp-port must be a whole number from 0 to 65535/ },
     { name: "the RTMP port on the HTTP port", args: ["--port", "4000", "--rtmp-port", "4000"], message: /--rtmp-port and --port are both 4000/ },
-    { name: "a certificate that cannot be read", args: ["--tls-cert", "/nonexistent/cert.pem", "--tls-key", MAIN], message: /--tls-cert cannot be read: \/nonexistent\/cert.pem \(ENOENT\)/ },
+    {
+      name: "a certificate that cannot be read",
+      args: ["--tls-cert", "/nonexistent/cert.pem", "--tls-key", MAIN],
+      message: /--tls-cert cannot be read: \/nonexistent\/cert.pem \(ENOENT\)/,
+    },
     { name: "a certificate without its key", args: ["--tls-cert", MAIN], message: /--tls-cert needs --tls-key too/ },
     { name: "files that are no certificate", args: ["--tls-cert", MAIN, "--tls-key", MAIN], message: /--tls-cert and --tls-key do not make a usable certificate/ },
   ];
@@ -131,13 +172,41 @@ describe("admin subcommands", () => {
 
   test("admin create --role makes a member of that role; a role that does not exist exits 2", async () => {
     const dir = tempDir();
-    const created = await run(["admin", "create", "--username", "helper", "--email", "h@example.com", "--password", "s3cret!", "--role", "support", "--data-dir", dir, ...(await dbArgs(dir))]);
+    const created = await run([
+      "admin",
+      "create",
+      "--username",
+      "helper",
+      "--email",
+      "h@example.com",
+      "--password",
+      "s3cret!",
+      "--role",
+      "support",
+      "--data-dir",
+      dir,
+      ...(await dbArgs(dir)),
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("admin 'helper' created (support)");
     const store = await storeOf(dir);
     expect((await new AdminService(store).findByUsername("helper"))?.role).toBe("support");
     await store.close();
-    const bad = await run(["admin", "create", "--username", "extra", "--email", "x@example.com", "--password", "s3cret!", "--role", "king", "--data-dir", dir, ...(await dbArgs(dir))]);
+    const bad = await run([
+      "admin",
+      "create",
+      "--username",
+      "extra",
+      "--email",
+      "x@example.com",
+      "--password",
+      "s3cret!",
+      "--role",
+      "king",
+      "--data-dir",
+      dir,
+      ...(await dbArgs(dir)),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("Choose a role: owner, operator, support or moderator");
   });
@@ -192,7 +261,8 @@ describe("backup", () => {
     await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
     // A real, tiny filesystem (mounting needs root, as in CI).
     const small = tempDir();
-    if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small]).exitCode !== 0) return console.warn("cannot mount a tmpfs (not root?): SKIPPED the backup onto a full disk");
+    if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small]).exitCode !== 0)
+      return console.warn("cannot mount a tmpfs (not root?): SKIPPED the backup onto a full disk");
     try {
       const target = join(small, "copy.db");
       const { code, stderr } = await run(["backup", target, "--data-dir", dir]);
@@ -285,25 +355,29 @@ describe("serving", () => {
     expect((await third.exited).code).toBe(0);
   });
 
-  test.skipIf(onPostgres)("backup and admin reset-password work beside the running server", async () => {
-    const dir = tempDir();
-    await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
-    const server = await serve(dir);
-    try {
-      const target = join(tempDir(), "live.db");
-      const backup = await run(["backup", target, "--data-dir", dir]);
-      expect(backup.code).toBe(0);
-      expect(existsSync(target)).toBe(true);
-      const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);
-      expect(reset.code).toBe(0);
-      const login = await fetch(`${server.url}/api/admin/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({ username: "warden", password: "new-pass" }),
-      });
-      expect(login.status).toBe(200);
-    } finally {
-      await server.kill("SIGTERM");
-    }
-  }, 20_000);
+  test.skipIf(onPostgres)(
+    "backup and admin reset-password work beside the running server",
+    async () => {
+      const dir = tempDir();
+      await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
+      const server = await serve(dir);
+      try {
+        const target = join(tempDir(), "live.db");
+        const backup = await run(["backup", target, "--data-dir", dir]);
+        expect(backup.code).toBe(0);
+        expect(existsSync(target)).toBe(true);
+        const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);
+        expect(reset.code).toBe(0);
+        const login = await fetch(`${server.url}/api/admin/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: server.url },
+          body: JSON.stringify({ username: "warden", password: "new-pass" }),
+        });
+        expect(login.status).toBe(200);
+      } finally {
+        await server.kill("SIGTERM");
+      }
+    },
+    20_000,
+  );
 });

@@ -46,19 +46,34 @@ describe("cluster flags", () => {
     expect(bad.stderr).toContain("--secret-key must be 32 bytes written as 64 hex digits or as base64");
   });
 
-  test.skipIf(!postgres)("Redis out of reach at start: one line naming it, exit 1, nothing left running", async () => {
-    const db = await createTestDatabase("dreadcast_cli");
-    try {
-      const started = performance.now();
-      const { stdout, stderr, code } = await runCli(["--port", "0", "--data-dir", "/tmp", "--database-url", db.url, "--redis-url", "redis://127.0.0.1:1", "--secret-key", "ab".repeat(32)]);
-      expect(code).toBe(1);
-      expect(stderr.trim().split("\n")).toHaveLength(1);
-      expect(stderr).toStartWith("dreadcast: cannot reach Redis at 127.0.0.1:1 (");
-      expect(stdout).not.toContain("listening");
-      expect(performance.now() - started).toBeLessThan(10_000);
-    } finally {
-      await db.drop();
-    }
-    // A process started and a database made and dropped: seconds on a busy machine.
-  }, 20_000);
+  test.skipIf(!postgres)(
+    "Redis out of reach at start: one line naming it, exit 1, nothing left running",
+    async () => {
+      const db = await createTestDatabase("dreadcast_cli");
+      try {
+        const started = performance.now();
+        const { stdout, stderr, code } = await runCli([
+          "--port",
+          "0",
+          "--data-dir",
+          "/tmp",
+          "--database-url",
+          db.url,
+          "--redis-url",
+          "redis://127.0.0.1:1",
+          "--secret-key",
+          "ab".repeat(32),
+        ]);
+        expect(code).toBe(1);
+        expect(stderr.trim().split("\n")).toHaveLength(1);
+        expect(stderr).toStartWith("dreadcast: cannot reach Redis at 127.0.0.1:1 (");
+        expect(stdout).not.toContain("listening");
+        expect(performance.now() - started).toBeLessThan(10_000);
+      } finally {
+        await db.drop();
+      }
+      // A process started and a database made and dropped: seconds on a busy machine.
+    },
+    20_000,
+  );
 });

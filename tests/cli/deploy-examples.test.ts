@@ -150,10 +150,9 @@ describe("the checks of the deployment examples", () => {
 
   test("find an unknown DREADCAST_ variable and a health path the server does not answer", () => {
     expect(unknownEnvNames("DREADCAST_REDIS_URL=redis://r\nDREADCAST_REDIS_URI=redis://r\n  DREADCAST_TRUST_PROXY: 10.0.0.1")).toEqual(["DREADCAST_REDIS_URI"]);
-    expect(unknownHealthPaths("health_uri /readyz\nhealth_uri /health\ncurl http://127.0.0.1:3001/livez\nssl_certificate /etc/letsencrypt/live/x/fullchain.pem;\npoll /healthz.")).toEqual([
-      "/health",
-      "/livez",
-    ]);
+    expect(
+      unknownHealthPaths("health_uri /readyz\nhealth_uri /health\ncurl http://127.0.0.1:3001/livez\nssl_certificate /etc/letsencrypt/live/x/fullchain.pem;\npoll /healthz."),
+    ).toEqual(["/health", "/livez"]);
     expect(unknownHealthPaths("health_uri /status")).toEqual(["/status"]);
   });
 });

@@ -110,13 +110,16 @@ describe("bad input", () => {
 });
 
 const hasPostgres = await postgresAvailable();
-if (!hasPostgres) console.warn(`PostgreSQL not reachable at ${new URL(TEST_POSTGRES_URL).host}: SKIPPING the migrate-data copies (set DREADCAST_TEST_DATABASE_URL or start a server)`);
+if (!hasPostgres)
+  console.warn(`PostgreSQL not reachable at ${new URL(TEST_POSTGRES_URL).host}: SKIPPING the migrate-data copies (set DREADCAST_TEST_DATABASE_URL or start a server)`);
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
 
 /** Every table but the bookkeeping ones, as the migration copies them. */
 async function tablesOf(app: TestApp): Promise<string[]> {
-  const rows = await app.ctx.store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name");
+  const rows = await app.ctx.store.all<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name",
+  );
   return rows.map((r) => r.name);
 }
 
@@ -191,15 +194,31 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
   expect((await admin.post(`/api/admin/users/${nyxId}/moderator`, { isModerator: true })).status).toBe(200);
 
   // A refund of the troll's pass from the panel.
-  const trollIntent = (await app.ctx.store.get<{ intent_id: string }>("SELECT p.intent_id FROM payments p JOIN access_codes c ON c.payment_id = p.id WHERE c.code = ?", troll.accessCode))!.intent_id;
+  const trollIntent = (await app.ctx.store.get<{ intent_id: string }>(
+    "SELECT p.intent_id FROM payments p JOIN access_codes c ON c.payment_id = p.id WHERE c.code = ?",
+    troll.accessCode,
+  ))!.intent_id;
   expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: trollIntent })).status).toBe(200);
 
   // What only Stripe's webhooks write, and a stream source, straight through the store.
   const now = Date.now();
   await app.ctx.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?)", "evt_1", "charge.refunded", now);
   await app.ctx.store.run("INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at) VALUES (?, ?, ?)", intent.paymentIntentId, 0, now);
-  await app.ctx.store.run("INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", "dp_1", intent.paymentIntentId, 2000, "won", 1, now, now);
-  await app.ctx.store.run("UPDATE stream_source SET kind = 'hls', fields = ?, watermark = 1, updated_at = ? WHERE id = 1", JSON.stringify({ originUrl: "https://origin.example.com/live.m3u8" }), now);
+  await app.ctx.store.run(
+    "INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "dp_1",
+    intent.paymentIntentId,
+    2000,
+    "won",
+    1,
+    now,
+    now,
+  );
+  await app.ctx.store.run(
+    "UPDATE stream_source SET kind = 'hls', fields = ?, watermark = 1, updated_at = ? WHERE id = 1",
+    JSON.stringify({ originUrl: "https://origin.example.com/live.m3u8" }),
+    now,
+  );
 
   for (const ws of [mara, nyxWs, mod]) ws.close();
   // Everything the sockets set off is stored before the copy is taken.
@@ -220,7 +239,11 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
   await app.ctx.adminTeam.team.invite("ally@example.com", "support", owner);
   const [recoveryCode] = await app.ctx.adminTeam.twoFactor.replaceRecoveryCodes(owner.id);
   await app.ctx.adminTeam.twoFactor.openChallenge(owner.id);
-  await app.ctx.store.run("INSERT INTO admin_passkeys (id, admin_id, public_key, counter, transports, name, created_at) VALUES ('key-1', ?, 'cHVibGlj', 0, '[]', 'Desk key', ?)", owner.id, Date.now());
+  await app.ctx.store.run(
+    "INSERT INTO admin_passkeys (id, admin_id, public_key, counter, transports, name, created_at) VALUES ('key-1', ?, 'cHVibGlj', 0, '[]', 'Desk key', ?)",
+    owner.id,
+    Date.now(),
+  );
   return { title, thumbnailUrl, buyer: { code: accessCode, cookies: new Map(buyer.cookies) }, lines, recoveryCode: recoveryCode! };
 }
 
@@ -346,7 +369,11 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
 
     // Into the now non-empty database again: refused, nothing changed.
     const again = await run(["migrate-data", "--to", target.url, "--data-dir", dataDir]);
-    expectOneLine(again, 1, /PostgreSQL at 127\.0\.0\.1:\d+\/dreadcast_migrate_\w+ already holds an event \(1 row in admins, .*\); migrate-data copies only into an empty database/);
+    expectOneLine(
+      again,
+      1,
+      /PostgreSQL at 127\.0\.0\.1:\d+\/dreadcast_migrate_\w+ already holds an event \(1 row in admins, .*\); migrate-data copies only into an empty database/,
+    );
     expect(again.stdout).toBe("");
   }, 60_000);
 

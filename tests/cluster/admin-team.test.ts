@@ -13,7 +13,6 @@ const postgres = await postgresAvailable();
 const ready = redis !== null && postgres;
 if (!ready) console.warn(`cluster admin-team tests skipped: ${redis ? "" : "no redis-server binary; "}${postgres ? "" : "no PostgreSQL server answers"}`);
 
-
 let db: TestDatabase | null = null;
 const apps: TestApp[] = [];
 afterAll(async () => {

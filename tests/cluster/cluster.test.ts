@@ -52,7 +52,6 @@ function sameBrowserOn(app: TestApp, viewer: TestClient): TestClient {
   return client;
 }
 
-
 const lastCount = (ws: WsClient) => ws.of("viewer_count").at(-1)?.count;
 const lastHearts = (ws: WsClient) => ws.of("hearts").at(-1)?.count;
 

@@ -34,7 +34,6 @@ async function database(): Promise<TestDatabase> {
   return db;
 }
 
-
 /** What the tests' clients need of an app: where it is. Here, the balancer in front of the instances. */
 function site(url: string): TestApp {
   return { url, origin: url, client: () => new TestClient(url) } as unknown as TestApp;
@@ -194,7 +193,10 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     expect(bob.lines().map((m) => m.text)).toEqual(["before", "troll line", "pest line"]);
     expect((await alpha.client().get("/healthz")).status).toBe(200);
     // Both still take new viewers: a balancer checking /readyz keeps the whole site up through the gap.
-    for (const [app, name] of [[alpha, "alpha"], [beta, "beta"]] as const) {
+    for (const [app, name] of [
+      [alpha, "alpha"],
+      [beta, "beta"],
+    ] as const) {
       const cutOff = await app.client().get("/readyz");
       expect(cutOff.status).toBe(200);
       expect(cutOff.body).toMatchObject({ status: "ready", instance: name, database: "up", redis: "down" });
@@ -215,7 +217,12 @@ describe.skipIf(!ready)("a cluster through its faults", () => {
     expect(await upgradeStatus(beta, { origin: beta.origin, cookie: cookieOf(pestViewer) })).toBe(403);
     // A socket joining beta has the whole conversation, the gap's line in its place.
     const late = await WsClient.connect(beta, await joinAs(beta, "Late"));
-    expect(late.of("chatHistory")[0]!.messages.map((m) => m.text).slice(-3)).toEqual(["before", "during the gap", "after"]);
+    expect(
+      late
+        .of("chatHistory")[0]!
+        .messages.map((m) => m.text)
+        .slice(-3),
+    ).toEqual(["before", "during the gap", "after"]);
     for (const ws of [ann, bob, late]) ws.close();
   }, 30_000);
 

@@ -103,7 +103,16 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
 
     // A: a process of its own (to be SIGKILLed), migrating the database first; B and C in this process.
     const rtmpA = await freePort();
-    const a: InstanceProcess = await startInstance("ingest-a", ["--database-url", db.url, "--redis-url", redis!.url, "--secret-key", CLUSTER_SECRET_KEY, "--rtmp-port", String(rtmpA)]);
+    const a: InstanceProcess = await startInstance("ingest-a", [
+      "--database-url",
+      db.url,
+      "--redis-url",
+      redis!.url,
+      "--secret-key",
+      CLUSTER_SECRET_KEY,
+      "--rtmp-port",
+      String(rtmpA),
+    ]);
     cleanup.push(() => a.kill());
     const b = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "ingest-b" });
     cleanup.push(() => b.close());
@@ -138,14 +147,18 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
 
     // OBS publishes to A; the key (its hash in the shared database) is accepted there.
     const first = obs(rtmpA, streamKey, 60);
-    const leader = await eventually(async () => {
-      const client = new RedisClient(redis!.url);
-      try {
-        return parseLeader(await client.get(`${clusterNamespace(db.url)}:claim:${PUBLISHER_LEASE}`));
-      } finally {
-        client.close();
-      }
-    }, 10_000, "A holding the publisher");
+    const leader = await eventually(
+      async () => {
+        const client = new RedisClient(redis!.url);
+        try {
+          return parseLeader(await client.get(`${clusterNamespace(db.url)}:claim:${PUBLISHER_LEASE}`));
+        } finally {
+          client.close();
+        }
+      },
+      10_000,
+      "A holding the publisher",
+    );
     expect(leader.instance).toBe("ingest-a");
     expect(leader.url).toBe(a.url);
 
@@ -200,13 +213,17 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     await a.kill(9);
     const killedAt = performance.now();
     let again: Publisher | null = null;
-    await eventually(async () => {
-      if (b.ctx.ingest.live) return true;
-      if (again && again.child.exitCode === null) return false;
-      again = obs(rtmpB, streamKey, 30);
-      await Bun.sleep(300);
-      return false;
-    }, 8000, "the republish on B accepted");
+    await eventually(
+      async () => {
+        if (b.ctx.ingest.live) return true;
+        if (again && again.child.exitCode === null) return false;
+        again = obs(rtmpB, streamKey, 30);
+        await Bun.sleep(300);
+        return false;
+      },
+      8000,
+      "the republish on B accepted",
+    );
     expect(performance.now() - killedAt).toBeLessThan(4000);
 
     // B's viewer gets the stream again from B itself, and C's viewer through C (mirroring B now).

@@ -55,10 +55,14 @@ describe.skipIf(!ready)("recordings in a bucket, across a cluster", () => {
     const viewer = beta.client();
     const { accessCode } = await buyDemoCode(viewer);
     expect((await enter(viewer, accessCode, "Mara")).status).toBe(200);
-    const playback = await eventually(async () => {
-      const p = (await viewer.get("/api/stream/playback")).body;
-      return p.kind === "replay" ? p : null;
-    }, 5_000, "the replay on beta");
+    const playback = await eventually(
+      async () => {
+        const p = (await viewer.get("/api/stream/playback")).body;
+        return p.kind === "replay" ? p : null;
+      },
+      5_000,
+      "the replay on beta",
+    );
     const playlist = await (await fetch(beta.url + playback.url, { headers: { cookie: cookieOf(viewer) } })).text();
     const names = [/URI="([^"]+)"/.exec(playlist)![1]!, ...playlist.split("\n").filter((l) => l && !l.startsWith("#"))];
     const parts: Uint8Array[] = [];

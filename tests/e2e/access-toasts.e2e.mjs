@@ -18,12 +18,15 @@ async function theAdmin() {
 /** Stores a code and a chat name as the landing form would, from a page of the app. */
 async function storeViewer(page, accessCode, username) {
   await page.goto("/design");
-  await page.evaluate(([c, u]) => {
-    localStorage.setItem("accessCode", c);
-    localStorage.setItem("username", u);
-    // Each scenario starts a fresh /access ⇄ /livestream history, so the loop guard stays out of it.
-    sessionStorage.removeItem("navHistory");
-  }, [accessCode, username]);
+  await page.evaluate(
+    ([c, u]) => {
+      localStorage.setItem("accessCode", c);
+      localStorage.setItem("username", u);
+      // Each scenario starts a fresh /access ⇄ /livestream history, so the loop guard stays out of it.
+      sessionStorage.removeItem("navHistory");
+    },
+    [accessCode, username],
+  );
 }
 
 /** The 'Access Denied' toast with exactly this description. */

@@ -118,13 +118,16 @@ app.browserTest("the same code on another device (another fingerprint) is refuse
   await enter(page, { code, username: "FirstOwner" });
   await waitForPath(page, "/livestream");
 
-  const other = await page.context().browser().newContext({
-    baseURL: url,
-    viewport: MOBILE,
-    screen: { width: 412, height: 915 },
-    locale: "de-DE",
-    timezoneId: "Asia/Tokyo",
-  });
+  const other = await page
+    .context()
+    .browser()
+    .newContext({
+      baseURL: url,
+      viewport: MOBILE,
+      screen: { width: 412, height: 915 },
+      locale: "de-DE",
+      timezoneId: "Asia/Tokyo",
+    });
   try {
     const second = await other.newPage();
     await enter(second, { code, username: "SecondOwner" });
@@ -269,4 +272,3 @@ app.browserTest("the access pages have no accessibility violations at phone and 
     assert.deepEqual(await accessibilityViolations(page), [], `/test-access at ${viewport.width}`);
   }
 });
-

@@ -73,7 +73,9 @@ app.browserTest("generate regular and moderator codes, search them, copy one and
   await search.fill("");
   await page.getByText("2 codes").waitFor();
 
-  await rowOf(page, regular.code).getByRole("button", { name: `Copy ${regular.code}` }).click();
+  await rowOf(page, regular.code)
+    .getByRole("button", { name: `Copy ${regular.code}` })
+    .click();
   await toastWith(page, "Copied!").waitFor();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), regular.code);
 
@@ -96,14 +98,18 @@ app.browserTest("send by e-mail asks for the address, pre-filled with the code's
   const without = await generateCode(page);
   await page.goto(PATH);
 
-  await rowOf(page, withEmail.code).getByRole("button", { name: `Send ${withEmail.code}` }).click();
+  await rowOf(page, withEmail.code)
+    .getByRole("button", { name: `Send ${withEmail.code}` })
+    .click();
   let dialog = page.getByRole("dialog", { name: "Send access code" });
   assert.equal(await dialog.getByLabel("E-mail address").inputValue(), "owner@example.com");
   await dialog.getByRole("button", { name: "Send" }).click();
   await toastWith(page, "Email Sent").getByText(`${withEmail.code} was sent to owner@example.com.`).waitFor();
   await dialog.waitFor({ state: "detached" });
 
-  await rowOf(page, without.code).getByRole("button", { name: `Send ${without.code}` }).click();
+  await rowOf(page, without.code)
+    .getByRole("button", { name: `Send ${without.code}` })
+    .click();
   dialog = page.getByRole("dialog", { name: "Send access code" });
   assert.equal(await dialog.getByLabel("E-mail address").inputValue(), "");
   await dialog.getByRole("button", { name: "Send" }).click();
@@ -187,7 +193,9 @@ app.browserTest("failures: loading, generating and sending each show their toast
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   await failRoute(page, `/api/admin/access-codes/${(await (await page.request.get("/api/admin/access-codes")).json())[0].id}/send`);
-  await rowOf(page, code).getByRole("button", { name: `Send ${code}` }).click();
+  await rowOf(page, code)
+    .getByRole("button", { name: `Send ${code}` })
+    .click();
   await page.getByRole("dialog", { name: "Send access code" }).getByRole("button", { name: "Send" }).click();
   await toastWith(page, "Failed to send access code.").waitFor();
 });

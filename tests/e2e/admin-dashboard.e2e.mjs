@@ -7,7 +7,11 @@ import { toastWith, useApp } from "./support/e2e.mjs";
 const app = useApp();
 
 /** The figure of the stat card labelled `label`. */
-const statValue = (page, label) => page.locator("article.dash-stat-card").filter({ has: page.getByRole("heading", { name: label, exact: true }) }).locator(".dash-stat-card-value");
+const statValue = (page, label) =>
+  page
+    .locator("article.dash-stat-card")
+    .filter({ has: page.getByRole("heading", { name: label, exact: true }) })
+    .locator(".dash-stat-card-value");
 
 app.browserTest("the dashboard shows every stat, the goal meter, fake viewers, the chart and the demo and outbox warnings", async ({ page }) => {
   await logIn(page);
@@ -42,7 +46,10 @@ app.browserTest("the dashboard shows every stat, the goal meter, fake viewers, t
   await svg.scrollIntoViewIfNeeded();
   const box = await svg.boundingBox();
   await page.mouse.move(box.x + box.width - 70, box.y + box.height / 2);
-  await chart.locator(".stats-chart-tooltip").getByText(/viewers$/).waitFor();
+  await chart
+    .locator(".stats-chart-tooltip")
+    .getByText(/viewers$/)
+    .waitFor();
 
   await screenshotScreen(page, "admin-dashboard-stats");
   await assertAccessible(page, "/admin/dashboard");
@@ -64,10 +71,7 @@ app.browserTest("the stats refresh every 10 seconds without a reload", async ({ 
   assert.equal(times.length, 2, "the dashboard loads the stats, then again 10 s later");
   const gap = times[1] - times[0];
   assert.ok(gap > 9_000 && gap < 11_500, `polled after ${gap} ms`);
-  await page.waitForFunction(
-    ([before]) => document.querySelectorAll("article.dash-stat-card .dash-stat-card-value")[2]?.textContent === String(before + 1),
-    [codesBefore],
-  );
+  await page.waitForFunction(([before]) => document.querySelectorAll("article.dash-stat-card .dash-stat-card-value")[2]?.textContent === String(before + 1), [codesBefore]);
   assert.equal(await statValue(page, "Users").innerText(), String(usersBefore + 1));
 });
 

@@ -52,7 +52,11 @@ app.browserTest("moderation: chat rules saved from the form, timeouts lifted, th
   const rules = await (await page.request.get("/api/admin/chat-rules")).json();
   assert.deepEqual(rules, { slowModeSeconds: 10, blockedTerms: ["hate", "kill yourself", "spoiler"], filterAction: "mask", blockLinks: true });
 
-  for (const [name, email] of [["Howler", "howl@moor.example"], ["Troll", null], ["Lurker", null]]) {
+  for (const [name, email] of [
+    ["Howler", "howl@moor.example"],
+    ["Troll", null],
+    ["Lurker", null],
+  ]) {
     await enterAsViewer(page, (await generateCode(page)).code, name, email ?? undefined);
   }
   const errors = await moderate(page, [
@@ -102,8 +106,15 @@ app.browserTest("users: an admin makes a viewer a moderator and takes it back; a
   const row = (name) => page.locator("tbody tr").filter({ has: page.getByRole("cell", { name, exact: true }) });
   await row("Sheriff").getByText("Mod · code").waitFor();
   // A MOD- code's moderator cannot be made or unmade one here (only Ban is offered, as for anyone).
-  assert.equal(await row("Sheriff").getByRole("button", { name: /moderator/i }).count(), 0);
-  await row("Sheriff").getByRole("button", { name: /^Ban Sheriff/ }).waitFor();
+  assert.equal(
+    await row("Sheriff")
+      .getByRole("button", { name: /moderator/i })
+      .count(),
+    0,
+  );
+  await row("Sheriff")
+    .getByRole("button", { name: /^Ban Sheriff/ })
+    .waitFor();
   await row("Deputy").getByRole("button", { name: "Make Deputy a moderator" }).click();
   await toastWith(page, "Moderator Added").waitFor();
   await row("Deputy").getByText("Moderator", { exact: true }).waitFor();

@@ -177,7 +177,10 @@ app.browserTest(
     await page.getByRole("button", { name: "End All Other Sessions" }).waitFor({ state: "detached" });
     const browser = context.browser();
     assert.ok(browser);
-    const phone = await browser.newContext({ baseURL: ORIGIN, userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1" });
+    const phone = await browser.newContext({
+      baseURL: ORIGIN,
+      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1",
+    });
     try {
       const phonePage = await phone.newPage();
       await signInWithRecoveryCode(phonePage);

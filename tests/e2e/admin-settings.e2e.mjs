@@ -96,7 +96,8 @@ app.browserTest("a YouTube, Twitch or Vimeo page link is saved as its player; a 
 
   // A site's home page is no player: the card says what to paste before and after Save.
   await field.fill("https://live.example.org");
-  const advice = "That is a site's home page, not a player. Paste the player's embed address: for an Owncast server that is https://live.example.org/embed/video; other services show it under Share → Embed.";
+  const advice =
+    "That is a site's home page, not a player. Paste the player's embed address: for an Owncast server that is https://live.example.org/embed/video; other services show it under Share → Embed.";
   await form.getByRole("status").filter({ hasText: advice }).waitFor();
   await saveSource(page).click();
   await form.getByRole("alert").filter({ hasText: advice }).waitFor();
@@ -114,10 +115,7 @@ app.browserTest("saving the settings after the stream changed keeps the new stre
   await other.close();
 
   await page.getByLabel("Event title").fill("The Night Returns");
-  const [put] = await Promise.all([
-    page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"),
-    saveButton(page).click(),
-  ]);
+  const [put] = await Promise.all([page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"), saveButton(page).click()]);
   await toastWith(page, "Settings Saved").waitFor();
   assert.deepEqual(put.postDataJSON(), { eventTitle: "The Night Returns" }, "only what was changed is sent");
   const saved = await adminSettings(page);
@@ -145,10 +143,7 @@ app.browserTest("saving sends the goal in pence and the start date as ISO; the f
   await active.click();
   assert.equal(await active.getAttribute("aria-checked"), String(!wasActive));
 
-  const [put] = await Promise.all([
-    page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"),
-    saveButton(page).click(),
-  ]);
+  const [put] = await Promise.all([page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"), saveButton(page).click()]);
   await toastWith(page, "Settings Saved").waitFor();
   await page.getByText("All changes saved.").waitFor();
   const expectedIso = await page.evaluate(() => new Date("2031-10-31T21:30").toISOString());
@@ -273,10 +268,7 @@ app.browserTest("fake viewers: a number from 0 to 5000 when enabled; the count m
   await screenshotScreen(page, "admin-settings-fake-viewers");
 
   await target.fill("120");
-  const [update] = await Promise.all([
-    page.waitForRequest((r) => r.url().endsWith("/api/admin/fake-viewers")),
-    page.getByRole("button", { name: "Update Target" }).click(),
-  ]);
+  const [update] = await Promise.all([page.waitForRequest((r) => r.url().endsWith("/api/admin/fake-viewers")), page.getByRole("button", { name: "Update Target" }).click()]);
   assert.deepEqual(update.postDataJSON(), { enabled: true, targetViewers: 120 });
   await status.getByText(/Showing 120 fake viewers now/).waitFor({ timeout: 20_000 });
 
@@ -343,10 +335,7 @@ app.browserTest("the organiser's details: the footer's links go there once set, 
   await page.getByLabel("Terms of service link").fill("https://nightowl.example/terms");
   await page.getByLabel("Instagram link").fill("https://www.instagram.com/nightowl");
   await page.getByLabel("Discord link").fill("https://discord.gg/nightowl");
-  const [put] = await Promise.all([
-    page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"),
-    saveButton(page).click(),
-  ]);
+  const [put] = await Promise.all([page.waitForRequest((r) => r.url().endsWith("/api/admin/livestream-settings") && r.method() === "PUT"), saveButton(page).click()]);
   await toastWith(page, "Settings Saved").waitFor();
   assert.deepEqual(put.postDataJSON(), {
     organizerName: "Night Owl Events",
@@ -372,7 +361,14 @@ app.browserTest("the organiser's details: the footer's links go there once set, 
   }
   assert.equal(await link("Contact").getAttribute("href"), "mailto:help@nightowl.example");
   for (const name of ["YouTube", "TikTok", "X"]) {
-    assert.equal(await footer.locator("a.site-social").filter({ hasText: new RegExp(`^${name}$`) }).getAttribute("href"), null, `${name} stays a placeholder`);
+    assert.equal(
+      await footer
+        .locator("a.site-social")
+        .filter({ hasText: new RegExp(`^${name}$`) })
+        .getAttribute("href"),
+      null,
+      `${name} stays a placeholder`,
+    );
   }
   await footer.getByText("© 2026 Night Owl Events. All rights reserved.".replace("2026", String(new Date().getFullYear()))).waitFor();
   await home.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -385,13 +381,16 @@ app.browserTest("the organiser's details: the footer's links go there once set, 
   const owner = await openViewer(page.context().browser(), new URL(page.url()).origin);
   await enterStream(owner.page, "FirstOwner", code);
   await owner.context.close();
-  const other = await page.context().browser().newContext({
-    baseURL: new URL(page.url()).origin,
-    viewport: MOBILE,
-    screen: { width: 412, height: 915 },
-    locale: "de-DE",
-    timezoneId: "Asia/Tokyo",
-  });
+  const other = await page
+    .context()
+    .browser()
+    .newContext({
+      baseURL: new URL(page.url()).origin,
+      viewport: MOBILE,
+      screen: { width: 412, height: 915 },
+      locale: "de-DE",
+      timezoneId: "Asia/Tokyo",
+    });
   try {
     const second = await other.newPage();
     await second.goto("/access");

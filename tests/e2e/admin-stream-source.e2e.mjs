@@ -17,7 +17,11 @@ async function screenshotCard(page, card, name) {
   // The phone top bar sticks over whatever is scrolled under it; toasts of earlier saves would cover the card.
   await page.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+  await page
+    .locator("li.toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
   await page.mouse.move(0, 0);
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
   for (const viewport of [MOBILE, DESKTOP]) {
@@ -35,7 +39,10 @@ const source = async (page) => (await page.request.get("/api/admin/stream-source
 const KINDS = [
   ["Embed link", { "Embed URL": "https://www.youtube.com/embed/dQw4w9WgXcQ" }],
   ["Mux", { "Playback ID": "a1B2c3D4e5F6", "Signing key ID": "sK3yId00", "Signing key": PEM }],
-  ["Cloudflare Stream", { "Customer code": "f33zs165nr7gyfy4", "Video or live input UID": "0123456789abcdef0123456789abcdef", "Key ID": "fedcba9876543210fedcba9876543210", "Private key": PEM }],
+  [
+    "Cloudflare Stream",
+    { "Customer code": "f33zs165nr7gyfy4", "Video or live input UID": "0123456789abcdef0123456789abcdef", "Key ID": "fedcba9876543210fedcba9876543210", "Private key": PEM },
+  ],
   ["Bunny Stream", { "Library ID": "123456", "Video ID": "7a3c1a8e-55f1-4d1c-9b8e-3e0f6d3b6c21", "Token authentication key": "4f0c1c2e-aaaa-bbbb-cccc-0123456789ab" }],
   ["HLS relay", { "Origin URL": "http://127.0.0.1:8080/hls/stream.m3u8" }],
 ];

@@ -21,7 +21,10 @@ async function ownerOnTeam(page) {
 
 /** The Team screen's row of `username`. */
 function memberRow(page, username) {
-  return page.getByRole("table", { name: "Team members" }).locator("tr").filter({ has: page.getByText(username, { exact: true }) });
+  return page
+    .getByRole("table", { name: "Team members" })
+    .locator("tr")
+    .filter({ has: page.getByText(username, { exact: true }) });
 }
 
 /** Opens the invite dialog, invites `email` as `role` and answers the link it shows. */
@@ -108,7 +111,8 @@ app.browserTest("the invitee opens the link in another browser, joins, and sees 
   const sidebar = page.locator("aside.admin-sidebar");
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
   for (const name of ["Dashboard", "Users", "Banned Users", "Moderation", "Security"]) await nav.getByRole("link", { name, exact: true }).waitFor();
-  for (const name of ["Payments", "Settings", "Access Codes", "Team", "Audit Log"]) assert.equal(await nav.getByRole("link", { name, exact: true }).count(), 0, `${name} is hidden`);
+  for (const name of ["Payments", "Settings", "Access Codes", "Team", "Audit Log"])
+    assert.equal(await nav.getByRole("link", { name, exact: true }).count(), 0, `${name} is hidden`);
   await sidebar.getByText(GHOUL.username, { exact: true }).waitFor();
   await sidebar.getByText("Moderator", { exact: true }).waitFor();
   await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
@@ -154,7 +158,9 @@ app.browserTest("the owner changes a member's role; the team's last owner cannot
   await toastWith(page, "ghoul is now support.").waitFor();
   await ghoul.getByText("Support", { exact: true }).waitFor();
 
-  await memberRow(page, OWNER.username).getByRole("button", { name: `Change role: ${OWNER.username}` }).click();
+  await memberRow(page, OWNER.username)
+    .getByRole("button", { name: `Change role: ${OWNER.username}` })
+    .click();
   const mine = page.getByRole("dialog", { name: "Change your role" });
   await mine.getByRole("radio", { name: /^Operator/ }).check({ force: true });
   await mine.getByRole("button", { name: "Save Role" }).click();

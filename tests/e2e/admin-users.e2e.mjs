@@ -153,7 +153,12 @@ app.browserTest("banned users: pick one, confirm, and they are unbanned and gone
   await page.getByText("8 banned").waitFor();
   await list.getByText(`Banned by ${"gravekeeper"}`).first().waitFor();
   const scroller = page.getByTestId("banned-scroll");
-  const metrics = await scroller.evaluate((el) => ({ max: getComputedStyle(el).maxHeight, overflow: getComputedStyle(el).overflowY, client: el.clientHeight, scroll: el.scrollHeight }));
+  const metrics = await scroller.evaluate((el) => ({
+    max: getComputedStyle(el).maxHeight,
+    overflow: getComputedStyle(el).overflowY,
+    client: el.clientHeight,
+    scroll: el.scrollHeight,
+  }));
   assert.equal(metrics.max, "400px");
   assert.equal(metrics.overflow, "auto");
   assert.ok(metrics.client <= 400 && metrics.scroll > metrics.client, `the list scrolls: ${JSON.stringify(metrics)}`);
@@ -179,7 +184,10 @@ app.browserTest("banned users: pick one, confirm, and they are unbanned and gone
   await list.getByText("Ezekiel").waitFor({ state: "detached" });
   await page.getByText("7 banned").waitFor();
   const { bannedUsers } = await (await page.request.get("/api/admin/banned-users")).json();
-  assert.equal(bannedUsers.some((b) => b.username === "Ezekiel"), false);
+  assert.equal(
+    bannedUsers.some((b) => b.username === "Ezekiel"),
+    false,
+  );
   assert.equal(bannedUsers.length, 7);
 
   await page.goto("/admin/users");

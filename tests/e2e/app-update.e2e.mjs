@@ -64,7 +64,10 @@ app.browserTest(
     // The payment dialog's file is gone: the page reloads as the new build and says why.
     const updated = toastWith(page, "DREADCAST was updated");
     await updated.waitFor();
-    assert.ok(server.state.missing.some((path) => path.includes("payment-dialog")), `asked for ${server.state.missing}`);
+    assert.ok(
+      server.state.missing.some((path) => path.includes("payment-dialog")),
+      `asked for ${server.state.missing}`,
+    );
     assert.equal(await pageBuild(page), NEXT_BUILD);
     assert.match(await updated.textContent(), /The page was reloaded to bring it up to date\. Please try again\./);
     await screenshotViewportWidths(page, "update-reloaded-toast");

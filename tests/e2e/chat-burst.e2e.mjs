@@ -12,7 +12,9 @@ const app = useApp({ args: ["--trust-proxy", "127.0.0.1"] });
 
 /** 40 viewers × 5 lines in 2 s: 200 lines, 100 a second, from a separate process of real WebSocket clients. */
 async function crowdBurst(url) {
-  const { stdout } = await promisify(execFile)(join(repoRoot, "node_modules/.bin/bun"), [join(repoRoot, "tests/e2e/support/chat-burst.ts"), url, "40", "5", "2"], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(join(repoRoot, "node_modules/.bin/bun"), [join(repoRoot, "tests/e2e/support/chat-burst.ts"), url, "40", "5", "2"], {
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split("\n").at(-1));
 }
 

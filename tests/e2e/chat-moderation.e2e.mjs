@@ -28,7 +28,9 @@ app.browserTest("a moderator times a viewer out from the message menu (the viewe
     await chatLine(page, "Howler has been timed out for 5 minutes.").waitFor();
     await chatLine(viewer.page, "Howler has been timed out for 5 minutes.").waitFor();
     await chatLine(viewer.page, "A moderator has timed you out for 5 minutes. You can still watch.").waitFor();
-    await composerNotice(viewer.page).getByText(/You are timed out\. You can chat again in (5:00|4:5\d)\./).waitFor();
+    await composerNotice(viewer.page)
+      .getByText(/You are timed out\. You can chat again in (5:00|4:5\d)\./)
+      .waitFor();
     const input = viewer.page.getByRole("textbox", { name: "Chat message" });
     await input.fill("but I paid");
     assert.equal(await viewer.page.getByRole("button", { name: "Send message" }).isDisabled(), true, "no sending while timed out");
@@ -47,7 +49,10 @@ app.browserTest("a moderator times a viewer out from the message menu (the viewe
     await banLine.getByRole("button", { name: "Yes" }).click();
     await viewer.page.getByText("You have been banned from this event.").waitFor();
     const bans = await (await theAdmin()).bannedUsers();
-    assert.deepEqual(bans.map((b) => [b.username, b.bannedBy, b.reason]), [["Howler", "Gatekeeper", "flooding the chat"]]);
+    assert.deepEqual(
+      bans.map((b) => [b.username, b.bannedBy, b.reason]),
+      [["Howler", "Gatekeeper", "flooding the chat"]],
+    );
   } finally {
     await viewer.context.close();
   }
@@ -66,7 +71,9 @@ app.browserTest("slow mode from the moderator's control: everyone is told and th
 
     await say(viewer.page, "one line, then I wait");
     await chatLine(page, "one line, then I wait").waitFor();
-    await composerNotice(viewer.page).getByText(/Slow mode: you can send another message in (30|29|28) s\./).waitFor();
+    await composerNotice(viewer.page)
+      .getByText(/Slow mode: you can send another message in (30|29|28) s\./)
+      .waitFor();
     await viewer.page.getByRole("textbox", { name: "Chat message" }).fill("another?");
     assert.equal(await viewer.page.getByRole("button", { name: "Send message" }).isDisabled(), true);
     // The moderator is exempt.

@@ -12,7 +12,17 @@ import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--enable-test-codes", "--public-url", "http://shop.dreadcast.test"],
+  args: [
+    "--stripe-secret-key",
+    FAKE_STRIPE_SECRET_KEY,
+    "--stripe-publishable-key",
+    FAKE_STRIPE_PUBLISHABLE_KEY,
+    "--stripe-api-url",
+    fakeStripe.url,
+    "--enable-test-codes",
+    "--public-url",
+    "http://shop.dreadcast.test",
+  ],
 });
 
 app.browserTest(
@@ -32,7 +42,10 @@ app.browserTest(
     await payment.getByText("Please provide your payment details.").waitFor();
     assert.equal(scripts.length, 1, "Stripe.js loads when the payment dialog opens");
     const used = await page.evaluate(() => window.__fakeStripe);
-    assert.deepEqual(used.elementOptions.map((e) => [e.type, e.options.layout]), [["payment", "accordion"]]);
+    assert.deepEqual(
+      used.elementOptions.map((e) => [e.type, e.options.layout]),
+      [["payment", "accordion"]],
+    );
     assert.equal(used.elementsOptions.appearance.theme, "night");
     const width = await payment.evaluate((el) => el.getBoundingClientRect().width);
     assert.ok(width <= 350, `compact dialog is at most 350 px wide, got ${width}`);
@@ -101,7 +114,11 @@ app.browserTest("a donation of one's own amount: checked as the server checks it
 app.browserTest("the server refuses a donation amount out of range whatever the page sends", async ({ page, context }) => {
   await routePlayer(context);
   await enterStream(page, "Tamperer");
-  for (const [amount, message] of [[99, "The smallest donation is £1.00"], [100_001, "The largest donation is £1,000.00"], [750.5, "Donation amount must be a whole number of pence"]]) {
+  for (const [amount, message] of [
+    [99, "The smallest donation is £1.00"],
+    [100_001, "The largest donation is £1,000.00"],
+    [750.5, "Donation amount must be a whole number of pence"],
+  ]) {
     const response = await page.request.post("/api/create-donation-intent", { data: { amount } });
     assert.equal(response.status(), 400, String(amount));
     assert.equal((await response.json()).error, message);

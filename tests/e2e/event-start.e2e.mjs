@@ -17,9 +17,9 @@ const LOCAL_TIME = /^20:30 (GMT-5|EST)$/;
 
 /** The four countdown boxes as { Days: "04", ... } in this part of the page. */
 async function countdownValues(scope) {
-  return scope.locator(".countdown-box").evaluateAll((boxes) =>
-    Object.fromEntries(boxes.map((box) => [box.querySelector(".countdown-label")?.textContent, box.querySelector(".countdown-value")?.textContent])),
-  );
+  return scope
+    .locator(".countdown-box")
+    .evaluateAll((boxes) => Object.fromEntries(boxes.map((box) => [box.querySelector(".countdown-label")?.textContent, box.querySelector(".countdown-value")?.textContent])));
 }
 
 /** The start's day and time as shown beside a countdown. */
@@ -30,10 +30,13 @@ async function shownStart(scope) {
 
 /** Stores a code and name in the browser as the landing form would. */
 async function storeCode(page, code, username) {
-  await page.evaluate(([c, u]) => {
-    localStorage.setItem("accessCode", c);
-    localStorage.setItem("username", u);
-  }, [code, username]);
+  await page.evaluate(
+    ([c, u]) => {
+      localStorage.setItem("accessCode", c);
+      localStorage.setItem("username", u);
+    },
+    [code, username],
+  );
 }
 
 for (const viewport of [MOBILE, DESKTOP]) {

@@ -112,33 +112,36 @@ async function playsWithoutStall(page, seconds) {
   assert.ok(samples.at(-1) - samples[0] > seconds * 0.8, `it keeps up with real time: ${samples[0].toFixed(2)} → ${samples.at(-1).toFixed(2)} in ${seconds} s`);
 }
 
-ingestTest("OBS publishing to the built-in ingest plays on /livestream through hls.js in low-latency mode, with no stall over 20 s, under the viewer's watermark", async ({ page }) => {
-  const { publisher } = await goLive();
-  try {
-    const hlsChunk = recordHlsChunk(page);
-    const blocking = [];
-    page.on("request", (request) => {
-      const url = new URL(request.url());
-      if (url.pathname.startsWith("/api/stream/live/") && url.searchParams.has("_HLS_part")) blocking.push(url.pathname);
-    });
-    const code = await enterStream(page, "ObsOwl");
-    await advances(page, 0.5);
-    await page.getByText("Loading Stream").waitFor({ state: "detached" });
-    await playsWithoutStall(page, 20);
-    assert.equal(hlsChunk.length, 1, "hls.js is loaded once, for the ingest");
-    assert.ok(blocking.length > 20, `hls.js asks for parts with blocking playlist reloads (low-latency mode): ${blocking.length}`);
-    // Low latency: the player stays within a few seconds of the newest part.
-    const behind = await page.evaluate((s) => {
-      const video = document.querySelector(s);
-      return video.buffered.end(video.buffered.length - 1) - video.currentTime;
-    }, VIDEO);
-    assert.ok(behind < 3, `the player is ${behind.toFixed(2)} s behind the newest part it holds`);
-    assert.equal(await page.getByTestId("stream-watermark").textContent(), `ObsOwl · ${code.slice(-4)}`);
-    await screenshotWidths(page, "ingest-livestream-playing");
-  } finally {
-    await publisher.stop();
-  }
-});
+ingestTest(
+  "OBS publishing to the built-in ingest plays on /livestream through hls.js in low-latency mode, with no stall over 20 s, under the viewer's watermark",
+  async ({ page }) => {
+    const { publisher } = await goLive();
+    try {
+      const hlsChunk = recordHlsChunk(page);
+      const blocking = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith("/api/stream/live/") && url.searchParams.has("_HLS_part")) blocking.push(url.pathname);
+      });
+      const code = await enterStream(page, "ObsOwl");
+      await advances(page, 0.5);
+      await page.getByText("Loading Stream").waitFor({ state: "detached" });
+      await playsWithoutStall(page, 20);
+      assert.equal(hlsChunk.length, 1, "hls.js is loaded once, for the ingest");
+      assert.ok(blocking.length > 20, `hls.js asks for parts with blocking playlist reloads (low-latency mode): ${blocking.length}`);
+      // Low latency: the player stays within a few seconds of the newest part.
+      const behind = await page.evaluate((s) => {
+        const video = document.querySelector(s);
+        return video.buffered.end(video.buffered.length - 1) - video.currentTime;
+      }, VIDEO);
+      assert.ok(behind < 3, `the player is ${behind.toFixed(2)} s behind the newest part it holds`);
+      assert.equal(await page.getByTestId("stream-watermark").textContent(), `ObsOwl · ${code.slice(-4)}`);
+      await screenshotWidths(page, "ingest-livestream-playing");
+    } finally {
+      await publisher.stop();
+    }
+  },
+);
 
 ingestTest("when OBS drops the page shows 'Stream Offline', and playback resumes by itself when OBS publishes again", async ({ page }) => {
   const { admin, publisher, rtmpUrl, streamKey } = await goLive();
@@ -164,33 +167,36 @@ ingestTest("when OBS drops the page shows 'Stream Offline', and playback resumes
   }
 });
 
-ingestTest("a page that misses the news that OBS dropped still shows 'Stream Offline' over the player once parts stop coming, and plays again when they return", async ({ page }) => {
-  const { admin, publisher, rtmpUrl, streamKey } = await goLive();
-  let again;
-  try {
-    // The page keeps the address it was given, as if the server's word that the stream ended never reached it.
-    let live = null;
-    await page.route("**/api/stream/playback", async (route) => {
-      if (!live) live = await (await route.fetch()).json();
-      await route.fulfill({ json: live });
-    });
-    await enterStream(page, "Unwarned");
-    await advances(page, 1);
-    await publisher.stop();
-    const offline = page.locator(".stream-player-frame").getByText("Stream Offline");
-    await offline.waitFor({ timeout: 30_000 });
-    assert.equal(await page.locator(VIDEO).getAttribute("data-state"), "offline");
+ingestTest(
+  "a page that misses the news that OBS dropped still shows 'Stream Offline' over the player once parts stop coming, and plays again when they return",
+  async ({ page }) => {
+    const { admin, publisher, rtmpUrl, streamKey } = await goLive();
+    let again;
+    try {
+      // The page keeps the address it was given, as if the server's word that the stream ended never reached it.
+      let live = null;
+      await page.route("**/api/stream/playback", async (route) => {
+        if (!live) live = await (await route.fetch()).json();
+        await route.fulfill({ json: live });
+      });
+      await enterStream(page, "Unwarned");
+      await advances(page, 1);
+      await publisher.stop();
+      const offline = page.locator(".stream-player-frame").getByText("Stream Offline");
+      await offline.waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator(VIDEO).getAttribute("data-state"), "offline");
 
-    again = publish(rtmpUrl, streamKey);
-    await admin.live();
-    await offline.waitFor({ state: "detached", timeout: 30_000 });
-    await advances(page, 2);
-    await playsWithoutStall(page, 5);
-  } finally {
-    await publisher.stop();
-    await again?.stop();
-  }
-});
+      again = publish(rtmpUrl, streamKey);
+      await admin.live();
+      await offline.waitFor({ state: "detached", timeout: 30_000 });
+      await advances(page, 2);
+      await playsWithoutStall(page, 5);
+    } finally {
+      await publisher.stop();
+      await again?.stop();
+    }
+  },
+);
 
 ingestTest("without Media Source Extensions the page gives the playlist to the browser's own HLS, or says plainly that this browser cannot play it", async ({ page, context }) => {
   const { publisher } = await goLive();
@@ -235,7 +241,11 @@ async function screenshotCard(page, locator, name) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+  await page
+    .locator("li.toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
   await page.mouse.move(0, 0);
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);
@@ -251,85 +261,91 @@ async function screenshotCard(page, locator, name) {
 
 const sourceCard = (page) => page.getByRole("form", { name: "Stream source" });
 
-ingestTest("the admin picks Built-in (OBS), copies the server and the hidden key, sees OBS live with its figures and a playing preview, and the dashboard says it is live", async ({ page, context }) => {
-  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  const admin = await adminClient(app.url);
-  await admin.setStreamSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
-  await signIn(page, "/admin/settings");
-  const card = sourceCard(page);
-  await card.getByText("Built-in (OBS)", { exact: true }).click();
-  await card.getByText("Save Stream Source to open the RTMP port").waitFor();
-  await card.getByRole("button", { name: "Save Stream Source" }).click();
-  await toastWith(page, "Stream Source Saved").waitFor();
+ingestTest(
+  "the admin picks Built-in (OBS), copies the server and the hidden key, sees OBS live with its figures and a playing preview, and the dashboard says it is live",
+  async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const admin = await adminClient(app.url);
+    await admin.setStreamSource({ kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" });
+    await signIn(page, "/admin/settings");
+    const card = sourceCard(page);
+    await card.getByText("Built-in (OBS)", { exact: true }).click();
+    await card.getByText("Save Stream Source to open the RTMP port").waitFor();
+    await card.getByRole("button", { name: "Save Stream Source" }).click();
+    await toastWith(page, "Stream Source Saved").waitFor();
 
-  // The page was loaded with the embed's policy: it is loaded again so the preview may play.
-  await page.reload();
-  const panel = card.getByTestId("ingest-panel");
-  await panel.waitFor();
-  const { rtmpUrl, streamKey } = await admin.ingest();
-  await panel.getByText("Offline", { exact: true }).waitFor();
-  await panel.getByText("Waiting for OBS").waitFor();
-  assert.equal(await panel.getByLabel("Server", { exact: true }).inputValue(), rtmpUrl);
-  const key = panel.getByTestId("stream-key");
-  assert.equal(await key.getAttribute("type"), "password", "the key is hidden until revealed");
-  await panel.getByRole("button", { name: "Copy Server" }).click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), rtmpUrl);
-  await panel.getByRole("button", { name: "Copy Stream key" }).click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), streamKey, "the key is copied without being shown");
-  assert.equal(await key.getAttribute("type"), "password");
-  await panel.getByRole("button", { name: "Reveal" }).click();
-  assert.equal(await key.getAttribute("type"), "text");
-  assert.equal(await key.inputValue(), streamKey);
-  await panel.getByRole("button", { name: "Hide" }).click();
-  await screenshotCard(page, card, "ingest-admin-card-waiting");
+    // The page was loaded with the embed's policy: it is loaded again so the preview may play.
+    await page.reload();
+    const panel = card.getByTestId("ingest-panel");
+    await panel.waitFor();
+    const { rtmpUrl, streamKey } = await admin.ingest();
+    await panel.getByText("Offline", { exact: true }).waitFor();
+    await panel.getByText("Waiting for OBS").waitFor();
+    assert.equal(await panel.getByLabel("Server", { exact: true }).inputValue(), rtmpUrl);
+    const key = panel.getByTestId("stream-key");
+    assert.equal(await key.getAttribute("type"), "password", "the key is hidden until revealed");
+    await panel.getByRole("button", { name: "Copy Server" }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), rtmpUrl);
+    await panel.getByRole("button", { name: "Copy Stream key" }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), streamKey, "the key is copied without being shown");
+    assert.equal(await key.getAttribute("type"), "password");
+    await panel.getByRole("button", { name: "Reveal" }).click();
+    assert.equal(await key.getAttribute("type"), "text");
+    assert.equal(await key.inputValue(), streamKey);
+    await panel.getByRole("button", { name: "Hide" }).click();
+    await screenshotCard(page, card, "ingest-admin-card-waiting");
 
-  const publisher = publish(rtmpUrl, streamKey);
-  try {
-    await admin.live();
-    await panel.getByText("Live", { exact: true }).waitFor({ timeout: 10_000 });
-    const figures = panel.locator(".settings-ingest-figures");
-    await figures.getByText("H.264 · 640×360").waitFor();
-    await figures.getByText("30 fps").waitFor();
-    await figures.getByText("every 1 s").waitFor();
-    await figures.getByText("AAC · 48 kHz · stereo").waitFor();
-    await figures.getByText(/^\d{2,3} kb\/s$/).first().waitFor();
-    const preview = "video.settings-ingest-preview-video";
-    await page.locator(preview).waitFor();
-    await advances(page, 1, 30_000, preview);
-    assert.equal(await page.locator(preview).evaluate((v) => v.muted), true, "the preview is muted");
-    await page.locator(preview).evaluate((v) => v.pause());
-    await screenshotCard(page, card, "ingest-admin-card-live");
+    const publisher = publish(rtmpUrl, streamKey);
+    try {
+      await admin.live();
+      await panel.getByText("Live", { exact: true }).waitFor({ timeout: 10_000 });
+      const figures = panel.locator(".settings-ingest-figures");
+      await figures.getByText("H.264 · 640×360").waitFor();
+      await figures.getByText("30 fps").waitFor();
+      await figures.getByText("every 1 s").waitFor();
+      await figures.getByText("AAC · 48 kHz · stereo").waitFor();
+      await figures
+        .getByText(/^\d{2,3} kb\/s$/)
+        .first()
+        .waitFor();
+      const preview = "video.settings-ingest-preview-video";
+      await page.locator(preview).waitFor();
+      await advances(page, 1, 30_000, preview);
+      assert.equal(await page.locator(preview).evaluate((v) => v.muted), true, "the preview is muted");
+      await page.locator(preview).evaluate((v) => v.pause());
+      await screenshotCard(page, card, "ingest-admin-card-live");
 
-    await page.goto("/admin/dashboard");
-    const stream = page.getByTestId("dashboard-stream");
-    await stream.getByText("Live", { exact: true }).waitFor();
-    await stream.getByText(/^640×360 · 30 fps · /).waitFor();
-    await screenshotWidths(page, "ingest-admin-dashboard-live");
+      await page.goto("/admin/dashboard");
+      const stream = page.getByTestId("dashboard-stream");
+      await stream.getByText("Live", { exact: true }).waitFor();
+      await stream.getByText(/^640×360 · 30 fps · /).waitFor();
+      await screenshotWidths(page, "ingest-admin-dashboard-live");
 
-    // Rotating asks first, says the live publisher is dropped, and drops it.
-    await page.goto("/admin/settings");
-    await panel.getByText("Live", { exact: true }).waitFor();
-    await panel.getByRole("button", { name: "Rotate key" }).click();
-    const dialog = page.getByRole("dialog", { name: "Rotate the stream key?" });
-    await dialog.getByText("OBS is live now: it is cut off at once").waitFor();
-    await page.setViewportSize(MOBILE);
-    await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-390.png") });
-    await page.setViewportSize(DESKTOP);
-    await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-1280.png") });
-    await dialog.getByRole("button", { name: "Rotate key" }).click();
-    await toastWith(page, "Stream Key Rotated").waitFor();
-    await dialog.waitFor({ state: "detached" });
-    const rotated = (await admin.ingest()).streamKey;
-    assert.notEqual(rotated, streamKey);
-    assert.equal(await key.getAttribute("type"), "text", "the new key is shown");
-    assert.equal(await key.inputValue(), rotated);
-    await panel.getByText("Offline", { exact: true }).waitFor({ timeout: 15_000 });
-    const { code } = await Promise.race([publisher.exited, new Promise((resolve) => setTimeout(() => resolve({ code: "running" }), 15_000))]);
-    assert.notEqual(code, "running", "FFmpeg's publish was dropped");
-  } finally {
-    await publisher.stop();
-  }
-});
+      // Rotating asks first, says the live publisher is dropped, and drops it.
+      await page.goto("/admin/settings");
+      await panel.getByText("Live", { exact: true }).waitFor();
+      await panel.getByRole("button", { name: "Rotate key" }).click();
+      const dialog = page.getByRole("dialog", { name: "Rotate the stream key?" });
+      await dialog.getByText("OBS is live now: it is cut off at once").waitFor();
+      await page.setViewportSize(MOBILE);
+      await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-390.png") });
+      await page.setViewportSize(DESKTOP);
+      await page.screenshot({ path: join(screenshotDir, "ingest-admin-rotate-1280.png") });
+      await dialog.getByRole("button", { name: "Rotate key" }).click();
+      await toastWith(page, "Stream Key Rotated").waitFor();
+      await dialog.waitFor({ state: "detached" });
+      const rotated = (await admin.ingest()).streamKey;
+      assert.notEqual(rotated, streamKey);
+      assert.equal(await key.getAttribute("type"), "text", "the new key is shown");
+      assert.equal(await key.inputValue(), rotated);
+      await panel.getByText("Offline", { exact: true }).waitFor({ timeout: 15_000 });
+      const { code } = await Promise.race([publisher.exited, new Promise((resolve) => setTimeout(() => resolve({ code: "running" }), 15_000))]);
+      assert.notEqual(code, "running", "FFmpeg's publish was dropped");
+    } finally {
+      await publisher.stop();
+    }
+  },
+);
 
 /** Holds a TCP port, as another program would. */
 function holdPort() {

@@ -67,10 +67,13 @@ app.browserTest("a regular code already used on another device gets the one-devi
   const other = await openViewer(context.browser(), app.url, { width: 800, height: 600 });
   try {
     await other.page.goto("/design");
-    await other.page.evaluate(([c]) => {
-      localStorage.setItem("accessCode", c);
-      localStorage.setItem("username", "FirstOwner");
-    }, [code]);
+    await other.page.evaluate(
+      ([c]) => {
+        localStorage.setItem("accessCode", c);
+        localStorage.setItem("username", "FirstOwner");
+      },
+      [code],
+    );
     await other.page.goto("/livestream-fixed");
     await toastWith(other.page, "Access Denied").getByText("Your access code cannot be used on this device. Each code is limited to one device.").waitFor();
     await waitForPath(other.page, "/access");
@@ -82,10 +85,13 @@ app.browserTest("a regular code already used on another device gets the one-devi
 app.browserTest("when verification keeps failing the viewer is told, the chat cannot connect, and RECONNECT stays usable", async ({ page, context }) => {
   await page.goto("/design");
   const code = await (await theAdmin()).generateCode("SKP");
-  await page.evaluate(([c]) => {
-    localStorage.setItem("accessCode", c);
-    localStorage.setItem("username", "Unlucky");
-  }, [code]);
+  await page.evaluate(
+    ([c]) => {
+      localStorage.setItem("accessCode", c);
+      localStorage.setItem("username", "Unlucky");
+    },
+    [code],
+  );
   await context.route("**/api/verify-stream-access", (route) => route.fulfill({ status: 503, body: "Service Unavailable" }));
   await page.goto("/livestream");
   await toastWith(page, "Verification Error").getByText("There was a problem verifying your access. Please try again.").waitFor();
@@ -161,8 +167,14 @@ app.browserTest("the player comes from the settings, mutes through postMessage, 
   const player = page.frames().find((f) => f.url() === PLAYER_URL);
   await player.waitForFunction(() => window.received.length >= 3);
   const received = await player.evaluate(() => window.received);
-  assert.ok(received.some((m) => typeof m === "string" && m.includes('"mute"')), "the YouTube-style command");
-  assert.ok(received.some((m) => m && m.method === "setMuted" && m.value === true), "the Vimeo-style command");
+  assert.ok(
+    received.some((m) => typeof m === "string" && m.includes('"mute"')),
+    "the YouTube-style command",
+  );
+  assert.ok(
+    received.some((m) => m && m.method === "setMuted" && m.value === true),
+    "the Vimeo-style command",
+  );
 
   await api.updateSettings({ eventTitle: "The Cellar Door Opens" });
   await page.getByRole("heading", { level: 1, name: "The Cellar Door Opens" }).waitFor();

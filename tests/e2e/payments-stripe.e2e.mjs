@@ -4,7 +4,13 @@ import { request } from "playwright-core";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
+import {
+  FAKE_STRIPE_PUBLISHABLE_KEY,
+  FAKE_STRIPE_SECRET_KEY,
+  FAKE_STRIPE_WEBHOOK_SECRET,
+  STRIPE_TEST_CARDS,
+  startFakeStripe as startFakeStripeApi,
+} from "../support/fake-stripe.mjs";
 import { routeStripe } from "./support/stripe-js.mjs";
 import { openBuyDialog } from "./support/viewer-flows.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
@@ -13,7 +19,18 @@ import { makeFingerprint } from "../support/fingerprint.mjs";
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
+  args: [
+    "--stripe-secret-key",
+    FAKE_STRIPE_SECRET_KEY,
+    "--stripe-publishable-key",
+    FAKE_STRIPE_PUBLISHABLE_KEY,
+    "--stripe-api-url",
+    fakeStripe.url,
+    "--stripe-webhook-secret",
+    FAKE_STRIPE_WEBHOOK_SECRET,
+    "--public-url",
+    "http://shop.dreadcast.test",
+  ],
 });
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {
@@ -25,7 +42,10 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
 
   await routeStripe(page, fakeStripe);
   await page.goto("/");
-  await page.getByRole("button", { name: /BUY NOW/ }).getByText("€4.50").waitFor();
+  await page
+    .getByRole("button", { name: /BUY NOW/ })
+    .getByText("€4.50")
+    .waitFor();
   const dialog = await openBuyDialog(page);
   await dialog.getByText("€4.50").waitFor();
   await dialog.getByText("Please provide your payment details.").waitFor();
@@ -55,7 +75,10 @@ app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from 
   assert.equal(calls[0].params.payment_intent, intentId);
   assert.equal(calls[0].params.amount, "450");
   assert.match(calls[0].idempotencyKey ?? "", new RegExp(`^dreadcast-refund-${intentId}-`));
-  assert.deepEqual(fakeStripe.refunds.map((r) => [r.payment_intent, r.amount]), [[intentId, 450]]);
+  assert.deepEqual(
+    fakeStripe.refunds.map((r) => [r.payment_intent, r.amount]),
+    [[intentId, 450]],
+  );
   await screenshotScreen(page, "admin-payments-stripe-refunded");
 
   // On Access Codes the pass shows why it is revoked, and it cannot be restored while refunded in full.
@@ -129,7 +152,15 @@ app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments 
     await api.dispose();
   }
   const stripeIntent = fakeStripe.intents.get(intentId);
-  const inquiry = { id: "dp_inquiry_e2e", object: "dispute", amount: stripeIntent.amount, currency: stripeIntent.currency, charge: stripeIntent.latest_charge, payment_intent: intentId, status: "warning_needs_response" };
+  const inquiry = {
+    id: "dp_inquiry_e2e",
+    object: "dispute",
+    amount: stripeIntent.amount,
+    currency: stripeIntent.currency,
+    charge: stripeIntent.latest_charge,
+    payment_intent: intentId,
+    status: "warning_needs_response",
+  };
   assert.equal((await fakeStripe.deliverEvent(app.url, "charge.dispute.created", inquiry)).status, 200);
 
   await logIn(page, "/admin/payments");
@@ -149,5 +180,8 @@ app.browserTest("Stripe: an inquiry from the buyer's bank shows on the Payments 
   await confirm.getByRole("button", { name: "Refund €4.50" }).click();
   await toastWith(page, "Refund Issued").getByText("€4.50 refunded.", { exact: true }).waitFor();
   await row.getByText("Refunded", { exact: true }).waitFor();
-  assert.deepEqual(fakeStripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => [r.amount, r.reason]), [[450, "requested_by_customer"]]);
+  assert.deepEqual(
+    fakeStripe.refunds.filter((r) => r.payment_intent === intentId).map((r) => [r.amount, r.reason]),
+    [[450, "requested_by_customer"]],
+  );
 });

@@ -26,7 +26,14 @@ function recordHlsChunk(page) {
 
 /** The video's position, once it has one past `seconds`. */
 async function playsPast(page, seconds, timeout = 20_000) {
-  await page.waitForFunction((s) => (/** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"))?.currentTime ?? 0) > s, seconds, { timeout });
+  await page.waitForFunction(
+    (s) => {
+      const video = /** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"));
+      return (video?.currentTime ?? 0) > s;
+    },
+    seconds,
+    { timeout },
+  );
   return page.evaluate(() => /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video")).currentTime);
 }
 
@@ -97,71 +104,89 @@ async function nativeHlsOnly(context) {
 const RELAYED_PLAYLIST = "/api/stream/hls/stream.m3u8";
 const videoLoads = (page) => page.evaluate(() => window.videoLoads);
 
-app.browserTest("without Media Source Extensions the video is given the relayed playlist itself, plays it with sound without hls.js, and keeps it when the address is fetched again", async ({ page, context }) => {
-  const origin = await startHlsOrigin();
-  try {
+app.browserTest(
+  "without Media Source Extensions the video is given the relayed playlist itself, plays it with sound without hls.js, and keeps it when the address is fetched again",
+  async ({ page, context }) => {
+    const origin = await startHlsOrigin();
+    try {
+      const api = await theAdmin();
+      await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+      await nativeHlsOnly(context);
+      const hlsChunk = recordHlsChunk(page);
+      const relayed = [];
+      page.on("request", (request) => {
+        if (request.url().includes("/api/stream/hls/")) relayed.push(new URL(request.url()).pathname);
+      });
+      await enterStream(page, "SafariOwl");
+      assert.notEqual(await page.evaluate(() => document.createElement("video").canPlayType("application/vnd.apple.mpegurl")), "", "this Chromium plays HLS itself");
+      const video = page.locator("video.stream-video");
+      const first = await playsPast(page, 0.5);
+      assert.equal(await video.getAttribute("src"), RELAYED_PLAYLIST);
+      assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentSrc), `${app.url}${RELAYED_PLAYLIST}`, "the relay's own address, not a MediaSource blob");
+      assert.equal(hlsChunk.length, 0, "hls.js is not loaded where the browser plays HLS itself");
+      assert.ok(relayed.includes(RELAYED_PLAYLIST) && relayed.some((p) => p.endsWith(".ts")), `the browser fetches the playlist and segments from the relay: ${relayed}`);
+      assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false);
+      assert.equal(await page.getByText("Loading Stream").count(), 0);
+
+      // Saving the source makes open pages fetch their playback again: the same address, so the video carries on.
+      const refreshed = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/stream/playback" && response.ok());
+      await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+      await refreshed;
+      await page.waitForTimeout(500);
+      assert.deepEqual(await videoLoads(page), [RELAYED_PLAYLIST], "the video is not loaded again for a fresh copy of the same address");
+      assert.ok((await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentTime)) >= first, "playback did not start over");
+    } finally {
+      await origin.stop();
+    }
+  },
+);
+
+app.browserTest(
+  "without Media Source Extensions an unreachable origin shows 'Loading Stream', the page asks for a fresh address and loads the playlist again, and the stream plays with sound once the origin is back",
+  async ({ page, context }) => {
+    const down = await startHlsOrigin();
+    await down.stop();
     const api = await theAdmin();
-    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await api.setStreamSource({ kind: "hls", originUrl: down.playlistUrl });
     await nativeHlsOnly(context);
     const hlsChunk = recordHlsChunk(page);
-    const relayed = [];
+    let playbackRequests = 0;
     page.on("request", (request) => {
-      if (request.url().includes("/api/stream/hls/")) relayed.push(new URL(request.url()).pathname);
+      if (new URL(request.url()).pathname === "/api/stream/playback") playbackRequests++;
     });
-    await enterStream(page, "SafariOwl");
-    assert.notEqual(await page.evaluate(() => document.createElement("video").canPlayType("application/vnd.apple.mpegurl")), "", "this Chromium plays HLS itself");
-    const video = page.locator("video.stream-video");
-    const first = await playsPast(page, 0.5);
-    assert.equal(await video.getAttribute("src"), RELAYED_PLAYLIST);
-    assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentSrc), `${app.url}${RELAYED_PLAYLIST}`, "the relay's own address, not a MediaSource blob");
-    assert.equal(hlsChunk.length, 0, "hls.js is not loaded where the browser plays HLS itself");
-    assert.ok(relayed.includes(RELAYED_PLAYLIST) && relayed.some((p) => p.endsWith(".ts")), `the browser fetches the playlist and segments from the relay: ${relayed}`);
-    assert.equal(await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false);
-    assert.equal(await page.getByText("Loading Stream").count(), 0);
-
-    // Saving the source makes open pages fetch their playback again: the same address, so the video carries on.
-    const refreshed = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/stream/playback" && response.ok());
-    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
-    await refreshed;
-    await page.waitForTimeout(500);
-    assert.deepEqual(await videoLoads(page), [RELAYED_PLAYLIST], "the video is not loaded again for a fresh copy of the same address");
-    assert.ok((await video.evaluate((/** @type {HTMLVideoElement} */ v) => v.currentTime)) >= first, "playback did not start over");
-  } finally {
-    await origin.stop();
-  }
-});
-
-app.browserTest("without Media Source Extensions an unreachable origin shows 'Loading Stream', the page asks for a fresh address and loads the playlist again, and the stream plays with sound once the origin is back", async ({ page, context }) => {
-  const down = await startHlsOrigin();
-  await down.stop();
-  const api = await theAdmin();
-  await api.setStreamSource({ kind: "hls", originUrl: down.playlistUrl });
-  await nativeHlsOnly(context);
-  const hlsChunk = recordHlsChunk(page);
-  let playbackRequests = 0;
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/api/stream/playback") playbackRequests++;
-  });
-  await enterStream(page, "SafariPatience");
-  await page.getByText("Loading Stream").waitFor();
-  await page.waitForFunction((playlist) => window.videoLoads.filter((src) => src === playlist).length >= 2, RELAYED_PLAYLIST, { timeout: 15_000 });
-  assert.ok(playbackRequests >= 2, `after the failure the page asks for its playback again (${playbackRequests} requests)`);
-  const origin = await startHlsOrigin();
-  try {
-    await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
-    await playsPast(page, 0.5, 30_000);
-    await page.getByText("Loading Stream").waitFor({ state: "detached" });
-    assert.equal(await page.locator("video.stream-video").evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false, "a failed load does not mute the stream");
-    assert.equal(hlsChunk.length, 0);
-  } finally {
-    await origin.stop();
-  }
-});
+    await enterStream(page, "SafariPatience");
+    await page.getByText("Loading Stream").waitFor();
+    await page.waitForFunction((playlist) => window.videoLoads.filter((src) => src === playlist).length >= 2, RELAYED_PLAYLIST, { timeout: 15_000 });
+    assert.ok(playbackRequests >= 2, `after the failure the page asks for its playback again (${playbackRequests} requests)`);
+    const origin = await startHlsOrigin();
+    try {
+      await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+      await playsPast(page, 0.5, 30_000);
+      await page.getByText("Loading Stream").waitFor({ state: "detached" });
+      assert.equal(await page.locator("video.stream-video").evaluate((/** @type {HTMLVideoElement} */ v) => v.muted), false, "a failed load does not mute the stream");
+      assert.equal(hlsChunk.length, 0);
+    } finally {
+      await origin.stop();
+    }
+  },
+);
 
 for (const [kind, source, pattern] of /** @type {[string, object, RegExp][]} */ ([
-  ["mux", { kind: "mux", playbackId: "abc123", signingKeyId: "key42", signingKey: MUX_KEY }, /^https:\/\/player\.mux\.com\/abc123\?playback-token=[\w-]+\.[\w-]+\.[\w-]+&thumbnail-token=/],
-  ["cloudflare", { kind: "cloudflare", customerCode: "f33zs165nr7gyfy4", videoUid: "0123456789abcdef0123456789abcdef", keyId: "fedcba9876543210fedcba9876543210", privateKey: MUX_KEY }, /^https:\/\/customer-f33zs165nr7gyfy4\.cloudflarestream\.com\/[\w-]+\.[\w-]+\.[\w-]+\/iframe$/],
-  ["bunny", { kind: "bunny", libraryId: "77", videoId: "vid-1", tokenKey: "token-key-1234" }, /^https:\/\/iframe\.mediadelivery\.net\/embed\/77\/vid-1\?token=[0-9a-f]{64}&expires=\d+$/],
+  [
+    "mux",
+    { kind: "mux", playbackId: "abc123", signingKeyId: "key42", signingKey: MUX_KEY },
+    /^https:\/\/player\.mux\.com\/abc123\?playback-token=[\w-]+\.[\w-]+\.[\w-]+&thumbnail-token=/,
+  ],
+  [
+    "cloudflare",
+    { kind: "cloudflare", customerCode: "f33zs165nr7gyfy4", videoUid: "0123456789abcdef0123456789abcdef", keyId: "fedcba9876543210fedcba9876543210", privateKey: MUX_KEY },
+    /^https:\/\/customer-f33zs165nr7gyfy4\.cloudflarestream\.com\/[\w-]+\.[\w-]+\.[\w-]+\/iframe$/,
+  ],
+  [
+    "bunny",
+    { kind: "bunny", libraryId: "77", videoId: "vid-1", tokenKey: "token-key-1234" },
+    /^https:\/\/iframe\.mediadelivery\.net\/embed\/77\/vid-1\?token=[0-9a-f]{64}&expires=\d+$/,
+  ],
 ])) {
   app.browserTest(`${kind}: the viewer's own signed address plays in the provider's frame, watermarked, without hls.js`, async ({ page, context }) => {
     await routePlayer(context, PROVIDER_ORIGINS);

@@ -10,7 +10,16 @@ import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", fakeStripe.url, "--public-url", "http://shop.dreadcast.test"],
+  args: [
+    "--stripe-secret-key",
+    FAKE_STRIPE_SECRET_KEY,
+    "--stripe-publishable-key",
+    FAKE_STRIPE_PUBLISHABLE_KEY,
+    "--stripe-api-url",
+    fakeStripe.url,
+    "--public-url",
+    "http://shop.dreadcast.test",
+  ],
 });
 
 async function payWithStripe(dialog, card, email) {
@@ -39,7 +48,10 @@ app.browserTest(
     assert.match(used.elementsOptions.clientSecret, /^pi_fake.*_secret_fake$/);
     assert.equal(used.elementsOptions.appearance.theme, "night");
     assert.equal(used.elementsOptions.appearance.variables.colorPrimary, "#e01e2b");
-    assert.deepEqual(used.elementOptions.map((e) => [e.type, e.options.layout]), [["payment", "tabs"]]);
+    assert.deepEqual(
+      used.elementOptions.map((e) => [e.type, e.options.layout]),
+      [["payment", "tabs"]],
+    );
     await screenshotViewportWidths(page, "purchase-stripe-dialog");
 
     await payWithStripe(dialog, STRIPE_TEST_CARDS.success, "stripe-buyer@example.com");
@@ -154,25 +166,34 @@ app.browserTest("Stripe: an answer lost after the card was charged — the dialo
   assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost-stripe@example.com");
 });
 
-app.browserTest("Stripe: an answer lost after the card was charged — Pay Now again is refused by Stripe as already paid, and goes on to the code", async ({ page }) => {
-  await routeStripe(page, fakeStripe);
-  await page.goto("/");
-  const dialog = await openBuyDialog(page);
-  await loseConfirmAnswers(page);
-  await payWithStripe(dialog, STRIPE_TEST_CARDS.success);
-  await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
-  // As Stripe answers a second confirmation of a paid intent: an error carrying the intent, succeeded.
-  await page.unroute("https://api.stripe.com/v1/payment_intents/*/confirm");
-  await page.route("https://api.stripe.com/v1/payment_intents/*/confirm", (route) => {
-    const id = decodeURIComponent(new URL(route.request().url()).pathname.split("/")[3]);
-    const error = { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", payment_intent: fakeStripe.intents.get(id) };
-    return route.fulfill({ status: 400, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ error }) });
-  });
-  await dialog.getByRole("button", { name: "Pay Now" }).click();
-  await waitForPath(page, "/checkout-success");
-  await page.locator(".checkout-code-reveal-value").waitFor();
-  assert.equal(await toastWith(page, "already succeeded").count(), 0, "no 'Payment Failed' for a paid intent");
-}, { viewport: MOBILE });
+app.browserTest(
+  "Stripe: an answer lost after the card was charged — Pay Now again is refused by Stripe as already paid, and goes on to the code",
+  async ({ page }) => {
+    await routeStripe(page, fakeStripe);
+    await page.goto("/");
+    const dialog = await openBuyDialog(page);
+    await loseConfirmAnswers(page);
+    await payWithStripe(dialog, STRIPE_TEST_CARDS.success);
+    await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
+    // As Stripe answers a second confirmation of a paid intent: an error carrying the intent, succeeded.
+    await page.unroute("https://api.stripe.com/v1/payment_intents/*/confirm");
+    await page.route("https://api.stripe.com/v1/payment_intents/*/confirm", (route) => {
+      const id = decodeURIComponent(new URL(route.request().url()).pathname.split("/")[3]);
+      const error = {
+        type: "invalid_request_error",
+        code: "payment_intent_unexpected_state",
+        message: "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.",
+        payment_intent: fakeStripe.intents.get(id),
+      };
+      return route.fulfill({ status: 400, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ error }) });
+    });
+    await dialog.getByRole("button", { name: "Pay Now" }).click();
+    await waitForPath(page, "/checkout-success");
+    await page.locator(".checkout-code-reveal-value").waitFor();
+    assert.equal(await toastWith(page, "already succeeded").count(), 0, "no 'Payment Failed' for a paid intent");
+  },
+  { viewport: MOBILE },
+);
 
 app.browserTest("with live keys /test-access says test codes are disabled on this server", async ({ page }) => {
   await page.goto("/test-access");

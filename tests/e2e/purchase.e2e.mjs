@@ -148,7 +148,11 @@ app.browserTest(
     await page.getByRole("button", { name: "ENTER THE STREAM" }).click();
     await toastWith(page, "Access Granted").waitFor();
     await waitForPath(page, "/livestream");
-    const session = await page.evaluate(() => ({ verified: sessionStorage.getItem("accessVerified"), method: sessionStorage.getItem("verificationMethod"), username: localStorage.getItem("username") }));
+    const session = await page.evaluate(() => ({
+      verified: sessionStorage.getItem("accessVerified"),
+      method: sessionStorage.getItem("verificationMethod"),
+      username: localStorage.getItem("username"),
+    }));
     assert.deepEqual(session, { verified: "true", method: "access-code", username: "FirstBlood" });
     assert.deepEqual(stripeScripts, [], "demo mode never loads Stripe.js");
   },
@@ -201,19 +205,23 @@ app.browserTest("a declined card gives 'Payment Failed' with the card's message,
   await waitForPath(page, "/checkout-success", 15_000);
 });
 
-app.browserTest("the same declined card on a phone: the toast keeps off the dialog's close button and buttons", async ({ page }) => {
-  await page.goto("/");
-  const dialog = await openBuyDialog(page);
-  await payWithDemoCard(dialog, "4000 0000 0000 0002");
-  await toastWith(page, "Payment Failed").waitFor();
-  await dialog.getByRole("alert").getByText("Your card was declined.").waitFor();
-  await settleToast(page);
-  assert.deepEqual(await controlsUnderToast(page), []);
-  assert.ok(await inView(page, dialog.getByRole("button", { name: "Pay Now" })), "Pay Now is in view under the notice");
+app.browserTest(
+  "the same declined card on a phone: the toast keeps off the dialog's close button and buttons",
+  async ({ page }) => {
+    await page.goto("/");
+    const dialog = await openBuyDialog(page);
+    await payWithDemoCard(dialog, "4000 0000 0000 0002");
+    await toastWith(page, "Payment Failed").waitFor();
+    await dialog.getByRole("alert").getByText("Your card was declined.").waitFor();
+    await settleToast(page);
+    assert.deepEqual(await controlsUnderToast(page), []);
+    assert.ok(await inView(page, dialog.getByRole("button", { name: "Pay Now" })), "Pay Now is in view under the notice");
 
-  await dialog.getByRole("button", { name: "Cancel" }).click();
-  await page.getByRole("dialog").waitFor({ state: "detached" });
-}, { viewport: MOBILE });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+  },
+  { viewport: MOBILE },
+);
 
 app.browserTest("the dialog shows 'Processing...' while paying, and a card form error before asking the server", async ({ page }) => {
   await page.goto("/");
@@ -329,25 +337,29 @@ app.browserTest("an answer lost after the card was charged: the dialog says it m
   assert.equal(await page.evaluate(() => localStorage.getItem("email")), "lost@example.com");
 });
 
-app.browserTest("an answer lost after the card was charged: pressing Pay Now again goes on to the code without paying twice", async ({ page }) => {
-  const setups = [];
-  page.on("request", (request) => request.url().includes("/api/create-payment-intent") && setups.push(request.url()));
-  await page.goto("/");
-  const dialog = await openBuyDialog(page);
-  let lose = true;
-  await page.route("**/api/demo/confirm-payment", async (route) => {
-    const response = await route.fetch();
-    if (lose) {
-      lose = false;
-      await route.abort("connectionreset");
-    } else await route.fulfill({ response });
-  });
-  await payWithDemoCard(dialog, "4242 4242 4242 4242");
-  await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
-  await dialog.getByRole("button", { name: "Pay Now" }).click();
-  await waitForPath(page, "/checkout-success");
-  await page.locator(".checkout-code-reveal-value").waitFor();
-  // The second Pay Now confirmed the same, already paid intent: one payment, not two.
-  assert.equal(setups.length, 1);
-  assert.match((await page.evaluate(() => localStorage.getItem("paymentIntentId"))) ?? "", /^pi_demo_/);
-}, { viewport: MOBILE });
+app.browserTest(
+  "an answer lost after the card was charged: pressing Pay Now again goes on to the code without paying twice",
+  async ({ page }) => {
+    const setups = [];
+    page.on("request", (request) => request.url().includes("/api/create-payment-intent") && setups.push(request.url()));
+    await page.goto("/");
+    const dialog = await openBuyDialog(page);
+    let lose = true;
+    await page.route("**/api/demo/confirm-payment", async (route) => {
+      const response = await route.fetch();
+      if (lose) {
+        lose = false;
+        await route.abort("connectionreset");
+      } else await route.fulfill({ response });
+    });
+    await payWithDemoCard(dialog, "4242 4242 4242 4242");
+    await dialog.getByRole("alert").getByText("Your payment may have gone through").waitFor();
+    await dialog.getByRole("button", { name: "Pay Now" }).click();
+    await waitForPath(page, "/checkout-success");
+    await page.locator(".checkout-code-reveal-value").waitFor();
+    // The second Pay Now confirmed the same, already paid intent: one payment, not two.
+    assert.equal(setups.length, 1);
+    assert.match((await page.evaluate(() => localStorage.getItem("paymentIntentId"))) ?? "", /^pi_demo_/);
+  },
+  { viewport: MOBILE },
+);

@@ -34,7 +34,13 @@ function admin() {
     await fetch(`${app.url}/api/admin/create-first`, { method: "POST", headers: base, body: JSON.stringify(ADMIN) });
     const login = await fetch(`${app.url}/api/admin/login`, { method: "POST", headers: base, body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }) });
     assert.equal(login.status, 200, await login.text());
-    const headers = { ...base, cookie: login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+    const headers = {
+      ...base,
+      cookie: login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; "),
+    };
     return async (method, path, body) => {
       const response = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await response.text();
@@ -118,10 +124,13 @@ function positionOf(playlist, at) {
 async function enterReplay(page, username) {
   await page.goto("/design");
   const code = await testCode(page);
-  await page.evaluate(([c, u]) => {
-    localStorage.setItem("accessCode", c);
-    localStorage.setItem("username", u);
-  }, [code, username]);
+  await page.evaluate(
+    ([c, u]) => {
+      localStorage.setItem("accessCode", c);
+      localStorage.setItem("username", u);
+    },
+    [code, username],
+  );
   await page.goto("/livestream");
 }
 
@@ -347,8 +356,14 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
   const [recording] = recordings;
   const card = page.locator(`[data-recording="${recording.id}"]`);
   await card.waitFor();
-  await page.getByTestId("recordings-space").getByText(/used by 1 recording/).waitFor();
-  await page.getByTestId("recordings-space").getByText(/free on the disk/).waitFor();
+  await page
+    .getByTestId("recordings-space")
+    .getByText(/used by 1 recording/)
+    .waitFor();
+  await page
+    .getByTestId("recordings-space")
+    .getByText(/free on the disk/)
+    .waitFor();
   assert.ok(totalBytes > 10_000);
   await card.getByText("Complete", { exact: true }).waitFor();
   await card.getByText("640×360").waitFor();
@@ -410,7 +425,8 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
   await page.route(
     (url) => url.pathname === "/api/admin/recordings",
     async (route) => {
-      if (route.request().method() === "GET" && failed++ === 0) return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Simulated failure" }) });
+      if (route.request().method() === "GET" && failed++ === 0)
+        return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Simulated failure" }) });
       return route.fallback();
     },
   );
@@ -422,7 +438,11 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
 
   // Deleting asks first, then frees the space.
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+  await page
+    .locator("li.toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
   await card.getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete “The Hollow House, night one”?" });
   await dialog.getByText("Download it first to keep a copy.").waitFor();
@@ -436,5 +456,8 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
   await toastWith(page, "Recording deleted").waitFor();
   await page.getByText("No recordings yet").waitFor();
   assert.deepEqual((await call("GET", "/api/admin/recordings")).recordings, []);
-  await page.getByTestId("recordings-space").getByText(/^0 bytes/).waitFor();
+  await page
+    .getByTestId("recordings-space")
+    .getByText(/^0 bytes/)
+    .waitFor();
 });

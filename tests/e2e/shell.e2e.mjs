@@ -121,5 +121,8 @@ app.browserTest("viewer pages never download the admin panel's code", async ({ p
 
   await page.goto("/admin/login");
   await page.getByRole("heading", { name: "Admin Login" }).waitFor();
-  assert.ok(scripts.some((path) => path.includes("admin")), "the admin code loads on /admin");
+  assert.ok(
+    scripts.some((path) => path.includes("admin")),
+    "the admin code loads on /admin",
+  );
 });

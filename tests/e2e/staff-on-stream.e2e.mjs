@@ -72,57 +72,68 @@ app.browserTest("a signed-in admin opens View Livestream and watches and moderat
   }
 });
 
-app.browserTest("a moderator at 1280 px: the tools float over the line on hover, names stay whole, the header names the chat's name, and no call fails", async ({ page, context }) => {
-  await routePlayer(context);
-  await logIn(page);
-  const mod = await moderatorOn(page, "Gatekeeper");
-  const viewer = await openViewer(context.browser(), app.url, MOBILE);
-  try {
-    await enterStream(viewer.page, "Longestnameallowed20");
-    await say(viewer.page, "Did anyone else hear that scratching behind the cabin wall just now?");
-    const line = chatLine(mod.page, "scratching behind the cabin wall");
-    await line.waitFor();
-    await mod.page.mouse.move(0, 0);
-    const tools = line.locator(".stream-chat-mod-actions");
-    assert.equal(await tools.evaluate((el) => getComputedStyle(el).opacity), "0", "tools out of sight until wanted");
-    const geometry = await line.evaluate((li) => ({
-      line: li.getBoundingClientRect().width,
-      text: li.querySelector(".stream-chat-line-text").getBoundingClientRect().width,
-      nameRows: li.querySelector(".stream-chat-user").getClientRects().length,
-    }));
-    assert.ok(geometry.text >= geometry.line - 24, `the text has the line's width (${geometry.text} of ${geometry.line})`);
-    assert.equal(geometry.nameRows, 1, "a 20-character name is not broken");
-    await line.hover();
-    await mod.page.waitForFunction((el) => getComputedStyle(el).opacity === "1", await tools.elementHandle());
-    for (const name of ["Delete message from Longestnameallowed20", "Pin message from Longestnameallowed20", "Time out Longestnameallowed20", "Kick Longestnameallowed20", "Ban Longestnameallowed20"]) {
-      await line.getByRole("button", { name, exact: true }).waitFor();
-    }
-    await screenshotWidths(mod.page, "moderator-chat-tools");
-    // Keyboard: a tool reached with Tab shows the tools.
-    await mod.page.mouse.move(0, 0);
-    await line.getByRole("button", { name: "Time out Longestnameallowed20" }).focus();
-    await mod.page.keyboard.press("Tab");
-    assert.equal(await mod.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Kick Longestnameallowed20");
-    await mod.page.waitForFunction((el) => getComputedStyle(el).opacity === "1", await tools.elementHandle());
-    // A confirmation takes its own row under the text.
-    await line.getByRole("button", { name: "Kick Longestnameallowed20" }).click();
-    const confirm = line.getByRole("group", { name: "Kick Longestnameallowed20" });
-    const below = await confirm.evaluate((group) => group.getBoundingClientRect().top >= group.closest("li").querySelector(".stream-chat-line-text").getBoundingClientRect().bottom - 1);
-    assert.ok(below, "the confirmation sits under the text");
-    await confirm.getByRole("button", { name: "No" }).click();
+app.browserTest(
+  "a moderator at 1280 px: the tools float over the line on hover, names stay whole, the header names the chat's name, and no call fails",
+  async ({ page, context }) => {
+    await routePlayer(context);
+    await logIn(page);
+    const mod = await moderatorOn(page, "Gatekeeper");
+    const viewer = await openViewer(context.browser(), app.url, MOBILE);
+    try {
+      await enterStream(viewer.page, "Longestnameallowed20");
+      await say(viewer.page, "Did anyone else hear that scratching behind the cabin wall just now?");
+      const line = chatLine(mod.page, "scratching behind the cabin wall");
+      await line.waitFor();
+      await mod.page.mouse.move(0, 0);
+      const tools = line.locator(".stream-chat-mod-actions");
+      assert.equal(await tools.evaluate((el) => getComputedStyle(el).opacity), "0", "tools out of sight until wanted");
+      const geometry = await line.evaluate((li) => ({
+        line: li.getBoundingClientRect().width,
+        text: li.querySelector(".stream-chat-line-text").getBoundingClientRect().width,
+        nameRows: li.querySelector(".stream-chat-user").getClientRects().length,
+      }));
+      assert.ok(geometry.text >= geometry.line - 24, `the text has the line's width (${geometry.text} of ${geometry.line})`);
+      assert.equal(geometry.nameRows, 1, "a 20-character name is not broken");
+      await line.hover();
+      await mod.page.waitForFunction((el) => getComputedStyle(el).opacity === "1", await tools.elementHandle());
+      for (const name of [
+        "Delete message from Longestnameallowed20",
+        "Pin message from Longestnameallowed20",
+        "Time out Longestnameallowed20",
+        "Kick Longestnameallowed20",
+        "Ban Longestnameallowed20",
+      ]) {
+        await line.getByRole("button", { name, exact: true }).waitFor();
+      }
+      await screenshotWidths(mod.page, "moderator-chat-tools");
+      // Keyboard: a tool reached with Tab shows the tools.
+      await mod.page.mouse.move(0, 0);
+      await line.getByRole("button", { name: "Time out Longestnameallowed20" }).focus();
+      await mod.page.keyboard.press("Tab");
+      assert.equal(await mod.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Kick Longestnameallowed20");
+      await mod.page.waitForFunction((el) => getComputedStyle(el).opacity === "1", await tools.elementHandle());
+      // A confirmation takes its own row under the text.
+      await line.getByRole("button", { name: "Kick Longestnameallowed20" }).click();
+      const confirm = line.getByRole("group", { name: "Kick Longestnameallowed20" });
+      const below = await confirm.evaluate(
+        (group) => group.getBoundingClientRect().top >= group.closest("li").querySelector(".stream-chat-line-text").getBoundingClientRect().bottom - 1,
+      );
+      assert.ok(below, "the confirmation sits under the text");
+      await confirm.getByRole("button", { name: "No" }).click();
 
-    // The header and the chat name the same person.
-    await say(mod.page, "Keep it spooky.");
-    const own = chatLine(mod.page, "Keep it spooky.");
-    assert.equal(await own.locator(".stream-chat-user").textContent(), "Gatekeeper");
-    await mod.page.locator(".stream-header-end").getByText("Gatekeeper", { exact: true }).waitFor();
-    assert.equal(await mod.page.locator('.stream-mod-badge[data-staff="moderator"]').textContent(), "MOD");
-    assert.deepEqual(mod.problems, [], "no 401 (nor any failed call or console error) on a moderator's stream page");
-  } finally {
-    await viewer.context.close();
-    await mod.context.close();
-  }
-});
+      // The header and the chat name the same person.
+      await say(mod.page, "Keep it spooky.");
+      const own = chatLine(mod.page, "Keep it spooky.");
+      assert.equal(await own.locator(".stream-chat-user").textContent(), "Gatekeeper");
+      await mod.page.locator(".stream-header-end").getByText("Gatekeeper", { exact: true }).waitFor();
+      assert.equal(await mod.page.locator('.stream-mod-badge[data-staff="moderator"]').textContent(), "MOD");
+      assert.deepEqual(mod.problems, [], "no 401 (nor any failed call or console error) on a moderator's stream page");
+    } finally {
+      await viewer.context.close();
+      await mod.context.close();
+    }
+  },
+);
 
 app.browserTest("a pinned line stays inside its box and clear of the rows below it, at 390 and 1280 px", async ({ page, context }) => {
   await routePlayer(context);
@@ -144,10 +155,12 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
           const box = document.querySelector(".stream-chat-pinned").getBoundingClientRect();
           const body = document.querySelector(".stream-chat-panel-body").getBoundingClientRect();
           // (What scrolls inside the pinned text is clipped by it: the text's own box is what counts.)
-          const spill = [...document.querySelectorAll(".stream-chat-pinned *")].filter((el) => !el.parentElement.closest(".stream-chat-pinned .stream-chat-line-text")).filter((el) => {
-            const r = el.getBoundingClientRect();
-            return r.height > 0 && (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5 || r.left < box.left - 0.5 || r.right > box.right + 0.5);
-          });
+          const spill = [...document.querySelectorAll(".stream-chat-pinned *")]
+            .filter((el) => !el.parentElement.closest(".stream-chat-pinned .stream-chat-line-text"))
+            .filter((el) => {
+              const r = el.getBoundingClientRect();
+              return r.height > 0 && (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5 || r.left < box.left - 0.5 || r.right > box.right + 0.5);
+            });
           // Every row visible in the log is what is drawn there: nothing of the pinned box lies over it.
           const covered = [...document.querySelectorAll(".stream-chat-list > li")].filter((li) => {
             const r = li.getBoundingClientRect();
@@ -159,7 +172,10 @@ app.browserTest("a pinned line stays inside its box and clear of the rows below 
           // Nor is anything of it painted past the box: no glow (a £50 donation's) over the row below, no bar over its text.
           const line = getComputedStyle(document.querySelector(".stream-chat-pinned .stream-chat-line"));
           const bar = getComputedStyle(document.querySelector(".stream-chat-pinned .stream-chat-line"), "::before");
-          const painted = [line.boxShadow !== "none" && !line.boxShadow.includes("inset") ? `glow ${line.boxShadow}` : "", bar.content !== "none" && bar.content !== "normal" ? "bar" : ""].filter(Boolean);
+          const painted = [
+            line.boxShadow !== "none" && !line.boxShadow.includes("inset") ? `glow ${line.boxShadow}` : "",
+            bar.content !== "none" && bar.content !== "normal" ? "bar" : "",
+          ].filter(Boolean);
           return { gap: body.top - box.bottom, spill: spill.map((el) => el.className || el.tagName), covered: covered.map((li) => li.textContent.slice(0, 20)), painted };
         });
         assert.ok(found.gap >= 0, `${what} at ${width}: the log starts below the pinned box (gap ${found.gap})`);

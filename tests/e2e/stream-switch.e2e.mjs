@@ -20,7 +20,14 @@ async function playerShows(page, url, timeout = 15_000) {
   const until = Date.now() + timeout;
   for (;;) {
     const frame = page.frames().find((f) => f.url() === url);
-    if (frame && (await frame.locator(".rec").count().catch(() => 0)) > 0) return;
+    if (
+      frame &&
+      (await frame
+        .locator(".rec")
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return;
     if (Date.now() > until) throw new Error(`the player at ${url} did not load within ${timeout} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -51,7 +58,14 @@ app.browserTest(
     const origin = await startHlsOrigin();
     try {
       await api.setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
-      await page.waitForFunction(() => (/** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"))?.currentTime ?? 0) > 0.5, null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => {
+          const video = /** @type {HTMLVideoElement | null} */ (document.querySelector("video.stream-video"));
+          return (video?.currentTime ?? 0) > 0.5;
+        },
+        null,
+        { timeout: 30_000 },
+      );
       assert.equal(loads, 2, "one more reload");
     } finally {
       await origin.stop();

@@ -34,7 +34,11 @@ describe("every /api/admin/* route", () => {
   }, 30_000);
 
   test("answers 401 to a viewer's and a moderator's session, and to a forged admin cookie", async () => {
-    for (const cookie of [(await viewerSession(app.ctx, "peeker", "SKP")).cookie, (await viewerSession(app.ctx, "sneaky-mod", "MOD")).cookie, `dreadcast_admin=${"a".repeat(64)}`]) {
+    for (const cookie of [
+      (await viewerSession(app.ctx, "peeker", "SKP")).cookie,
+      (await viewerSession(app.ctx, "sneaky-mod", "MOD")).cookie,
+      `dreadcast_admin=${"a".repeat(64)}`,
+    ]) {
       for (const line of await callAll(cookie)) expect(line).toEndWith("401 Not logged in");
     }
     // Nothing changed behind the refusals.
@@ -43,9 +47,13 @@ describe("every /api/admin/* route", () => {
   }, 30_000);
 
   test("refuses every state-changing call from another site, even with a real admin session", async () => {
-    const cookie = `dreadcast_admin=${(await app.ctx.admins.createSession(1))}`;
+    const cookie = `dreadcast_admin=${await app.ctx.admins.createSession(1)}`;
     for (const r of app.routes.filter((r) => ["POST", "PUT"].includes(r.method))) {
-      const res = await fetch(app.url + r.path.replace(":id", "1"), { method: r.method, headers: { origin: "https://evil.example", cookie, "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(app.url + r.path.replace(":id", "1"), {
+        method: r.method,
+        headers: { origin: "https://evil.example", cookie, "content-type": "application/json" },
+        body: "{}",
+      });
       expect(`${r.path} ${res.status}`).toBe(`${r.path} 403`);
     }
   }, 30_000);
@@ -78,7 +86,7 @@ describe("moderation, bans and revocation", () => {
       expect(await rogueWs.expectError(frame)).toBe("Only moderators can do that.");
     }
     expect((await app.ctx.chat.messages.find(id))?.isPinned).toBe(false);
-    expect((await app.ctx.chat.listBans())).toEqual([]);
+    expect(await app.ctx.chat.listBans()).toEqual([]);
     expect(victimWs.socket.readyState).toBe(WebSocket.OPEN);
     victimWs.close();
     rogueWs.close();

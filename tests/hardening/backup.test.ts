@@ -67,11 +67,18 @@ test("a backup taken under live chat load is sound and holds every message ackno
   const copy = new Database(file, { readonly: true });
   try {
     expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
-    const kept = new Set(copy.query<{ text: string }, []>("SELECT text FROM chat_messages").all().map((r) => r.text));
+    const kept = new Set(
+      copy
+        .query<{ text: string }, []>("SELECT text FROM chat_messages")
+        .all()
+        .map((r) => r.text),
+    );
     const missing = [...before].filter((t) => !kept.has(t));
     expect(missing).toEqual([]);
     expect(before.size).toBeGreaterThan(20);
-    console.log(`backup: ${took} ms under load from ${sockets.length} chatters (${sent} lines sent, ${sentDuring} while it ran, ${acked.size} acknowledged); ${before.size} acknowledged before it began, all in the copy of ${kept.size}`);
+    console.log(
+      `backup: ${took} ms under load from ${sockets.length} chatters (${sent} lines sent, ${sentDuring} while it ran, ${acked.size} acknowledged); ${before.size} acknowledged before it began, all in the copy of ${kept.size}`,
+    );
   } finally {
     copy.close();
   }

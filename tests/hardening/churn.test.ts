@@ -53,7 +53,11 @@ test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: n
   let address = 0;
   // Each slot is one device on its own address (through the trusted proxy), reconnecting about once a second.
   const open = async (person: number, slotAddress = ++address) =>
-    WsClient.open({ url }, { cookie: (await people[person])!, "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` }, 10_000);
+    WsClient.open(
+      { url },
+      { cookie: (await people[person])!, "x-forwarded-for": `10.${40 + ((slotAddress >> 16) & 63)}.${(slotAddress >> 8) & 255}.${slotAddress & 255}` },
+      10_000,
+    );
   const viewerCount = async () => ((await (await fetch(url + "/api/livestream-settings")).json()) as { viewerCount: number }).viewerCount;
 
   // Chat keeps running: 10 people with a socket each say something every second.

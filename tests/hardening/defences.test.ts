@@ -53,7 +53,10 @@ describe("headers and cookies", () => {
       ["/api/lost-code", { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(70_000) }],
       ["/ws", { headers: { origin: "https://evil.example" } }],
     ];
-    for (const [target, server] of [[app, false], [https, true]] as const) {
+    for (const [target, server] of [
+      [app, false],
+      [https, true],
+    ] as const) {
       for (const [path, init] of requests) {
         const res = await fetch(target.url + path, init);
         const where = `${path} (${res.status})`;
@@ -71,7 +74,11 @@ describe("headers and cookies", () => {
 
   test("pages allow only our scripts and Stripe's, and frame only Stripe and the embed origin", async () => {
     const csp = (await fetch(app.url + "/livestream")).headers.get("content-security-policy")!;
-    const directive = (name: string) => csp.split(";").map((d) => d.trim()).find((d) => d.startsWith(name + " "));
+    const directive = (name: string) =>
+      csp
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(name + " "));
     expect(directive("script-src")).toBe("script-src 'self' https://js.stripe.com");
     expect(directive("frame-src")).toBe("frame-src https://js.stripe.com https://hooks.stripe.com https://player.example.net");
     expect(directive("frame-ancestors")).toBe("frame-ancestors 'none'");
@@ -84,7 +91,10 @@ describe("headers and cookies", () => {
   }, 30_000);
 
   test("session cookies are HttpOnly and SameSite=Lax, and Secure under https", async () => {
-    for (const [target, secure] of [[app, false], [https, true]] as const) {
+    for (const [target, secure] of [
+      [app, false],
+      [https, true],
+    ] as const) {
       const code = (await target.ctx.access.issueAccessCode("SKP")).code;
       const res = await fetch(target.url + "/api/validate-access", {
         method: "POST",
@@ -291,14 +301,21 @@ describe("normalised names and text", () => {
 
 describe("graceful degradation", () => {
   test("Stripe unreachable: a clear 502 and nothing half-written", async () => {
-    const app = await startTestApp({ stripeSecretKey: "sk_test_x", stripePublishableKey: "pk_test_x", stripeWebhookSecret: "whsec_x", stripeApiUrl: `http://127.0.0.1:${await freePort()}` });
+    const app = await startTestApp({
+      stripeSecretKey: "sk_test_x",
+      stripePublishableKey: "pk_test_x",
+      stripeWebhookSecret: "whsec_x",
+      stripeApiUrl: `http://127.0.0.1:${await freePort()}`,
+    });
     try {
       const res = await app.client().post("/api/create-payment-intent", { product: "livestream-access", email: "a@example.com" });
       expect(res.status).toBe(502);
       expect(res.body.error).toBe("The payment provider could not be reached. Please try again.");
       const code = await app.client().post("/api/generate-access-code", { paymentIntentId: "pi_123456" });
       expect(code.status).toBe(502);
-      expect((await app.ctx.store.get<{ n: number }>("SELECT (SELECT COUNT(*) FROM payments) + (SELECT COUNT(*) FROM access_codes) + (SELECT COUNT(*) FROM email_queue) AS n"))!.n).toBe(0);
+      expect(
+        (await app.ctx.store.get<{ n: number }>("SELECT (SELECT COUNT(*) FROM payments) + (SELECT COUNT(*) FROM access_codes) + (SELECT COUNT(*) FROM email_queue) AS n"))!.n,
+      ).toBe(0);
     } finally {
       await app.close();
     }
@@ -311,7 +328,7 @@ describe("graceful degradation", () => {
       expect(accessCode).toStartWith("SKP-");
       const row = await (async () => {
         for (let i = 0; i < 100; i++) {
-          const r = (await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>("SELECT status, attempts, last_error FROM email_queue"));
+          const r = await app.ctx.store.get<{ status: string; attempts: number; last_error: string | null }>("SELECT status, attempts, last_error FROM email_queue");
           if (r && r.attempts > 0) return r;
           await Bun.sleep(50);
         }
@@ -324,11 +341,17 @@ describe("graceful degradation", () => {
     }
   }, 30_000);
 
-  test.skipIf(TEST_ENGINE === "postgres")("the database busy with another writer: requests wait for it instead of failing", async () => {
-    const app = await startTestApp();
-    try {
-      // Another process holds the write lock for 1.5 s.
-      const holder = Bun.spawn([BUN, "-e", `
+  test.skipIf(TEST_ENGINE === "postgres")(
+    "the database busy with another writer: requests wait for it instead of failing",
+    async () => {
+      const app = await startTestApp();
+      try {
+        // Another process holds the write lock for 1.5 s.
+        const holder = Bun.spawn(
+          [
+            BUN,
+            "-e",
+            `
         import { Database } from "bun:sqlite";
         const db = new Database(${JSON.stringify(databasePath(app.config.dataDir))});
         db.run("PRAGMA busy_timeout = 5000");
@@ -337,25 +360,30 @@ describe("graceful degradation", () => {
         console.log("locked at " + Date.now());
         await Bun.sleep(1500);
         db.run("COMMIT");
-      `], { stdout: "pipe" });
-      // Waits for its word that it holds the lock (a read may return before the line is all there).
-      const reader = holder.stdout.getReader();
-      let said = "";
-      while (!/locked at \d+\n/.test(said)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the lock holder stopped before taking the lock: ${said}`);
-        said += new TextDecoder().decode(value);
+      `,
+          ],
+          { stdout: "pipe" },
+        );
+        // Waits for its word that it holds the lock (a read may return before the line is all there).
+        const reader = holder.stdout.getReader();
+        let said = "";
+        while (!/locked at \d+\n/.test(said)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the lock holder stopped before taking the lock: ${said}`);
+          said += new TextDecoder().decode(value);
+        }
+        // Timed from the moment the lock was taken: the wait may fall on the request itself or, as this
+        // process is the server too, on a background write the server started just before it.
+        const lockedAt = Number(/locked at (\d+)/.exec(said)![1]);
+        const res = await app.client().get("/api/test/generate-access-code");
+        expect(res.status).toBe(200);
+        expect(res.body.accessCode).toStartWith("SCP-");
+        expect(Date.now() - lockedAt).toBeGreaterThan(1000);
+        expect(await holder.exited).toBe(0);
+      } finally {
+        await app.close();
       }
-      // Timed from the moment the lock was taken: the wait may fall on the request itself or, as this
-      // process is the server too, on a background write the server started just before it.
-      const lockedAt = Number(/locked at (\d+)/.exec(said)![1]);
-      const res = await app.client().get("/api/test/generate-access-code");
-      expect(res.status).toBe(200);
-      expect(res.body.accessCode).toStartWith("SCP-");
-      expect(Date.now() - lockedAt).toBeGreaterThan(1000);
-      expect(await holder.exited).toBe(0);
-    } finally {
-      await app.close();
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 });

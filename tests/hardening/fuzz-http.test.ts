@@ -119,25 +119,63 @@ const ROUTES: RouteSpec[] = [
     valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer", email: "", deviceFingerprint: fingerprint(), isTestCode: false }),
     weight: 2,
   },
-  { method: "POST", path: "/api/verify-existing-access", auth: "viewer", body: "json", valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer", deviceFingerprint: fingerprint() }) },
-  { method: "POST", path: "/api/verify-stream-access", auth: "viewer", body: "json", valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer", deviceFingerprint: fingerprint() }) },
+  {
+    method: "POST",
+    path: "/api/verify-existing-access",
+    auth: "viewer",
+    body: "json",
+    valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer", deviceFingerprint: fingerprint() }),
+  },
+  {
+    method: "POST",
+    path: "/api/verify-stream-access",
+    auth: "viewer",
+    body: "json",
+    valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer", deviceFingerprint: fingerprint() }),
+  },
   { method: "POST", path: "/api/verify-special-access", auth: "none", body: "json", valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer" }) },
   { method: "POST", path: "/api/verify-access", auth: "none", body: "json", valid: (s) => ({ accessCode: pickCode(s), username: "fuzzer" }) },
-  { method: "POST", path: "/api/generate-access-code", auth: "none", body: "json", valid: (s) => ({ paymentIntentId: s.intents.at(-1) ?? "pi_none", deviceFingerprint: fingerprint() }) },
+  {
+    method: "POST",
+    path: "/api/generate-access-code",
+    auth: "none",
+    body: "json",
+    valid: (s) => ({ paymentIntentId: s.intents.at(-1) ?? "pi_none", deviceFingerprint: fingerprint() }),
+  },
   { method: "GET", path: "/api/test/generate-access-code", auth: "none", body: "none" },
   { method: "GET", path: "/api/user-data", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/me", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/check-moderator-status", auth: "viewer", body: "none" },
   { method: "POST", path: "/api/lost-code", auth: "none", body: "json", valid: () => ({ email: "fan@example.com" }) },
   { method: "GET", path: "/api/payment-config", auth: "none", body: "none" },
-  { method: "POST", path: "/api/create-payment-intent", auth: "none", body: "json", valid: () => ({ amount: 100, product: "livestream-access", email: "buyer@example.com" }), weight: 1.5 },
+  {
+    method: "POST",
+    path: "/api/create-payment-intent",
+    auth: "none",
+    body: "json",
+    valid: () => ({ amount: 100, product: "livestream-access", email: "buyer@example.com" }),
+    weight: 1.5,
+  },
   { method: "POST", path: "/api/create-donation-intent", auth: "viewer", body: "json", valid: () => ({ amount: 500 }) },
-  { method: "POST", path: "/api/demo/confirm-payment", auth: "none", body: "json", valid: (s) => ({ clientSecret: s.secrets.at(-1) ?? "x", cardNumber: "4242 4242 4242 4242" }), weight: 1.5 },
+  {
+    method: "POST",
+    path: "/api/demo/confirm-payment",
+    auth: "none",
+    body: "json",
+    valid: (s) => ({ clientSecret: s.secrets.at(-1) ?? "x", cardNumber: "4242 4242 4242 4242" }),
+    weight: 1.5,
+  },
   { method: "GET", path: "/api/demo/payment-intent", auth: "none", body: "none", valid: (s) => ({ clientSecret: s.secrets.at(-1) ?? "x" }) },
   { method: "POST", path: "/api/stripe/webhook", auth: "none", body: "raw", weight: 1.5 },
   { method: "GET", path: "/api/livestream-settings", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/admin/stream-source", auth: "admin", body: "none" },
-  { method: "PUT", path: "/api/admin/stream-source", auth: "admin", body: "json", valid: () => ({ kind: "hls", originUrl: hlsOrigin?.playlistUrl ?? "http://127.0.0.1:9/hls/stream.m3u8" }) },
+  {
+    method: "PUT",
+    path: "/api/admin/stream-source",
+    auth: "admin",
+    body: "json",
+    valid: () => ({ kind: "hls", originUrl: hlsOrigin?.playlistUrl ?? "http://127.0.0.1:9/hls/stream.m3u8" }),
+  },
   { method: "GET", path: "/api/stream/playback", auth: "viewer", body: "none" },
   { method: "GET", path: "/api/stream/hls/*", auth: "viewer", body: "none", weight: 2 },
   { method: "GET", path: "/api/stream/live/*", auth: "viewer", body: "none", weight: 2 },
@@ -154,7 +192,13 @@ const ROUTES: RouteSpec[] = [
   { method: "POST", path: "/api/admin/2fa/disable", auth: "admin", body: "json", valid: () => ({ password: "wrong-pass", code: "123456" }), weight: 0.3 },
   { method: "POST", path: "/api/admin/2fa/recovery-codes", auth: "admin", body: "json", valid: () => ({ password: "wrong-pass", code: "123456" }), weight: 0.3 },
   { method: "POST", path: "/api/admin/2fa/webauthn/register-options", auth: "admin", body: "none", weight: 0.3 },
-  { method: "POST", path: "/api/admin/2fa/webauthn/register", auth: "admin", body: "json", valid: () => ({ name: "key", response: { id: "a", rawId: "a", type: "public-key", response: {} } }) },
+  {
+    method: "POST",
+    path: "/api/admin/2fa/webauthn/register",
+    auth: "admin",
+    body: "json",
+    valid: () => ({ name: "key", response: { id: "a", rawId: "a", type: "public-key", response: {} } }),
+  },
   { method: "DELETE", path: "/api/admin/2fa/webauthn/:id", auth: "admin", body: "none" },
   { method: "GET", path: "/api/admin/sessions", auth: "admin", body: "none" },
   { method: "DELETE", path: "/api/admin/sessions/:id", auth: "admin", body: "none", weight: 0.3 },
@@ -205,16 +249,29 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
   if (path.includes(":id")) path = path.replace(":id", rng.chance(0.6) && state.codeIds.length ? String(rng.pick(state.codeIds)) : hostilePathSegment(rng));
   if (path.includes(":name")) path = path.replace(":name", rng.chance(0.2) ? "0123456789abcdef0123456789abcdef.png" : hostilePathSegment(rng));
   if (path.includes(":token")) path = path.replace(":token", rng.chance(0.3) ? "ab".repeat(24) : hostilePathSegment(rng));
-  if (path.includes(":file")) path = path.replace(":file", rng.chance(0.4) ? `${rng.chance(0.5) && state.codeIds.length ? rng.pick(state.codeIds) : 1}.mp4` : hostilePathSegment(rng));
+  if (path.includes(":file"))
+    path = path.replace(":file", rng.chance(0.4) ? `${rng.chance(0.5) && state.codeIds.length ? rng.pick(state.codeIds) : 1}.mp4` : hostilePathSegment(rng));
   if (path === "/api/stream/hls/*") {
     path = "/api/stream/hls/" + rng.pick(["stream.m3u8", "segment-0.ts", "segment-2.ts", "missing.ts", "a/%2e%2e/%2e%2e/x.ts", "..%2fx.ts", "x.json", hostilePathSegment(rng)]);
   }
   if (path === "/api/stream/live/*") {
     const query = rng.pick(["", "?_HLS_msn=0&_HLS_part=0", "?_HLS_msn=99999999999999999999", "?_HLS_part=1", "?_HLS_msn=-1", `?_HLS_msn=${hostilePathSegment(rng)}`]);
-    path = "/api/stream/live/" + rng.pick(["index.m3u8", "stream.m3u8" + query, "init-1.mp4", "seg-0.m4s", "part-0-0.m4s", "part-1-99999.m4s", "..%2fx.m4s", hostilePathSegment(rng)]);
+    path =
+      "/api/stream/live/" + rng.pick(["index.m3u8", "stream.m3u8" + query, "init-1.mp4", "seg-0.m4s", "part-0-0.m4s", "part-1-99999.m4s", "..%2fx.m4s", hostilePathSegment(rng)]);
   }
   if (path === "/*") {
-    path = rng.pick(["/", "/livestream", "/admin", "/api", "/api/nope", "/api/admin/nope", "/assets/x.js", "/" + hostilePathSegment(rng), "/x/../../etc/passwd", "/api/../healthz"]);
+    path = rng.pick([
+      "/",
+      "/livestream",
+      "/admin",
+      "/api",
+      "/api/nope",
+      "/api/admin/nope",
+      "/assets/x.js",
+      "/" + hostilePathSegment(rng),
+      "/x/../../etc/passwd",
+      "/api/../healthz",
+    ]);
   }
   const query = new URLSearchParams();
   if (spec.method === "GET" || spec.method === "HEAD") {
@@ -249,13 +306,22 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
     const encoding = rng.int(0, 19);
     if (encoding === 0) text = text.slice(0, rng.int(0, text.length)); // truncated JSON
     if (encoding === 1) text = text.replace(/"/g, "'");
-    headers["content-type"] = encoding === 2
-      ? rng.pick(["text/plain", "application/xml", "application/x-www-form-urlencoded", "multipart/form-data", "application/json; charset=utf-16", "application/octet-stream", ""])
-      : "application/json";
+    headers["content-type"] =
+      encoding === 2
+        ? rng.pick([
+            "text/plain",
+            "application/xml",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/json; charset=utf-16",
+            "application/octet-stream",
+            "",
+          ])
+        : "application/json";
     if (encoding === 3) {
       // The same fields form-encoded.
       const form = new URLSearchParams();
-      if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) form.set(k, typeof v === "string" ? v : JSON.stringify(v) ?? "");
+      if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) form.set(k, typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
       text = form.toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
@@ -266,7 +332,11 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
     if (variant <= 2) {
       const form = new FormData();
       const bytes = variant === 0 ? PNG : variant === 1 ? new TextEncoder().encode(hostileString(rng)) : new Uint8Array(rng.int(0, 3) === 0 ? 0 : rng.int(1, 70_000));
-      form.set(rng.chance(0.85) ? "thumbnail" : hostileString(rng).slice(0, 50) || "x", new Blob([bytes], { type: rng.pick(["image/png", "text/html", "application/x-msdownload", ""]) }), rng.pick(["a.png", "../../evil.sh", "x.svg", "<script>.png", ""]));
+      form.set(
+        rng.chance(0.85) ? "thumbnail" : hostileString(rng).slice(0, 50) || "x",
+        new Blob([bytes], { type: rng.pick(["image/png", "text/html", "application/x-msdownload", ""]) }),
+        rng.pick(["a.png", "../../evil.sh", "x.svg", "<script>.png", ""]),
+      );
       if (rng.chance(0.3)) form.set("extra", hostileString(rng));
       body = form;
       describe = `multipart (${bytes.length} bytes, variant ${variant})`;
@@ -292,7 +362,12 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
         "t=" + "9".repeat(40) + ",v1=zz",
       ]);
     }
-    if (variant === 0) body = JSON.stringify({ id: "evt_" + rng.int(0, 1e9), type: "payment_intent.succeeded", data: { object: { id: rng.pick(state.intents.length ? state.intents : ["pi_x"]), metadata: { app: "dreadcast", kind: "access" } } } });
+    if (variant === 0)
+      body = JSON.stringify({
+        id: "evt_" + rng.int(0, 1e9),
+        type: "payment_intent.succeeded",
+        data: { object: { id: rng.pick(state.intents.length ? state.intents : ["pi_x"]), metadata: { app: "dreadcast", kind: "access" } } },
+      });
     else if (variant === 1) body = new Uint8Array(Array.from({ length: rng.int(0, 2000) }, () => rng.int(0, 255)));
     else if (variant === 2) body = hostileString(rng);
     else if (variant === 3) body = JSON.stringify(hostileValue(rng));
@@ -302,7 +377,13 @@ function buildCase(rng: Rng, index: number, spec: RouteSpec, state: State, sessi
       const number = () => (rng.chance(0.7) ? rng.int(0, 200) : hostileValue(rng));
       const object = rng.chance(0.3)
         ? hostileValue(rng)
-        : mutateBody(rng, { id: `ch_${rng.int(0, 1e6)}`, payment_intent: intent, amount: number(), amount_refunded: number(), status: rng.pick(["needs_response", "won", "lost", hostileString(rng)]) });
+        : mutateBody(rng, {
+            id: `ch_${rng.int(0, 1e6)}`,
+            payment_intent: intent,
+            amount: number(),
+            amount_refunded: number(),
+            status: rng.pick(["needs_response", "won", "lost", hostileString(rng)]),
+          });
       body = JSON.stringify({ id: `evt_fuzz${rng.int(0, 1e9)}`, object: "event", type: rng.pick(LEDGER_EVENT_TYPES), data: { object } });
       return { index, method: "POST", path, headers, body, describe: `signed hostile event (${String(body).slice(0, 160)})`, signWith: "whsec_x" };
     }
@@ -386,9 +467,11 @@ async function fuzz(app: TestApp, cases: number, seed: number, label: string): P
     sessions.admin = [await adminSession(app.ctx)];
     state.codes.push(scp.code, (await app.ctx.access.issueAccessCode("SKP")).code);
     state.codeIds = (await app.ctx.store.all<{ id: number }>("SELECT id FROM access_codes ORDER BY id DESC LIMIT 20")).map((r) => r.id);
-    const pays = (await app.ctx.store.all<{ intent_id: string }>("SELECT intent_id FROM payments ORDER BY id DESC LIMIT 10"));
+    const pays = await app.ctx.store.all<{ intent_id: string }>("SELECT intent_id FROM payments ORDER BY id DESC LIMIT 10");
     state.intents = pays.map((p) => p.intent_id);
-    state.secrets = (await app.ctx.store.all<{ client_secret: string }>("SELECT client_secret FROM demo_payment_intents ORDER BY created_at DESC LIMIT 10")).map((r) => r.client_secret);
+    state.secrets = (await app.ctx.store.all<{ client_secret: string }>("SELECT client_secret FROM demo_payment_intents ORDER BY created_at DESC LIMIT 10")).map(
+      (r) => r.client_secret,
+    );
   };
   const weights = ROUTES.map((r) => r.weight ?? 1);
   const total = weights.reduce((a, b) => a + b, 0);

@@ -40,10 +40,7 @@ afterAll(async () => {
 
 async function connect(role: Role): Promise<Peer> {
   const name = `${role}${++serial}`;
-  const cookie =
-    role === "admin"
-      ? await adminSession(app.ctx)
-      : (await viewerSession(app.ctx, name, role === "viewer" ? "SKP" : role === "tester" ? "SCP" : "MOD")).cookie;
+  const cookie = role === "admin" ? await adminSession(app.ctx) : (await viewerSession(app.ctx, name, role === "viewer" ? "SKP" : role === "tester" ? "SCP" : "MOD")).cookie;
   const socket = await WsClient.open(app, { cookie, "x-forwarded-for": `10.9.${serial >> 8}.${serial & 255}` });
   return { role, name: role === "admin" ? "warden" : name, socket };
 }
@@ -72,7 +69,7 @@ function frameFor(rng: Rng, names: string[], messageIds: string[]): string | Uin
   };
   const roll = rng.int(0, 99);
   if (roll < 3) return new Uint8Array(Array.from({ length: rng.int(0, 300) }, () => rng.int(0, 255)));
-  if (roll < 6) return rng.pick(["", "{", "null", "[]", "42", '"type"', "{\"type\":", "\u0000", "{}"]);
+  if (roll < 6) return rng.pick(["", "{", "null", "[]", "42", '"type"', '{"type":', "\u0000", "{}"]);
   if (roll < 8) return JSON.stringify({ type: "chat_message", text: "x".repeat(WS_MAX_FRAME_BYTES + rng.int(1, 1000)) });
   if (roll < 11) return JSON.stringify(hostileValue(rng)).slice(0, WS_MAX_FRAME_BYTES - 10);
   if (roll < 14) return JSON.stringify({ type: hostileString(rng).slice(0, 100), text: "x" });

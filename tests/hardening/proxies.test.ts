@@ -163,7 +163,14 @@ for (const proxy of PROXIES) {
       const running = await proxy.start([port, port, port]);
       cleanup.push(() => running.stop());
       const intent = (from: string, headers: Record<string, string> = {}) =>
-        request(running, from, "POST", "/api/create-payment-intent", { "Content-Type": "application/json", Origin: `https://${SITE}`, ...headers }, JSON.stringify({ product: ACCESS_PRODUCT, email: "buyer@dreadcast.test" }));
+        request(
+          running,
+          from,
+          "POST",
+          "/api/create-payment-intent",
+          { "Content-Type": "application/json", Origin: `https://${SITE}`, ...headers },
+          JSON.stringify({ product: ACCESS_PRODUCT, email: "buyer@dreadcast.test" }),
+        );
 
       const buyers = Array.from({ length: 32 }, (_, i) => `127.0.1.${i + 1}`);
       const answers = [];
@@ -191,7 +198,8 @@ for (const proxy of PROXIES) {
       // One address whose viewers name a new X-Forwarded-For on every socket still has 100 sockets, then is refused.
       const crowd = "127.0.4.1";
       const crowded: number[] = [];
-      for (const [i, cookie] of crowdViewers.entries()) for (let n = 0; n < 4; n++) crowded.push((await socket(crowd, cookie, { "X-Forwarded-For": `198.51.100.${i * 4 + n + 1}` })).status);
+      for (const [i, cookie] of crowdViewers.entries())
+        for (let n = 0; n < 4; n++) crowded.push((await socket(crowd, cookie, { "X-Forwarded-For": `198.51.100.${i * 4 + n + 1}` })).status);
       expect(crowded).toEqual(crowdViewers.flatMap(() => [101, 101, 101, 101]));
       const refusedSocket = await socket(crowd, crowdViewers[0]!, { "X-Forwarded-For": "203.0.113.200" });
       expect(refusedSocket.status).toBe(429);

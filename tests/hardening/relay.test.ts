@@ -91,7 +91,8 @@ describe("the relay's memory, on the real server process", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const get = (who: string, path: string, headers: Record<string, string> = {}) => fetch(`${server.url}/api/stream/hls/${path}`, { headers: { cookie: cookies[who]!, ...headers } });
+  const get = (who: string, path: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/stream/hls/${path}`, { headers: { cookie: cookies[who]!, ...headers } });
 
   test("ten parallel one-byte ranges of a 40 MB segment under ten query strings fetch nothing; ten of it as named fetch it once", async () => {
     const { result, growthKiB } = await rssDuring(server, async () => {
@@ -118,7 +119,10 @@ describe("the relay's memory, on the real server process", () => {
     const refused = { status: 503, retryAfter: "2", error: "The stream cannot be reached right now. Trying again shortly." };
     expect(result).toEqual([refused, refused]);
     // Each was read no further than the bound (plus what the sockets buffered), not to its end or the 15 s timeout.
-    const sent = await eventually(() => origin.sentBig.get("/hls/huge.ts") && origin.sentBig.get("/hls/endless.ts") && [origin.sentBig.get("/hls/huge.ts")!, origin.sentBig.get("/hls/endless.ts")!], 10_000);
+    const sent = await eventually(
+      () => origin.sentBig.get("/hls/huge.ts") && origin.sentBig.get("/hls/endless.ts") && [origin.sentBig.get("/hls/huge.ts")!, origin.sentBig.get("/hls/endless.ts")!],
+      10_000,
+    );
     expect(sent[0]!.every((bytes) => bytes < HUGE)).toBe(true);
     expect(sent[1]!.every((bytes) => bytes < 128 * MiB)).toBe(true);
     // Asked again, the too-large segment is not fetched again.
@@ -181,7 +185,11 @@ describe("an HLS origin inside the host", () => {
     ["IPv6 link-local", "http://[fe80::1]/live.m3u8", why("fe80::1", "link-local")],
     ["the unspecified address", "http://0.0.0.0:8080/live.m3u8", why("0.0.0.0", "unspecified")],
     ["loopback through NAT64", "http://[64:ff9b::127.0.0.1]/live.m3u8", why("64:ff9b::7f00:1", "loopback")],
-    ["a name that does not resolve", "http://origin.invalid/live.m3u8", "Origin URL is refused: its host name origin.invalid does not resolve to an address. The relay fetches from this machine or its private network only when dreadcast runs with --allow-private-origins."],
+    [
+      "a name that does not resolve",
+      "http://origin.invalid/live.m3u8",
+      "Origin URL is refused: its host name origin.invalid does not resolve to an address. The relay fetches from this machine or its private network only when dreadcast runs with --allow-private-origins.",
+    ],
   ])("refuses %s with a 400 that says why and names the flag, saving nothing", async (_, originUrl, message) => {
     const before = (await admin.get("/api/admin/stream-source")).body;
     const res = await admin.put("/api/admin/stream-source", { kind: "hls", originUrl });
@@ -229,7 +237,9 @@ describe("an origin allowed on the streamer's own network", () => {
 
   test("is saved and relayed, and its redirects elsewhere (inside the host or not) are never followed", async () => {
     const elsewhere = await startHlsOrigin();
-    const origin = await startHlsOrigin({ redirects: { "/hls/segment-1.ts": `${elsewhere.origin}/hls/segment-1.ts`, "/hls/segment-2.ts": "http://169.254.169.254/latest/meta-data/segment-2.ts" } });
+    const origin = await startHlsOrigin({
+      redirects: { "/hls/segment-1.ts": `${elsewhere.origin}/hls/segment-1.ts`, "/hls/segment-2.ts": "http://169.254.169.254/latest/meta-data/segment-2.ts" },
+    });
     origins.push(elsewhere, origin);
     const admin = await loginAsAdmin(app);
     expect((await admin.put("/api/admin/stream-source", { kind: "hls", originUrl: origin.playlistUrl })).status).toBe(200);

@@ -111,7 +111,11 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     expect(await reload.text()).toContain(`URI="part-${hint[1]}-${hint[2]}.m4s"`);
 
     const admins = await ingest();
-    expect(admins).toMatchObject({ live: true, publisher: { video: { codec: "H.264", width: 640, height: 360 }, audio: { codec: "AAC", sampleRate: 48000, channels: 2 } }, warnings: [] });
+    expect(admins).toMatchObject({
+      live: true,
+      publisher: { video: { codec: "H.264", width: 640, height: 360 }, audio: { codec: "AAC", sampleRate: 48000, channels: 2 } },
+      warnings: [],
+    });
     expect((await publisher.done).code).toBe(0);
 
     // Everything the viewer needs, fetched through the routes with their cookie, decodes.
@@ -119,11 +123,13 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     const init = final.match(/#EXT-X-MAP:URI="([^"]+)"/)![1]!;
     const segments = final.split("\n").filter((l) => l.startsWith("seg-"));
     expect(segments.length).toBeGreaterThanOrEqual(3);
-    const bytes = await Promise.all([init, ...segments].map(async (name) => {
-      const res = await get(client, LIVE + name);
-      expect(res.status).toBe(200);
-      return new Uint8Array(await res.arrayBuffer());
-    }));
+    const bytes = await Promise.all(
+      [init, ...segments].map(async (name) => {
+        const res = await get(client, LIVE + name);
+        expect(res.status).toBe(200);
+        return new Uint8Array(await res.arrayBuffer());
+      }),
+    );
     const path = join(dir, "watched.mp4");
     writeFileSync(path, Buffer.concat(bytes));
     const { frames, errors } = probeFrames(path);
@@ -147,7 +153,13 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     await playbackUrl(honest.client);
     await eventually(() => app.ctx.ingest.packager?.ready, 10_000, "a segment");
     const text = await (await get(honest.client, `${LIVE}stream.m3u8`)).text();
-    const paths = [`${LIVE}index.m3u8`, `${LIVE}stream.m3u8`, LIVE + text.match(/#EXT-X-MAP:URI="([^"]+)"/)![1], LIVE + text.split("\n").find((l) => l.startsWith("seg-")), LIVE + /URI="(part-[^"]+)"/.exec(text)![1]];
+    const paths = [
+      `${LIVE}index.m3u8`,
+      `${LIVE}stream.m3u8`,
+      LIVE + text.match(/#EXT-X-MAP:URI="([^"]+)"/)![1],
+      LIVE + text.split("\n").find((l) => l.startsWith("seg-")),
+      LIVE + /URI="(part-[^"]+)"/.exec(text)![1],
+    ];
     for (const path of paths) {
       expect(`${path} ${(await get(honest.client, path)).status}`).toBe(`${path} 200`);
       expect(`${path} ${(await get(refunded.client, path)).status}`).toBe(`${path} 200`);
@@ -257,24 +269,45 @@ describe("the RTMP port", () => {
     }
   });
 
-  test.skipIf(mediaToolsMissing !== null || !Bun.which("openssl"))("with --tls-cert and --tls-key, OBS publishes over RTMPS to the address the panel gives", async () => {
-    const certDir = mediaDir();
-    const made = Bun.spawnSync([Bun.which("openssl")!, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", join(certDir, "key.pem"), "-out", join(certDir, "cert.pem")]);
-    expect(made.exitCode).toBe(0);
-    const secure = await startTestApp({ tlsCert: join(certDir, "cert.pem"), tlsKey: join(certDir, "key.pem") });
-    try {
-      const owner = await loginAsAdmin(secure);
-      expect((await owner.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-      const view = (await owner.get("/api/admin/ingest")).body;
-      expect(view.rtmpsUrl).toBe(`rtmps://127.0.0.1:${secure.ctx.ingest.ports!.rtmps}/live`);
-      const p = publish(`${view.rtmpsUrl}/${view.streamKey}`, { seconds: 2 });
-      await eventually(() => secure.ctx.ingest.live, 10_000, "a publisher over TLS");
-      expect((await p.done).code).toBe(0);
-    } finally {
-      await secure.close();
-      rmSync(certDir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  test.skipIf(mediaToolsMissing !== null || !Bun.which("openssl"))(
+    "with --tls-cert and --tls-key, OBS publishes over RTMPS to the address the panel gives",
+    async () => {
+      const certDir = mediaDir();
+      const made = Bun.spawnSync([
+        Bun.which("openssl")!,
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        join(certDir, "key.pem"),
+        "-out",
+        join(certDir, "cert.pem"),
+      ]);
+      expect(made.exitCode).toBe(0);
+      const secure = await startTestApp({ tlsCert: join(certDir, "cert.pem"), tlsKey: join(certDir, "key.pem") });
+      try {
+        const owner = await loginAsAdmin(secure);
+        expect((await owner.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
+        const view = (await owner.get("/api/admin/ingest")).body;
+        expect(view.rtmpsUrl).toBe(`rtmps://127.0.0.1:${secure.ctx.ingest.ports!.rtmps}/live`);
+        const p = publish(`${view.rtmpsUrl}/${view.streamKey}`, { seconds: 2 });
+        await eventually(() => secure.ctx.ingest.live, 10_000, "a publisher over TLS");
+        expect((await p.done).code).toBe(0);
+      } finally {
+        await secure.close();
+        rmSync(certDir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 
   test("the admin's ingest view needs an admin; rotate-key refuses a cross-site request", async () => {
     const other = await startTestApp();

@@ -39,7 +39,11 @@ interface ListedPart {
   independent: boolean;
 }
 
-const tag = (text: string, name: string) => text.split("\n").filter((l) => l.startsWith(`#${name}:`)).map((l) => l.slice(name.length + 2));
+const tag = (text: string, name: string) =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith(`#${name}:`))
+    .map((l) => l.slice(name.length + 2));
 const segmentUris = (text: string) => text.split("\n").filter((l) => l.startsWith("seg-"));
 const extinfs = (text: string) => tag(text, "EXTINF").map((v) => Number.parseFloat(v));
 function parts(text: string): ListedPart[] {
@@ -111,9 +115,7 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
         audioPts.forEach((pts, i) => expect(Math.abs(pts - source.audioPts[i]!)).toBeLessThan(0.0015));
       }
       // The segments are their parts, one after another.
-      expect(Buffer.concat(parts(text).map((p) => packager.getPart(p.uri)!))).toEqual(
-        Buffer.concat(segmentUris(text).map((u) => packager.getSegment(u)!)),
-      );
+      expect(Buffer.concat(parts(text).map((p) => packager.getPart(p.uri)!))).toEqual(Buffer.concat(segmentUris(text).map((u) => packager.getSegment(u)!)));
     });
   }
 
@@ -248,7 +250,11 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
     expect(tag(text, "EXT-X-TARGETDURATION")).toEqual(["2"]);
     expect(extinfs(text).every((d) => d <= 2.04)).toBe(true);
     // Cut at 2 s without a keyframe, then at the keyframe at 3 s.
-    expect(parts(text).filter((p) => p.independent).map((p) => p.uri)).toEqual(["part-0-0.m4s", "part-2-0.m4s"]);
+    expect(
+      parts(text)
+        .filter((p) => p.independent)
+        .map((p) => p.uri),
+    ).toEqual(["part-0-0.m4s", "part-2-0.m4s"]);
     expect(extinfs(text).map((d) => Math.round(d))).toEqual([2, 1, 1]);
     const path = writeJoined("long-gop.mp4", [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
     const { frames, errors } = probeFrames(path);

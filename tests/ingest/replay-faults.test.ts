@@ -39,10 +39,14 @@ describe.skipIf(mediaToolsMissing !== null)("the recording when things go wrong"
     const { accessCode } = await buyDemoCode(viewer);
     await enter(viewer, accessCode, "Watcher");
     const url = await eventually(async () => (await viewer.get("/api/stream/playback")).body.url as string, 10_000, "the stream live");
-    const failed = await eventually(async () => {
-      const r = (await admin.get("/api/admin/recordings")).body.recordings[0];
-      return r?.state === "failed" ? r : null;
-    }, 10_000, "the recording failed");
+    const failed = await eventually(
+      async () => {
+        const r = (await admin.get("/api/admin/recordings")).body.recordings[0];
+        return r?.state === "failed" ? r : null;
+      },
+      10_000,
+      "the recording failed",
+    );
     expect(failed.failure).toStartWith("recording stopped: ");
     expect(log.some((l) => l.includes("recording stopped") && l.includes("the live stream goes on"))).toBe(true);
     // The stream itself plays on.

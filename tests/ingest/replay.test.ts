@@ -41,7 +41,8 @@ async function viewer(name: string): Promise<{ client: TestClient; paymentIntent
 }
 
 const cookieOf = (client: TestClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-const get = (client: TestClient | null, path: string, headers: Record<string, string> = {}) => fetch(app.url + path, { headers: { ...(client ? { cookie: cookieOf(client) } : {}), ...headers } });
+const get = (client: TestClient | null, path: string, headers: Record<string, string> = {}) =>
+  fetch(app.url + path, { headers: { ...(client ? { cookie: cookieOf(client) } : {}), ...headers } });
 
 describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest", () => {
   test("a publish is recorded; after the night pass holders watch it as VOD, and the panel trims, downloads and deletes it", async () => {
@@ -85,7 +86,10 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     const chat = (await mara.get("/api/stream/replay-chat")).body;
     expect(chat.lines.map((l: { text: string }) => l.text)).toEqual(expect.arrayContaining(["is that a face in the window", "spoiler: it was the butler"]));
     expect(chat.lines.every((l: { isPinned: boolean }) => !l.isPinned)).toBe(true);
-    expect(chat.events.map((e: { kind: string; messageId: string }) => [e.kind, e.messageId])).toEqual([["pin", first.id], ["delete", second.id]]);
+    expect(chat.events.map((e: { kind: string; messageId: string }) => [e.kind, e.messageId])).toEqual([
+      ["pin", first.id],
+      ["delete", second.id],
+    ]);
     expect(Date.parse(chat.events[1].at)).toBeGreaterThanOrEqual(Date.parse(chat.lines.find((l: { id: string }) => l.id === second.id).timestamp));
     expect((await app.client().get("/api/stream/replay-chat")).status).toBe(401);
     const playlist = await (await get(mara, playback.url)).text();

@@ -69,7 +69,8 @@ function mutate(reads: Uint8Array[], kind: number, random: () => number): Uint8A
       return out;
     case 1: // cut short
       return [...out.slice(0, index), read.subarray(0, pick(read.length))];
-    case 2: { // a slice repeated
+    case 2: {
+      // a slice repeated
       const start = pick(read.length);
       const end = Math.min(read.length, start + 1 + pick(512));
       out[index] = concat([read.subarray(0, end), read.subarray(start, end), read.subarray(end)]);
@@ -77,7 +78,8 @@ function mutate(reads: Uint8Array[], kind: number, random: () => number): Uint8A
     }
     case 3: // a whole read repeated (a second connect, publish, keyframe…)
       return [...out.slice(0, index + 1), read, ...out.slice(index + 1)];
-    case 4: { // garbage inserted
+    case 4: {
+      // garbage inserted
       const garbage = Uint8Array.from({ length: 1 + pick(64) }, () => pick(256));
       const at = pick(read.length + 1);
       out[index] = concat([read.subarray(0, at), garbage, read.subarray(at)]);
@@ -116,106 +118,110 @@ async function replay(port: number, reads: Uint8Array[]): Promise<void> {
   socket.destroy();
 }
 
-test.skipIf(!FFMPEG)(`${SESSIONS} mutated and truncated publish sessions leave the server running, bounded, and publishable`, async () => {
-  const lines: string[] = [];
-  const published: { ended: string[]; calls: string[] }[] = [];
-  let tap: MediaSink | null = null; // where the last, real publish's media also goes
-  const server = await startRtmpServer({
-    port: 0,
-    host: "127.0.0.1",
-    logger: recordingLogger(lines),
-    authorize: (app, key) => (app === "live" && key.startsWith("f") ? "ok" : "bad key"),
-    limits: { maxPendingConnections: 32, setupIdleTimeoutMs: 500, publishIdleTimeoutMs: 1000 },
-    onPublish: (): MediaSink => {
-      // Checks the sink contract on every call: nothing after end, dts never going back per track.
-      const state = { ended: [] as string[], calls: [] as string[] };
-      published.push(state);
-      let lastVideo = -Infinity;
-      let lastAudio = -Infinity;
-      const live = (call: string) => {
-        if (state.ended.length) state.calls.push(`${call} after end`);
-      };
-      const forward = tap;
-      return {
-        metadata: (meta) => {
-          live("metadata");
-          forward?.metadata(meta);
-        },
-        videoConfig: (config) => {
-          live("videoConfig");
-          forward?.videoConfig(config);
-        },
-        audioConfig: (config) => {
-          live("audioConfig");
-          forward?.audioConfig(config);
-        },
-        video: (frame) => {
-          live("video");
-          if (frame.dts < lastVideo) state.calls.push("video dts went back");
-          lastVideo = frame.dts;
-          forward?.video(frame);
-        },
-        audio: (frame) => {
-          live("audio");
-          if (frame.dts < lastAudio) state.calls.push("audio dts went back");
-          lastAudio = frame.dts;
-          forward?.audio(frame);
-        },
-        end: (reason) => {
-          state.ended.push(reason);
-          forward?.end(reason);
-        },
-      };
-    },
-  });
-  try {
-    const reads = await recordSession(server.port);
-    expect(reads.length).toBeGreaterThan(6);
-    Bun.gc(true);
-    const heapBefore = process.memoryUsage().heapUsed;
+test.skipIf(!FFMPEG)(
+  `${SESSIONS} mutated and truncated publish sessions leave the server running, bounded, and publishable`,
+  async () => {
+    const lines: string[] = [];
+    const published: { ended: string[]; calls: string[] }[] = [];
+    let tap: MediaSink | null = null; // where the last, real publish's media also goes
+    const server = await startRtmpServer({
+      port: 0,
+      host: "127.0.0.1",
+      logger: recordingLogger(lines),
+      authorize: (app, key) => (app === "live" && key.startsWith("f") ? "ok" : "bad key"),
+      limits: { maxPendingConnections: 32, setupIdleTimeoutMs: 500, publishIdleTimeoutMs: 1000 },
+      onPublish: (): MediaSink => {
+        // Checks the sink contract on every call: nothing after end, dts never going back per track.
+        const state = { ended: [] as string[], calls: [] as string[] };
+        published.push(state);
+        let lastVideo = -Infinity;
+        let lastAudio = -Infinity;
+        const live = (call: string) => {
+          if (state.ended.length) state.calls.push(`${call} after end`);
+        };
+        const forward = tap;
+        return {
+          metadata: (meta) => {
+            live("metadata");
+            forward?.metadata(meta);
+          },
+          videoConfig: (config) => {
+            live("videoConfig");
+            forward?.videoConfig(config);
+          },
+          audioConfig: (config) => {
+            live("audioConfig");
+            forward?.audioConfig(config);
+          },
+          video: (frame) => {
+            live("video");
+            if (frame.dts < lastVideo) state.calls.push("video dts went back");
+            lastVideo = frame.dts;
+            forward?.video(frame);
+          },
+          audio: (frame) => {
+            live("audio");
+            if (frame.dts < lastAudio) state.calls.push("audio dts went back");
+            lastAudio = frame.dts;
+            forward?.audio(frame);
+          },
+          end: (reason) => {
+            state.ended.push(reason);
+            forward?.end(reason);
+          },
+        };
+      },
+    });
+    try {
+      const reads = await recordSession(server.port);
+      expect(reads.length).toBeGreaterThan(6);
+      Bun.gc(true);
+      const heapBefore = process.memoryUsage().heapUsed;
 
-    // Memory is sampled after a collection every 100 sessions: what the server keeps, not garbage not yet swept.
-    const rss: number[] = [];
-    let seed = 20_261_125;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    for (let start = 0; start < SESSIONS; start += BATCH) {
-      const batch: Promise<void>[] = [];
-      for (let i = start; i < Math.min(SESSIONS, start + BATCH); i++) {
-        const key = `f${String(i).padStart(KEY.length - 1, "0")}`;
-        batch.push(replay(server.port, mutate(withKey(reads, key), i % 7, random)));
+      // Memory is sampled after a collection every 100 sessions: what the server keeps, not garbage not yet swept.
+      const rss: number[] = [];
+      let seed = 20_261_125;
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      for (let start = 0; start < SESSIONS; start += BATCH) {
+        const batch: Promise<void>[] = [];
+        for (let i = start; i < Math.min(SESSIONS, start + BATCH); i++) {
+          const key = `f${String(i).padStart(KEY.length - 1, "0")}`;
+          batch.push(replay(server.port, mutate(withKey(reads, key), i % 7, random)));
+        }
+        await Promise.all(batch);
+        if ((start / BATCH) % 4 === 3) {
+          Bun.gc(true);
+          rss.push(process.memoryUsage().rss);
+        }
       }
-      await Promise.all(batch);
-      if ((start / BATCH) % 4 === 3) {
-        Bun.gc(true);
-        rss.push(process.memoryUsage().rss);
+
+      const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+      console.log(`fuzz: ${SESSIONS} sessions, ${published.length} publishes accepted, RSS ${mib(rss[0]!)} → ${mib(Math.max(...rss))} MiB at most`);
+      await eventually(() => server.connections().total === 0, 5000);
+      expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
+      expect(published.length).toBeGreaterThan(SESSIONS / 10);
+      for (const state of published) {
+        expect(state.ended).toHaveLength(1);
+        expect(state.calls).toEqual([]);
       }
-    }
+      expect(lines.some((line) => line.includes("protocol error"))).toBe(true);
+      await Bun.sleep(1500); // sockets closed with end() are destroyed within a second at the latest
+      Bun.gc(true);
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(16 * 1024 * 1024);
+      // The allocator keeps freed pages: RSS climbs while it warms up, then levels off (~150 MiB at 4,000 sessions).
+      expect(Math.max(...rss) - rss[0]!).toBeLessThan(160 * 1024 * 1024);
 
-    const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-    console.log(`fuzz: ${SESSIONS} sessions, ${published.length} publishes accepted, RSS ${mib(rss[0]!)} → ${mib(Math.max(...rss))} MiB at most`);
-    await eventually(() => server.connections().total === 0, 5000);
-    expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
-    expect(published.length).toBeGreaterThan(SESSIONS / 10);
-    for (const state of published) {
-      expect(state.ended).toHaveLength(1);
-      expect(state.calls).toEqual([]);
+      // Then a real publish, its media recorded through the same checking sink.
+      const { sink, recording } = recordingSink();
+      tap = sink;
+      const { code } = await publish(`rtmp://127.0.0.1:${server.port}/live/${KEY}`, { seconds: 1, size: "160x90" }).done;
+      expect(code).toBe(0);
+      await eventually(() => recording.ended.length === 1, 3000);
+      expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
+      expect(recording.video.length).toBeGreaterThanOrEqual(25);
+    } finally {
+      await server.close();
     }
-    expect(lines.some((line) => line.includes("protocol error"))).toBe(true);
-    await Bun.sleep(1500); // sockets closed with end() are destroyed within a second at the latest
-    Bun.gc(true);
-    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(16 * 1024 * 1024);
-    // The allocator keeps freed pages: RSS climbs while it warms up, then levels off (~150 MiB at 4,000 sessions).
-    expect(Math.max(...rss) - rss[0]!).toBeLessThan(160 * 1024 * 1024);
-
-    // Then a real publish, its media recorded through the same checking sink.
-    const { sink, recording } = recordingSink();
-    tap = sink;
-    const { code } = await publish(`rtmp://127.0.0.1:${server.port}/live/${KEY}`, { seconds: 1, size: "160x90" }).done;
-    expect(code).toBe(0);
-    await eventually(() => recording.ended.length === 1, 3000);
-    expect(recording.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
-    expect(recording.video.length).toBeGreaterThanOrEqual(25);
-  } finally {
-    await server.close();
-  }
-}, 120_000);
+  },
+  120_000,
+);

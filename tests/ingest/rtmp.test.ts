@@ -128,20 +128,41 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(85);
   }, 20_000);
 
-  test.skipIf(!OPENSSL)("RTMPS: the same publish over TLS", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
-    const made = Bun.spawnSync([OPENSSL!, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
-    expect(made.exitCode).toBe(0);
-    const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
-    rmSync(dir, { recursive: true, force: true });
-    const { recordings, url } = await start({ tls });
-    expect(url()).toStartWith("rtmps://");
-    const { code } = await publish(url(), { seconds: 1, size: "160x90" }).done;
-    expect(code).toBe(0);
-    await eventually(() => recordings[0]?.ended.length === 1, 3000);
-    expect(recordings[0]!.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
-    expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(25);
-  }, 15_000);
+  test.skipIf(!OPENSSL)(
+    "RTMPS: the same publish over TLS",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
+      const made = Bun.spawnSync([
+        OPENSSL!,
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ]);
+      expect(made.exitCode).toBe(0);
+      const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
+      rmSync(dir, { recursive: true, force: true });
+      const { recordings, url } = await start({ tls });
+      expect(url()).toStartWith("rtmps://");
+      const { code } = await publish(url(), { seconds: 1, size: "160x90" }).done;
+      expect(code).toBe(0);
+      await eventually(() => recordings[0]?.ended.length === 1, 3000);
+      expect(recordings[0]!.videoConfigs[0]).toMatchObject({ codec: "h264", width: 160, height: 90 });
+      expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(25);
+    },
+    15_000,
+  );
 
   test("the application's own 'busy' is a refusal too", async () => {
     const { recordings, url } = await start({ authorize: () => "busy" });
@@ -155,7 +176,9 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
 describe("RTMP ingest with a hand-driven client", () => {
   test("a port already taken is a typed error", async () => {
     const { server: first } = await start();
-    const error = await startRtmpServer({ port: first.port, host: "127.0.0.1", logger: recordingLogger([]), authorize: () => "ok", onPublish: () => recordingSink().sink }).catch((e: unknown) => e);
+    const error = await startRtmpServer({ port: first.port, host: "127.0.0.1", logger: recordingLogger([]), authorize: () => "ok", onPublish: () => recordingSink().sink }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RtmpPortInUseError);
     expect((error as RtmpPortInUseError).port).toBe(first.port);
   });

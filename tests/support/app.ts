@@ -159,7 +159,7 @@ export function sessionAdminRoutes(app: TestApp): { method: string; path: string
 
 /** Creates an admin and returns a client logged in as them. */
 export async function loginAsAdmin(app: TestApp, username = "warden", password = "s3cret-pass"): Promise<TestClient> {
-  if ((await app.ctx.admins.needsFirstAdmin())) await app.ctx.admins.create(username, `${username}@example.com`, password);
+  if (await app.ctx.admins.needsFirstAdmin()) await app.ctx.admins.create(username, `${username}@example.com`, password);
   const client = app.client();
   const res = await client.post("/api/admin/login", { username, password });
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
@@ -176,9 +176,9 @@ export async function adminOf(app: TestApp): Promise<TestClient> {
 
 /** A fresh admin session cookie made straight in the database (creating the admin on first use). */
 export async function adminSession(ctx: AppContext, username = "warden"): Promise<string> {
-  let admin = (await ctx.store.get<{ id: number }>("SELECT id FROM admins WHERE username = ?", username));
+  let admin = await ctx.store.get<{ id: number }>("SELECT id FROM admins WHERE username = ?", username);
   if (!admin) admin = { id: (await ctx.admins.create(username, `${username}@example.com`, "s3cret-pass")).id };
-  return `${ADMIN_COOKIE}=${(await ctx.admins.createSession(admin.id))}`;
+  return `${ADMIN_COOKIE}=${await ctx.admins.createSession(admin.id)}`;
 }
 
 /**

@@ -76,7 +76,16 @@ export async function startFakeStripe(options = {}) {
     if (!intent) throw new Error(`fake Stripe has no intent ${id}`);
     intent.status = status;
     if (status === "succeeded" && !intent.latest_charge) {
-      const charge = { id: newId("ch"), object: "charge", amount: intent.amount, amount_refunded: 0, refunded: false, currency: intent.currency, payment_intent: id, disputed: false };
+      const charge = {
+        id: newId("ch"),
+        object: "charge",
+        amount: intent.amount,
+        amount_refunded: 0,
+        refunded: false,
+        currency: intent.currency,
+        payment_intent: id,
+        disputed: false,
+      };
       charges.set(charge.id, charge);
       intent.latest_charge = charge.id;
     }
@@ -90,7 +99,17 @@ export async function startFakeStripe(options = {}) {
     if (charge.disputed || wanted < 1 || wanted > left) return null;
     charge.amount_refunded += wanted;
     charge.refunded = charge.amount_refunded === charge.amount;
-    const refund = { id: newId("re"), object: "refund", amount: wanted, currency: charge.currency, payment_intent: charge.payment_intent, charge: charge.id, status: "succeeded", created: now(), reason };
+    const refund = {
+      id: newId("re"),
+      object: "refund",
+      amount: wanted,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      charge: charge.id,
+      status: "succeeded",
+      created: now(),
+      reason,
+    };
     refunds.push(refund);
     return refund;
   };
@@ -140,7 +159,12 @@ export async function startFakeStripe(options = {}) {
     if (method === "POST" && url.pathname === "/v1/refunds") {
       const replay = idempotencyKey ? idempotent.get(idempotencyKey) : undefined;
       if (replay && replay.body !== body) {
-        return answer(400, { error: { type: "idempotency_error", message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.` } });
+        return answer(400, {
+          error: {
+            type: "idempotency_error",
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          },
+        });
       }
       if (replay) return replay.answer;
       const result = postRefund(params);
@@ -156,7 +180,16 @@ export async function startFakeStripe(options = {}) {
     if (method === "POST" && url.pathname === "/v1/payment_intents") {
       const amount = Number(params.amount);
       if (!Number.isInteger(amount) || amount < 1) return stripeError(400, "Invalid integer: amount");
-      return answer(200, create({ amount, currency: String(params.currency ?? "gbp"), description: params.description ?? null, metadata: params.metadata ?? {}, receipt_email: params.receipt_email ?? null }));
+      return answer(
+        200,
+        create({
+          amount,
+          currency: String(params.currency ?? "gbp"),
+          description: params.description ?? null,
+          metadata: params.metadata ?? {},
+          receipt_email: params.receipt_email ?? null,
+        }),
+      );
     }
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (method === "GET" && match) {

@@ -73,7 +73,10 @@ export async function startHlsOrigin(options = {}) {
   return {
     origin,
     playlistUrl: `${origin}/hls/stream.m3u8`,
-    segments: [...files.keys()].filter((p) => p.endsWith(".ts")).map((p) => p.slice("/hls/".length)).sort(),
+    segments: [...files.keys()]
+      .filter((p) => p.endsWith(".ts"))
+      .map((p) => p.slice("/hls/".length))
+      .sort(),
     requests,
     sentBig,
     /** @param {string} path */

@@ -80,7 +80,26 @@ export async function startNginx(backends: [number, number, number]): Promise<Ru
   const dir = mkdtempSync(join(tmpdir(), "dreadcast-nginx-"));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const cert = Bun.spawnSync(
-    [OPENSSL!, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", `/CN=${SITE}`, "-addext", `subjectAltName=DNS:${SITE}`, "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+    [
+      OPENSSL!,
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${SITE}`,
+      "-addext",
+      `subjectAltName=DNS:${SITE}`,
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ],
     { stdout: "ignore", stderr: "pipe" },
   );
   if (cert.exitCode !== 0) throw new Error(`openssl could not make a certificate: ${cert.stderr.toString()}`);
@@ -125,7 +144,11 @@ export async function startNginx(backends: [number, number, number]): Promise<Ru
  * certificate is asked of anyone), Caddy's admin endpoint off and its state in a temp dir. `rewrite` makes
  * the file's other substitutions (its upstreams); `env` is Caddy's environment ({$SITE_ADDRESS}).
  */
-export async function startCaddy(caddyfile: string, rewrite: (text: string, siteAddress: string) => string, env: (siteAddress: string) => Record<string, string> = () => ({})): Promise<RunningProxy> {
+export async function startCaddy(
+  caddyfile: string,
+  rewrite: (text: string, siteAddress: string) => string,
+  env: (siteAddress: string) => Record<string, string> = () => ({}),
+): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), "dreadcast-caddy-"));
   mkdirSync(join(dir, "home"));
   const port = await freePort();

@@ -24,7 +24,13 @@ export async function startTestS3(bucket = "recordings"): Promise<TestS3> {
     endpoint,
     bucket,
     client: new Bun.S3Client({ endpoint, bucket, ...credentials }),
-    config: (prefix) => ({ recordingsUrl: `s3://${bucket}/${prefix}`, s3Endpoint: endpoint, s3Region: credentials.region, s3AccessKeyId: credentials.accessKeyId, s3SecretAccessKey: credentials.secretAccessKey }),
+    config: (prefix) => ({
+      recordingsUrl: `s3://${bucket}/${prefix}`,
+      s3Endpoint: endpoint,
+      s3Region: credentials.region,
+      s3AccessKeyId: credentials.accessKeyId,
+      s3SecretAccessKey: credentials.secretAccessKey,
+    }),
     async close() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

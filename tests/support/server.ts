@@ -18,7 +18,11 @@ export interface ServerProcess extends Executable {
  * database, it runs on the data directory's own database (the one a test's setup wrote to). `env` is its
  * whole environment: by default this process's, with NODE_ENV=production.
  */
-export async function startServer(dataDir: string, flags: string[] = [], options: { env?: Record<string, string | undefined>; until?: string | RegExp; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(
+  dataDir: string,
+  flags: string[] = [],
+  options: { env?: Record<string, string | undefined>; until?: string | RegExp; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const database = TEST_ENGINE === "postgres" && !flags.includes("--database-url") ? ["--database-url", await databaseForDataDir(dataDir)] : [];
   const server = await startExecutable(process.execPath, ["src/main.ts", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...database, ...flags], {
     cwd: ROOT,

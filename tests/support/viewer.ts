@@ -23,7 +23,14 @@ export async function buyDemoCode(client: TestClient, email?: string): Promise<{
 }
 
 /** Lets a client in with a code and returns the response. */
-export function enter(client: TestClient, accessCode: string, username: string, deviceFingerprint: DeviceFingerprint = makeFingerprint(), email?: string, headers?: Record<string, string>) {
+export function enter(
+  client: TestClient,
+  accessCode: string,
+  username: string,
+  deviceFingerprint: DeviceFingerprint = makeFingerprint(),
+  email?: string,
+  headers?: Record<string, string>,
+) {
   return client.post("/api/validate-access", { accessCode, username, deviceFingerprint, ...(email ? { email } : {}) }, headers);
 }
 
@@ -50,7 +57,7 @@ export async function viewerSession(ctx: AppContext, username: string, kind: "SK
   const code = await ctx.access.issueAccessCode(kind);
   const userId = (await ctx.store.get<{ id: number }>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id", username, code.id, Date.now()))!.id;
   await ctx.store.run("UPDATE access_codes SET used = 1 WHERE id = ?", code.id);
-  return { cookie: `${VIEWER_COOKIE}=${(await ctx.viewerSessions.open(undefined, userId, code.id))}`, code: code.code, userId };
+  return { cookie: `${VIEWER_COOKIE}=${await ctx.viewerSessions.open(undefined, userId, code.id)}`, code: code.code, userId };
 }
 
 /**
@@ -62,6 +69,6 @@ export async function sessionOnCode(app: TestApp, username: string, accessCode: 
   const codeId = (await store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", accessCode))!.id;
   const userId = (await store.get<{ id: number }>("INSERT INTO users (username, access_code_id, created_at) VALUES (?, ?, ?) RETURNING id", username, codeId, Date.now()))!.id;
   const client = app.client();
-  client.cookies.set(VIEWER_COOKIE, (await app.ctx.viewerSessions.open(undefined, userId, codeId)));
+  client.cookies.set(VIEWER_COOKIE, await app.ctx.viewerSessions.open(undefined, userId, codeId));
   return client;
 }

@@ -24,10 +24,12 @@ export class WsClient {
       this.events.push(readServerFrame(JSON.parse(String(e.data)) as ServerEvent));
       for (const wake of this.waiters.splice(0)) wake();
     });
-    this.closed = new Promise((resolve) => socket.addEventListener("close", (e) => {
-      for (const wake of this.waiters.splice(0)) wake();
-      resolve({ code: e.code, reason: e.reason });
-    }));
+    this.closed = new Promise((resolve) =>
+      socket.addEventListener("close", (e) => {
+        for (const wake of this.waiters.splice(0)) wake();
+        resolve({ code: e.code, reason: e.reason });
+      }),
+    );
   }
 
   /**
@@ -42,14 +44,22 @@ export class WsClient {
         socket.close();
         reject(new Error("WebSocket did not open in time"));
       }, timeoutMs);
-      socket.addEventListener("open", () => {
-        clearTimeout(timer);
-        resolve(ws);
-      }, { once: true });
-      socket.addEventListener("error", () => {
-        clearTimeout(timer);
-        reject(new Error("WebSocket connection failed"));
-      }, { once: true });
+      socket.addEventListener(
+        "open",
+        () => {
+          clearTimeout(timer);
+          resolve(ws);
+        },
+        { once: true },
+      );
+      socket.addEventListener(
+        "error",
+        () => {
+          clearTimeout(timer);
+          reject(new Error("WebSocket connection failed"));
+        },
+        { once: true },
+      );
     });
   }
 

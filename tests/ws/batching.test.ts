@@ -57,7 +57,10 @@ describe("batched chat fan-out", () => {
     for (const ws of [watcher, ...sockets]) {
       await eventually(() => texts(ws.lines()).filter((t) => wanted.has(t)).length === sent.length, 5000);
     }
-    const stored = app.ctx.chat.messages.history().filter((m) => wanted.has(m.text)).map((m) => m.text);
+    const stored = app.ctx.chat.messages
+      .history()
+      .filter((m) => wanted.has(m.text))
+      .map((m) => m.text);
     expect(stored).toHaveLength(sent.length);
     for (const ws of [watcher, ...sockets]) {
       expect(texts(ws.lines()).filter((t) => wanted.has(t))).toEqual(stored);
@@ -71,7 +74,10 @@ describe("batched chat fan-out", () => {
     const sent = await burst();
     const late = await WsClient.connect(app, crowd[0]!);
     const wanted = new Set(sent);
-    await eventually(() => texts(late.lines()).filter((t) => wanted.has(t)).length + texts(late.of("chatHistory")[0]!.messages).filter((t) => wanted.has(t)).length === sent.length, 5000);
+    await eventually(
+      () => texts(late.lines()).filter((t) => wanted.has(t)).length + texts(late.of("chatHistory")[0]!.messages).filter((t) => wanted.has(t)).length === sent.length,
+      5000,
+    );
     const fromHistory = texts(late.of("chatHistory")[0]!.messages).filter((t) => wanted.has(t));
     const live = texts(late.lines()).filter((t) => wanted.has(t));
     expect([...fromHistory, ...live].sort()).toEqual([...sent].sort());

@@ -84,7 +84,12 @@ describe("chat between viewers", () => {
       // Read back from the database: the order they were sent in, after the line stored before them.
       await messages.load();
       expect(messages.history().map((m) => m.text)).toEqual(["before", "one", "two", "three", "four"]);
-      expect(messages.history().slice(1).map((m) => m.id)).toEqual(ids);
+      expect(
+        messages
+          .history()
+          .slice(1)
+          .map((m) => m.id),
+      ).toEqual(ids);
     } finally {
       await fresh.close();
     }

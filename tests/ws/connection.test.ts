@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-
 describe("the upgrade", () => {
   const cases: { name: string; headers: () => Record<string, string>; status: number }[] = [
     { name: "no session cookie", headers: () => ({ origin: app.origin }), status: 401 },
@@ -63,7 +62,11 @@ describe("malformed frames get an error event and the socket stays open", () => 
     { name: "an unknown type", frame: '{"type":"summon_demon"}', error: "Unknown message type 'summon_demon'" },
     { name: "a field of the wrong type", frame: '{"type":"chat_message","text":42}', error: "Invalid chat_message message: text: Invalid input: expected string, received number" },
     { name: "a missing messageId", frame: '{"type":"delete_message"}', error: "Invalid delete_message message: messageId: Invalid input: expected string, received undefined" },
-    { name: "a big frame under the limit", frame: JSON.stringify({ type: "chat_message", text: "z".repeat(WS_MAX_FRAME_BYTES - 100) }), error: "Message must be 200 characters or less" },
+    {
+      name: "a big frame under the limit",
+      frame: JSON.stringify({ type: "chat_message", text: "z".repeat(WS_MAX_FRAME_BYTES - 100) }),
+      error: "Message must be 200 characters or less",
+    },
   ];
   let ws: WsClient;
   beforeAll(async () => {

@@ -103,7 +103,12 @@ describe("viewer count", () => {
       const before = ws.of("viewer_count").length;
       expect((await admin.post("/api/admin/fake-viewers", { enabled: false })).status).toBe(200);
       await ws.next("viewer_count", (e) => e.count === 151, 4000);
-      expect(ws.of("viewer_count").slice(before).map((e) => e.count)).toEqual([151]);
+      expect(
+        ws
+          .of("viewer_count")
+          .slice(before)
+          .map((e) => e.count),
+      ).toEqual([151]);
       ws.close();
     } finally {
       await own.close();

@@ -25,7 +25,7 @@ test("a paid donation counts once however often it is reported, and everyone see
   const intent = await donationIntent(donor, 2000);
 
   expect(await ws.expectError({ type: "donation", paymentIntentId: intent.paymentIntentId, amount: 20, username: "Patron" })).toBe("That payment has not succeeded.");
-  expect((await donationCount())).toBe(0);
+  expect(await donationCount()).toBe(0);
 
   const paid = await donor.post("/api/demo/confirm-payment", { clientSecret: intent.clientSecret, cardNumber: DEMO_CARD_SUCCESS });
   expect(paid.body.paymentIntent.status).toBe("succeeded");
@@ -36,12 +36,17 @@ test("a paid donation counts once however often it is reported, and everyone see
   expect(await watcher.next("donation_update", (e) => e.current === 2000)).toEqual({ type: "donation_update", current: 2000, goal: 5000 });
 
   await Bun.sleep(300);
-  expect((await donationCount())).toBe(1);
+  expect(await donationCount()).toBe(1);
   expect(watcher.of("chat").filter((e) => e.message.type === "donation")).toHaveLength(1);
   expect(ws.of("error")).toHaveLength(1);
   // The donation line is part of the history a newcomer gets.
   const late = await WsClient.connect(app, await joinAs(app, "Latecomer"));
-  expect(late.of("chatHistory")[0]!.messages.filter((m) => m.type === "donation").map((m) => m.donation)).toEqual([20]);
+  expect(
+    late
+      .of("chatHistory")[0]!
+      .messages.filter((m) => m.type === "donation")
+      .map((m) => m.donation),
+  ).toEqual([20]);
   for (const s of [ws, watcher, late]) s.close();
 });
 
@@ -53,7 +58,7 @@ test("a declined donation is never counted", async () => {
   const before = await donationCount();
   expect(await ws.expectError({ type: "donation", paymentIntentId: intent.paymentIntentId, amount: 5 })).toBe("That payment has not succeeded.");
   await Bun.sleep(100);
-  expect((await donationCount())).toBe(before);
+  expect(await donationCount()).toBe(before);
   expect(ws.of("chat").some((e) => e.message.type === "donation")).toBe(false);
   ws.close();
 });

@@ -35,8 +35,8 @@ describe("a viewer who is not a moderator", () => {
 
     await Bun.sleep(300);
     for (const t of ["message_deleted", "message_updated", "user_kicked", "user_banned"] as const) expect(victim.of(t)).toHaveLength(0);
-    expect((await app.ctx.chat.listBans())).toHaveLength(0);
-    expect((await app.ctx.chat.messages.find(line.id))).toMatchObject({ isPinned: false });
+    expect(await app.ctx.chat.listBans()).toHaveLength(0);
+    expect(await app.ctx.chat.messages.find(line.id)).toMatchObject({ isPinned: false });
     expect(victim.socket.readyState).toBe(WebSocket.OPEN);
     victim.close();
     troll.close();
@@ -97,10 +97,10 @@ describe("a moderator (MOD- code)", () => {
       expect((await tab.closed).code).toBe(WS_CLOSE_KICKED);
       expect(tab.of("system_message").at(-1)!.message).toBe("You have been removed from the chat by a moderator.");
     }
-    expect((await app.ctx.chat.messages.find(line.id))).toBeNull();
+    expect(await app.ctx.chat.messages.find(line.id)).toBeNull();
     // A kick is not a ban: they are kept out for a while, then may come back.
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(target) })).toBe(403);
-    expect((await app.ctx.chat.listBans())).toHaveLength(0);
+    expect(await app.ctx.chat.listBans()).toHaveLength(0);
     mod.close();
   });
 
@@ -128,10 +128,10 @@ describe("a moderator (MOD- code)", () => {
     expect((await ws.closed).code).toBe(WS_CLOSE_BANNED);
     expect((await ws2.closed).code).toBe(WS_CLOSE_BANNED);
     expect(ws.of("system_message").at(-1)!.message).toBe("You have been banned from this event.");
-    expect((await app.ctx.chat.messages.find(line.id))).toBeNull();
+    expect(await app.ctx.chat.messages.find(line.id)).toBeNull();
 
     const codeId = (await app.ctx.store.get<{ id: number }>("SELECT id FROM access_codes WHERE code = ?", target.accessCode))!.id;
-    const row = (await app.ctx.store.get<{ access_code_id: number; banned_by: string }>("SELECT access_code_id, banned_by FROM banned_users WHERE username = 'Shade'"));
+    const row = await app.ctx.store.get<{ access_code_id: number; banned_by: string }>("SELECT access_code_id, banned_by FROM banned_users WHERE username = 'Shade'");
     expect(row).toEqual({ access_code_id: codeId, banned_by: "Warden6" });
     expect((await app.ctx.chat.listBans()).map((b) => b.username)).toContain("Shade");
 

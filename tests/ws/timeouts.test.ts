@@ -38,7 +38,9 @@ test("bad timeout frames are refused with a clear error", async () => {
   const mod = await WsClient.connect(app, await joinAs(app, "Keeper0", "MOD"));
   await WsClient.connect(app, await joinAs(app, "Target0"));
   expect(await mod.expectError({ type: "timeout_user", username: "Target0", seconds: 59 })).toBe("Invalid timeout_user message: seconds: A timeout lasts at least 60 seconds");
-  expect(await mod.expectError({ type: "timeout_user", username: "Target0", seconds: 86_401 })).toBe("Invalid timeout_user message: seconds: A timeout lasts at most 86400 seconds");
+  expect(await mod.expectError({ type: "timeout_user", username: "Target0", seconds: 86_401 })).toBe(
+    "Invalid timeout_user message: seconds: A timeout lasts at most 86400 seconds",
+  );
   expect(await mod.expectError({ type: "timeout_user", username: "Target0", seconds: 90.5 })).toBe("Invalid timeout_user message: seconds: seconds must be a whole number");
   expect(await mod.expectError({ type: "timeout_user", username: "Target0", seconds: "300" })).toBe("Invalid timeout_user message: seconds: seconds must be a number");
   expect(await mod.expectError({ type: "timeout_user", seconds: 300 })).toStartWith("Invalid timeout_user message: username");

@@ -9,7 +9,19 @@ export async function dreadcastFanout(c: BenchContext, viewers: number, senders:
   const server = await c.startDreadcast(args);
   try {
     const sessions = await createViewers(server.url, viewers);
-    return await c.loadgen({ mode: "fanout", protocol: "dreadcast", url: wsUrl(server, "/ws"), origin: server.url, serverPid: server.pid, viewers: sessions, sockets: viewers, senders, rate: c.opts.rate, seconds: c.opts.seconds, warmup: c.opts.warmup });
+    return await c.loadgen({
+      mode: "fanout",
+      protocol: "dreadcast",
+      url: wsUrl(server, "/ws"),
+      origin: server.url,
+      serverPid: server.pid,
+      viewers: sessions,
+      sockets: viewers,
+      senders,
+      rate: c.opts.rate,
+      seconds: c.opts.seconds,
+      warmup: c.opts.warmup,
+    });
   } finally {
     await server.stop();
   }
@@ -19,7 +31,18 @@ export async function dreadcastFanout(c: BenchContext, viewers: number, senders:
 export async function floorFanout(c: BenchContext, sockets: number, senders: number, args: string[] = []): Promise<Record<string, any>> {
   const server = await startServer("floor", [c.bun, join(import.meta.dir, "../servers/floor.ts"), ...args], /floor listening on (http:\/\/\S+)/);
   try {
-    return await c.loadgen({ mode: "fanout", protocol: "floor", url: wsUrl(server, "/"), origin: server.url, serverPid: server.pid, sockets, senders, rate: c.opts.rate, seconds: c.opts.seconds, warmup: c.opts.warmup });
+    return await c.loadgen({
+      mode: "fanout",
+      protocol: "floor",
+      url: wsUrl(server, "/"),
+      origin: server.url,
+      serverPid: server.pid,
+      sockets,
+      senders,
+      rate: c.opts.rate,
+      seconds: c.opts.seconds,
+      warmup: c.opts.warmup,
+    });
   } finally {
     await server.stop();
   }

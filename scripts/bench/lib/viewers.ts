@@ -52,7 +52,10 @@ async function createViewer(baseUrl: string, index: number, prefix: string): Pro
   });
   const body = (await admit.json()) as { valid: boolean; message: string };
   if (!admit.ok || !body.valid) throw new Error(`validate-access: ${admit.status} ${body.message}`);
-  const cookie = admit.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("dreadcast_viewer="));
+  const cookie = admit.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("dreadcast_viewer="));
   if (!cookie) throw new Error("validate-access set no viewer cookie");
   return { username, cookie, ip };
 }

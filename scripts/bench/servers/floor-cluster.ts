@@ -42,7 +42,10 @@ const server = Bun.serve<{ username: string }>({
       } catch {
         return;
       }
-      const frame = JSON.stringify({ type: "chat", message: { id: randomBytes(8).toString("base64url"), username: ws.data.username, text, timestamp: new Date().toISOString(), type: "user", isPinned: false } });
+      const frame = JSON.stringify({
+        type: "chat",
+        message: { id: randomBytes(8).toString("base64url"), username: ws.data.username, text, timestamp: new Date().toISOString(), type: "user", isPinned: false },
+      });
       server.publish("live", frame);
       void publisher.publish(CHANNEL, tag + frame);
     },

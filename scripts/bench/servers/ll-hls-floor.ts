@@ -24,7 +24,7 @@ async function follow() {
       for (const m of text.matchAll(/URI="([^"]+)"|^([^#\n][^\n]*)$/gm)) {
         const uri = (m[1] ?? m[2])!;
         const name = base(uri);
-        if (files.has(name) || name.endsWith(".m3u8") || /PRELOAD-HINT:TYPE=PART,URI="/.test(text) && name === base(preloadHint(text)?.uri ?? "")) continue;
+        if (files.has(name) || name.endsWith(".m3u8") || (/PRELOAD-HINT:TYPE=PART,URI="/.test(text) && name === base(preloadHint(text)?.uri ?? ""))) continue;
         files.set(name, await (await fetch(new URL(uri, upstream), { headers })).arrayBuffer());
       }
       while (files.size > 300) files.delete(files.keys().next().value!);

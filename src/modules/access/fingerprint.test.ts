@@ -29,11 +29,25 @@ describe("checkDeviceFingerprint applies its eight rules in order", () => {
     { rule: 1, name: "an SCP- code passes whatever the device", saved, incoming: elsewhere, code: "SCP-TEST-CODE-0000", allowed: true, updates: false },
     { rule: 1, name: "a MOD- code passes whatever the device", saved, incoming: elsewhere, code: "mod-lower-case-code", allowed: true, updates: false },
     { rule: 2, name: "no saved fingerprint passes and saves the new one", saved: null, incoming: elsewhere, allowed: true, updates: true },
-    { rule: 2, name: "an incomplete first visit passes and binds the code to its device token", saved: null, incoming: { ...elsewhere, screenResolution: "" }, allowed: true, updates: true },
+    {
+      rule: 2,
+      name: "an incomplete first visit passes and binds the code to its device token",
+      saved: null,
+      incoming: { ...elsewhere, screenResolution: "" },
+      allowed: true,
+      updates: true,
+    },
     { rule: 3, name: "a saved fingerprint without a device token (bound to nothing) passes", saved: { userAgent: "UA/1" }, incoming: elsewhere, allowed: true, updates: false },
     { rule: 7, name: "once bound, incomplete data from another device token is denied", saved, incoming: { ...elsewhere, screenResolution: "" }, allowed: false, updates: false },
     { rule: 7, name: "once bound, a fingerprint without a device token is denied", saved, incoming: { ...elsewhere, deviceToken: "" }, allowed: false, updates: false },
-    { rule: 5, name: "once bound, incomplete data from the same device token passes and updates", saved, incoming: { ...elsewhere, screenResolution: "", deviceToken: saved.deviceToken }, allowed: true, updates: true },
+    {
+      rule: 5,
+      name: "once bound, incomplete data from the same device token passes and updates",
+      saved,
+      incoming: { ...elsewhere, screenResolution: "", deviceToken: saved.deviceToken },
+      allowed: true,
+      updates: true,
+    },
     { rule: 4, name: "an exact fingerprint match passes", saved, incoming: { ...elsewhere, fingerprint: saved.fingerprint }, allowed: true, updates: false },
     { rule: 5, name: "the same device token passes and updates", saved, incoming: { ...elsewhere, deviceToken: saved.deviceToken }, allowed: true, updates: true },
     {
@@ -53,9 +67,23 @@ describe("checkDeviceFingerprint applies its eight rules in order", () => {
       updates: false,
     },
     { rule: 7, name: "a different device is denied", saved, incoming: elsewhere, allowed: false, updates: false },
-    { rule: 7, name: "one differing trait (timezone) is enough to deny", saved, incoming: { ...saved, timezone: "Asia/Tokyo", deviceToken: "c".repeat(48), fingerprint: "d".repeat(64) }, allowed: false, updates: false },
+    {
+      rule: 7,
+      name: "one differing trait (timezone) is enough to deny",
+      saved,
+      incoming: { ...saved, timezone: "Asia/Tokyo", deviceToken: "c".repeat(48), fingerprint: "d".repeat(64) },
+      allowed: false,
+      updates: false,
+    },
     { rule: 8, name: "an unreadable saved fingerprint (error while comparing) passes", saved: "{not json", incoming: elsewhere, allowed: true, updates: false },
-    { rule: 8, name: "a saved fingerprint of the wrong type (error while comparing) passes", saved: { ...saved, fingerprint: 42 }, incoming: elsewhere, allowed: true, updates: false },
+    {
+      rule: 8,
+      name: "a saved fingerprint of the wrong type (error while comparing) passes",
+      saved: { ...saved, fingerprint: 42 },
+      incoming: elsewhere,
+      allowed: true,
+      updates: false,
+    },
   ];
   for (const c of cases) {
     test(`rule ${c.rule}: ${c.name}`, () => {

@@ -39,8 +39,7 @@ export function accessRoutes(ctx: AppContext) {
   /** Counts a code check; the seconds to wait when the address has checked too often or failed too much. */
   const throttle = async (ip: string): Promise<number> => Math.max(await checksPerIp.hit(ip), await failuresPerIp.retryAfter(ip));
 
-  const setViewerCookie = (set: Set, sessionId: string) =>
-    setSessionCookie(set, VIEWER_COOKIE, sessionId, { secure, maxAge: VIEWER_SESSION_TTL_MS / 1000 });
+  const setViewerCookie = (set: Set, sessionId: string) => setSessionCookie(set, VIEWER_COOKIE, sessionId, { secure, maxAge: VIEWER_SESSION_TTL_MS / 1000 });
 
   /** The shared path of validate-access, verify-existing-access, verify-stream-access and verify-special-access. */
   const admitRoute =

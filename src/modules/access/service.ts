@@ -48,8 +48,7 @@ export interface AdmitRequest {
 export type AccessRefusal = "invalid-code" | "wrong-kind" | "banned" | "wrong-device" | "username-taken" | "username-reserved";
 
 export type AdmitOutcome =
-  | { valid: true; message: string; sessionId: string; userId: number; username: string; code: AccessCodeRecord }
-  | { valid: false; message: string; reason: AccessRefusal };
+  { valid: true; message: string; sessionId: string; userId: number; username: string; code: AccessCodeRecord } | { valid: false; message: string; reason: AccessRefusal };
 
 type Refusal = { valid: false; message: string; reason: AccessRefusal };
 
@@ -126,10 +125,7 @@ export class AccessService {
    */
   async revoke(id: number): Promise<string[]> {
     await this.store.run("UPDATE access_codes SET revoked = 1 WHERE id = ?", id);
-    const rows = await this.store.all<{ username: string }>(
-      "SELECT DISTINCT u.username FROM viewer_sessions s JOIN users u ON u.id = s.user_id WHERE s.access_code_id = ?",
-      id,
-    );
+    const rows = await this.store.all<{ username: string }>("SELECT DISTINCT u.username FROM viewer_sessions s JOIN users u ON u.id = s.user_id WHERE s.access_code_id = ?", id);
     await this.sessions.endAllForCode(id);
     return rows.map((r) => r.username);
   }

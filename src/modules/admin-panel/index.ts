@@ -1,12 +1,6 @@
 import { Elysia } from "elysia";
 import { intervalJob } from "../../cluster/cluster.ts";
-import {
-  fakeViewersBody,
-  generateAccessCodeBody,
-  idParam,
-  sendAccessCodeBody,
-  type AdminStats,
-} from "../../contracts/admin-panel.ts";
+import { fakeViewersBody, generateAccessCodeBody, idParam, sendAccessCodeBody, type AdminStats } from "../../contracts/admin-panel.ts";
 import { paymentMode } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
@@ -33,7 +27,10 @@ export function adminPanelRoutes(ctx: AppContext) {
     }
   };
   // One instance of a cluster takes the samples (of the cluster's counts).
-  ctx.cluster.single("stats-sampler", intervalJob(() => void sample(), SAMPLE_EVERY_MS, { atStart: true }));
+  ctx.cluster.single(
+    "stats-sampler",
+    intervalJob(() => void sample(), SAMPLE_EVERY_MS, { atStart: true }),
+  );
 
   const stats = async (): Promise<AdminStats> => {
     const s = await settings.get();

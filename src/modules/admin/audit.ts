@@ -7,7 +7,8 @@ import type { Logger } from "../../lib/logger.ts";
 export type AuditActor = { id: number; username: string } | { id: null; username: string };
 
 /** Keys whose values never go into the log, wherever they appear in a before or after. */
-const SECRET_KEYS = /^(password|current|next|code|codes|recoverycode|recoverycodes|secret|totpsecret|token|streamkey|key|apikey|signingkey|webhooksecret|.*secret.*|.*token.*|.*password.*)$/i;
+const SECRET_KEYS =
+  /^(password|current|next|code|codes|recoverycode|recoverycodes|secret|totpsecret|token|streamkey|key|apikey|signingkey|webhooksecret|.*secret.*|.*token.*|.*password.*)$/i;
 
 /** A value with every secret-looking field replaced by "[hidden]", so a careless caller cannot log one. */
 export function scrub(value: unknown, depth = 0): unknown {

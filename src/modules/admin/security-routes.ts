@@ -81,7 +81,9 @@ export function securityRoutes(ctx: AppContext) {
       },
       { body: reauthBody },
     )
-    .post("/reauth/webauthn-options", ({ admin, sessionToken }) => twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionToken, challenge)))
+    .post("/reauth/webauthn-options", ({ admin, sessionToken }) =>
+      twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionToken, challenge)),
+    )
     .get("/2fa", async ({ admin }) => ({ ...(await twoFactor.factorsOf(admin.id)), passkeys: await twoFactor.passkeys(admin.id), teamRequires: await team.requiresTwoFactor() }))
     .post("/2fa/totp/setup", ({ admin, session }) => {
       requireRecentProof(session);

@@ -114,7 +114,12 @@ export class TeamService {
   async accept(token: string, username: string, password: string, now = Date.now()): Promise<Admin> {
     const invite = await this.liveInvite(token, now);
     return this.admins.create(username, invite.email, password, invite.role, async () => {
-      const used = await this.store.run("UPDATE admin_invites SET accepted_at = ? WHERE id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?", now, invite.id, now);
+      const used = await this.store.run(
+        "UPDATE admin_invites SET accepted_at = ? WHERE id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?",
+        now,
+        invite.id,
+        now,
+      );
       if (used.changes !== 1) throw notFound(INVITE_GONE);
     });
   }

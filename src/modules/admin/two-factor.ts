@@ -186,7 +186,8 @@ export class TwoFactorService {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const write = async () => {
       await this.store.run("DELETE FROM admin_recovery_codes WHERE admin_id = ?", adminId);
-      for (const code of codes) await this.store.run("INSERT INTO admin_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)", adminId, sha256(code.replace("-", "")), now);
+      for (const code of codes)
+        await this.store.run("INSERT INTO admin_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)", adminId, sha256(code.replace("-", "")), now);
     };
     if (this.store.inTransaction()) await write();
     else await this.store.tx(write);
@@ -356,7 +357,12 @@ export class TwoFactorService {
         expectedChallenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.id,
-        credential: { id: key.id, publicKey: Buffer.from(key.public_key, "base64url"), counter: Number(key.counter), transports: JSON.parse(key.transports) as AuthenticatorTransport[] },
+        credential: {
+          id: key.id,
+          publicKey: Buffer.from(key.public_key, "base64url"),
+          counter: Number(key.counter),
+          transports: JSON.parse(key.transports) as AuthenticatorTransport[],
+        },
         requireUserVerification: false,
       });
       if (!result.verified) return false;

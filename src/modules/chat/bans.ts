@@ -26,9 +26,16 @@ export class BanList {
   constructor(private readonly store: Store) {}
 
   async ban(username: string, accessCodeId: number | null, bannedBy: string, reason: string | null = null): Promise<void> {
-    await this.store.run(`INSERT INTO banned_users (username, access_code_id, banned_by, reason, created_at) VALUES (?, ?, ?, ?, ?)
+    await this.store.run(
+      `INSERT INTO banned_users (username, access_code_id, banned_by, reason, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (username) DO UPDATE SET access_code_id = COALESCE(excluded.access_code_id, banned_users.access_code_id),
-           reason = COALESCE(excluded.reason, banned_users.reason)`, username, accessCodeId, bannedBy, reason, Date.now());
+           reason = COALESCE(excluded.reason, banned_users.reason)`,
+      username,
+      accessCodeId,
+      bannedBy,
+      reason,
+      Date.now(),
+    );
   }
 
   /** Lifts the ban on that name (and with it the ban on its code); false when there was none. */
@@ -37,8 +44,11 @@ export class BanList {
   }
 
   async list(): Promise<BannedUser[]> {
-    return (await this.store.all<{ username: string; banned_by: string | null; reason: string | null; created_at: number }>("SELECT username, banned_by, reason, created_at FROM banned_users ORDER BY created_at DESC, id DESC"))
-      .map((r) => ({ username: r.username, bannedBy: r.banned_by, reason: r.reason, bannedAt: new Date(r.created_at).toISOString() }));
+    return (
+      await this.store.all<{ username: string; banned_by: string | null; reason: string | null; created_at: number }>(
+        "SELECT username, banned_by, reason, created_at FROM banned_users ORDER BY created_at DESC, id DESC",
+      )
+    ).map((r) => ({ username: r.username, bannedBy: r.banned_by, reason: r.reason, bannedAt: new Date(r.created_at).toISOString() }));
   }
 
   /** Every banned name and code, for checking open sockets against (after a gap in a cluster's messages). */
@@ -58,9 +68,12 @@ export class BanList {
   }
 
   async findViewer(username: string): Promise<KnownViewer | null> {
-    const row = (await this.store.get<Omit<KnownViewer, "isModerator"> & { promoted: number }>(`SELECT u.id AS "userId", u.username, u.access_code_id AS "accessCodeId", c.kind AS "codeKind",
+    const row = await this.store.get<Omit<KnownViewer, "isModerator"> & { promoted: number }>(
+      `SELECT u.id AS "userId", u.username, u.access_code_id AS "accessCodeId", c.kind AS "codeKind",
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted
-         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.username = ?`, username.trim()));
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.username = ?`,
+      username.trim(),
+    );
     if (!row) return null;
     const { promoted, ...viewer } = row;
     return { ...viewer, isModerator: viewer.codeKind === "MOD" || promoted === 1 };

@@ -10,7 +10,11 @@ const line = (n: number): ChatMessage => ({ id: String(n), username: "Mara", tex
 function setup(windowMs = 50, busyPerSecond = 5) {
   let clock = 0;
   const frames: ServerEvent[] = [];
-  const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs, busyPerSecond }, () => clock);
+  const fanout = new ChatFanout(
+    (frame) => frames.push(readServerFrame(JSON.parse(frame))),
+    { windowMs, busyPerSecond },
+    () => clock,
+  );
   return { fanout, frames, advance: (ms: number) => (clock += ms) };
 }
 
@@ -75,7 +79,14 @@ describe("ChatFanout", () => {
 
   describe("lines sent here, stored as they go out", () => {
     const draft = (n: number, username = "Mara"): NewMessage => ({ userId: 1, username, text: `line ${n}`, type: "user" });
-    const stored = (d: NewMessage, n: number): ChatMessage => ({ id: `s${n}`, username: d.username, text: d.text, timestamp: new Date(0).toISOString(), type: "user", isPinned: false });
+    const stored = (d: NewMessage, n: number): ChatMessage => ({
+      id: `s${n}`,
+      username: d.username,
+      text: d.text,
+      timestamp: new Date(0).toISOString(),
+      type: "user",
+      isPinned: false,
+    });
 
     /** A store that records each write and answers when the test lets it. */
     function storing(windowMs = 50, busyPerSecond = 3) {
@@ -90,9 +101,17 @@ describe("ChatFanout", () => {
         await hold;
         return drafts.map((d) => (refuse.has(d.text) ? { error: new Error(`refused ${d.text}`) } : { line: stored(d, ++next) }));
       };
-      const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs, busyPerSecond }, () => clock, commit);
+      const fanout = new ChatFanout(
+        (frame) => frames.push(readServerFrame(JSON.parse(frame))),
+        { windowMs, busyPerSecond },
+        () => clock,
+        commit,
+      );
       return {
-        fanout, frames, writes, refuse,
+        fanout,
+        frames,
+        writes,
+        refuse,
         advance: (ms: number) => (clock += ms),
         holdWrites: () => {
           let release!: () => void;
@@ -199,26 +218,43 @@ describe("ChatFanout", () => {
       fanout.event({ type: "user_banned", username: "Troll" });
       expect(await Promise.all(sent)).toEqual([null, stored(draft(2), 1), null]);
       expect(writes).toEqual([["line 2"]]);
-      expect(frames).toEqual([{ type: "chat", message: line(0) }, { type: "chat", message: stored(draft(2), 1) }, { type: "user_banned", username: "Troll" }]);
+      expect(frames).toEqual([
+        { type: "chat", message: line(0) },
+        { type: "chat", message: stored(draft(2), 1) },
+        { type: "user_banned", username: "Troll" },
+      ]);
     });
 
     test("a line the store refuses costs only itself: its sender hears why, the others go out", async () => {
       const { fanout, frames, refuse } = storing(1000, 1);
       refuse.add("line 2");
       fanout.line(line(0));
-      const sent = [1, 2, 3].map((n) => fanout.submit(draft(n)).then((l) => l, (e: Error) => e.message));
+      const sent = [1, 2, 3].map((n) =>
+        fanout.submit(draft(n)).then(
+          (l) => l,
+          (e: Error) => e.message,
+        ),
+      );
       fanout.flush();
       expect(await Promise.all(sent)).toEqual([stored(draft(1), 1), "refused line 2", stored(draft(3), 2)]);
-      expect(frames).toEqual([{ type: "chat", message: line(0) }, { type: "chat_batch", messages: [stored(draft(1), 1), stored(draft(3), 2)] }]);
+      expect(frames).toEqual([
+        { type: "chat", message: line(0) },
+        { type: "chat_batch", messages: [stored(draft(1), 1), stored(draft(3), 2)] },
+      ]);
     });
 
     test("a write that fails whole tells every sender of the window, and the chat goes on", async () => {
       let fail = true;
       const frames: ServerEvent[] = [];
-      const fanout = new ChatFanout((frame) => frames.push(readServerFrame(JSON.parse(frame))), { windowMs: 10, busyPerSecond: 1 }, () => 0, async (drafts) => {
-        if (fail) throw new Error("database is locked");
-        return drafts.map((d, i) => ({ line: stored(d, i + 1) }));
-      });
+      const fanout = new ChatFanout(
+        (frame) => frames.push(readServerFrame(JSON.parse(frame))),
+        { windowMs: 10, busyPerSecond: 1 },
+        () => 0,
+        async (drafts) => {
+          if (fail) throw new Error("database is locked");
+          return drafts.map((d, i) => ({ line: stored(d, i + 1) }));
+        },
+      );
       const sent = [fanout.submit(draft(1)), fanout.submit(draft(2))].map((p) => p.catch((e: Error) => e.message));
       expect(await Promise.all(sent)).toEqual(["database is locked", "database is locked"]);
       expect(frames).toEqual([]);

@@ -5,7 +5,26 @@ const block = compileChatFilter({ blockedTerms: ["hate", "Kill yourself", "crèm
 const mask = compileChatFilter({ blockedTerms: ["hate", "kill yourself"], filterAction: "mask", blockLinks: false });
 
 describe("blocked terms", () => {
-  const evasions = ["hate", "HATE", "Hate!", "h4te", "H4T3", "hâte", "ḧätë", "ｈａｔｅ", "Ｈ４ＴＥ", "h@te", "k!ll yourself", "һаtе", "i h4te you", "...hate...", "kill yourself", "K1LL   yourse1f", "creme", "CRÈME"];
+  const evasions = [
+    "hate",
+    "HATE",
+    "Hate!",
+    "h4te",
+    "H4T3",
+    "hâte",
+    "ḧätë",
+    "ｈａｔｅ",
+    "Ｈ４ＴＥ",
+    "h@te",
+    "k!ll yourself",
+    "һаtе",
+    "i h4te you",
+    "...hate...",
+    "kill yourself",
+    "K1LL   yourse1f",
+    "creme",
+    "CRÈME",
+  ];
   for (const text of evasions) {
     test(`'${text}' is caught`, () => expect(block.screen(text, false).kind).toBe("blocked"));
   }

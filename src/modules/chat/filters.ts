@@ -13,10 +13,7 @@ export interface FilterRules {
   blockLinks: boolean;
 }
 
-export type ScreenResult =
-  | { kind: "ok"; text: string; masked: boolean }
-  | { kind: "blocked"; term: string }
-  | { kind: "link" };
+export type ScreenResult = { kind: "ok"; text: string; masked: boolean } | { kind: "blocked"; term: string } | { kind: "link" };
 
 export interface ChatFilter {
   /** False when there is nothing to screen for, so the chat can skip the filter entirely. */
@@ -27,10 +24,44 @@ export interface ChatFilter {
 
 // Letters and digits that stand in for others, folded to one spelling on both sides of the match.
 const LOOKALIKES: Record<string, string> = {
-  "0": "o", "1": "i", l: "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", $: "s",
+  "0": "o",
+  "1": "i",
+  l: "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "8": "b",
+  "@": "a",
+  $: "s",
   // Cyrillic and Greek letters that look like Latin ones.
-  а: "a", е: "e", о: "o", р: "p", с: "c", х: "x", у: "y", і: "i", ѕ: "s", ј: "j", ԁ: "d", к: "k", м: "m", т: "t", в: "b", н: "h", һ: "h",
-  α: "a", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x",
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  х: "x",
+  у: "y",
+  і: "i",
+  ѕ: "s",
+  ј: "j",
+  ԁ: "d",
+  к: "k",
+  м: "m",
+  т: "t",
+  в: "b",
+  н: "h",
+  һ: "h",
+  α: "a",
+  ε: "e",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
 };
 // "!" and "|" stand for "i" only inside a word (`k!ll`), never at its end (`hate!`): see foldWords.
 const WORD_CHARACTER = /^[\p{L}\p{N}]+$/u;
@@ -80,7 +111,7 @@ export function foldWords(text: string): Word[] {
     if (folded) words.push({ folded, start, end });
     folded = "";
   };
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const unit = text.charCodeAt(i);
     let next: number;
     let part: string;

@@ -177,9 +177,7 @@ export class ChatHub {
   /** Sockets of that chat name (case-insensitive); admins only when `includeAdmins`. */
   socketsOf(username: string, includeAdmins = false): Connection[] {
     const wanted = username.toLowerCase();
-    return [...this.connections.values()].filter(
-      (c) => !c.closing && c.identity.username.toLowerCase() === wanted && (includeAdmins || !c.identity.isAdmin),
-    );
+    return [...this.connections.values()].filter((c) => !c.closing && c.identity.username.toLowerCase() === wanted && (includeAdmins || !c.identity.isAdmin));
   }
 
   // --- sending ----------------------------------------------------------------------------------------

@@ -152,7 +152,11 @@ function kickOfMark(member: string): KickTarget {
   try {
     const kick = JSON.parse(member) as Partial<KickTarget>;
     if (typeof kick.username === "string" && kick.username) {
-      return { username: kick.username, userId: typeof kick.userId === "number" ? kick.userId : null, accessCodeId: typeof kick.accessCodeId === "number" ? kick.accessCodeId : null };
+      return {
+        username: kick.username,
+        userId: typeof kick.userId === "number" ? kick.userId : null,
+        accessCodeId: typeof kick.accessCodeId === "number" ? kick.accessCodeId : null,
+      };
     }
   } catch {
     // The name alone.

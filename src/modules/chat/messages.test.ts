@@ -76,7 +76,11 @@ for (const engine of await testEngines()) {
       const log = new ChatMessageStore(store);
       const last = (await seqs()).at(-1)![0];
       // An instance of an earlier version numbers its line from the table alone, past the counter.
-      await store.run("INSERT INTO chat_messages (id, seq, username, text, type, created_at) VALUES ('older-1', ?, 'old', 'from an older instance', 'user', ?)", last + 1, Date.now());
+      await store.run(
+        "INSERT INTO chat_messages (id, seq, username, text, type, created_at) VALUES ('older-1', ?, 'old', 'from an older instance', 'user', ?)",
+        last + 1,
+        Date.now(),
+      );
       await log.add(draft("ada", "after the older one"));
       // A log copied in, without the counter.
       await store.run("DELETE FROM event_counters WHERE name = 'chat_seq'");
@@ -91,34 +95,41 @@ for (const engine of await testEngines()) {
       expect(await store.get("SELECT value FROM event_counters WHERE name = 'chat_seq'")).toEqual({ value: last + 4 });
     });
 
-    test.skipIf(engine !== "postgres")("an older instance numbering its line under the chat's lock (a rolling upgrade) never collides with a line numbered from the counter", async () => {
-      const log = new ChatMessageStore(store);
-      await log.add(draft("ada", "before the upgrade"));
-      let go!: () => void;
-      const gate = new Promise<void>((resolve) => (go = resolve));
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => (locked = resolve));
-      // The earlier version's way: the chat's lock, the table's last number, the insert, commit.
-      const older = other!.tx(async () => {
-        await other!.lock("chat_messages");
-        const last = Number((await other!.get<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM chat_messages"))!.seq);
-        locked();
-        await gate;
-        await other!.run("INSERT INTO chat_messages (id, seq, username, text, type, created_at) VALUES ('older-2', ?, 'old', 'numbered by an older instance', 'user', ?)", last + 1, Date.now());
-        return last;
-      });
-      await holding;
-      let stored = false;
-      const newer = log.add(draft("ada", "numbered from the counter")).then((result) => ((stored = true), result));
-      await Bun.sleep(300);
-      expect(stored).toBe(false); // it waits for the older instance's lock
-      go();
-      const last = await older;
-      await newer;
-      expect((await seqs()).slice(-2)).toEqual([
-        [last + 1, "numbered by an older instance"],
-        [last + 2, "numbered from the counter"],
-      ]);
-    });
+    test.skipIf(engine !== "postgres")(
+      "an older instance numbering its line under the chat's lock (a rolling upgrade) never collides with a line numbered from the counter",
+      async () => {
+        const log = new ChatMessageStore(store);
+        await log.add(draft("ada", "before the upgrade"));
+        let go!: () => void;
+        const gate = new Promise<void>((resolve) => (go = resolve));
+        let locked!: () => void;
+        const holding = new Promise<void>((resolve) => (locked = resolve));
+        // The earlier version's way: the chat's lock, the table's last number, the insert, commit.
+        const older = other!.tx(async () => {
+          await other!.lock("chat_messages");
+          const last = Number((await other!.get<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM chat_messages"))!.seq);
+          locked();
+          await gate;
+          await other!.run(
+            "INSERT INTO chat_messages (id, seq, username, text, type, created_at) VALUES ('older-2', ?, 'old', 'numbered by an older instance', 'user', ?)",
+            last + 1,
+            Date.now(),
+          );
+          return last;
+        });
+        await holding;
+        let stored = false;
+        const newer = log.add(draft("ada", "numbered from the counter")).then((result) => ((stored = true), result));
+        await Bun.sleep(300);
+        expect(stored).toBe(false); // it waits for the older instance's lock
+        go();
+        const last = await older;
+        await newer;
+        expect((await seqs()).slice(-2)).toEqual([
+          [last + 1, "numbered by an older instance"],
+          [last + 2, "numbered from the counter"],
+        ]);
+      },
+    );
   });
 }

@@ -168,7 +168,9 @@ export class ChatMessageStore {
     return this.store.tx(async () => {
       await this.store.lock("chat_messages");
       const counter = counted
-        ? await this.store.get<{ value: number }>("INSERT INTO event_counters (name, value) VALUES ('chat_seq', 0) ON CONFLICT (name) DO UPDATE SET value = event_counters.value RETURNING value")
+        ? await this.store.get<{ value: number }>(
+            "INSERT INTO event_counters (name, value) VALUES ('chat_seq', 0) ON CONFLICT (name) DO UPDATE SET value = event_counters.value RETURNING value",
+          )
         : null;
       const last = await this.store.get<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM chat_messages");
       const base = Math.max(Number(last!.seq), Number(counter?.value ?? 0));
@@ -253,7 +255,10 @@ export class ChatMessageStore {
   /** Hides every message of a kicked or banned user, as the clients do. */
   async deleteAllBy(username: string): Promise<void> {
     await this.store.tx(async () => {
-      const gone = await this.store.all<{ id: string }>("UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0 RETURNING id", username);
+      const gone = await this.store.all<{ id: string }>(
+        "UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0 RETURNING id",
+        username,
+      );
       for (const { id } of gone) await this.noteEvent(id, "delete");
     });
     await this.load();

@@ -26,7 +26,15 @@ export class ModerationLog {
   constructor(private readonly store: Store) {}
 
   async record(entry: NewLogEntry): Promise<void> {
-    await this.store.run("INSERT INTO moderation_log (action, moderator, target, message_text, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)", entry.action, entry.moderator, entry.target ?? null, entry.messageText ?? null, entry.detail ?? null, Date.now());
+    await this.store.run(
+      "INSERT INTO moderation_log (action, moderator, target, message_text, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      entry.action,
+      entry.moderator,
+      entry.target ?? null,
+      entry.messageText ?? null,
+      entry.detail ?? null,
+      Date.now(),
+    );
   }
 
   /** Newest first; optionally one action and a case-insensitive search on names, text and detail. */
@@ -43,16 +51,20 @@ export class ModerationLog {
       args.push(`%${q.toLowerCase().replace(/[!%_]/g, "!$&")}%`);
     }
     args.push(filter.limit ?? DEFAULT_LIMIT);
-    return (await this.store.all<LogRow>(`SELECT id, action, moderator, target, message_text, detail, created_at FROM moderation_log
-         ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`, ...args))
-      .map((r) => ({
-        id: r.id,
-        action: r.action,
-        moderator: r.moderator,
-        target: r.target,
-        messageText: r.message_text,
-        detail: r.detail,
-        createdAt: new Date(r.created_at).toISOString(),
-      }));
+    return (
+      await this.store.all<LogRow>(
+        `SELECT id, action, moderator, target, message_text, detail, created_at FROM moderation_log
+         ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`,
+        ...args,
+      )
+    ).map((r) => ({
+      id: r.id,
+      action: r.action,
+      moderator: r.moderator,
+      target: r.target,
+      messageText: r.message_text,
+      detail: r.detail,
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
   }
 }

@@ -61,7 +61,14 @@ export class ChatModeration {
   /** Saves and applies new rules at once, logging what changed. Returns the rules as saved. */
   async saveRules(next: ChatRules, by: string): Promise<ChatRules> {
     const before = this.rules;
-    await this.store.run("UPDATE chat_rules SET slow_mode_seconds = ?, blocked_terms = ?, filter_action = ?, block_links = ?, updated_at = ? WHERE id = 1", next.slowModeSeconds, JSON.stringify(next.blockedTerms), next.filterAction, next.blockLinks ? 1 : 0, Date.now());
+    await this.store.run(
+      "UPDATE chat_rules SET slow_mode_seconds = ?, blocked_terms = ?, filter_action = ?, block_links = ?, updated_at = ? WHERE id = 1",
+      next.slowModeSeconds,
+      JSON.stringify(next.blockedTerms),
+      next.filterAction,
+      next.blockLinks ? 1 : 0,
+      Date.now(),
+    );
     this.rules = { ...next, blockedTerms: [...next.blockedTerms] };
     this.filter = compileChatFilter(this.rules);
     if (before.slowModeSeconds !== next.slowModeSeconds) await this.log.record({ action: "slow_mode", moderator: by, detail: slowModeDetail(next.slowModeSeconds) });

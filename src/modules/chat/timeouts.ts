@@ -8,7 +8,6 @@ export interface TimeoutTarget {
   accessCodeId: number | null;
 }
 
-
 interface TimeoutRow {
   user_id: number | null;
   username: string;
@@ -95,7 +94,7 @@ export class TimeoutList {
   }
 
   private async activeRows(): Promise<TimeoutRow[]> {
-    return (await this.store.all<TimeoutRow>("SELECT user_id, username, access_code_id, until, timed_out_by FROM chat_timeouts WHERE until > ? ORDER BY until", this.now()));
+    return await this.store.all<TimeoutRow>("SELECT user_id, username, access_code_id, until, timed_out_by FROM chat_timeouts WHERE until > ? ORDER BY until", this.now());
   }
 
   /** Reads the running timeouts into memory (after a change, here or on another instance). */

@@ -70,9 +70,7 @@ export class EventPageService {
 
   private async read(): Promise<EventFacts> {
     const s = await this.settings.get();
-    const row = (await this.store.get<{ calendar_uid: string; calendar_sequence: number }>(
-      "SELECT calendar_uid, calendar_sequence FROM livestream_settings WHERE id = 1",
-    ))!;
+    const row = (await this.store.get<{ calendar_uid: string; calendar_sequence: number }>("SELECT calendar_uid, calendar_sequence FROM livestream_settings WHERE id = 1"))!;
     const siteUrl = this.site.url().replace(/\/+$/, "");
     const title = eventTitle(s.eventTitle);
     const start = Date.parse(s.startDate);
@@ -109,7 +107,11 @@ export class EventPageService {
     if (!thumbnailUrl.startsWith(UPLOADS_URL_PREFIX)) return fallback;
     const stored = await this.uploads.find(thumbnailUrl.slice(UPLOADS_URL_PREFIX.length));
     if (!stored) return fallback;
-    const bytes = stored.bytes ?? (await Bun.file(stored.path).bytes().catch(() => null));
+    const bytes =
+      stored.bytes ??
+      (await Bun.file(stored.path)
+        .bytes()
+        .catch(() => null));
     if (!bytes) return fallback;
     const size = imageSize(bytes);
     return { url: `${siteUrl}${thumbnailUrl}`, width: size?.width ?? null, height: size?.height ?? null, type: sniffImage(bytes)?.type ?? stored.type };

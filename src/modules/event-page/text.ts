@@ -9,7 +9,10 @@ const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 export function clip(value: string, max: number): string {
   const parts = Array.from(graphemes.segment(value), (s) => s.segment);
   if (parts.length <= max) return value;
-  return `${parts.slice(0, max - 1).join("").trimEnd()}…`;
+  return `${parts
+    .slice(0, max - 1)
+    .join("")
+    .trimEnd()}…`;
 }
 
 /** JSON that cannot end the `<script>` holding it: `<`, `>` and `&` (and JavaScript's line breaks) as \u escapes. */

@@ -71,7 +71,12 @@ async function eventFigures(ctx: AppContext, out: Exposition, databaseUp: boolea
       ["pending", "failed"].map((status) => [{ status }, Number(queue.find((q) => q.status === status)?.n ?? 0)]),
     );
     const count = (kind: string) => payments.filter((p) => p.kind === kind).reduce((n, p) => n + Number(p.n), 0);
-    out.add("dreadcast_event_payments", "gauge", `Payments that succeeded, refunded ones included, by kind ${EVENT_WIDE}.`, ["access", "donation"].map((kind) => [{ kind }, count(kind)]));
+    out.add(
+      "dreadcast_event_payments",
+      "gauge",
+      `Payments that succeeded, refunded ones included, by kind ${EVENT_WIDE}.`,
+      ["access", "donation"].map((kind) => [{ kind }, count(kind)]),
+    );
     out.add(
       "dreadcast_event_payments_minor_units",
       "gauge",
@@ -97,14 +102,24 @@ async function metrics(ctx: AppContext): Promise<string> {
   out.add("dreadcast_cluster_viewers", "gauge", "Distinct people connected to the whole cluster, as this instance counts them (without fake viewers).", ctx.chat.realViewerCount());
   out.add("dreadcast_chat_messages_total", "counter", "Chat lines accepted on this instance.", live.lines);
   out.add("dreadcast_hearts_total", "counter", "Hearts counted on this instance.", live.hearts);
-  out.add("dreadcast_chat_messages_per_second", "gauge", "Chat lines accepted on this instance per second, over the last ten seconds.", Math.round(live.linesPerSecond * 100) / 100);
+  out.add(
+    "dreadcast_chat_messages_per_second",
+    "gauge",
+    "Chat lines accepted on this instance per second, over the last ten seconds.",
+    Math.round(live.linesPerSecond * 100) / 100,
+  );
   out.add("dreadcast_hearts_per_second", "gauge", "Hearts counted on this instance per second, over the last ten seconds.", Math.round(live.heartsPerSecond * 100) / 100);
   out.add("dreadcast_broadcast_frames_total", "counter", "Frames fanned out to this instance's sockets (one per event or chat batch).", live.frames);
   const latency = await databaseLatency(ctx);
   out.add("dreadcast_database_up", "gauge", "1 when the database answered the scrape's query.", latency === null ? 0 : 1);
   if (latency !== null) out.add("dreadcast_database_latency_seconds", "gauge", "Round trip of a trivial query to the database.", latency);
   if (ctx.store instanceof PostgresStore) {
-    out.add("dreadcast_database_pool_renewals_total", "counter", "Times PostgreSQL gave no answer within the deadline and the pool's connections were dropped and opened anew.", ctx.store.poolRenewals);
+    out.add(
+      "dreadcast_database_pool_renewals_total",
+      "counter",
+      "Times PostgreSQL gave no answer within the deadline and the pool's connections were dropped and opened anew.",
+      ctx.store.poolRenewals,
+    );
   }
   out.add("dreadcast_redis_up", "gauge", "1 while the connection to Redis is up (absent alone).", cluster.clustered ? (cluster.redis === "up" ? 1 : 0) : NaN);
   if (cluster.roundTripMs !== null) out.add("dreadcast_redis_round_trip_seconds", "gauge", "Round trip of the last health ping to Redis.", cluster.roundTripMs / 1000);

@@ -194,7 +194,12 @@ export class IngestService {
   }
 
   private async start(): Promise<void> {
-    const options = { host: this.config.host, logger: this.log, authorize: (app: string, key: string) => this.authorize(app, key), onPublish: (session: PublishSession) => this.onPublish(session) };
+    const options = {
+      host: this.config.host,
+      logger: this.log,
+      authorize: (app: string, key: string) => this.authorize(app, key),
+      onPublish: (session: PublishSession) => this.onPublish(session),
+    };
     const packager = new Packager();
     const rtmp = await startRtmpServer({ ...options, port: this.config.rtmpPort });
     let rtmps: RtmpServer | null = null;

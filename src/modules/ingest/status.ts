@@ -30,7 +30,7 @@ function publisherView(ingest: IngestService, { session, videoCodec, audio }: Li
             keyframeIntervalS: video.keyframeIntervalS ?? (stats.keyframeIntervalSeconds || null),
           }
         : null,
-    audio: audio ? { codec: "AAC", sampleRate: audio.sampleRate, channels: audio.channels, bitrateKbps: (figures?.audio?.kbps ?? null) } : null,
+    audio: audio ? { codec: "AAC", sampleRate: audio.sampleRate, channels: audio.channels, bitrateKbps: figures?.audio?.kbps ?? null } : null,
   };
 }
 
@@ -48,11 +48,15 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
   if (!live || !publisher) return warnings;
   const interval = publisher.video?.keyframeIntervalS ?? null;
   if (interval !== null && interval > MAX_KEYFRAME_INTERVAL_S) {
-    warnings.push(`Keyframes arrive every ${interval} s: set OBS's Keyframe Interval to 1 or 2 s (Settings → Output, Output Mode: Advanced), or viewers wait longer for the picture and fall further behind.`);
+    warnings.push(
+      `Keyframes arrive every ${interval} s: set OBS's Keyframe Interval to 1 or 2 s (Settings → Output, Output Mode: Advanced), or viewers wait longer for the picture and fall further behind.`,
+    );
   }
   const kbps = publisher.video?.bitrateKbps ?? null;
   if (kbps !== null && kbps > PHONE_BITRATE_KBPS) {
-    warnings.push(`The video bitrate is ${kbps.toLocaleString("en-GB")} kbps: viewers on phones may not keep up. 2,500–4,500 kbps suits 720p or 1080p (Settings → Output → Bitrate).`);
+    warnings.push(
+      `The video bitrate is ${kbps.toLocaleString("en-GB")} kbps: viewers on phones may not keep up. 2,500–4,500 kbps suits 720p or 1080p (Settings → Output → Bitrate).`,
+    );
   }
   if (!publisher.audio && Date.now() - live.session.startedAt.getTime() > AUDIO_GRACE_MS) {
     warnings.push("No audio is arriving: check that OBS has an audio source that is not muted (the Audio Mixer), or viewers hear nothing.");

@@ -76,9 +76,7 @@ export function moderationRoutes(ctx: AppContext) {
       },
       { params: userIdParam, body: banUserBody },
     )
-    .get("/chat-export.json", async () =>
-      downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)),
-    )
+    .get("/chat-export.json", async () => downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)))
     .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv(await service.chatExport())))
     .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))
     .post(

@@ -28,7 +28,10 @@ export class ModerationAdminService {
    * one (revoke the code instead). Logged when it changes anything.
    */
   async setModerator(userId: number, isModerator: boolean, by: string): Promise<{ username: string; changed: boolean }> {
-    const user = (await this.store.get<{ username: string; kind: string | null }>("SELECT u.username, c.kind FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.id = ?", userId));
+    const user = await this.store.get<{ username: string; kind: string | null }>(
+      "SELECT u.username, c.kind FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id WHERE u.id = ?",
+      userId,
+    );
     if (!user) throw notFound("Unknown user");
     if (user.kind === "MOD" && !isModerator) throw conflict("This viewer is a moderator by their MOD- code; revoke the code to take it back.");
     const changes = isModerator
@@ -54,24 +57,35 @@ export class ModerationAdminService {
 
   /** Every chat line ever sent, oldest first, deleted ones included and marked. */
   async chatExport(): Promise<ChatExportMessage[]> {
-    return (await this.store.all<ExportRow>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, donation_currency, created_at FROM chat_messages ORDER BY seq"))
-      .map((r) => ({
-        id: r.id,
-        username: r.username,
-        text: r.text,
-        type: r.type,
-        timestamp: new Date(r.created_at).toISOString(),
-        deleted: r.deleted === 1,
-        pinned: r.is_pinned === 1,
-        donation: r.donation_pence === null ? null : r.donation_pence / 100,
-        currency: r.donation_pence === null ? null : r.donation_currency,
-      }));
+    return (
+      await this.store.all<ExportRow>("SELECT id, username, text, type, is_pinned, deleted, donation_pence, donation_currency, created_at FROM chat_messages ORDER BY seq")
+    ).map((r) => ({
+      id: r.id,
+      username: r.username,
+      text: r.text,
+      type: r.type,
+      timestamp: new Date(r.created_at).toISOString(),
+      deleted: r.deleted === 1,
+      pinned: r.is_pinned === 1,
+      donation: r.donation_pence === null ? null : r.donation_pence / 100,
+      currency: r.donation_pence === null ? null : r.donation_currency,
+    }));
   }
 
   chatExportCsv(messages: ChatExportMessage[]): string {
     return toCsv(
       ["time", "username", "type", "text", "donation", "currency", "pinned", "deleted", "id"],
-      messages.map((m) => [m.timestamp, m.username, m.type, m.text, m.donation === null ? null : m.donation.toFixed(2), m.currency?.toUpperCase() ?? null, m.pinned, m.deleted, m.id]),
+      messages.map((m) => [
+        m.timestamp,
+        m.username,
+        m.type,
+        m.text,
+        m.donation === null ? null : m.donation.toFixed(2),
+        m.currency?.toUpperCase() ?? null,
+        m.pinned,
+        m.deleted,
+        m.id,
+      ]),
     );
   }
 }

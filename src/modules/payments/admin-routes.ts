@@ -13,7 +13,14 @@ export function paymentAdminRoutes(ctx: AppContext) {
       async ({ body, admin, session, clientIp }) => {
         requireRecentProof(session);
         const answer = await ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason);
-        await ctx.audit.record(admin, "payment.refund", body.paymentIntentId, { refunded: body.expectedRefunded ?? null }, { amount: body.amount ?? "full", reason: body.reason ?? null }, clientIp);
+        await ctx.audit.record(
+          admin,
+          "payment.refund",
+          body.paymentIntentId,
+          { refunded: body.expectedRefunded ?? null },
+          { amount: body.amount ?? "full", reason: body.reason ?? null },
+          clientIp,
+        );
         return answer;
       },
       { body: refundPaymentBody },

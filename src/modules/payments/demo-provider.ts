@@ -29,8 +29,18 @@ export class DemoPaymentProvider implements PaymentProvider {
     const id = `pi_demo_${randomToken(12)}`;
     const clientSecret = `${id}_secret_${randomToken(12)}`;
     const now = Date.now();
-    await this.store.run(`INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, ?, ?)`, id, clientSecret, request.amount, request.currency, JSON.stringify(request.metadata), request.email ?? null, now, now);
+    await this.store.run(
+      `INSERT INTO demo_payment_intents (id, client_secret, amount, currency, status, metadata, email, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, ?, ?)`,
+      id,
+      clientSecret,
+      request.amount,
+      request.currency,
+      JSON.stringify(request.metadata),
+      request.email ?? null,
+      now,
+      now,
+    );
     return { id, clientSecret };
   }
 
@@ -42,7 +52,13 @@ export class DemoPaymentProvider implements PaymentProvider {
   /** No money to return: the refund is recorded at once, its id fixed by the idempotency key. */
   async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
     // Only this app refunds a demo payment, so the ledger's own refunds are the whole story.
-    return { id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`, amount, status: "succeeded", created: Math.floor(Date.now() / 1000), chargeRefunded: null };
+    return {
+      id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`,
+      amount,
+      status: "succeeded",
+      created: Math.floor(Date.now() / 1000),
+      chargeRefunded: null,
+    };
   }
 
   async findByClientSecret(clientSecret: string): Promise<ProviderIntent> {
@@ -58,7 +74,7 @@ export class DemoPaymentProvider implements PaymentProvider {
     const digits = cardNumber.replace(/[\s-]/g, "");
     if (digits === DEMO_CARD_SUCCESS) {
       // Like Stripe's receipt_email at confirmation: the buyer's address, unless one was given at creation.
-      if (email && !intent.email) (await this.store.run("UPDATE demo_payment_intents SET email = ? WHERE id = ?", email, intent.id));
+      if (email && !intent.email) await this.store.run("UPDATE demo_payment_intents SET email = ? WHERE id = ?", email, intent.id);
       return this.setStatus({ ...intent, email: intent.email ?? email ?? null }, "succeeded");
     }
     if (digits === DEMO_CARD_DECLINED) {

@@ -52,9 +52,5 @@ export function paymentRoutes(ctx: AppContext) {
       if (!clientSecret) throw badRequest("clientSecret is required");
       return ctx.payments.demoIntentState(clientSecret);
     })
-    .post(
-      "/stripe/webhook",
-      async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature"), ctx.site.url()),
-      { parse: "none" },
-    );
+    .post("/stripe/webhook", async ({ request }) => ctx.payments.handleWebhook(await request.text(), request.headers.get("stripe-signature"), ctx.site.url()), { parse: "none" });
 }

@@ -129,7 +129,9 @@ export class PaymentLedger {
     else if (event.kind === "refund_state") {
       const undone = await this.recordRefund(event.refundId, event.intentId, event.amount, event.status, event.created, event.at, event.failureReason);
       if (undone) {
-        this.log.warn(`refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`);
+        this.log.warn(
+          `refund ${event.refundId} of ${event.intentId} ${event.status === "canceled" ? "was canceled" : `failed (${event.failureReason ?? "no reason given"})`}: its money is back in the Stripe balance and the buyer was not refunded`,
+        );
         if (event.status === "failed") await this.tellBuyerRefundFailed(event.intentId, event.refundId, event.amount, event.failureReason, siteUrl);
       }
     } else await this.recordDispute(event.disputeId, event.intentId, event.amount, event.status, event.at);
@@ -161,10 +163,20 @@ export class PaymentLedger {
    */
   async recordRefund(refundId: string, intentId: string, amount: number, status: string, created: number, at: number, failureReason: string | null = null): Promise<boolean> {
     const undone = UNDONE_REFUND.has(status);
-    const changed = await this.store.run(`INSERT INTO refunds (id, intent_id, amount, created_at, status, failure_reason, refund_created, failed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+    const changed = await this.store.run(
+      `INSERT INTO refunds (id, intent_id, amount, created_at, status, failure_reason, refund_created, failed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, failure_reason = excluded.failure_reason, failed_at = excluded.failed_at,
            refund_created = COALESCE(refunds.refund_created, excluded.refund_created)
-         WHERE refunds.status NOT IN ('failed', 'canceled')`, refundId, intentId, amount, Date.now(), status, undone ? failureReason : null, created, undone ? at : null);
+         WHERE refunds.status NOT IN ('failed', 'canceled')`,
+      refundId,
+      intentId,
+      amount,
+      Date.now(),
+      status,
+      undone ? failureReason : null,
+      created,
+      undone ? at : null,
+    );
     return undone && changed.changes > 0;
   }
 
@@ -173,10 +185,16 @@ export class PaymentLedger {
    * replaces an earlier one (it may be lower: a refund failed), and of two in one second the higher counts.
    */
   async recordChargeRefunded(intentId: string, amountRefunded: number, at: number): Promise<void> {
-    await this.store.run(`INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4)
+    await this.store.run(
+      `INSERT INTO charge_refunds (intent_id, amount_refunded, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (intent_id) DO UPDATE SET amount_refunded = excluded.amount_refunded, updated_at = excluded.updated_at, observed_at = excluded.observed_at
          WHERE excluded.observed_at > charge_refunds.observed_at
-           OR (excluded.observed_at = charge_refunds.observed_at AND excluded.amount_refunded > charge_refunds.amount_refunded)`, intentId, amountRefunded, Date.now(), at);
+           OR (excluded.observed_at = charge_refunds.observed_at AND excluded.amount_refunded > charge_refunds.amount_refunded)`,
+      intentId,
+      amountRefunded,
+      Date.now(),
+      at,
+    );
   }
 
   /**
@@ -186,9 +204,18 @@ export class PaymentLedger {
    */
   async recordDispute(disputeId: string, intentId: string, amount: number, status: string, at: number): Promise<void> {
     const now = Date.now();
-    await this.store.run(`INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)
+    await this.store.run(
+      `INSERT INTO disputes (id, intent_id, amount, status, closed, created_at, updated_at, observed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)
          ON CONFLICT (id) DO UPDATE SET amount = ?3, status = ?4, closed = ?5, updated_at = ?6, observed_at = ?7
-         WHERE disputes.closed = 0 AND (?5 = 1 OR disputes.observed_at <= ?7)`, disputeId, intentId, amount, status, CLOSED.has(status) ? 1 : 0, now, at);
+         WHERE disputes.closed = 0 AND (?5 = 1 OR disputes.observed_at <= ?7)`,
+      disputeId,
+      intentId,
+      amount,
+      status,
+      CLOSED.has(status) ? 1 : 0,
+      now,
+      at,
+    );
   }
 
   /**
@@ -211,7 +238,8 @@ export class PaymentLedger {
     if (revokedNow) await this.access.revoke(code.id);
     // Told once per full refund: again for one made after a refund failed, also when the pass was revoked already.
     const email = code.email ?? row.email;
-    if (refunded && email) await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
+    if (refunded && email)
+      await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
     return revokedNow ? { revokedCodeIds: [code.id] } : {};
   }
 
@@ -220,11 +248,13 @@ export class PaymentLedger {
    * paid in (an event whose currency changed has donations in both), largest first.
    */
   async donationTotals(): Promise<CurrencyAmount[]> {
-    return this.store.all<CurrencyAmount>(
-      `SELECT l.currency, CAST(SUM(d.amount - CASE WHEN d.amount < l.refunded_amount + l.disputed_amount THEN d.amount
+    return this.store
+      .all<CurrencyAmount>(
+        `SELECT l.currency, CAST(SUM(d.amount - CASE WHEN d.amount < l.refunded_amount + l.disputed_amount THEN d.amount
            ELSE l.refunded_amount + l.disputed_amount END) AS BIGINT) AS amount
          FROM donations d JOIN payment_ledger l ON l.id = d.payment_id GROUP BY l.currency ORDER BY amount DESC, l.currency`,
-    ).then((rows) => rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) })));
+      )
+      .then((rows) => rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) })));
   }
 
   /**
@@ -232,29 +262,33 @@ export class PaymentLedger {
    * pass's (`passEmailSql`); a donation's is its receipt address, else its donor's (as the Users list shows it).
    */
   async list(intentId: string | null = null): Promise<PaymentRecord[]> {
-    return (await this.store.all<LedgerRow & { code: string | null; code_revoked: number | null; chat_name: string | null; contact_email: string | null }>(`SELECT l.*, c.code, c.revoked AS code_revoked,
+    return (
+      await this.store.all<LedgerRow & { code: string | null; code_revoked: number | null; chat_name: string | null; contact_email: string | null }>(
+        `SELECT l.*, c.code, c.revoked AS code_revoked,
            COALESCE(l.username, (SELECT u.username FROM users u WHERE u.access_code_id = c.id ORDER BY u.id DESC LIMIT 1)) AS chat_name,
            COALESCE(${passEmailSql("c", "l")}, (SELECT ${viewerEmailSql("u", "uc", "up")} FROM users u
                LEFT JOIN access_codes uc ON uc.id = u.access_code_id LEFT JOIN payments up ON up.id = uc.payment_id
              WHERE u.id = l.user_id)) AS contact_email
          FROM payment_ledger l LEFT JOIN access_codes c ON c.payment_id = l.id
-         WHERE l.fulfilled = 1 AND (CAST(?1 AS TEXT) IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`, intentId))
-      .map((r) => ({
-        paymentIntentId: r.intent_id,
-        kind: r.kind,
-        amount: r.amount,
-        currency: r.currency,
-        status: ledgerStatus(r),
-        refundedAmount: r.refunded_amount,
-        disputedAmount: r.disputed_amount,
-        failedRefundAmount: r.failed_refund_amount,
-        refundFailure: r.refund_failure,
-        email: r.contact_email,
-        username: r.chat_name,
-        code: r.code,
-        codeRevoked: r.code_revoked === 1,
-        createdAt: new Date(r.created_at).toISOString(),
-      }));
+         WHERE l.fulfilled = 1 AND (CAST(?1 AS TEXT) IS NULL OR l.intent_id = ?1) ORDER BY l.created_at DESC, l.id DESC`,
+        intentId,
+      )
+    ).map((r) => ({
+      paymentIntentId: r.intent_id,
+      kind: r.kind,
+      amount: r.amount,
+      currency: r.currency,
+      status: ledgerStatus(r),
+      refundedAmount: r.refunded_amount,
+      disputedAmount: r.disputed_amount,
+      failedRefundAmount: r.failed_refund_amount,
+      refundFailure: r.refund_failure,
+      email: r.contact_email,
+      username: r.chat_name,
+      code: r.code,
+      codeRevoked: r.code_revoked === 1,
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
   }
 
   async csv(): Promise<string> {

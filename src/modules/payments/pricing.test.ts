@@ -10,9 +10,7 @@ describe("money", () => {
   });
 
   test("each currency is formatted with its own symbol and two decimals", () => {
-    expect(CURRENCIES.map((c) => formatMoney(450, c))).toEqual([
-      "£4.50", "€4.50", "$4.50", "$4.50", "$4.50", "$4.50", "CHF 4.50", "kr 4.50", "kr 4.50", "kr 4.50", "zł 4.50",
-    ]);
+    expect(CURRENCIES.map((c) => formatMoney(450, c))).toEqual(["£4.50", "€4.50", "$4.50", "$4.50", "$4.50", "$4.50", "CHF 4.50", "kr 4.50", "kr 4.50", "kr 4.50", "zł 4.50"]);
   });
 
   test("an access price is at least the currency's Stripe minimum and at most 1,000.00", () => {

@@ -35,7 +35,9 @@ export class RefundService {
     if (before.disputed_amount > 0) throw conflict("This payment is disputed: the card issuer holds the money, so it cannot be refunded.");
     if (left <= 0) throw conflict("This payment has already been refunded in full.");
     if (expectedRefunded !== undefined && before.refunded_amount !== expectedRefunded) {
-      throw conflict(`This payment has changed since you opened it: ${formatMoney(before.refunded_amount, before.currency)} of it is refunded now. Check it before refunding again.`);
+      throw conflict(
+        `This payment has changed since you opened it: ${formatMoney(before.refunded_amount, before.currency)} of it is refunded now. Check it before refunding again.`,
+      );
     }
     const wanted = amount ?? left;
     if (wanted > left) throw badRequest(`At most ${formatMoney(left, before.currency)} of this payment can be refunded.`);

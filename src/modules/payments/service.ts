@@ -3,13 +3,7 @@ import type Stripe from "stripe";
 import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
 import { donationAmountProblem } from "../../contracts/money.ts";
-import {
-  ACCESS_PRODUCT,
-  type DonationIntentSetup,
-  type PaymentConfig,
-  type PaymentIntentSetup,
-  type PaymentIntentState,
-} from "../../contracts/payments.ts";
+import { ACCESS_PRODUCT, type DonationIntentSetup, type PaymentConfig, type PaymentIntentSetup, type PaymentIntentState } from "../../contracts/payments.ts";
 import { HttpError, badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { AccessCodeRecord, AccessService } from "../access/service.ts";
@@ -208,11 +202,12 @@ export class PaymentService {
     const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
     const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object, event.created) : null;
     const outcome = await this.store.tx(async (): Promise<Applied & { duplicate: boolean }> => {
-        const fresh = (await this.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING", event.id, event.type, Date.now())).changes;
-        if (fresh === 0) return { duplicate: true };
-        if (ledgerEvent) return { duplicate: false, effects: await this.ledger.applyEvent(ledgerEvent, siteUrl) };
-        return { duplicate: false, ...(intent ? await this.applyIntent(intent, siteUrl) : {}) };
-      });
+      const fresh = (await this.store.run("INSERT INTO webhook_events (id, type, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING", event.id, event.type, Date.now()))
+        .changes;
+      if (fresh === 0) return { duplicate: true };
+      if (ledgerEvent) return { duplicate: false, effects: await this.ledger.applyEvent(ledgerEvent, siteUrl) };
+      return { duplicate: false, ...(intent ? await this.applyIntent(intent, siteUrl) : {}) };
+    });
     this.announce(outcome);
     return { received: true, duplicate: outcome.duplicate };
   }
@@ -246,19 +241,22 @@ export class PaymentService {
     extra: { email?: string | null; viewerSessionId?: string; userId?: number | null; username?: string | null; siteUrl?: string | null; status?: string },
   ): Promise<void> {
     const now = Date.now();
-    await this.store.run(`INSERT INTO payments (intent_id, kind, amount, currency, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`, intentId,
-        kind,
-        amount,
-        currency,
-        extra.status ?? "requires_payment_method",
-        extra.email ?? null,
-        extra.viewerSessionId ?? null,
-        extra.userId ?? null,
-        extra.username ?? null,
-        extra.siteUrl ?? null,
-        now,
-        now);
+    await this.store.run(
+      `INSERT INTO payments (intent_id, kind, amount, currency, status, email, viewer_session_id, user_id, username, site_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO NOTHING`,
+      intentId,
+      kind,
+      amount,
+      currency,
+      extra.status ?? "requires_payment_method",
+      extra.email ?? null,
+      extra.viewerSessionId ?? null,
+      extra.userId ?? null,
+      extra.username ?? null,
+      extra.siteUrl ?? null,
+      now,
+      now,
+    );
   }
 
   /**
@@ -302,7 +300,7 @@ export class PaymentService {
 
   private async fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): Promise<AccessCodeRecord> {
     const email = row.email ?? intent.email;
-    let code = (await this.access.codeForPayment(row.id)) ?? await this.access.issueAccessCode("SKP", { email, paymentId: row.id });
+    let code = (await this.access.codeForPayment(row.id)) ?? (await this.access.issueAccessCode("SKP", { email, paymentId: row.id }));
     if (email && !code.email) {
       await this.store.run("UPDATE access_codes SET email = ? WHERE id = ? AND email IS NULL", email, code.id);
       code = { ...code, email };
@@ -313,7 +311,16 @@ export class PaymentService {
 
   private async countDonation(row: PaymentRow, intent: ProviderIntent): Promise<CountedDonation | undefined> {
     const username = row.username ?? intent.metadata.username ?? "Anonymous";
-    const inserted = (await this.store.run("INSERT INTO donations (payment_id, user_id, username, amount, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (payment_id) DO NOTHING", row.id, row.user_id, username, intent.amount, Date.now())).changes;
+    const inserted = (
+      await this.store.run(
+        "INSERT INTO donations (payment_id, user_id, username, amount, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (payment_id) DO NOTHING",
+        row.id,
+        row.user_id,
+        username,
+        intent.amount,
+        Date.now(),
+      )
+    ).changes;
     if (inserted === 0) return undefined;
     return {
       paymentIntentId: intent.id,

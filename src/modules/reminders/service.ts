@@ -125,7 +125,13 @@ export class ReminderService {
     const siteUrl = this.site.url();
     const unsubscribeUrl = `${siteUrl}/unsubscribe?token=${token}`;
     const content = reminderMail(
-      { title: eventTitle(title), startsIn: startsIn(start - now), startText: startInZone(new Date(start).toISOString(), zoneOf(row.device_fingerprint)), code: row.code, unsubscribeUrl },
+      {
+        title: eventTitle(title),
+        startsIn: startsIn(start - now),
+        startText: startInZone(new Date(start).toISOString(), zoneOf(row.device_fingerprint)),
+        code: row.code,
+        unsubscribeUrl,
+      },
       siteUrl,
     );
     return this.mail.enqueue({

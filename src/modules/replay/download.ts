@@ -26,7 +26,12 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
   const scales = timescales(initBytes);
   const offset0 = startSeconds(await store.read(files[1]!), scales);
   const total = sizes.reduce((a, b) => a + b, 0);
-  const name = `${row.title.replace(/[^\p{L}\p{N} ._-]+/gu, "").trim().replace(/\s+/g, "-") || `recording-${id}`}.mp4`;
+  const name = `${
+    row.title
+      .replace(/[^\p{L}\p{N} ._-]+/gu, "")
+      .trim()
+      .replace(/\s+/g, "-") || `recording-${id}`
+  }.mp4`;
   const out = new Headers(headers);
   out.set("content-type", "video/mp4");
   out.set("accept-ranges", "bytes");

@@ -31,7 +31,7 @@ export class Recorder {
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
-      const reason = `recording stopped: ${(error as NodeJS.ErrnoException).code === "ENOSPC" ? "the disk is full" : (error as Error).message ?? String(error)}`;
+      const reason = `recording stopped: ${(error as NodeJS.ErrnoException).code === "ENOSPC" ? "the disk is full" : ((error as Error).message ?? String(error))}`;
       this.log.warn(`replay: ${reason}; the live stream goes on`);
       if (recording) void this.recordings.finish(recording.id, "failed", reason).catch(() => {});
     };

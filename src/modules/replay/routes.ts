@@ -31,7 +31,11 @@ export function replayStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
       if (!match) throw notFound();
       const key = await ctx.replay.file(Number(match[1]), match[2]!);
       // Kept files never change: a player may keep them for the session (but only privately).
-      const served = await ctx.recordings.files.response(key, { ...base, "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : "video/iso.segment", "cache-control": "private, max-age=3600" });
+      const served = await ctx.recordings.files.response(key, {
+        ...base,
+        "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : "video/iso.segment",
+        "cache-control": "private, max-age=3600",
+      });
       if (!served) throw notFound();
       return served;
     },
@@ -57,7 +61,14 @@ export function recordingAdminRoutes(ctx: AppContext) {
       async ({ params, body, admin, clientIp }) => {
         const before = await ctx.recordings.view(params.id);
         const after = await ctx.recordings.patch(params.id, body);
-        await ctx.audit.record(admin, "recording.update", `#${params.id}`, { title: before.title, trimStartS: before.trimStartS, trimEndS: before.trimEndS, hidden: before.hidden }, body, clientIp);
+        await ctx.audit.record(
+          admin,
+          "recording.update",
+          `#${params.id}`,
+          { title: before.title, trimStartS: before.trimStartS, trimEndS: before.trimEndS, hidden: before.hidden },
+          body,
+          clientIp,
+        );
         return after;
       },
       { params: idParam, body: recordingPatchBody },

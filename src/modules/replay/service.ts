@@ -14,12 +14,7 @@ export const NO_PUBLISHER_ENDS_AFTER_MS = 10 * 60_000;
 
 export const REPLAY_ENDED = "The replay has ended.";
 
-
-export type ReplayState =
-  | { state: "live" }
-  | { state: "none" }
-  | { state: "ended"; endedAt: number }
-  | { state: "replay"; startedAt: number; durationS: number };
+export type ReplayState = { state: "live" } | { state: "none" } | { state: "ended"; endedAt: number } | { state: "replay"; startedAt: number; durationS: number };
 
 /**
  * The replay: after the night (the switch off, or no publisher for ten minutes), pass holders watch every
@@ -94,7 +89,11 @@ export class ReplayService {
           init = s.init_file;
           lines.push(`#EXT-X-MAP:URI="r${row.id}/${init}"`);
         }
-        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(s.program_date_time)).toISOString()}`, `#EXTINF:${(Number(s.duration_ms) / 1000).toFixed(3)},`, `r${row.id}/${s.file}`);
+        lines.push(
+          `#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(s.program_date_time)).toISOString()}`,
+          `#EXTINF:${(Number(s.duration_ms) / 1000).toFixed(3)},`,
+          `r${row.id}/${s.file}`,
+        );
       }
     });
     lines.push("#EXT-X-ENDLIST", "");

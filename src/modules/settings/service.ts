@@ -201,12 +201,7 @@ export class SettingsService {
   }
 
   async setFakeViewers(enabled: boolean, target: number): Promise<LivestreamSettings> {
-    await this.store.run(
-      "UPDATE livestream_settings SET fake_viewers_enabled = ?, fake_viewers_target = ?, updated_at = ? WHERE id = 1",
-      enabled ? 1 : 0,
-      target,
-      Date.now(),
-    );
+    await this.store.run("UPDATE livestream_settings SET fake_viewers_enabled = ?, fake_viewers_target = ?, updated_at = ? WHERE id = 1", enabled ? 1 : 0, target, Date.now());
     return this.get();
   }
 

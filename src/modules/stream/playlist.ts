@@ -108,7 +108,9 @@ export class NamedPaths {
     }
     const address = relative.slice(0, queryAt) + (own.length ? `?${own.join("&")}` : "");
     if (!this.named(address, entry)) return null;
-    const added = Object.keys(DIRECTIVES).filter((name) => name in directives).map((name) => `${name}=${directives[name]}`);
+    const added = Object.keys(DIRECTIVES)
+      .filter((name) => name in directives)
+      .map((name) => `${name}=${directives[name]}`);
     return added.length ? `${address}${own.length ? "&" : "?"}${added.join("&")}` : address;
   }
 

@@ -136,7 +136,13 @@ export class StreamSourceService {
     try {
       await this.store.tx(async () => {
         if (embedUrl !== null) await this.settings.setEmbedUrl(embedUrl);
-        await this.store.run("UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1", kind, JSON.stringify(fields), (watermark ?? kind !== "embed") ? 1 : 0, Date.now());
+        await this.store.run(
+          "UPDATE stream_source SET kind = ?, fields = ?, watermark = ?, updated_at = ? WHERE id = 1",
+          kind,
+          JSON.stringify(fields),
+          (watermark ?? kind !== "embed") ? 1 : 0,
+          Date.now(),
+        );
       });
     } catch (error) {
       // Not saved: the listener follows the kind still saved.
@@ -154,7 +160,10 @@ export class StreamSourceService {
       await checkedAddress(new URL(originUrl), AbortSignal.timeout(ORIGIN_LOOKUP_TIMEOUT_MS));
     } catch (error) {
       if (error instanceof OriginRefused) {
-        throw fieldError("originUrl", `Origin URL is refused: ${error.message}. The relay fetches from this machine or its private network only when dreadcast runs with ${ALLOW_PRIVATE_FLAG}.`);
+        throw fieldError(
+          "originUrl",
+          `Origin URL is refused: ${error.message}. The relay fetches from this machine or its private network only when dreadcast runs with ${ALLOW_PRIVATE_FLAG}.`,
+        );
       }
       throw fieldError("originUrl", "Origin URL's host name could not be looked up in time. Check it, or try again.");
     }

@@ -6,9 +6,7 @@ import { findPerson } from "../access/person.ts";
 import { BANNED_MESSAGE, KICKED_MESSAGE } from "../../contracts/notices.ts";
 
 /** Who may watch: a viewer let in with a code (name and code for the watermark, until when), or an admin. */
-export type Watcher =
-  | { role: "viewer"; username: string; userId: number; accessCodeId: number; code: string; sessionExpiresAt: number }
-  | { role: "admin"; username: string };
+export type Watcher = { role: "viewer"; username: string; userId: number; accessCodeId: number; code: string; sessionExpiresAt: number } | { role: "admin"; username: string };
 
 /** Why someone may not watch. */
 export type Refusal = "not let in" | "banned" | "kicked out";

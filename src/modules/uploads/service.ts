@@ -52,13 +52,7 @@ export class UploadService {
     const kind = sniffImage(bytes);
     if (!kind) throw badRequest("Please upload an image file (JPEG, PNG, GIF, etc.).");
     const name = `${new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32)}.${kind.ext}`;
-    await this.store.run(
-      "INSERT INTO uploads (name, content_type, bytes, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
-      name,
-      kind.type,
-      bytes,
-      Date.now(),
-    );
+    await this.store.run("INSERT INTO uploads (name, content_type, bytes, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING", name, kind.type, bytes, Date.now());
     return UPLOADS_URL_PREFIX + name;
   }
 

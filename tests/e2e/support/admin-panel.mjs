@@ -48,7 +48,10 @@ export async function generateCode(page, body = {}) {
  * and bound to that device, and a user row exists.
  */
 export async function enterAsViewer(page, code, username, email) {
-  const context = await page.context().browser().newContext({ baseURL: new URL(page.url()).origin });
+  const context = await page
+    .context()
+    .browser()
+    .newContext({ baseURL: new URL(page.url()).origin });
   try {
     const response = await context.request.post("/api/validate-access", {
       data: { accessCode: code, username, deviceFingerprint: makeFingerprint(), ...(email ? { email } : {}) },
@@ -148,7 +151,11 @@ export async function screenshotScreen(page, name) {
   // A focused field is scrolled into view while a full page is captured, shifting the picture.
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
   for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page.locator("li.toast").first().waitFor({ state: "detached", timeout: 3000 }).catch(() => {});
+  await page
+    .locator("li.toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => document.fonts.ready);

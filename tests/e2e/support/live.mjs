@@ -30,10 +30,13 @@ export async function testCode(page) {
 export async function enterStream(page, username, code) {
   await page.goto("/design");
   const accessCode = code ?? (await testCode(page));
-  await page.evaluate(([c, u]) => {
-    localStorage.setItem("accessCode", c);
-    localStorage.setItem("username", u);
-  }, [accessCode, username]);
+  await page.evaluate(
+    ([c, u]) => {
+      localStorage.setItem("accessCode", c);
+      localStorage.setItem("username", u);
+    },
+    [accessCode, username],
+  );
   await page.goto("/livestream");
   await connected(page);
   return accessCode;

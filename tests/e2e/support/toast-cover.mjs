@@ -15,6 +15,8 @@ export async function controlsUnderToast(page) {
     const t = toast.getBoundingClientRect();
     const selector = "a[href], button, input:not([type=hidden]), select, textarea, iframe, [role=button], [role=switch], label:has(> input), [data-toast-avoid]";
     const covered = [];
+    /** The labels of a form control; undefined for anything else. */
+    const labelsOf = (/** @type {Element} */ node) => /** @type {HTMLInputElement} */ (node).labels;
     for (const element of document.querySelectorAll(selector)) {
       if (area.contains(element)) continue;
       const r = element.getBoundingClientRect();
@@ -25,7 +27,7 @@ export async function controlsUnderToast(page) {
       const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
       const top = document.elementsFromPoint(x, y).find((hit) => !area.contains(hit));
-      if (!top || !(element === top || element.contains(top) || [...(/** @type {HTMLInputElement} */ (top).labels ?? [])].some((label) => label === element))) continue;
+      if (!top || !(element === top || element.contains(top) || [...(labelsOf(top) ?? [])].some((label) => label === element))) continue;
       const name = element.getAttribute("aria-label") || element.textContent?.trim().slice(0, 40) || element.getAttribute("placeholder") || "";
       covered.push(`${element.tagName.toLowerCase()} '${name}'`);
     }
@@ -47,7 +49,10 @@ export async function assertToastCoversNothing(page, sizes = [DESKTOP, MOBILE]) 
   for (const size of sizes) {
     await page.setViewportSize(size);
     await settleToast(page);
-    const place = await page.locator("li.toast[data-state='open']").first().evaluate((toast) => toast.parentElement?.dataset.place ?? "");
+    const place = await page
+      .locator("li.toast[data-state='open']")
+      .first()
+      .evaluate((toast) => toast.parentElement?.dataset.place ?? "");
     found[`${size.width}x${size.height}`] = { place, covered: await controlsUnderToast(page) };
     expected[`${size.width}x${size.height}`] = { place, covered: [] };
   }

@@ -6,10 +6,7 @@ import type { AudioConfig, AudioFrame, MediaSink, VideoConfig, VideoFrame } from
 import { FlvDemuxer } from "../../../src/modules/ingest/rtmp/flv.ts";
 
 export type FlvEvent =
-  | { kind: "videoConfig"; config: VideoConfig }
-  | { kind: "audioConfig"; config: AudioConfig }
-  | { kind: "video"; frame: VideoFrame }
-  | { kind: "audio"; frame: AudioFrame };
+  { kind: "videoConfig"; config: VideoConfig } | { kind: "audioConfig"; config: AudioConfig } | { kind: "video"; frame: VideoFrame } | { kind: "audio"; frame: AudioFrame };
 
 /** The file's media tags as sink calls, in file order. */
 export function readFlv(bytes: Uint8Array): FlvEvent[] {

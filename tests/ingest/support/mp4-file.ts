@@ -45,7 +45,11 @@ export function readFragmentedMp4(bytes: Uint8Array): { config: VideoConfig; fra
   const stbl = child(bytes, child(bytes, mdia, "minf")!, "stbl")!;
   const stsd = child(bytes, stbl, "stsd")!;
   const entry = [...boxes(bytes, stsd.body + 8, stsd.end)][0]!; // after version, flags and the entry count
-  const [codec, configType] = ENTRIES[entry.type] ?? (() => { throw new Error(`unexpected sample entry ${entry.type}`); })();
+  const [codec, configType] =
+    ENTRIES[entry.type] ??
+    (() => {
+      throw new Error(`unexpected sample entry ${entry.type}`);
+    })();
   const record = child(bytes, entry, configType, 78)!;
   const config: VideoConfig = {
     codec,

@@ -53,7 +53,11 @@ export function readStylesheet(css: string): Stylesheet {
     while (at < text.length) {
       const open = text.indexOf("{", at);
       if (open < 0) return;
-      const prelude = text.slice(at, open).trim().replace(/^[^{}]*;/, "").trim();
+      const prelude = text
+        .slice(at, open)
+        .trim()
+        .replace(/^[^{}]*;/, "")
+        .trim();
       let depth = 1;
       let close = open + 1;
       for (; close < text.length && depth > 0; close++) {
@@ -103,7 +107,9 @@ const sharedClasses = new Set(shared.flatMap(({ sheet }) => sheet.selectors.flat
 
 describe("feature styles cannot collide", () => {
   test("every feature has a prefix, and no prefix lies inside another's", () => {
-    const features = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const features = readdirSync(FEATURES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(features.filter((feature) => !FEATURE_PREFIXES[feature])).toEqual([]);
     const prefixes = Object.values(FEATURE_PREFIXES);
     for (const prefix of prefixes) expect(prefixes.filter((other) => inNamespace(prefix, other))).toEqual([prefix]);

@@ -13,10 +13,7 @@ export const UNEXPECTED_PAYMENT_ERROR = "An unexpected error occurred.";
  * What the dialog says about the last Pay Now beside the Payment Failed toast: refused (nothing taken), or no answer
  * (it may have gone through: the buyer can check), or checked and found unpaid.
  */
-export type PaymentProblem =
-  | { kind: "refused"; message: string }
-  | { kind: "unanswered"; checking: boolean; stillUnanswered: boolean }
-  | { kind: "not-charged" };
+export type PaymentProblem = { kind: "refused"; message: string } | { kind: "unanswered"; checking: boolean; stillUnanswered: boolean } | { kind: "not-charged" };
 
 /**
  * The payment dialog's rules after the provider answers, the same for Stripe and demo:

@@ -12,5 +12,9 @@ function subscribe(onChange: () => void): () => void {
 
 /** A local-storage value that re-renders when this tab or another one changes it. */
 export function useStoredValue(key: LocalKey): string | null {
-  return useSyncExternalStore(subscribe, () => readLocal(key), () => null);
+  return useSyncExternalStore(
+    subscribe,
+    () => readLocal(key),
+    () => null,
+  );
 }

@@ -25,10 +25,7 @@ interface State {
 }
 
 type Action =
-  | { type: "ADD"; toast: ToasterToast }
-  | { type: "UPDATE"; toast: Partial<ToasterToast> & { id: string } }
-  | { type: "DISMISS"; id?: string }
-  | { type: "REMOVE"; id?: string };
+  { type: "ADD"; toast: ToasterToast } | { type: "UPDATE"; toast: Partial<ToasterToast> & { id: string } } | { type: "DISMISS"; id?: string } | { type: "REMOVE"; id?: string };
 
 let count = 0;
 function nextId(): string {

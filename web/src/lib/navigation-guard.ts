@@ -57,7 +57,8 @@ function readHistory(): NavVisit[] {
     const parsed: unknown = JSON.parse(readSession(SESSION_KEYS.navHistory) ?? "[]");
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
-      (v: Partial<Record<keyof NavVisit, unknown>> | null): v is NavVisit => !!v && typeof v === "object" && (v.page === "access" || v.page === "livestream") && typeof v.at === "number",
+      (v: Partial<Record<keyof NavVisit, unknown>> | null): v is NavVisit =>
+        !!v && typeof v === "object" && (v.page === "access" || v.page === "livestream") && typeof v.at === "number",
     );
   } catch {
     return [];

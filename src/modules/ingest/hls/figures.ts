@@ -74,4 +74,3 @@ function frameRate(measured: number): number {
   const nearest = COMMON_FRAME_RATES.reduce((a, b) => (Math.abs(b - measured) < Math.abs(a - measured) ? b : a));
   return Math.abs(nearest - measured) <= nearest * 0.005 ? nearest : Math.round(measured * 100) / 100;
 }
-

@@ -9,7 +9,7 @@ interface Box {
 function parse(bytes: Uint8Array): Box[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Box[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = view.getUint32(at);
     out.push({ type: String.fromCharCode(...bytes.subarray(at + 4, at + 8)), body: bytes.subarray(at + 8, at + size) });
     at += size;
@@ -41,7 +41,11 @@ describe("fMP4 writer", () => {
     // The records are stored as given.
     expect(Buffer.from(init).indexOf(Buffer.concat([Buffer.from("avcC"), avcRecord]))).toBeGreaterThan(0);
     const esds = Buffer.from(init).indexOf("esds");
-    expect(Buffer.from(init).subarray(esds).indexOf(Buffer.from([0x05, 0x02, 0x11, 0x90]))).toBeGreaterThan(0);
+    expect(
+      Buffer.from(init)
+        .subarray(esds)
+        .indexOf(Buffer.from([0x05, 0x02, 0x11, 0x90])),
+    ).toBeGreaterThan(0);
   });
 
   test("a fragment's trun (version 1) carries durations, sizes, sync flags and negative composition offsets, its data offsets pointing into mdat", () => {

@@ -7,9 +7,7 @@ import type { AudioConfig, VideoConfig } from "../media.ts";
 /** 90 kHz, as MPEG systems time video. */
 export const VIDEO_TIMESCALE = 90_000;
 
-export type InitTrack =
-  | { id: number; kind: "video"; config: VideoConfig }
-  | { id: number; kind: "audio"; config: AudioConfig };
+export type InitTrack = { id: number; kind: "video"; config: VideoConfig } | { id: number; kind: "audio"; config: AudioConfig };
 
 export interface FragmentSample {
   /** In the track's timescale. */
@@ -168,7 +166,10 @@ function writeTrak(w: BoxWriter, track: InitTrack): void {
   w.startFull("tkhd", 0, 3); // enabled, in movie
   w.u32(0).u32(0).u32(track.id).u32(0).u32(0); // creation, modification, id, reserved, duration
   w.zeros(8);
-  w.u16(0).u16(video ? 0 : 1).u16(video ? 0 : 0x0100).u16(0); // layer, alternate group, volume
+  w.u16(0)
+    .u16(video ? 0 : 1)
+    .u16(video ? 0 : 0x0100)
+    .u16(0); // layer, alternate group, volume
   writeMatrix(w);
   w.u32(video ? track.config.width * 65536 : 0).u32(video ? track.config.height * 65536 : 0);
   w.end();
@@ -179,7 +180,9 @@ function writeTrak(w: BoxWriter, track: InitTrack): void {
   w.u16(0x55c4).u16(0); // language "und"
   w.end();
   w.startFull("hdlr", 0, 0);
-  w.u32(0).fourcc(video ? "vide" : "soun").zeros(12);
+  w.u32(0)
+    .fourcc(video ? "vide" : "soun")
+    .zeros(12);
   w.bytes(TEXT.encode(video ? "VideoHandler\0" : "SoundHandler\0"));
   w.end();
 

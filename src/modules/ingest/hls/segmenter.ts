@@ -348,8 +348,6 @@ function fragmentTrack(id: number, samples: Completed[]): FragmentTrack {
   return {
     id,
     baseDecodeTime: samples[0]!.time,
-    samples: samples.map(
-      (s): FragmentSample => ({ duration: s.duration, compositionOffset: s.compositionOffset, sync: s.sync, data: s.data }),
-    ),
+    samples: samples.map((s): FragmentSample => ({ duration: s.duration, compositionOffset: s.compositionOffset, sync: s.sync, data: s.data })),
   };
 }

@@ -48,7 +48,10 @@ describe("chunk stream", () => {
     const video = writer.encode(messages[1]!); // chunks of 1 + 11 + 128, then 1 + 128
     const audio = writer.encode(messages[0]!);
     // Cut each stream at its chunk boundaries: first chunk 140 bytes, then 129 per chunk.
-    const cut = (wire: Uint8Array) => [wire.subarray(0, 140), ...Array.from({ length: Math.ceil((wire.length - 140) / 129) }, (_, i) => wire.subarray(140 + i * 129, 140 + (i + 1) * 129))];
+    const cut = (wire: Uint8Array) => [
+      wire.subarray(0, 140),
+      ...Array.from({ length: Math.ceil((wire.length - 140) / 129) }, (_, i) => wire.subarray(140 + i * 129, 140 + (i + 1) * 129)),
+    ];
     const parts: Uint8Array[] = [];
     const [v, a] = [cut(video), cut(audio)];
     for (let i = 0; i < Math.max(v.length, a.length); i++) parts.push(...(v[i] ? [v[i]!] : []), ...(a[i] ? [a[i]!] : []));

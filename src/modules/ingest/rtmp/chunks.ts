@@ -257,10 +257,17 @@ export class ChunkWriter {
     const basic = id < 64 ? Uint8Array.of(id) : id < 320 ? Uint8Array.of(0, id - 64) : Uint8Array.of(1, (id - 64) & 0xff, (id - 64) >> 8);
     const field = extended ? 0xffffff : timestamp;
     const header0 = Uint8Array.of(
-      (field >> 16) & 0xff, (field >> 8) & 0xff, field & 0xff,
-      (payload.length >> 16) & 0xff, (payload.length >> 8) & 0xff, payload.length & 0xff,
+      (field >> 16) & 0xff,
+      (field >> 8) & 0xff,
+      field & 0xff,
+      (payload.length >> 16) & 0xff,
+      (payload.length >> 8) & 0xff,
+      payload.length & 0xff,
       message.type,
-      message.streamId & 0xff, (message.streamId >> 8) & 0xff, (message.streamId >> 16) & 0xff, (message.streamId >>> 24) & 0xff,
+      message.streamId & 0xff,
+      (message.streamId >> 8) & 0xff,
+      (message.streamId >> 16) & 0xff,
+      (message.streamId >>> 24) & 0xff,
     );
     const ext = extended ? u32(timestamp) : new Uint8Array(0);
     const parts: Uint8Array[] = [];

@@ -49,10 +49,8 @@ export const replies = {
     command(COMMAND_CHUNK_STREAM, 0, ["_error", transactionId, null, { level: "error", code: "NetConnection.Connect.Rejected", description }]),
   /** The plain `_result` releaseStream and the like get (FFmpeg and OBS do not wait for it). */
   result: (transactionId: number, value: Amf0Value = undefined): RtmpMessage => command(COMMAND_CHUNK_STREAM, 0, ["_result", transactionId, null, value]),
-  onFCPublish: (): RtmpMessage =>
-    command(COMMAND_CHUNK_STREAM, 0, ["onFCPublish", 0, null, { code: "NetStream.Publish.Start", description: "FCPublish" }]),
-  onFCUnpublish: (): RtmpMessage =>
-    command(COMMAND_CHUNK_STREAM, 0, ["onFCUnpublish", 0, null, { code: "NetStream.Unpublish.Success", description: "FCUnpublish" }]),
+  onFCPublish: (): RtmpMessage => command(COMMAND_CHUNK_STREAM, 0, ["onFCPublish", 0, null, { code: "NetStream.Publish.Start", description: "FCPublish" }]),
+  onFCUnpublish: (): RtmpMessage => command(COMMAND_CHUNK_STREAM, 0, ["onFCUnpublish", 0, null, { code: "NetStream.Unpublish.Success", description: "FCUnpublish" }]),
   onStatus: (level: "status" | "error", code: string, description: string): RtmpMessage =>
     command(STATUS_CHUNK_STREAM, PUBLISH_STREAM_ID, ["onStatus", 0, null, { level, code, description } satisfies Amf0Object]),
 };

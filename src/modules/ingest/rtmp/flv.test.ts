@@ -11,7 +11,10 @@ const av1C = hex("81 04 0c 00 0a0b000000043ea7bcdaf90040");
 describe("FLV video", () => {
   test("an AVC sequence header gives the record and the SPS's size; a NALU the pts from its composition time", () => {
     const demuxer = new FlvDemuxer();
-    expect(demuxer.video(hex(`17 00 000000 ${Buffer.from(avcC).toString("hex")}`), 0)).toEqual({ kind: "config", config: { codec: "h264", record: avcC, width: 640, height: 360 } });
+    expect(demuxer.video(hex(`17 00 000000 ${Buffer.from(avcC).toString("hex")}`), 0)).toEqual({
+      kind: "config",
+      config: { codec: "h264", record: avcC, width: 640, height: 360 },
+    });
     expect(demuxer.video(hex("17 01 000042 00000002 6588"), 1000)).toEqual({ kind: "frame", frame: { dts: 1000, pts: 1066, keyframe: true, data: hex("00000002 6588") } });
     expect(demuxer.video(hex("27 01 ffffdf 00000002 4188"), 1033)).toMatchObject({ frame: { dts: 1033, pts: 1000, keyframe: false } }); // -33
   });

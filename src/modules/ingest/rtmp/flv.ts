@@ -19,18 +19,29 @@ export type VideoTag =
   | { kind: "skip" }
   | { kind: "unsupported"; reason: string };
 
-export type AudioTag =
-  | { kind: "config"; config: AudioConfig }
-  | { kind: "frame"; frame: AudioFrame }
-  | { kind: "skip" }
-  | { kind: "unsupported"; reason: string };
+export type AudioTag = { kind: "config"; config: AudioConfig } | { kind: "frame"; frame: AudioFrame } | { kind: "skip" } | { kind: "unsupported"; reason: string };
 
 const LEGACY_VIDEO_CODECS: Record<number, string> = {
-  1: "JPEG", 2: "Sorenson H.263", 3: "Screen Video", 4: "On2 VP6", 5: "On2 VP6 with alpha", 6: "Screen Video 2",
+  1: "JPEG",
+  2: "Sorenson H.263",
+  3: "Screen Video",
+  4: "On2 VP6",
+  5: "On2 VP6 with alpha",
+  6: "Screen Video 2",
 };
 const AUDIO_FORMATS: Record<number, string> = {
-  0: "PCM", 1: "ADPCM", 2: "MP3", 3: "PCM", 4: "Nellymoser", 5: "Nellymoser", 6: "Nellymoser", 7: "G.711 A-law",
-  8: "G.711 µ-law", 11: "Speex", 14: "MP3", 15: "device-specific audio",
+  0: "PCM",
+  1: "ADPCM",
+  2: "MP3",
+  3: "PCM",
+  4: "Nellymoser",
+  5: "Nellymoser",
+  6: "Nellymoser",
+  7: "G.711 A-law",
+  8: "G.711 µ-law",
+  11: "Speex",
+  14: "MP3",
+  15: "device-specific audio",
 };
 const FOURCC_VIDEO: Record<string, VideoCodec> = { avc1: "h264", hvc1: "hevc", av01: "av1" };
 const SUPPORTED_VIDEO = "publish H.264, HEVC or AV1";

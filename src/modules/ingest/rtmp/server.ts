@@ -19,7 +19,10 @@ export type { PublishStats } from "./stats.ts";
 
 export class RtmpPortInUseError extends Error {
   override name = "RtmpPortInUseError";
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     super(`the RTMP port ${port} on ${host} is already in use`);
   }
 }
@@ -140,10 +143,13 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
   });
   server.on("error", (error) => logger.error("rtmp: listener error", error));
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const connection of [...connections]) connection.checkTimeouts(now);
-  }, Math.min(1000, Math.max(50, Math.floor(limits.setupIdleTimeoutMs / 4))));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const connection of [...connections]) connection.checkTimeouts(now);
+    },
+    Math.min(1000, Math.max(50, Math.floor(limits.setupIdleTimeoutMs / 4))),
+  );
   sweep.unref();
 
   const address = server.address();

@@ -163,7 +163,15 @@ export function DesignPage() {
             {CHAT_SAMPLES.map((sample) => (
               <div key={sample.message.id} className="design-tier">
                 <dt>{sample.label}</dt>
-                <dd>{sample.message.type === "system" ? "Italic, centred, quiet." : sample.message.staff ? "A badge from the server's flag on the line; no text can make one." : sample.message.type === "user" ? "Name in a steady colour per viewer." : describeTier(sample.message.donation ?? 0)}</dd>
+                <dd>
+                  {sample.message.type === "system"
+                    ? "Italic, centred, quiet."
+                    : sample.message.staff
+                      ? "A badge from the server's flag on the line; no text can make one."
+                      : sample.message.type === "user"
+                        ? "Name in a steady colour per viewer."
+                        : describeTier(sample.message.donation ?? 0)}
+                </dd>
               </div>
             ))}
           </dl>

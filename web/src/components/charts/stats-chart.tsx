@@ -39,7 +39,14 @@ export interface ChartLabels {
   countInCurrency?: boolean;
 }
 
-export const VIEWERS_AND_DONATIONS: ChartLabels = { title: "Viewers & donations", summary: "Viewers and donations", count: "Viewers", countUnit: "viewers", money: "Donations", moneyUnit: "donated" };
+export const VIEWERS_AND_DONATIONS: ChartLabels = {
+  title: "Viewers & donations",
+  summary: "Viewers and donations",
+  count: "Viewers",
+  countUnit: "viewers",
+  money: "Donations",
+  moneyUnit: "donated",
+};
 
 /** A count (area, left axis) and money so far (staircase, right axis, in `currency`) over the event. */
 export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }: { points: ChartPoint[]; currency: string; labels?: ChartLabels }) {
@@ -81,7 +88,12 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (data.length === 0) return;
     const left = event.currentTarget.getBoundingClientRect().left;
-    setHovered(nearestIndex(viewerPoints.map((p) => p.x), event.clientX - left));
+    setHovered(
+      nearestIndex(
+        viewerPoints.map((p) => p.x),
+        event.clientX - left,
+      ),
+    );
   };
   const active = hovered !== null ? data[hovered] : undefined;
   const activeX = active ? x(active.at) : 0;
@@ -160,11 +172,7 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
           </svg>
         ) : null}
         {active ? (
-          <div
-            className="stats-chart-tooltip"
-            style={{ left: Math.min(Math.max(activeX, 80), width - 80), top: MARGIN.top }}
-            aria-hidden="true"
-          >
+          <div className="stats-chart-tooltip" style={{ left: Math.min(Math.max(activeX, 80), width - 80), top: MARGIN.top }} aria-hidden="true">
             <span className="tooltip-time">{dayAndClock.format(active.at)}</span>
             <span className="tooltip-row legend-viewers">
               {formatCount(active.count)} {countUnit}
@@ -175,7 +183,9 @@ export function StatsChart({ points, currency, labels = VIEWERS_AND_DONATIONS }:
           </div>
         ) : null}
       </div>
-      {data.length < 3 && labels === VIEWERS_AND_DONATIONS ? <p className="stats-chart-note">The server records a sample every minute, so the chart fills in as the event runs.</p> : null}
+      {data.length < 3 && labels === VIEWERS_AND_DONATIONS ? (
+        <p className="stats-chart-note">The server records a sample every minute, so the chart fills in as the event runs.</p>
+      ) : null}
     </figure>
   );
 }

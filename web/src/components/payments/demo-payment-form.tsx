@@ -27,7 +27,8 @@ function validateCard(card: { cardNumber: string; expiry: string; cvc: string },
   const digits = card.cardNumber.replace(/\D/g, "");
   if (digits.length < 12) errors.cardNumber = "Please enter your card number.";
   const [month, year] = card.expiry.split("/").map((part) => Number(part.trim()));
-  const expired = !month || month > 12 || year === undefined || Number.isNaN(year) || 2000 + year < now.getFullYear() || (2000 + year === now.getFullYear() && month < now.getMonth() + 1);
+  const expired =
+    !month || month > 12 || year === undefined || Number.isNaN(year) || 2000 + year < now.getFullYear() || (2000 + year === now.getFullYear() && month < now.getMonth() + 1);
   if (expired) errors.expiry = "Please enter a valid expiry date (MM / YY).";
   if (!/^\d{3,4}$/.test(card.cvc)) errors.cvc = "Please enter the 3 or 4 digit security code.";
   return errors;

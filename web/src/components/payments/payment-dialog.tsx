@@ -40,7 +40,21 @@ function Initializing() {
 let setupCount = 0;
 
 /** One opening of the dialog: a fresh payment intent, then the card form for the server's payment mode. */
-function PaymentPanel({ amount, productType, compact, onSucceeded, onCancel, onBusyChange }: { amount: number; productType: ProductType; compact: boolean; onSucceeded: (intent: PaymentIntentState) => void; onCancel: () => void; onBusyChange: (busy: boolean) => void }) {
+function PaymentPanel({
+  amount,
+  productType,
+  compact,
+  onSucceeded,
+  onCancel,
+  onBusyChange,
+}: {
+  amount: number;
+  productType: ProductType;
+  compact: boolean;
+  onSucceeded: (intent: PaymentIntentState) => void;
+  onCancel: () => void;
+  onBusyChange: (busy: boolean) => void;
+}) {
   const [opening] = useState(() => ++setupCount);
   // Each Try again is a fresh set-up (and a fresh load of Stripe.js).
   const [attempt, setAttempt] = useState(0);
@@ -162,7 +176,11 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
           <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close" disabled={locked} title={locked ? "The payment is on its way" : undefined}>
             <CloseIcon />
           </Dialog.Close>
-          {paid ? <PaidNotice /> : <PaymentPanel amount={amount} productType={productType} compact={compact} onSucceeded={onSucceeded} onCancel={onCancel} onBusyChange={setBusy} />}
+          {paid ? (
+            <PaidNotice />
+          ) : (
+            <PaymentPanel amount={amount} productType={productType} compact={compact} onSucceeded={onSucceeded} onCancel={onCancel} onBusyChange={setBusy} />
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

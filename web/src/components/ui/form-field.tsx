@@ -53,13 +53,5 @@ type FormFieldProps = ComponentProps<"input"> & {
 
 /** A labelled input with its validation message (announced, and tied to the input). */
 export function FormField({ label, error, hint, id, className, ...inputProps }: FormFieldProps) {
-  return (
-    <Field
-      label={label}
-      error={error}
-      hint={hint}
-      id={id}
-      control={(tie) => <input className={className ? `input ${className}` : "input"} {...tie} {...inputProps} />}
-    />
-  );
+  return <Field label={label} error={error} hint={hint} id={id} control={(tie) => <input className={className ? `input ${className}` : "input"} {...tie} {...inputProps} />} />;
 }

@@ -19,15 +19,7 @@ export function CopyCodeButton({ record, onCopy }: { record: AccessCodeRecord; o
 }
 
 /** Send, reset device and revoke (restore, once revoked) for one code: icon buttons in the table, labelled tiles on cards. */
-export function CodeActions({
-  record,
-  labelled,
-  onCopy,
-  onSend,
-  onResetDevice,
-  onRevoke,
-  onRestore,
-}: CodeActionHandlers & { record: AccessCodeRecord; labelled: boolean }) {
+export function CodeActions({ record, labelled, onCopy, onSend, onResetDevice, onRevoke, onRestore }: CodeActionHandlers & { record: AccessCodeRecord; labelled: boolean }) {
   const actions = [
     ...(labelled ? [{ label: "Copy", name: "Copy", Icon: CopyIcon, onClick: () => onCopy(record), disabled: false }] : []),
     { label: "Send", name: "Send", Icon: MailIcon, onClick: () => onSend(record), disabled: record.revoked },

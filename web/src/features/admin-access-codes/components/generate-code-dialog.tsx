@@ -35,12 +35,7 @@ export function GenerateCodeDialog({ open, onOpenChange, onCopy, onGenerated }: 
     }
   };
 
-  const onSubmit = form.handleSubmit(({ email, kind }) =>
-    generate.mutate(
-      { kind, ...(email ? { email } : {}) },
-      { onSuccess: onGenerated },
-    ),
-  );
+  const onSubmit = form.handleSubmit(({ email, kind }) => generate.mutate({ kind, ...(email ? { email } : {}) }, { onSuccess: onGenerated }));
 
   return (
     <AdminDialog

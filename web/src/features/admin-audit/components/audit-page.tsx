@@ -117,7 +117,16 @@ export function AuditPage() {
             <label className="field-label" htmlFor={ids.actor}>
               Member
             </label>
-            <input id={ids.actor} className="input" type="search" placeholder="Any member" autoComplete="off" spellCheck={false} value={actor} onChange={(e) => setActor(e.target.value)} />
+            <input
+              id={ids.actor}
+              className="input"
+              type="search"
+              placeholder="Any member"
+              autoComplete="off"
+              spellCheck={false}
+              value={actor}
+              onChange={(e) => setActor(e.target.value)}
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor={ids.action}>

@@ -53,14 +53,7 @@ export function CreateFirstAdminPage() {
         {failure ? <Alert variant="error">{failure}</Alert> : null}
         <FormField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} error={errors.username?.message} {...form.register("username")} />
         <FormField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
-        <FormField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 6 characters."
-          error={errors.password?.message}
-          {...form.register("password")}
-        />
+        <FormField label="Password" type="password" autoComplete="new-password" hint="At least 6 characters." error={errors.password?.message} {...form.register("password")} />
         <button type="submit" className="btn btn-primary btn-block" disabled={create.isPending}>
           {create.isPending ? "Creating..." : "Create Admin Account"}
         </button>

@@ -11,11 +11,7 @@ export function FakeViewersSummary({ stats }: { stats: AdminStats }) {
   const moving = stats.currentFakeViewers !== (stats.fakeViewerMode ? stats.fakeViewersTarget : 0);
   const mayChange = useCan("fakeViewers");
   return (
-    <DashPanel
-      icon={<EyeIcon />}
-      title="Fake viewers"
-      aside={<span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>}
-    >
+    <DashPanel icon={<EyeIcon />} title="Fake viewers" aside={<span className={stats.fakeViewerMode ? "badge badge-on" : "badge"}>{stats.fakeViewerMode ? "On" : "Off"}</span>}>
       <dl className="dash-fake-figures">
         <div>
           <dt>Mode</dt>

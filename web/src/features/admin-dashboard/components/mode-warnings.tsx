@@ -12,8 +12,8 @@ export function ModeWarnings({ paymentMode, mailMode }: Pick<AdminStats, "paymen
           <div>
             <p className="alert-title">Demo mode: no real payments</p>
             <p>
-              Buyers pay with the demo test card and no money is taken. Start the server with <code>--stripe-secret-key</code> and{" "}
-              <code>--stripe-publishable-key</code> to sell real passes.
+              Buyers pay with the demo test card and no money is taken. Start the server with <code>--stripe-secret-key</code> and <code>--stripe-publishable-key</code> to sell
+              real passes.
             </p>
           </div>
         </div>
@@ -24,8 +24,7 @@ export function ModeWarnings({ paymentMode, mailMode }: Pick<AdminStats, "paymen
           <div>
             <p className="alert-title">No SMTP server: e-mail is not delivered</p>
             <p>
-              Access code e-mails are written to the outbox in the data directory instead of being sent. Start the server with{" "}
-              <code>--smtp-url</code> to deliver them.
+              Access code e-mails are written to the outbox in the data directory instead of being sent. Start the server with <code>--smtp-url</code> to deliver them.
             </p>
           </div>
         </div>

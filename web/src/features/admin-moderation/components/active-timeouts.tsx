@@ -11,8 +11,7 @@ export function ActiveTimeouts() {
   const lift = useLiftTimeout();
   const list = timeouts.data?.timeouts ?? [];
 
-  const onLift = (username: string) =>
-    lift.mutate(username, { onSuccess: () => toast({ title: "Timeout Lifted", description: `${username} can chat again.` }) });
+  const onLift = (username: string) => lift.mutate(username, { onSuccess: () => toast({ title: "Timeout Lifted", description: `${username} can chat again.` }) });
 
   return (
     <AdminSection icon={<ClockIcon />} title="Timed out now" text="Muted viewers still watch. Moderators time them out from a chat line.">
@@ -28,7 +27,13 @@ export function ActiveTimeouts() {
                   until {formatTime(t.until)} · by {t.timedOutBy}
                 </span>
               </span>
-              <button type="button" className="btn btn-outline btn-sm" onClick={() => onLift(t.username)} disabled={lift.isPending} aria-label={`Lift the timeout of ${t.username}`}>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => onLift(t.username)}
+                disabled={lift.isPending}
+                aria-label={`Lift the timeout of ${t.username}`}
+              >
                 Lift
               </button>
             </li>

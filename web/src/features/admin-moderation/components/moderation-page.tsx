@@ -71,7 +71,12 @@ export function ModerationPage() {
           <label className="sr-only" htmlFor="log-action">
             Action
           </label>
-          <select id="log-action" className="input moderation-select moderation-log-action-filter" value={action} onChange={(e) => setAction(e.target.value as ModerationAction | "")}>
+          <select
+            id="log-action"
+            className="input moderation-select moderation-log-action-filter"
+            value={action}
+            onChange={(e) => setAction(e.target.value as ModerationAction | "")}
+          >
             <option value="">All actions</option>
             {MODERATION_ACTIONS.map((a) => (
               <option key={a} value={a}>

@@ -106,7 +106,13 @@ export function PaymentsPage() {
                 </p>
                 <div className="ledger-chart-currencies" role="group" aria-label="Chart currency">
                   {currencies.map((c) => (
-                    <button key={c} type="button" className={`btn btn-sm ${c === chartCurrency ? "btn-primary" : "btn-outline"}`} aria-pressed={c === chartCurrency} onClick={() => setPickedCurrency(c)}>
+                    <button
+                      key={c}
+                      type="button"
+                      className={`btn btn-sm ${c === chartCurrency ? "btn-primary" : "btn-outline"}`}
+                      aria-pressed={c === chartCurrency}
+                      onClick={() => setPickedCurrency(c)}
+                    >
                       {c.toUpperCase()}
                     </button>
                   ))}

@@ -88,7 +88,10 @@ export function RefundDialog({ payment, onOpenChange }: { payment: PaymentRecord
             <AlertIcon />
             <div>
               <p className="alert-title">{failure}</p>
-              <p>The money went back to your Stripe balance and the buyer has not been refunded. A new refund to the same card may fail the same way; you may have to pay the buyer back another way.</p>
+              <p>
+                The money went back to your Stripe balance and the buyer has not been refunded. A new refund to the same card may fail the same way; you may have to pay the buyer
+                back another way.
+              </p>
               {payment.kind === "access" && payment.code && payment.codeRevoked ? (
                 <p>
                   The access code {payment.code} was revoked with the refund. If the buyer should keep watching, restore it from{" "}

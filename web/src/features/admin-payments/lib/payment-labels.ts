@@ -40,7 +40,15 @@ export function currenciesOf(payments: Pick<PaymentRecord, "currency">[], eventC
   return [eventCurrency, ...others];
 }
 
-export const NET_REVENUE: ChartLabels = { title: "Sales & net revenue", summary: "Sales and net revenue", count: "Payments", countUnit: "payments", money: "Net revenue", moneyUnit: "net", countInCurrency: true };
+export const NET_REVENUE: ChartLabels = {
+  title: "Sales & net revenue",
+  summary: "Sales and net revenue",
+  count: "Payments",
+  countUnit: "payments",
+  money: "Net revenue",
+  moneyUnit: "net",
+  countInCurrency: true,
+};
 
 /** The running count of payments and their net revenue in one currency, oldest first, for the chart. */
 export function netRevenuePoints(payments: PaymentRecord[], currency: string): ChartPoint[] {

@@ -50,7 +50,11 @@ function VisibilityButton({ recording }: { recording: RecordingView }) {
           { id: recording.id, change: { hidden: hide } },
           {
             onSuccess: () =>
-              toast(hide ? { title: "Hidden from the replay", description: "Pass holders no longer see this recording." } : { title: "Back in the replay", description: "Pass holders see this recording again." }),
+              toast(
+                hide
+                  ? { title: "Hidden from the replay", description: "Pass holders no longer see this recording." }
+                  : { title: "Back in the replay", description: "Pass holders see this recording again." },
+              ),
             onError: (error) => toastError(serverErrorMessage(error) ?? "Could not change whether the replay shows the recording."),
           },
         )
@@ -121,7 +125,13 @@ export function RecordingCard({ recording, onDelete }: { recording: RecordingVie
             Download MP4
           </a>
         )}
-        <button type="button" className="btn btn-outline btn-sm recordings-delete" onClick={() => onDelete(recording)} disabled={writing} title={writing ? "It can be deleted once the stream ends" : undefined}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm recordings-delete"
+          onClick={() => onDelete(recording)}
+          disabled={writing}
+          title={writing ? "It can be deleted once the stream ends" : undefined}
+        >
           <TrashIcon />
           Delete
         </button>

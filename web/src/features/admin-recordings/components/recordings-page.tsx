@@ -31,7 +31,15 @@ function SpaceSummary({ list }: { list: RecordingsList }) {
           <span>
             <strong>{formatBytes(totalBytes)}</strong> used by {recordings.length === 1 ? "1 recording" : `${recordings.length} recordings`}
           </span>
-          <span>{freeBytes === null ? "The free space of this storage is not known" : <><strong>{formatBytes(freeBytes)}</strong> free on the disk</>}</span>
+          <span>
+            {freeBytes === null ? (
+              "The free space of this storage is not known"
+            ) : (
+              <>
+                <strong>{formatBytes(freeBytes)}</strong> free on the disk
+              </>
+            )}
+          </span>
         </p>
         {share !== null ? (
           <div

@@ -47,9 +47,7 @@ export function PasskeyList({ passkeys, canRemoveLast }: { passkeys: Passkey[]; 
         onOpenChange={(open) => !open && setRemoving(null)}
         title="Remove this key?"
         description={
-          removing
-            ? `"${removing.name}" will no longer sign you in.${passkeys.length === 1 ? " It is your last key: with no app either, two-factor sign-in turns off." : ""}`
-            : ""
+          removing ? `"${removing.name}" will no longer sign you in.${passkeys.length === 1 ? " It is your last key: with no app either, two-factor sign-in turns off." : ""}` : ""
         }
         confirmLabel="Remove Key"
         pendingLabel="Removing..."
@@ -92,8 +90,7 @@ export function AddPasskey({ enrolling, onAdded, onCancel }: { enrolling: boolea
   return (
     <form className="security-setup" onSubmit={onSubmit} noValidate aria-label="Add a passkey or security key">
       <p className="security-muted">
-        Name it so you can tell your keys apart, then follow your browser: touch your security key, or confirm with your fingerprint, face or
-        screen lock.
+        Name it so you can tell your keys apart, then follow your browser: touch your security key, or confirm with your fingerprint, face or screen lock.
       </p>
       {failure ? <Alert variant="error">{failure}</Alert> : null}
       <FormField label="Name" placeholder="e.g. YubiKey, MacBook Touch ID" maxLength={60} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />

@@ -31,8 +31,7 @@ export function RecoveryCodes({ codes, username, doneLabel, onDone }: { codes: s
           Save your recovery codes
         </h3>
         <p className="security-muted">
-          They are shown <strong>only now</strong>. Each one signs you in once if your phone or key is lost; keep them somewhere safe, away from
-          this device.
+          They are shown <strong>only now</strong>. Each one signs you in once if your phone or key is lost; keep them somewhere safe, away from this device.
         </p>
       </div>
       <ol className="security-codes-list" aria-label="Recovery codes">

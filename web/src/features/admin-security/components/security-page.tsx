@@ -36,9 +36,7 @@ export function SecurityPage() {
         description={enrolling ? "One step before the panel opens: a second way to prove it's you." : "How you sign in, where you are signed in, and your password."}
       />
       <div className="security-page">
-        {enrolling ? (
-          <Alert title="Your team requires two-factor sign-in">Set up an authenticator app or a passkey below. The rest of the panel opens once you have.</Alert>
-        ) : null}
+        {enrolling ? <Alert title="Your team requires two-factor sign-in">Set up an authenticator app or a passkey below. The rest of the panel opens once you have.</Alert> : null}
         <TwoFactorSection enrolling={enrolling} onEnrolled={() => void enrolled()} />
         {enrolling ? null : (
           <>

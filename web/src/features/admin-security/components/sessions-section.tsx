@@ -59,7 +59,12 @@ export function SessionsSection() {
 
   return (
     <section className="card admin-section security-section" aria-labelledby={headingId}>
-      <AdminSectionHead id={headingId} icon={<MonitorIcon />} title="Where you're signed in" text="Every browser signed in to your account. End any you don't recognise, then change your password." />
+      <AdminSectionHead
+        id={headingId}
+        icon={<MonitorIcon />}
+        title="Where you're signed in"
+        text="Every browser signed in to your account. End any you don't recognise, then change your password."
+      />
       {sessions.isPending ? (
         <PageLoader label="Loading your sessions…" />
       ) : sessions.isError ? (

@@ -98,8 +98,8 @@ export function FakeViewersCard({ initialEnabled, initialTarget }: { initialEnab
                   {" "}
                   · target <strong>{formatCount(stats.data.fakeViewersTarget)}</strong>
                 </>
-              ) : null}
-              {" "}· {formatCount(stats.data.viewerCount)} in the viewer count
+              ) : null}{" "}
+              · {formatCount(stats.data.viewerCount)} in the viewer count
             </>
           ) : (
             "Loading the current count…"

@@ -20,9 +20,7 @@ export function IngestPanel() {
   const ingest = useIngest(true);
   if (ingest.data) return <IngestDetails view={ingest.data} />;
   if (ingest.isError) {
-    return (
-      <LoadFailed icon={<TvIcon />} title="The server address and stream key could not be loaded" onRetry={() => void ingest.refetch()} />
-    );
+    return <LoadFailed icon={<TvIcon />} title="The server address and stream key could not be loaded" onRetry={() => void ingest.refetch()} />;
   }
   return (
     <p className="field-hint" role="status">
@@ -197,8 +195,7 @@ function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean 
         description={
           <>
             {live ? "OBS is live now: it is cut off at once and viewers see 'Stream Offline'. " : ""}
-            The current key stops working. Paste the new key into OBS (Settings → Stream → Stream Key) before you start streaming
-            again.
+            The current key stops working. Paste the new key into OBS (Settings → Stream → Stream Key) before you start streaming again.
           </>
         }
         confirmLabel="Rotate key"

@@ -81,13 +81,16 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
 
   /** Saves the new thumbnail alone, leaving other unsaved edits in the form. */
   const storeThumbnail = (saveThumbnail: typeof saveUploaded, thumbnailUrl: string, onSuccess: () => void) =>
-    saveThumbnail.mutate({ thumbnailUrl }, {
-      onSuccess: () => {
-        form.resetField("thumbnailUrl", { defaultValue: thumbnailUrl });
-        onSuccess();
+    saveThumbnail.mutate(
+      { thumbnailUrl },
+      {
+        onSuccess: () => {
+          form.resetField("thumbnailUrl", { defaultValue: thumbnailUrl });
+          onSuccess();
+        },
+        onSettled: () => setThumbnailBusy(null),
       },
-      onSettled: () => setThumbnailBusy(null),
-    });
+    );
 
   const onUpload = (file: File) => {
     if (!file.type.startsWith("image/")) {
@@ -97,9 +100,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
     setThumbnailBusy("upload");
     upload.mutate(file, {
       onSuccess: ({ thumbnailUrl }) =>
-        storeThumbnail(saveUploaded, thumbnailUrl, () =>
-          toast({ title: "Upload Successful", description: "The new thumbnail is saved and shown on the home page." }),
-        ),
+        storeThumbnail(saveUploaded, thumbnailUrl, () => toast({ title: "Upload Successful", description: "The new thumbnail is saved and shown on the home page." })),
       onError: () => setThumbnailBusy(null),
     });
   };
@@ -142,12 +143,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
               control={form.control}
               name="isActive"
               render={({ field }) => (
-                <Switch
-                  label="Livestream active"
-                  description={activeDescription(field.value, form.watch("startDate"))}
-                  checked={field.value}
-                  onCheckedChange={field.onChange}
-                />
+                <Switch label="Livestream active" description={activeDescription(field.value, form.watch("startDate"))} checked={field.value} onCheckedChange={field.onChange} />
               )}
             />
             <Controller
@@ -178,13 +174,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
             saves="Upload and Reset save at once; a typed path with Save Settings"
             unsaved={unsaved.includes("Thumbnail")}
           >
-            <ThumbnailField
-              form={form}
-              uploading={thumbnailBusy === "upload"}
-              resetting={thumbnailBusy === "reset"}
-              onUpload={onUpload}
-              onReset={onResetThumbnail}
-            />
+            <ThumbnailField form={form} uploading={thumbnailBusy === "upload"} resetting={thumbnailBusy === "reset"} onUpload={onUpload} onReset={onResetThumbnail} />
           </AdminSection>
           {aside}
         </div>

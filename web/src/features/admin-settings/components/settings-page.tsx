@@ -35,10 +35,7 @@ export function SettingsPage() {
 function Loaded({ settings }: { settings: LivestreamSettings }) {
   return (
     <div className="settings-page-cards">
-      <SettingsForm
-        settings={settings}
-        aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />}
-      />
+      <SettingsForm settings={settings} aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />} />
       {/* Its own form: it saves apart from the settings above. */}
       <StreamSourceCard />
       {/* Its own form too: whether and until when the night is offered again. */}

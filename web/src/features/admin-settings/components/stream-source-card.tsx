@@ -109,31 +109,21 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
         <StreamKindPicker value={kind} onChange={onKind} />
         {option.protects ? (
           <Alert title="Only paying viewers can play it">
-            Each viewer gets their own address that expires within hours; a copied link stops working, and banned or refunded
-            viewers are cut off on their next request.
+            Each viewer gets their own address that expires within hours; a copied link stops working, and banned or refunded viewers are cut off on their next request.
           </Alert>
         ) : (
           <Alert title="Anyone with this link can watch">
-            The pass only opens the chat: a viewer can copy the player address and share it or embed it elsewhere. The built-in
-            ingest, Mux, Cloudflare Stream, Bunny Stream and the HLS relay give each paying viewer their own short-lived address
-            instead.
+            The pass only opens the chat: a viewer can copy the player address and share it or embed it elsewhere. The built-in ingest, Mux, Cloudflare Stream, Bunny Stream and the
+            HLS relay give each paying viewer their own short-lived address instead.
           </Alert>
         )}
-        <StreamSourceFields
-          option={option}
-          saved={saved}
-          values={values}
-          errors={errors}
-          onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-        />
+        <StreamSourceFields option={option} saved={saved} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
         {kind === "embed" && !errors.embedUrl ? <EmbedPreview input={values.embedUrl ?? ""} /> : null}
         {kind === "ingest" ? (
           saved.kind === "ingest" ? (
             <IngestPanel />
           ) : (
-            <p className="field-hint">
-              Save Stream Source to open the RTMP port: the server address and stream key for OBS then appear here.
-            </p>
+            <p className="field-hint">Save Stream Source to open the RTMP port: the server address and stream key for OBS then appear here.</p>
           )
         ) : null}
         {conflict ? (

@@ -135,7 +135,13 @@ export function TeamPage() {
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
-        title={confirming?.action === "remove" ? `Remove ${confirming.member.username}?` : confirming?.member.isYou ? "End your other sessions?" : `End ${confirming?.member.username ?? ""}'s sessions?`}
+        title={
+          confirming?.action === "remove"
+            ? `Remove ${confirming.member.username}?`
+            : confirming?.member.isYou
+              ? "End your other sessions?"
+              : `End ${confirming?.member.username ?? ""}'s sessions?`
+        }
         description={
           confirming?.action === "remove"
             ? `${confirming.member.username} is signed out everywhere and can no longer sign in. Invite them again to bring them back.`

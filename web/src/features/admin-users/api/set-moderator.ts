@@ -16,9 +16,7 @@ export function useSetModerator() {
     mutationFn: ({ id, isModerator }: { id: number; isModerator: boolean }) => setModerator(id, isModerator),
     meta: { errorToast: serverMessageOr("Failed to change the moderator.") },
     onSuccess: (result) => {
-      queryClient.setQueryData<UserRecord[]>(queryKey, (users) =>
-        users?.map((u) => (u.id === result.id ? { ...u, moderator: result.isModerator ? "panel" : null } : u)),
-      );
+      queryClient.setQueryData<UserRecord[]>(queryKey, (users) => users?.map((u) => (u.id === result.id ? { ...u, moderator: result.isModerator ? "panel" : null } : u)));
     },
   });
 }

@@ -6,7 +6,12 @@ import { useSetModerator } from "../api/set-moderator";
 
 /** The moderator badge of a user: by MOD- code (fixed), or made in the panel. */
 export function ModeratorBadge({ user }: { user: UserRecord }) {
-  if (user.moderator === "code") return <span className="badge badge-mod" title="Moderator by a MOD- code">Mod · code</span>;
+  if (user.moderator === "code")
+    return (
+      <span className="badge badge-mod" title="Moderator by a MOD- code">
+        Mod · code
+      </span>
+    );
   if (user.moderator === "panel") return <span className="badge badge-mod">Moderator</span>;
   return null;
 }

@@ -12,7 +12,6 @@ import { importFresh } from "@/lib/app-version";
 const loadPaymentDialog = () => import("@/components/payments/payment-dialog");
 const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
 
-
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
 export function BuyAccessCard() {
   const [, navigate] = useLocation();

@@ -54,8 +54,7 @@ export function EventSchedule() {
         </>
       ) : (
         <p className="home-event-now-lead">
-          {live ? "It has already begun." : "It was due to begin at this time."} Get a pass below, or enter the code you were given, and join everyone
-          watching.
+          {live ? "It has already begun." : "It was due to begin at this time."} Get a pass below, or enter the code you were given, and join everyone watching.
         </p>
       )}
     </section>

@@ -21,8 +21,7 @@ export function HomePage() {
         </h1>
         <span className="drip" aria-hidden="true" />
         <p className="home-tagline">
-          A live broadcast from somewhere you should never go. Get your pass, pick the name the others will see, and watch it unfold
-          with everyone else brave enough to stay.
+          A live broadcast from somewhere you should never go. Get your pass, pick the name the others will see, and watch it unfold with everyone else brave enough to stay.
         </p>
       </section>
       <EventSchedule />

@@ -10,15 +10,7 @@ export function ThumbnailBanner({ src, title, loading }: { src: string; title: s
       {loading ? (
         <div className="home-banner-skeleton" aria-hidden="true" />
       ) : (
-        <img
-          className="home-banner-img"
-          src={shown}
-          alt={`${title} — event banner`}
-          width={1280}
-          height={720}
-          fetchPriority="high"
-          onError={() => setFailed(src)}
-        />
+        <img className="home-banner-img" src={shown} alt={`${title} — event banner`} width={1280} height={720} fetchPriority="high" onError={() => setFailed(src)} />
       )}
     </figure>
   );

@@ -61,11 +61,7 @@ function FloatingHearts({ store }: { store: LiveStore }) {
   return (
     <div className="stream-hearts-layer" aria-hidden="true">
       {store.hearts.value.map((heart) => (
-        <span
-          key={heart.id}
-          className="stream-floating-heart"
-          style={{ "--x": heart.x, "--sway": `${heart.sway}px`, "--scale": heart.scale } as CSSProperties}
-        >
+        <span key={heart.id} className="stream-floating-heart" style={{ "--x": heart.x, "--sway": `${heart.sway}px`, "--scale": heart.scale } as CSSProperties}>
           <HeartIcon />
         </span>
       ))}

@@ -38,7 +38,8 @@ export function useLiveConnection(store: LiveStore, access: StreamAccess): LiveC
         }
       },
       // An admin has no code: the server knows the socket by its session either way.
-      authenticate: () => (accessCode === null ? { type: "authenticate", username } : { type: "authenticate", username, accessCode, isTestCode: accessCode.toUpperCase().startsWith("SCP-") }),
+      authenticate: () =>
+        accessCode === null ? { type: "authenticate", username } : { type: "authenticate", username, accessCode, isTestCode: accessCode.toUpperCase().startsWith("SCP-") },
     });
     socketRef.current = socket;
     socket.start();

@@ -68,7 +68,10 @@ describe("LiveStore", () => {
 
   test("pin updates replace the message; deletes, kicks and bans remove lines", () => {
     const { store } = storeWithClock();
-    store.apply({ type: "chatHistory", messages: [line(1, { username: "Ghoul" }), line(2, { username: "ghoul" }), line(3, { username: "Wraith" }), line(4, { username: "Ghoul", type: "system" })] });
+    store.apply({
+      type: "chatHistory",
+      messages: [line(1, { username: "Ghoul" }), line(2, { username: "ghoul" }), line(3, { username: "Wraith" }), line(4, { username: "Ghoul", type: "system" })],
+    });
     store.apply({ type: "message_updated", message: line(3, { username: "Wraith", isPinned: true }) });
     expect(store.pinned.value?.id).toBe("3");
     store.apply({ type: "message_updated", message: line(3, { username: "Wraith", isPinned: false }) });
@@ -100,7 +103,10 @@ describe("LiveStore", () => {
     expect([store.viewerCount.value, store.heartCount.value]).toEqual([41, 9]);
     expect(store.donation.value).toEqual({ current: 2500, goal: 5000 });
     expect([store.username.value, store.isModerator.value]).toEqual(["Ghoul", true]);
-    store.apply({ type: "settings_update", settings: { eventTitle: "New", embedUrl: "", thumbnailUrl: "/t.jpg", donationGoal: 9000, isActive: true, startDate: "2030-01-01T00:00:00.000Z" } });
+    store.apply({
+      type: "settings_update",
+      settings: { eventTitle: "New", embedUrl: "", thumbnailUrl: "/t.jpg", donationGoal: 9000, isActive: true, startDate: "2030-01-01T00:00:00.000Z" },
+    });
     expect(store.settings.value?.eventTitle).toBe("New");
   });
 
@@ -141,7 +147,11 @@ describe("LiveStore", () => {
 describe("LiveStore moderation state", () => {
   test("slow mode and cooldowns: set, counted from this browser's clock, cleared when lifted or switched off", () => {
     let now = 1_000_000;
-    const store = new LiveStore(() => 0.5, undefined, () => now);
+    const store = new LiveStore(
+      () => 0.5,
+      undefined,
+      () => now,
+    );
     store.apply({ type: "slow_mode", seconds: 30 });
     store.apply({ type: "chat_cooldown", reason: "slow_mode", seconds: 30 });
     expect([store.slowModeSeconds.value, store.cooldown.value]).toEqual([30, { reason: "slow_mode", until: 1_030_000 }]);

@@ -3,11 +3,7 @@
  * YouTube's iframe API command, Vimeo's player API method and a plain one for custom players.
  */
 export function playerMuteMessages(muted: boolean): unknown[] {
-  return [
-    JSON.stringify({ event: "command", func: muted ? "mute" : "unMute", args: [] }),
-    { method: "setMuted", value: muted },
-    { type: muted ? "mute" : "unmute" },
-  ];
+  return [JSON.stringify({ event: "command", func: muted ? "mute" : "unMute", args: [] }), { method: "setMuted", value: muted }, { type: muted ? "mute" : "unmute" }];
 }
 
 /**

@@ -32,8 +32,7 @@ export function playlistSegments(text: string): TimedSegment[] {
     } else if (line && !line.startsWith("#") && duration !== null) {
       const previous = segments.at(-1);
       // A segment without its own date follows on from the one before, unless the stream broke off between them.
-      const programDateTime =
-        dated ?? (previous && previous.programDateTime !== null && !discontinuity ? previous.programDateTime + previous.duration * 1000 : null);
+      const programDateTime = dated ?? (previous && previous.programDateTime !== null && !discontinuity ? previous.programDateTime + previous.duration * 1000 : null);
       segments.push({ start, duration, programDateTime });
       start += duration;
       duration = null;

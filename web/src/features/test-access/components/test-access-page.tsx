@@ -34,7 +34,9 @@ function TestCodeStatus({ query }: { query: UseQueryResult<GeneratedAccessCode> 
   if (query.isError) {
     const disabled = query.error instanceof ApiError && query.error.status === 404;
     return disabled ? (
-      <Alert title="Test codes are disabled on this server">This server takes real payments, so it does not issue test codes. Buy a pass on the home page, or enter a code you already have.</Alert>
+      <Alert title="Test codes are disabled on this server">
+        This server takes real payments, so it does not issue test codes. Buy a pass on the home page, or enter a code you already have.
+      </Alert>
     ) : (
       <Alert variant="error">A test code could not be generated. Please reload the page to try again.</Alert>
     );
