@@ -1,31 +1,7 @@
 import { SQL } from "bun";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { checkText, type Param, type RunResult, type Store } from "./store.ts";
-
-/** Tables written often whose rows no cache holds (or whose changes travel as cluster messages). */
-const UNCACHED_TABLES = new Set(["chat_messages", "event_counters", "email_queue", "moderation_log", "stats_samples", "webhook_events"]);
-const cachedTableWrites = new Map<string, boolean>();
-/** A write to a table that some instance may hold in a cache. */
-function writesCachedTable(sql: string): boolean {
-  let known = cachedTableWrites.get(sql);
-  if (known === undefined) {
-    const table = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/i.exec(sql)?.[1]?.toLowerCase();
-    known = table === undefined || !UNCACHED_TABLES.has(table);
-    if (cachedTableWrites.size < 2000) cachedTableWrites.set(sql, known);
-  }
-  return known;
-}
-
-const writeStatements = new Map<string, boolean>();
-/** INSERT, UPDATE, DELETE, REPLACE (and anything else but a plain read). */
-function isWrite(sql: string): boolean {
-  let known = writeStatements.get(sql);
-  if (known === undefined) {
-    known = !/^\s*(SELECT|WITH\s+(?![\s\S]*\b(INSERT|UPDATE|DELETE)\b))/i.test(sql);
-    if (writeStatements.size < 2000) writeStatements.set(sql, known);
-  }
-  return known;
-}
+import { isWrite, WriteStamps } from "./write-stamps.ts";
 
 const placeholders = new Map<string, string>();
 /**
@@ -138,12 +114,12 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
  */
 export class PostgresStore implements Store {
   readonly engine = "postgres" as const;
-  writes = 0;
+  private readonly stamps = new WriteStamps();
   /**
    * The transaction a call runs in. Work started inside one (a timer, a promise chain) keeps this
    * context after the transaction ended, so it is marked closed and such work then uses the pool.
    */
-  private readonly scope = new AsyncLocalStorage<{ sql: SQL; open: boolean; wrote: boolean }>();
+  private readonly scope = new AsyncLocalStorage<{ sql: SQL; open: boolean; written: Set<string | null> }>();
   private listener: (() => void) | null = null;
   private pool: SQL;
   /** When the pool was last replaced for want of an answer (ms, performance.now()); at most once a deadline. */
@@ -167,8 +143,16 @@ export class PostgresStore implements Store {
     this.deadlineMs = statementTimeoutMs > 0 ? statementTimeoutMs + Math.min(5000, Math.max(1000, statementTimeoutMs / 2)) : 0;
   }
 
+  get writes(): number {
+    return this.stamps.total;
+  }
+
+  writesTo(tables: readonly string[]): number {
+    return this.stamps.of(tables);
+  }
+
   changedElsewhere(): void {
-    this.writes++;
+    this.stamps.changedAnywhere();
   }
 
   watchWrites(listener: () => void): void {
@@ -177,11 +161,10 @@ export class PostgresStore implements Store {
 
   /** A write was made: counted, and told to the listener once it is committed. */
   private wrote(sql: string): void {
-    this.writes++;
-    if (!this.listener || !writesCachedTable(sql)) return;
     const tx = this.scope.getStore();
-    if (tx?.open) tx.wrote = true;
-    else this.listener();
+    const inside = tx?.open ? tx : undefined;
+    if (!this.stamps.note(sql, inside?.written) || inside) return;
+    this.listener?.();
   }
 
   static connect(url: string, options: PostgresOptions = {}): PostgresStore {
@@ -281,7 +264,7 @@ export class PostgresStore implements Store {
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction()) return fn();
     const pool = this.pool;
-    const context = { sql: pool, open: true, wrote: false };
+    const context = { sql: pool, open: true, written: new Set<string | null>() };
     // The statements in `fn` have their deadlines; BEGIN (with the wait for a connection) and COMMIT or
     // ROLLBACK are Bun.SQL's own, so they get one here: armed before `fn` starts and after it ends.
     const watch = this.watchdog();
@@ -293,12 +276,12 @@ export class PostgresStore implements Store {
         return this.scope.run(context, fn).finally(() => watch.arm());
       });
       const result = await Promise.race([begun, watch.late]);
-      this.writes++;
-      if (context.wrote) this.listener?.();
+      if (context.written.size > 0) this.listener?.();
       return result as T;
     } finally {
       watch.disarm();
       context.open = false;
+      this.stamps.ended(context.written);
     }
   }
 

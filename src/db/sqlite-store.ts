@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { checkText, type Param, type RunResult, type Store } from "./store.ts";
+import { isWrite, WriteStamps } from "./write-stamps.ts";
 
 /** SQLite's "not now": another writer past busy_timeout, the disk full, an I/O error. */
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
@@ -16,22 +17,28 @@ export class SqliteStore implements Store {
   private ended: Promise<void> = Promise.resolve();
   private readonly scope = new AsyncLocalStorage<symbol>();
 
-  private readonly changes: ReturnType<Database["query"]>;
+  private readonly stamps = new WriteStamps();
+  /** What the open transaction wrote, counted again when it ends. */
+  private written = new Set<string | null>();
 
-  constructor(readonly db: Database) {
-    this.changes = db.query("SELECT total_changes() AS n");
+  constructor(readonly db: Database) {}
+
+  get writes(): number {
+    return this.stamps.total;
   }
 
-  private elsewhere = 0;
-
-  /** SQLite's own count of rows this connection has written: under 1 µs, and it misses no writer. */
-  get writes(): number {
-    return (this.changes.get() as { n: number }).n + this.elsewhere;
+  writesTo(tables: readonly string[]): number {
+    return this.stamps.of(tables);
   }
 
   /** One SQLite file has one server, so this is only ever a test's doing. */
   changedElsewhere(): void {
-    this.elsewhere++;
+    this.stamps.changedAnywhere();
+  }
+
+  /** Counts a statement that was run (every write goes through all, get, run or exec). */
+  private wrote(sql: string): void {
+    if (isWrite(sql)) this.stamps.note(sql, this.inTransaction() ? this.written : undefined);
   }
 
   watchWrites(): void {}
@@ -49,6 +56,7 @@ export class SqliteStore implements Store {
     try {
       checkText(params);
       const rows = this.db.query(sql).all(...(params as never[])) as T[];
+      this.wrote(sql);
       return Promise.resolve(rows);
     } catch (error) {
       return Promise.reject(error);
@@ -60,6 +68,7 @@ export class SqliteStore implements Store {
     try {
       checkText(params);
       const row = (this.db.query(sql).get(...(params as never[])) as T | undefined) ?? null;
+      this.wrote(sql);
       return Promise.resolve(row);
     } catch (error) {
       return Promise.reject(error);
@@ -71,6 +80,7 @@ export class SqliteStore implements Store {
     try {
       checkText(params);
       const { changes } = this.db.query(sql).run(...(params as never[]));
+      this.wrote(sql);
       return Promise.resolve({ changes });
     } catch (error) {
       return Promise.reject(error);
@@ -79,7 +89,11 @@ export class SqliteStore implements Store {
 
   async exec(sql: string): Promise<void> {
     await this.afterTransaction();
-    this.db.run(sql);
+    try {
+      this.db.run(sql);
+    } finally {
+      this.stamps.changedAnywhere();
+    }
   }
 
   inTransaction(): boolean {
@@ -115,6 +129,8 @@ export class SqliteStore implements Store {
       throw error;
     } finally {
       this.open = null;
+      this.stamps.ended(this.written);
+      this.written = new Set();
       release();
     }
   }

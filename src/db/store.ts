@@ -40,8 +40,13 @@ export interface Store extends Queries {
   lock(key: string): Promise<void>;
   /** Runs statements with no parameters (schema changes); several may be separated by semicolons. */
   exec(sql: string): Promise<void>;
-  /** Grows whenever this process writes (or hears another instance did): a cache stamped with it is stale once it differs. */
+  /**
+   * Grows whenever this process writes a table a cache may hold — not the chat log, counters, mail queue or
+   * logs — or hears another instance did: a cache stamped with it is stale once it differs.
+   */
   readonly writes: number;
+  /** Like `writes`, for a cache of `tables` alone: grows when one of them is written (or when what was written cannot be told). */
+  writesTo(tables: readonly string[]): number;
   /** Another instance of a cluster wrote something cached: every cache stamped with `writes` is stale. */
   changedElsewhere(): void;
   /**

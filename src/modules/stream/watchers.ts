@@ -36,6 +36,9 @@ export async function requireWatcher(ctx: AppContext, request: Request): Promise
   return watcher;
 }
 
+/** The tables a verdict is read from: sessions, the people and codes they belong to, bans, admins. */
+const VERDICT_TABLES = ["viewer_sessions", "users", "access_codes", "banned_users", "admin_sessions", "admins"] as const;
+
 /**
  * How long a verdict may be reused while nothing is written (never past the session's own expiry): bounds
  * how late a change made outside this server, such as an edit of the database by hand, is noticed.
@@ -44,8 +47,9 @@ const VERDICT_TTL_MS = 60_000;
 
 /**
  * `requireWatcher` for the relay, where every viewer asks several times a segment: a viewer's verdict is
- * reused while nothing has been written (the store's write stamp, which in a cluster also moves when
- * another instance writes), so a ban, revocation, refund or ended session still counts
+ * reused while none of the tables it was read from has been written (the store's write stamp of those
+ * tables, which in a cluster also moves when another instance writes; a stored chat line or a recorded
+ * segment does not move it), so a ban, revocation, refund or ended session still counts
  * from the very next request, and an expired session from the moment it expires. Kicks live in memory
  * and are checked every time.
  */
@@ -58,7 +62,7 @@ export class WatcherCheck {
   /** The kept verdict at once when there is one (throwing for a kicked viewer); otherwise a lookup. */
   require(request: Request): Watcher | Promise<Watcher> {
     const session = readCookie(request, VIEWER_COOKIE) ?? "";
-    const stamp = this.ctx.store.writes;
+    const stamp = this.ctx.store.writesTo(VERDICT_TABLES);
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       this.verdicts.clear();
@@ -71,7 +75,7 @@ export class WatcherCheck {
     }
     return requireWatcher(this.ctx, request).then((watcher) => {
       // Kept only if nothing was written while it was looked up (it may predate that write).
-      if (session && watcher.role === "viewer" && this.ctx.store.writes === stamp) {
+      if (session && watcher.role === "viewer" && this.ctx.store.writesTo(VERDICT_TABLES) === stamp) {
         this.verdicts.set(session, { watcher, until: Math.min(now + VERDICT_TTL_MS, watcher.sessionExpiresAt) });
       }
       return watcher;
