@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,6 +11,10 @@ import { runCli } from "../support/cli.ts";
 import { startServer } from "../support/server.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
+
+// Each test starts the command line a few times, and each start migrates a database and may hash a password
+// (argon2id): seconds apiece on a busy machine, so more than the default five.
+setDefaultTimeout(30_000);
 
 const run = runCli;
 
