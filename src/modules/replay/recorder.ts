@@ -1,6 +1,6 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { Segment } from "../ingest/hls/window.ts";
-import type { RecordingStore } from "./recordings.ts";
+import type { KeptSegment, RecordingStore } from "./recordings.ts";
 
 /** What the ingest tells the recording of one publish session. */
 export interface RecordingSink {
@@ -9,11 +9,20 @@ export interface RecordingSink {
   close(): Promise<void>;
 }
 
+/** The recording of one continuous run of segments, from any source. */
+export interface KeptSink {
+  add(segment: KeptSegment): void;
+  /** Resolves once every segment added so far is written (or the recording has failed). */
+  written(): Promise<void>;
+  /** Whatever is queued is written, then the recording is closed. */
+  close(): Promise<void>;
+}
+
 /**
- * Keeps what the built-in ingest packages, as it is packaged: one recording per publish session, its
- * segments written in order off the live path (the packager hands over bytes it already holds; the writes
- * queue behind each other and never hold up a viewer). A write that fails — a full disk — stops the
- * recording with a warning in the log and the panel; the live stream goes on, and what was written plays.
+ * Keeps what the built-in ingest packages, as it is packaged, and what the HLS relay fetches, as it came:
+ * one recording per publish session (or continuous run), its segments written in order off the live path
+ * (the writes queue behind each other and never hold up a viewer). A write that fails — a full disk — stops
+ * the recording with a warning in the log and the panel; the live stream goes on, and what was written plays.
  */
 export class Recorder {
   constructor(
@@ -22,6 +31,16 @@ export class Recorder {
   ) {}
 
   open(size: () => { width: number; height: number }): RecordingSink {
+    const sink = this.keep(size);
+    return {
+      // Copies are not needed: the window keeps these bytes alive until they slide out, and a write reads them at once.
+      add: (segment, init) =>
+        sink.add({ bytes: segment.bytes!, duration: segment.duration, programDateTime: segment.programDateTime, init: { name: segment.initName, bytes: init } }),
+      close: () => sink.close(),
+    };
+  }
+
+  keep(size: () => { width: number; height: number }): KeptSink {
     let recording: { id: number; dir: string } | null = null;
     let failed = false;
     let seq = 0;
@@ -36,9 +55,8 @@ export class Recorder {
       if (recording) void this.recordings.finish(recording.id, "failed", reason).catch(() => {});
     };
     return {
-      add: (segment, init) => {
+      add: (segment) => {
         if (failed) return;
-        // Copies are not needed: the window keeps these bytes alive until they slide out, and a write reads them at once.
         queue = queue
           .then(async () => {
             if (failed) return;
@@ -46,10 +64,11 @@ export class Recorder {
               const { width, height } = size();
               recording = await this.recordings.begin(segment.programDateTime, width, height);
             }
-            startMs += await this.recordings.addSegment(recording, seq++, segment, init, startMs, initsWritten);
+            startMs += await this.recordings.addSegment(recording, seq++, segment, startMs, initsWritten);
           })
           .catch(fail);
       },
+      written: () => queue,
       close: async () => {
         await queue;
         if (recording && !failed) await this.recordings.finish(recording.id, "complete", null).catch(fail);

@@ -2,8 +2,20 @@ import type { RecordingPatchBody, RecordingState, RecordingView, RecordingsView 
 import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { Segment } from "../ingest/hls/window.ts";
 import type { RecordingFiles } from "./files.ts";
+
+/** One segment to keep, whatever made it: the built-in ingest's packager, or the relay's origin. */
+export interface KeptSegment {
+  bytes: Uint8Array;
+  /** Seconds. */
+  duration: number;
+  programDateTime: number;
+  /** Its fMP4 init segment; null for an MPEG-TS segment, which carries its own codec settings. */
+  init: { name: string; bytes: Uint8Array } | null;
+}
+
+/** Whether a kept segment's file is MPEG-TS (an HLS origin's `.ts`) rather than fMP4. */
+export const isTsFile = (file: string) => file.endsWith(".ts");
 
 interface RecordingRow {
   id: number;
@@ -72,7 +84,7 @@ function toView(row: RecordingRow, played: number): RecordingView {
 
 /**
  * The recordings: one directory per publish session (under DATA_DIR/recordings, or in a bucket) holding
- * the packager's own init and segment files, and their rows. A segment's row is written after its file is
+ * the packager's own init and segment files (or the relayed origin's, fMP4 or MPEG-TS), and their rows. A segment's row is written after its file is
  * complete, so the rows always name whole files (what a crash leaves behind plays).
  */
 export class RecordingStore {
@@ -103,16 +115,17 @@ export class RecordingStore {
   }
 
   /** Writes one complete segment (and its init, the first time) and then its row. */
-  async addSegment(recording: { id: number; dir: string }, seq: number, segment: Segment, init: Uint8Array, startMs: number, initsWritten: Set<string>): Promise<number> {
+  async addSegment(recording: { id: number; dir: string }, seq: number, segment: KeptSegment, startMs: number, initsWritten: Set<string>): Promise<number> {
     let written = 0;
-    if (!initsWritten.has(segment.initName)) {
-      await this.files.write(`${recording.dir}/${segment.initName}`, init);
-      initsWritten.add(segment.initName);
-      written += init.length;
+    const { init } = segment;
+    if (init && !initsWritten.has(init.name)) {
+      await this.files.write(`${recording.dir}/${init.name}`, init.bytes);
+      initsWritten.add(init.name);
+      written += init.bytes.length;
     }
-    const file = `seg-${seq}.m4s`;
-    await this.files.write(`${recording.dir}/${file}`, segment.bytes!);
-    written += segment.bytes!.length;
+    const file = `seg-${seq}.${init ? "m4s" : "ts"}`;
+    await this.files.write(`${recording.dir}/${file}`, segment.bytes);
+    written += segment.bytes.length;
     const durationMs = Math.round(segment.duration * 1000);
     await this.store.tx(async () => {
       await this.store.run(
@@ -120,11 +133,12 @@ export class RecordingStore {
         recording.id,
         seq,
         file,
-        segment.initName,
+        // MPEG-TS has no init file: its name is left empty.
+        init?.name ?? "",
         startMs,
         durationMs,
         segment.programDateTime,
-        segment.bytes!.length,
+        segment.bytes.length,
       );
       await this.store.run("UPDATE recordings SET duration_ms = ?, bytes = bytes + ? WHERE id = ?", startMs + durationMs, written, recording.id);
     });
@@ -217,7 +231,7 @@ export class RecordingStore {
 
   /** The key of one of a recording's files (for serving), checked to be one of its own kinds of name. */
   fileKey(row: { dir: string }, file: string): string {
-    if (!/^(seg-\d+\.m4s|init-\d+\.mp4)$/.test(file)) throw notFound();
+    if (!/^(seg-\d+\.(m4s|ts)|init-\d+\.mp4)$/.test(file)) throw notFound();
     return `${row.dir}/${file}`;
   }
 

@@ -27,13 +27,13 @@ export function replayStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
       if (name === "index.m3u8") {
         return new Response(await ctx.replay.playlist(), { headers: { ...base, "content-type": "application/vnd.apple.mpegurl", "cache-control": "private, no-store" } });
       }
-      const match = /^r(\d{1,10})\/((?:seg-\d{1,9}\.m4s)|(?:init-\d{1,9}\.mp4))$/.exec(name);
+      const match = /^r(\d{1,10})\/((?:seg-\d{1,9}\.(?:m4s|ts))|(?:init-\d{1,9}\.mp4))$/.exec(name);
       if (!match) throw notFound();
       const key = await ctx.replay.file(Number(match[1]), match[2]!);
       // Kept files never change: a player may keep them for the session (but only privately).
       const served = await ctx.recordings.files.response(key, {
         ...base,
-        "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : "video/iso.segment",
+        "content-type": match[2]!.endsWith(".mp4") ? "video/mp4" : match[2]!.endsWith(".ts") ? "video/mp2t" : "video/iso.segment",
         "cache-control": "private, max-age=3600",
       });
       if (!served) throw notFound();

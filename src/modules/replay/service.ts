@@ -5,7 +5,7 @@ import { forbidden, notFound } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
 import type { IngestService } from "../ingest/service.ts";
 import type { StreamSourceService } from "../stream/source.ts";
-import type { RecordingStore, SegmentRow } from "./recordings.ts";
+import type { RecordingStore, Replayable, SegmentRow } from "./recordings.ts";
 
 /** Where the replay's VOD playlist and files are served (checked per request, like the live stream). */
 export const REPLAY_PREFIX = "/api/stream/replay/";
@@ -48,8 +48,10 @@ export class ReplayService {
   private async liveStill(now: number): Promise<boolean> {
     const s = await this.settings.get();
     if (!s.isActive) return false;
-    if (this.stream.provider().kind !== "ingest") return true;
-    if (this.ingest.watchableNow()) return true;
+    const kind = this.stream.provider().kind;
+    if (kind !== "ingest" && kind !== "hls") return true;
+    // The relay's origin counts as publishing while a recording of it is being written (on whichever instance follows it).
+    if (kind === "ingest" ? this.ingest.watchableNow() : await this.store.get("SELECT 1 AS one FROM recordings WHERE state = 'recording' LIMIT 1")) return true;
     const last = await this.store.get<{ at: number | null }>("SELECT MAX(COALESCE(ended_at, started_at)) AS at FROM recordings");
     // Before anything was ever recorded the event has not happened yet: the live page waits for it.
     if (last?.at === null || last?.at === undefined) return true;
@@ -75,17 +77,23 @@ export class ReplayService {
     if (state.state !== "replay") throw notFound("There is no replay to watch");
   }
 
-  /** The VOD playlist of every kept session, oldest first, a discontinuity between sessions. */
+  /**
+   * The VOD playlist of every kept session, oldest first, a discontinuity between sessions. An EXT-X-MAP
+   * holds for every segment after it, so relayed MPEG-TS sessions (no init) come before any fMP4 one; the
+   * chat follows each segment's program date-time, so it stays with the picture whatever the order.
+   */
   async playlist(now = Date.now()): Promise<string> {
     await this.requireOpen(now);
-    const kept = await this.recordings.replayable();
+    const all = await this.recordings.replayable();
+    const ts = (r: Replayable) => r.segments[0]!.init_file === "";
+    const kept = [...all.filter(ts), ...all.filter((r) => !ts(r))];
     const target = Math.max(1, ...kept.flatMap((r) => r.segments.map((s) => Math.ceil(Number(s.duration_ms) / 1000))));
     const lines = ["#EXTM3U", "#EXT-X-VERSION:7", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-INDEPENDENT-SEGMENTS"];
     kept.forEach(({ row, segments }, i) => {
       if (i > 0) lines.push("#EXT-X-DISCONTINUITY");
       let init = "";
       for (const s of segments) {
-        if (s.init_file !== init) {
+        if (s.init_file && s.init_file !== init) {
           init = s.init_file;
           lines.push(`#EXT-X-MAP:URI="r${row.id}/${init}"`);
         }
