@@ -1,7 +1,27 @@
 import { parseByteRange } from "../../http/byte-range.ts";
 import { conflict } from "../../lib/errors.ts";
 import { rebase, startSeconds, timescales } from "./rebase.ts";
-import { playedSegments, type RecordingStore } from "./recordings.ts";
+import { isTsFile, playedSegments, type RecordingStore, type SegmentRow } from "./recordings.ts";
+import { demuxTs, TsClock, TsError, type DemuxedTs } from "./ts-demux.ts";
+import { TsToMp4 } from "./ts-remux.ts";
+
+/** The download's file name, from the recording's title. */
+function fileName(title: string, id: number): string {
+  return `${
+    title
+      .replace(/[^\p{L}\p{N} ._-]+/gu, "")
+      .trim()
+      .replace(/\s+/g, "-") || `recording-${id}`
+  }.mp4`;
+}
+
+function downloadHeaders(headers: Headers, name: string): Headers {
+  const out = new Headers(headers);
+  out.set("content-type", "video/mp4");
+  out.set("content-disposition", `attachment; filename="${name}"`);
+  out.set("cache-control", "private, no-store");
+  return out;
+}
 
 /**
  * A recording as one `.mp4` file: its init segment followed by its fMP4 segments (those inside the trims),
@@ -15,6 +35,7 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
   if (row.state === "recording") throw conflict("This recording is still being written; it can be downloaded once the stream ends");
   const segments = playedSegments(row, await recordings.segmentsOf(id));
   if (segments.length === 0) throw conflict("This recording holds no complete segment to download");
+  if (isTsFile(segments[0]!.file)) return tsDownload(recordings, row, segments, downloadHeaders(headers, fileName(row.title, id)));
   // One init: a session whose codec changed part-way is cut where it changed (a file has one init).
   const init = segments[0]!.init_file;
   const store = recordings.files;
@@ -26,17 +47,8 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
   const scales = timescales(initBytes);
   const offset0 = startSeconds(await store.read(files[1]!), scales);
   const total = sizes.reduce((a, b) => a + b, 0);
-  const name = `${
-    row.title
-      .replace(/[^\p{L}\p{N} ._-]+/gu, "")
-      .trim()
-      .replace(/\s+/g, "-") || `recording-${id}`
-  }.mp4`;
-  const out = new Headers(headers);
-  out.set("content-type", "video/mp4");
+  const out = downloadHeaders(headers, fileName(row.title, id));
   out.set("accept-ranges", "bytes");
-  out.set("content-disposition", `attachment; filename="${name}"`);
-  out.set("cache-control", "private, no-store");
   const wanted = parseByteRange(range, total);
   if (wanted === "unsatisfiable") {
     out.set("content-range", `bytes */${total}`);
@@ -70,4 +82,51 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
     },
   });
   return new Response(stream, { status: wanted ? 206 : 200, headers: out });
+}
+
+/**
+ * A relayed MPEG-TS recording as one fragmented MP4: each segment read, its frames taken out of MPEG-TS
+ * (H.264 and AAC) and written as one fragment, streamed as it is made. The length is not known before the
+ * last segment is remuxed, so the file is sent whole (a range asked for is answered with all of it).
+ * Codecs an MP4 of ours cannot carry are refused (409) before anything is sent.
+ */
+async function tsDownload(recordings: RecordingStore, row: { dir: string }, segments: SegmentRow[], headers: Headers): Promise<Response> {
+  const clock = new TsClock();
+  const read = async (s: SegmentRow) => demuxTs(await recordings.files.read(recordings.fileKey(row, s.file)), clock);
+  let mp4: TsToMp4;
+  let first: DemuxedTs;
+  try {
+    first = await read(segments[0]!);
+    mp4 = new TsToMp4(first);
+  } catch (error) {
+    if (error instanceof TsError) throw conflict(`This recording cannot be downloaded as an MP4: ${error.message}`);
+    throw error;
+  }
+  headers.set("accept-ranges", "none");
+  let index = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (index === 0) {
+        index++;
+        controller.enqueue(mp4.init);
+        const fragment = mp4.fragment(first);
+        if (fragment) controller.enqueue(fragment);
+        return;
+      }
+      while (index < segments.length) {
+        const segment = segments[index++]!;
+        let fragment: Uint8Array | null;
+        try {
+          fragment = mp4.fragment(await read(segment));
+        } catch (error) {
+          // A damaged segment is left out; the file goes on with the next.
+          if (!(error instanceof TsError)) throw error;
+          fragment = null;
+        }
+        if (fragment) return controller.enqueue(fragment);
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { status: 200, headers });
 }
