@@ -24,9 +24,12 @@ import { PaymentService } from "./modules/payments/service.ts";
 import { StripePaymentProvider, createStripeClient } from "./modules/payments/stripe-provider.ts";
 import { SettingsService } from "./modules/settings/service.ts";
 import { StreamSourceService } from "./modules/stream/source.ts";
+import { HlsRelay } from "./modules/stream/relay.ts";
+import { apiHeaders } from "./http/security.ts";
 import { StreamKeyStore } from "./modules/ingest/key.ts";
 import { IngestService } from "./modules/ingest/service.ts";
 import { Recorder } from "./modules/replay/recorder.ts";
+import { RelayRecorder } from "./modules/replay/relay-recorder.ts";
 import { RecordingStore } from "./modules/replay/recordings.ts";
 import { DiskRecordingFiles, S3RecordingFiles, type RecordingFiles } from "./modules/replay/files.ts";
 import { ReplayService } from "./modules/replay/service.ts";
@@ -50,7 +53,9 @@ export interface AppContext {
   settings: SettingsService;
   /** The stream source the admin chose and the provider that gives viewers their playback address. */
   stream: StreamSourceService;
-  /** The kept recordings of the built-in ingest's publish sessions, and the replay made of them. */
+  /** The session-gated relay of the HLS origin (while the source is "hls"): what viewers and its recording fetch through. */
+  relay: HlsRelay;
+  /** The kept recordings of the built-in ingest's publish sessions and of the relayed stream, and the replay made of them. */
   recordings: RecordingStore;
   replay: ReplayService;
   /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
@@ -130,9 +135,20 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   // Each publish session is kept (the replay); recordings a crash left open are closed with what they hold.
   const recordings = new RecordingStore(store, recordingFilesFor(config), log);
   await recordings.recoverInterrupted();
-  ingest.recorder = new Recorder(recordings, log);
+  const recorder = new Recorder(recordings, log);
+  ingest.recorder = recorder;
   const replay = new ReplayService(store, recordings, settings, stream, ingest, chat.messages);
   await stream.load();
+  const relay = new HlsRelay(() => stream.relayOrigin(), apiHeaders(config), log, config.allowPrivateOrigins);
+  // The relayed stream is kept too, followed by one instance of a cluster, through the relay's own cache.
+  const relayRecorder = new RelayRecorder(
+    relay,
+    () => stream.relayOrigin(),
+    async () => (await settings.get()).isActive,
+    recorder,
+    log,
+  );
+  cluster.single("relay-recording", relayRecorder);
   const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
   cluster.listen((message) => {
     if (message.k === "reload" && message.what === "stream") void reloadStream();
@@ -169,12 +185,13 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     refunds,
     stream,
     ingest,
+    relay,
     recordings,
     replay,
     chat,
     cluster,
     // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.
-    disposers: [() => cluster.stop(), () => chat.stop(), () => ingest.close()],
+    disposers: [() => relay.clear(), () => cluster.stop(), () => chat.stop(), () => ingest.close()],
   };
 }
 

@@ -27,7 +27,8 @@ const GROWTH_LIMIT_KIB = 128 * 1024;
 /** Past this the attack has won: the server is stopped before it takes the machine with it. */
 const RUNAWAY_KIB = 1024 * 1024;
 
-const PLAYLIST = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0"]
+// A VOD playlist: the server's own recording of a live stream leaves it alone, so every fetch here is a viewer's.
+const PLAYLIST = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"]
   .concat(["segment-0.ts", "big.ts", "huge.ts", "endless.ts"].flatMap((uri) => ["#EXTINF:2.000000,", uri]))
   .join("\n");
 

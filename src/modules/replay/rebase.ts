@@ -93,3 +93,18 @@ export function rebase(segment: Uint8Array, scales: Map<number, number>, seconds
   }
   return copy;
 }
+
+/** The picture size an init segment gives (its first track with one: tkhd's 16.16 width and height), or 0 × 0. */
+export function initPictureSize(init: Uint8Array): { width: number; height: number } {
+  const view = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  const moov = boxes(init, 0, init.length).find((b) => b.type === "moov");
+  for (const trak of moov ? boxes(init, moov.body, moov.end).filter((b) => b.type === "trak") : []) {
+    const tkhd = child(init, trak, "tkhd");
+    const at = tkhd && tkhd.body + (init[tkhd.body] === 1 ? 88 : 76);
+    if (!tkhd || at! + 8 > tkhd.end) continue;
+    const width = Math.round(view.getUint32(at!) / 65536);
+    const height = Math.round(view.getUint32(at! + 4) / 65536);
+    if (width && height) return { width, height };
+  }
+  return { width: 0, height: 0 };
+}

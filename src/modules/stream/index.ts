@@ -3,13 +3,13 @@ import { streamSourceBody, type StreamPlayback } from "../../contracts/stream.ts
 import type { AppContext } from "../../context.ts";
 import { blobResponse } from "../../http/byte-range.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
-import { apiHeaders, requestOrigin } from "../../http/security.ts";
+import { requestOrigin } from "../../http/security.ts";
 import { fieldError } from "../../lib/errors.ts";
 import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import { announceSettings } from "../settings/announce.ts";
 import { REPLAY_PREFIX } from "../replay/service.ts";
 import { INGEST_PREFIX, PLAYBACK_TTL_MS, RELAY_PREFIX } from "./providers.ts";
-import { HlsRelay, type RelayAnswer } from "./relay.ts";
+import type { RelayAnswer } from "./relay.ts";
 import { watcherGate, type StreamRoute } from "./gate.ts";
 import { requireWatcher, type Watcher } from "./watchers.ts";
 
@@ -47,8 +47,7 @@ export function streamAdminRoutes(ctx: AppContext) {
  * every request (watcherGate). It answers with whole Responses, headers and errors included.
  */
 export function relayRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
-  const relay = new HlsRelay(() => ctx.stream.relayOrigin(), apiHeaders(ctx.config), ctx.log, ctx.config.allowPrivateOrigins);
-  ctx.disposers.push(() => relay.clear());
+  const { relay } = ctx;
   const send = ({ body, headers }: RelayAnswer, request: Request) =>
     typeof body === "string" ? new Response(body, { headers }) : blobResponse(body, headers, request.headers.get("range"));
   return watcherGate(ctx, errorAnswer, (request) => {
