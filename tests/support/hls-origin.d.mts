@@ -21,4 +21,8 @@ export declare function startHlsOrigin(options?: {
   chunked?: boolean;
   /** Path → where a 302 sends the request. */
   redirects?: Record<string, string>;
+  /** A directory served as it is at each request (a live playlist an encoder writes), in place of the fixture. */
+  liveDir?: string;
+  /** The port to listen on (an origin back where it was); any free one by default. */
+  port?: number;
 }): Promise<HlsOrigin>;

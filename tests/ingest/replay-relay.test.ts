@@ -1,0 +1,251 @@
+/**
+ * The night after, with the HLS relay as the stream source: FFmpeg writes a live sliding playlist (fMP4 or
+ * MPEG-TS) that a local origin serves, the app follows it through its relay and keeps every segment as it
+ * came, one recording per continuous run; the replay's VOD playlist plays them (ffprobe reads it through
+ * the session gate) and the panel downloads each as one MP4 (MPEG-TS remuxed in process).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { eventually } from "../support/eventually.ts";
+import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
+import { enter } from "../support/viewer.ts";
+import { FFMPEG, FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+
+if (mediaToolsMissing) console.log(`SKIPPED: the replay of the relay (${mediaToolsMissing})`);
+
+let app: TestApp;
+let admin: TestClient;
+let dir = "";
+const origins: HlsOrigin[] = [];
+
+beforeAll(async () => {
+  if (mediaToolsMissing) return;
+  dir = mediaDir();
+  // The origin runs on this machine, beside the server.
+  app = await startTestApp({ allowPrivateOrigins: true });
+  admin = await loginAsAdmin(app);
+});
+afterEach(async () => {
+  if (!app) return;
+  await Promise.all(origins.splice(0).map((o) => o.stop()));
+  for (const { id } of await recordings()) expect((await admin.request("DELETE", `/api/admin/recordings/${id}`)).status).toBe(200);
+  expect((await admin.put("/api/admin/livestream-settings", { isActive: true })).status).toBe(200);
+});
+afterAll(async () => {
+  await app?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Recording {
+  id: number;
+  state: string;
+  segments: number;
+  durationS: number;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+const recordings = async (): Promise<Recording[]> => (await admin.get("/api/admin/recordings")).body.recordings;
+const cookieOf = (client: TestClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+const get = (client: TestClient, path: string, headers: Record<string, string> = {}) => fetch(app.url + path, { headers: { cookie: cookieOf(client), ...headers } });
+
+/** FFmpeg as a live HLS origin's encoder: `seconds` of 640x360 picture and tone in 1 s segments, written as it goes. */
+async function encode(out: string, o: { seconds: number; type: "fmp4" | "mpegts"; prefix: string; listSize: number; flags: string[] }): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  const extension = o.type === "fmp4" ? "m4s" : "ts";
+  const encoder = Bun.spawn(
+    [
+      FFMPEG,
+      "-v",
+      "error",
+      "-re",
+      ...["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=sample_rate=48000", "-t", String(o.seconds)],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-threads", "1", "-c:a", "aac", "-ar", "48000", "-ac", "2"],
+      ...["-f", "hls", "-hls_time", "1", "-hls_list_size", String(o.listSize), "-hls_segment_type", o.type, "-hls_flags", ["temp_file", ...o.flags].join("+")],
+      ...(o.type === "fmp4" ? ["-hls_fmp4_init_filename", "init.mp4"] : []),
+      ...["-hls_segment_filename", join(out, `${o.prefix}%d.${extension}`), join(out, "stream.m3u8")],
+    ],
+    { stdout: "ignore", stderr: "pipe" },
+  );
+  const code = await encoder.exited;
+  if (code !== 0) throw new Error(`ffmpeg failed: ${await new Response(encoder.stderr).text()}`);
+}
+
+/** The segment files FFmpeg published into a directory. */
+const published = (out: string, prefix: string) => readdirSync(out).filter((name) => new RegExp(`^${prefix}\\d+\\.(m4s|ts)$`).test(name)).length;
+
+async function relayFrom(liveDir: string, port?: number): Promise<HlsOrigin> {
+  const origin = await startHlsOrigin({ liveDir, ...(port ? { port } : {}) });
+  origins.push(origin);
+  return origin;
+}
+
+async function useOrigin(origin: HlsOrigin): Promise<void> {
+  expect((await admin.put("/api/admin/stream-source", { kind: "hls", originUrl: origin.playlistUrl })).status).toBe(200);
+}
+
+async function passHolder(name: string): Promise<TestClient> {
+  const client = app.client();
+  const code = await app.ctx.access.issueAccessCode("SKP");
+  expect((await enter(client, code.code, name)).status).toBe(200);
+  return client;
+}
+
+/** What ffprobe decodes of the replay's playlist, as the viewer: its video frames and errors (run beside the app, which serves it). */
+async function decodeReplay(viewer: TestClient): Promise<{ videoFrames: number; errors: string }> {
+  const args = [
+    FFPROBE,
+    "-v",
+    "error",
+    "-headers",
+    `Cookie: ${cookieOf(viewer)}\r\n`,
+    "-show_entries",
+    "frame=media_type",
+    "-of",
+    "json",
+    `${app.url}/api/stream/replay/index.m3u8`,
+  ];
+  const probe = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(probe.stdout).text(), new Response(probe.stderr).text(), probe.exited]);
+  const frames = (JSON.parse(stdout || '{"frames":[]}') as { frames: { media_type: string }[] }).frames;
+  return { videoFrames: frames.filter((f) => f.media_type === "video").length, errors: stderr.trim() };
+}
+
+const fileDuration = (file: string) => Number(Bun.spawnSync([FFPROBE, "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]).stdout.toString().trim());
+
+/** After the night: the replay's playlist, as a pass holder's player gets it. */
+async function replayPlaylist(viewer: TestClient): Promise<string> {
+  expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+  const playback = (await viewer.get("/api/stream/playback")).body;
+  expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
+  const res = await get(viewer, playback.url);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function download(id: number, name: string, headers: Record<string, string> = {}): Promise<{ res: Response; file: string }> {
+  const res = await get(admin, `/api/admin/recordings/${id}.mp4`, headers);
+  const file = join(dir, name);
+  writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
+  return { res, file };
+}
+
+describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () => {
+  test("an fMP4 origin's live sliding playlist is kept segment by segment with its program date-times, replayed and downloaded", async () => {
+    const out = join(dir, "fmp4");
+    await useOrigin(await relayFrom(out));
+    await encode(out, { seconds: 6, type: "fmp4", prefix: "seg-", listSize: 4, flags: ["program_date_time"] });
+    // The origin's EXT-X-ENDLIST ends the run.
+    const [rec] = await eventually(async () => {
+      const list = await recordings();
+      return list.length === 1 && list[0]!.state === "complete" ? list : null;
+    }, 10_000);
+    expect(rec!.segments).toBe(published(out, "seg-"));
+    expect(Math.abs(rec!.durationS - 6)).toBeLessThanOrEqual(1);
+    expect([rec!.width, rec!.height]).toEqual([640, 360]);
+    expect(rec!.bytes).toBeGreaterThan(10_000);
+
+    const viewer = await passHolder("Relayed1");
+    const playlist = await replayPlaylist(viewer);
+    expect(playlist).toContain('#EXT-X-MAP:URI="r');
+    expect(playlist.split("\n").filter((l) => l.endsWith(".m4s"))).toHaveLength(rec!.segments);
+    // The origin's own program date-times, not the time they were fetched.
+    const times = (text: string) => [...text.matchAll(/#EXT-X-PROGRAM-DATE-TIME:(.+)/g)].map((m) => Date.parse(m[1]!.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")));
+    const originTimes = times(readFileSync(join(out, "stream.m3u8"), "utf8"));
+    expect(originTimes.length).toBeGreaterThan(0);
+    expect(times(playlist).slice(-originTimes.length)).toEqual(originTimes);
+    // A player reads the VOD playlist through the gate: six seconds of 30 fps, within a segment.
+    const played = await decodeReplay(viewer);
+    expect(played.errors).toBe("");
+    expect(Math.abs(played.videoFrames - 180)).toBeLessThanOrEqual(30);
+
+    const { res, file } = await download(rec!.id, "relayed-fmp4.mp4");
+    expect(res.status).toBe(200);
+    expect(Math.abs(fileDuration(file) - 6)).toBeLessThanOrEqual(1);
+    expect(probeFrames(file).errors).toBe("");
+
+    // Trims at segment boundaries and hiding apply to the replay at once.
+    expect((await admin.request("PATCH", `/api/admin/recordings/${rec!.id}`, { trimStartS: 2.5 })).status).toBe(200);
+    const trimmed = await (await get(viewer, "/api/stream/replay/index.m3u8")).text();
+    expect(trimmed.split("\n").filter((l) => l.endsWith(".m4s")).length).toBeLessThan(rec!.segments);
+    expect((await admin.request("PATCH", `/api/admin/recordings/${rec!.id}`, { hidden: true })).status).toBe(200);
+    expect((await viewer.get("/api/stream/playback")).body.kind).not.toBe("replay");
+  }, 60_000);
+
+  test("an MPEG-TS origin without program date-times is kept once the source is the relay (not while it is an embed), and downloads as an MP4", async () => {
+    const out = join(dir, "ts");
+    const origin = await relayFrom(out);
+    expect((await admin.put("/api/admin/stream-source", { kind: "embed", embedUrl: "https://www.youtube.com/embed/dQw4w9WgXcQ" })).status).toBe(200);
+    const encoding = encode(out, { seconds: 6, type: "mpegts", prefix: "ts-", listSize: 0, flags: [] });
+    await eventually(() => published(out, "ts-") >= 2, 10_000, "two segments published");
+    await Bun.sleep(2500);
+    // An embed keeps nothing: its provider has the recording.
+    expect(await recordings()).toEqual([]);
+    const before = Date.now();
+    await useOrigin(origin);
+    await encoding;
+    const [rec] = await eventually(async () => {
+      const list = await recordings();
+      return list.length === 1 && list[0]!.state === "complete" ? list : null;
+    }, 10_000);
+    // The whole live playlist was still in its first minute: every segment is kept.
+    expect(rec!.segments).toBe(published(out, "ts-"));
+    expect([rec!.width, rec!.height]).toEqual([640, 360]);
+    expect(Math.abs(rec!.durationS - 6)).toBeLessThanOrEqual(1);
+
+    const viewer = await passHolder("Relayed2");
+    const playlist = await replayPlaylist(viewer);
+    expect(playlist).not.toContain("#EXT-X-MAP");
+    const uris = playlist.split("\n").filter((l) => l && !l.startsWith("#"));
+    expect(uris.every((u) => /^r\d+\/seg-\d+\.ts$/.test(u))).toBe(true);
+    expect(uris).toHaveLength(rec!.segments);
+    // Without the origin's times, the newest segment was taken to end when it was fetched.
+    const first = Date.parse(/#EXT-X-PROGRAM-DATE-TIME:(.+)/.exec(playlist)![1]!);
+    expect(first).toBeGreaterThan(before - 10_000);
+    expect(first).toBeLessThan(Date.now());
+    const segment = await get(viewer, `/api/stream/replay/${uris[0]}`);
+    expect(segment.headers.get("content-type")).toBe("video/mp2t");
+    const played = await decodeReplay(viewer);
+    expect(played.errors).toBe("");
+    expect(Math.abs(played.videoFrames - 180)).toBeLessThanOrEqual(30);
+
+    // The download: remuxed to MP4 in process, whole (its length is known only once made).
+    const { res, file } = await download(rec!.id, "relayed-ts.mp4", { range: "bytes=100-199" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("accept-ranges")).toBe("none");
+    expect(Math.abs(fileDuration(file) - 6)).toBeLessThanOrEqual(1);
+    const probed = probeFrames(file);
+    expect(probed.errors).toBe("");
+    expect(Math.abs(probed.frames.filter((f) => f.media_type === "video").length - 180)).toBeLessThanOrEqual(30);
+    expect(probed.frames.some((f) => f.media_type === "audio")).toBe(true);
+  }, 60_000);
+
+  test("an origin that goes away mid-way and comes back starting again gives two recordings, a discontinuity between them", async () => {
+    const first = join(dir, "gone-a");
+    const origin = await relayFrom(first);
+    const port = Number(new URL(origin.origin).port);
+    await useOrigin(origin);
+    await encode(first, { seconds: 3, type: "mpegts", prefix: "a-", listSize: 4, flags: ["omit_endlist"] });
+    await eventually(async () => ((await recordings())[0]?.segments === published(first, "a-") ? true : null), 10_000, "the first run kept");
+    await origin.stop();
+    await Bun.sleep(1500);
+    const second = join(dir, "gone-b");
+    await relayFrom(second, port);
+    await encode(second, { seconds: 3, type: "mpegts", prefix: "b-", listSize: 4, flags: [] });
+    const list = await eventually(async () => {
+      const all = await recordings();
+      return all.length === 2 && all.every((r) => r.state === "complete") ? all : null;
+    }, 10_000);
+    expect(list.map((r) => r.segments)).toEqual([published(first, "a-"), published(second, "b-")]);
+
+    const viewer = await passHolder("Relayed3");
+    const playlist = await replayPlaylist(viewer);
+    expect(playlist.match(/#EXT-X-DISCONTINUITY\n/g)).toHaveLength(1);
+    const played = await decodeReplay(viewer);
+    expect(played.errors).toBe("");
+    expect(Math.abs(played.videoFrames - 180)).toBeLessThanOrEqual(30);
+  }, 60_000);
+});
