@@ -59,7 +59,7 @@ function SpaceSummary({ list }: { list: RecordingsList }) {
   );
 }
 
-/** The Recordings screen (roles that run the stream): each recording of the built-in ingest, the space they take; rename, trim, hide, download, delete. */
+/** The Recordings screen (roles that run the stream): each recording of the built-in ingest or the HLS relay, the space they take; rename, trim, hide, download, delete. */
 export function RecordingsPage() {
   const list = useRecordings();
   useQueryErrorToast(list, "Failed to load the recordings.");
@@ -82,7 +82,7 @@ export function RecordingsPage() {
     <>
       <AdminPageHeader
         title="Recordings"
-        description="Every time OBS publishes to the built-in ingest it is recorded here. After the night, pass holders watch them one after another as the replay: rename, trim or hide them first; download or delete them."
+        description="Every time OBS publishes to the built-in ingest, and every run of the relayed HLS stream, it is recorded here (an embed, Mux, Cloudflare Stream and Bunny Stream keep their own). After the night, pass holders watch them one after another as the replay: rename, trim or hide them first; download or delete them."
       />
       <div className="recordings-page">
         {list.data ? <SpaceSummary list={list.data} /> : null}
@@ -99,7 +99,8 @@ export function RecordingsPage() {
             <LoadFailed icon={<FilmIcon />} title="The recordings could not be loaded" onRetry={() => void list.refetch()} />
           ) : recordings.length === 0 ? (
             <EmptyState icon={<FilmIcon />} title="No recordings yet">
-              When OBS publishes to the built-in ingest (Settings → Stream source), each session is recorded and listed here.
+              When OBS publishes to the built-in ingest, or the HLS relay's origin is live (Settings → Stream source), each session is recorded and listed here. An embed, Mux,
+              Cloudflare Stream and Bunny Stream keep their own recordings.
             </EmptyState>
           ) : (
             <ul className="record-list recordings-list" aria-label="Recordings">
