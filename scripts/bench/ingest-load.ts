@@ -1,13 +1,15 @@
 /**
- * The ingest benchmark's LL-HLS viewers, in one process: each holds a blocking playlist reload for the part
- * its preload hint names (_HLS_msn/_HLS_part), as hls.js in low-latency mode does, then downloads that part,
- * reading the whole body. Job (a JSON file, argv[2]): { playlistUrl, cookies: string[] (one per viewer; ""
+ * The ingest benchmark's LL-HLS viewers, in one process: each, on a keep-alive connection of its own
+ * (lib/http1.ts), holds a blocking playlist reload for the part its preload hint names
+ * (_HLS_msn/_HLS_part), as hls.js in low-latency mode does, then downloads that part, reading the whole
+ * body. The time to first byte of a part is from its request written to the answer's first byte. Job (a JSON file, argv[2]): { playlistUrl, cookies: string[] (one per viewer; ""
  * for none), viewers, seconds, serverPid }. Prints one JSON line: bytes served (playlists and parts), parts
  * received, failures, time to first byte of a part (p50/p99), the server's CPU seconds over the run.
  */
 import { readFileSync } from "node:fs";
 import { cpuTimes } from "./lib/proc.ts";
 import { blockingUrl, preloadHint } from "./lib/llhls.ts";
+import { Http1Connection } from "./lib/http1.ts";
 import { LatencyHistogram } from "./lib/stats.ts";
 
 interface Job {
@@ -29,45 +31,49 @@ const fail = (what: string) => {
   failureStatuses[what] = (failureStatuses[what] ?? 0) + 1;
 };
 
+/** The path and query of a URL on the playlist's server. */
+const pathOf = (url: string) => {
+  const u = new URL(url, job.playlistUrl);
+  return u.pathname + u.search;
+};
+
 async function viewer(index: number, until: number) {
-  const headers: Record<string, string> = job.cookies[index] ? { cookie: job.cookies[index]! } : {};
+  // Each viewer on a keep-alive connection of its own, as each phone would be.
+  const connection = Http1Connection.for(job.playlistUrl);
+  const headers = job.cookies[index] ? `cookie: ${job.cookies[index]}\r\n` : "";
   // Joins spread over the first second, as a crowd would.
   await Bun.sleep(Math.random() * 1000);
   let hint = null as ReturnType<typeof preloadHint>;
   while (Date.now() < until) {
     try {
-      const response = await fetch(hint ? blockingUrl(job.playlistUrl, hint) : job.playlistUrl, { headers });
-      const text = await response.text();
-      bytes += text.length;
-      if (!response.ok) {
-        fail(`playlist ${response.status}`);
+      const playlist = await connection.get(pathOf(hint ? blockingUrl(job.playlistUrl, hint) : job.playlistUrl), headers, true);
+      bytes += playlist.size;
+      if (playlist.status !== 200) {
+        fail(`playlist ${playlist.status}`);
         hint = null;
         await Bun.sleep(200);
         continue;
       }
-      const next = preloadHint(text);
+      const next = preloadHint(playlist.text!);
       // The part just listed is the one the previous hint named: fetch it now that it is complete.
       if (hint) {
-        const t0 = performance.now();
-        const part = await fetch(new URL(hint.uri, job.playlistUrl), { headers });
-        ttfb.record(performance.now() - t0);
-        if (!part.ok) {
-          fail(`part ${part.status}`);
-          await part.body?.cancel();
-        } else {
-          const received = (await part.arrayBuffer()).byteLength;
-          bytes += received;
+        const part = await connection.get(pathOf(hint.uri), headers, false);
+        ttfb.record(part.firstByteMs);
+        if (part.status !== 200) fail(`part ${part.status}`);
+        else {
+          bytes += part.size;
           parts++;
         }
       }
       hint = next;
       if (!next) await Bun.sleep(200);
     } catch (error) {
-      fail((error as Error).name);
+      fail((error as Error).message);
       hint = null;
       await Bun.sleep(200);
     }
   }
+  connection.close();
 }
 
 const cpu0 = cpuTimes(job.serverPid);
