@@ -4,6 +4,7 @@
  * parameter sets, and AAC frames without their ADTS headers. Only what a relayed recording needs: the first
  * program, H.264 video and AAC audio; other streams are named so the caller can say why it stops.
  */
+import { concat } from "../ingest/rtmp/chunks.ts";
 
 export class TsError extends Error {
   override name = "TsError";
@@ -104,16 +105,6 @@ function readPes(chunks: Uint8Array[]): Pes | null {
   const pts = flags & 2 && headerLength >= 5 ? readTime(data, 9) : null;
   const dts = flags === 3 && headerLength >= 10 ? readTime(data, 14) : pts;
   return { pts, dts, payload: data.subarray(9 + headerLength) };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((t, c) => t + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** The section a PSI payload's pointer field leads to (PAT or PMT), its CRC left off. */
