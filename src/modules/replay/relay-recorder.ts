@@ -1,5 +1,6 @@
 import type { SingleJob } from "../../cluster/cluster.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { RELAY_PREFIX } from "../stream/providers.ts";
 import type { RelayAnswer } from "../stream/relay.ts";
@@ -56,6 +57,8 @@ export class RelayRecorder implements SingleJob {
   private ticking: Promise<void> | null = null;
   private on = false;
   private readonly told = new Set<string>();
+  /** A database or store away: said once while it lasts, and the following goes on when it is back. */
+  private readonly trouble: LastingFailure;
 
   constructor(
     private readonly relay: RelayFiles,
@@ -63,7 +66,9 @@ export class RelayRecorder implements SingleJob {
     private readonly livestreamOn: () => Promise<boolean>,
     private readonly recorder: Recorder,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.trouble = new LastingFailure(log, "replay: the relayed stream not followed", "replay: the relayed stream followed again");
+  }
 
   start(): void {
     if (this.on) return;
@@ -83,10 +88,16 @@ export class RelayRecorder implements SingleJob {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.ticking = this.tick()
-        .catch((error: unknown) => {
-          this.log.error("replay: could not follow the relayed stream", error);
-          return IDLE_MS;
-        })
+        .then(
+          (next) => {
+            this.trouble.succeeded();
+            return next;
+          },
+          (error: unknown) => {
+            this.trouble.failed(error);
+            return IDLE_MS;
+          },
+        )
         .then((next) => {
           this.ticking = null;
           if (this.on) this.schedule(next);
