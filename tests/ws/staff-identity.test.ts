@@ -13,6 +13,37 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("a signed-in admin in the chat", () => {
+  test("a team member speaks as staff, but only a role that may moderate gets the chat's moderation powers", async () => {
+    const make = async (username: string, role: "support" | "moderator") => {
+      await app.ctx.admins.create(username, `${username}@example.com`, "s3cret-pass", role);
+      const client = await loginAsAdmin(app, username, "s3cret-pass");
+      const ws = await WsClient.connect(app, client);
+      ws.send({ type: "authenticate" });
+      return { ws, hello: await ws.next("auth_ok"), status: (await client.get("/api/check-moderator-status")).body };
+    };
+    const victim = await WsClient.connect(app, await joinAs(app, "Wanderer"));
+    const line = await say(victim, "still here");
+
+    const support = await make("helpdesk", "support");
+    expect(support.hello).toEqual({ type: "auth_ok", username: "helpdesk", isModerator: false });
+    expect(support.status).toEqual({ isModerator: false });
+    expect(await say(support.ws, "Your code is on its way.")).toMatchObject({ username: "helpdesk", staff: "admin" });
+    for (const frame of [
+      { type: "delete_message", messageId: line.id },
+      { type: "ban_user", username: "Wanderer" },
+      { type: "kick_user", username: "Wanderer" },
+    ]) {
+      expect(await support.ws.expectError(frame)).toBe("Only moderators can do that.");
+    }
+    expect((await app.ctx.chat.listBans()).map((b) => b.username)).not.toContain("Wanderer");
+
+    const moderator = await make("nightwatch", "moderator");
+    expect([moderator.hello.isModerator, moderator.status]).toEqual([true, { isModerator: true }]);
+    moderator.ws.send({ type: "delete_message", messageId: line.id });
+    await victim.next("message_deleted", (e) => e.messageId === line.id);
+    for (const ws of [victim, support.ws, moderator.ws]) ws.close();
+  });
+
   test("chats and moderates under the admin's name with the admin badge, even from a browser that also holds a viewer's session", async () => {
     const viewer = app.client();
     const modCode = await app.ctx.access.issueAccessCode("MOD");

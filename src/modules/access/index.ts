@@ -18,6 +18,7 @@ import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { findPerson, streamIdentityOf } from "./person.ts";
 import type { AdmitRequest } from "./service.ts";
 import { VIEWER_COOKIE, VIEWER_SESSION_TTL_MS } from "./sessions.ts";
+import { roleCan } from "../../contracts/team.ts";
 
 type Set = { status?: number | string; headers: Record<string, string | number> };
 
@@ -115,7 +116,8 @@ export function accessRoutes(ctx: AppContext) {
     })
     .get("/check-moderator-status", async ({ request }) => {
       const person = await findPerson(ctx, request);
-      if (person?.role === "admin") return { isModerator: true };
+      // A team member moderates the chat when their role may (the chat socket applies the same rule).
+      if (person?.role === "admin") return { isModerator: roleCan(person.admin.role, "moderation") };
       const viewer = person?.viewer;
       return { isModerator: !!viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) };
     })

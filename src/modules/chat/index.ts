@@ -3,6 +3,7 @@ import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
 import { clientIpPlugin, isCrossSite } from "../../http/security.ts";
 import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { roleCan } from "../../contracts/team.ts";
 import { findPerson } from "../access/person.ts";
 import { PaymentDonationReporter } from "./donations.ts";
 import { ChatFrameRouter } from "./frames.ts";
@@ -16,7 +17,7 @@ function isSameOriginUpgrade(request: Request, config: Config): boolean {
   return request.headers.get("origin") !== null && !isCrossSite(request, config);
 }
 
-/** The admin (a moderator under the admin's name) or the viewer behind the session cookies (findPerson's rule), or null. */
+/** The team member (a moderator under their own name when their role may moderate) or the viewer behind the session cookies (findPerson's rule), or null. */
 async function identify(ctx: AppContext, request: Request): Promise<ChatIdentity | null> {
   const person = await findPerson(ctx, request);
   if (!person) return null;
@@ -28,7 +29,8 @@ async function identify(ctx: AppContext, request: Request): Promise<ChatIdentity
       username: admin.username,
       accessCodeId: null,
       viewerSessionId: null,
-      isModerator: true,
+      // A team member speaks as staff; only a role that may moderate gets the chat's moderation powers.
+      isModerator: roleCan(admin.role, "moderation"),
       isAdmin: true,
     };
   }
