@@ -53,9 +53,16 @@ function ingestAnswerer(ctx: AppContext) {
     return new Response(bytes as Uint8Array<ArrayBuffer>, { headers });
   };
 
-  const mediaPlaylist = async (source: Packager | IngestMirror, query: string, signal: AbortSignal) => {
+  const mediaPlaylist = async (source: Packager | IngestMirror, query: string, from: Request) => {
     const params = new URLSearchParams(query);
-    const request = { msn: directive(params, "_HLS_msn"), part: directive(params, "_HLS_part"), signal };
+    // The request's signal is made on first use, and only a request that has to wait needs it.
+    const request = {
+      msn: directive(params, "_HLS_msn"),
+      part: directive(params, "_HLS_part"),
+      get signal() {
+        return from.signal;
+      },
+    };
     const result: PlaylistResult = await source.playlist(request);
     switch (result.status) {
       case "ok":
@@ -79,8 +86,8 @@ function ingestAnswerer(ctx: AppContext) {
     return media(await mirror.file(name), name.startsWith("init-") ? initHeaders : mediaHeaders);
   };
 
-  return (source: Packager | IngestMirror, name: string, query: string, signal: AbortSignal): Response | Promise<Response> => {
-    if (name === MEDIA_PLAYLIST) return mediaPlaylist(source, query, signal);
+  return (source: Packager | IngestMirror, name: string, query: string, request: Request): Response | Promise<Response> => {
+    if (name === MEDIA_PLAYLIST) return mediaPlaylist(source, query, request);
     if (source instanceof IngestMirror) return mirrored(source, name);
     const packager = source;
     if (name === MULTIVARIANT_PLAYLIST) {
@@ -93,7 +100,7 @@ function ingestAnswerer(ctx: AppContext) {
     if (name.startsWith("seg-")) return media(packager.getSegment(name), mediaHeaders);
     // The part the playlist hints at is answered as soon as it is complete.
     const part = packager.getPart(name);
-    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal }).then((bytes) => media(bytes, mediaHeaders));
+    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal: request.signal }).then((bytes) => media(bytes, mediaHeaders));
   };
 }
 
@@ -104,7 +111,7 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     const { name, query } = nameAndQuery(request.url, INGEST_PREFIX);
     const source = ctx.ingest.source;
     if (!source) throw notFound("The stream does not come in to this server");
-    return answer(source, name, query, request.signal);
+    return answer(source, name, query, request);
   });
 }
 
@@ -126,7 +133,7 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
       const { name, query } = nameAndQuery(request.url, INTERNAL_PREFIX);
       const packager = ctx.ingest.packager;
       if (!packager) throw notFound("The stream does not come in to this server");
-      const answered = answer(packager, name, query, request.signal);
+      const answered = answer(packager, name, query, request);
       return answered instanceof Promise ? answered.catch(refuse) : answered;
     } catch (error) {
       return refuse(error);

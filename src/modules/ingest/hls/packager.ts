@@ -149,10 +149,24 @@ export class Packager implements MediaSink {
     if (msn !== undefined && this.tooFarAhead(msn, part)) return { status: "bad-request", reason: "_HLS_msn/_HLS_part too far ahead" };
     const satisfied = () => this.closed || (this.ready && (msn === undefined || this.holds(msn, part)));
     const timeoutMs = this.blockingTimeoutMs ?? this.segmenter.targetDuration * 3000;
-    const ok = await this.waiters.wait(satisfied, timeoutMs, request.signal);
+    // Asked for only when the request has to wait (a request's signal is made on first use).
+    const ok = satisfied() || (await this.waiters.wait(satisfied, timeoutMs, request.signal));
     if (this.closed) return { status: "gone" };
     if (!ok) return { status: "not-yet" };
-    return { status: "ok", body: renderMediaPlaylist(this.window.snapshot(this.segmenter.targetDuration, this.partTarget), request.query) };
+    return { status: "ok", body: this.rendered(request.query) };
+  }
+
+  /** Every viewer asks for the same playlist several times a second: it is rendered once per change of the window. */
+  private lastRendered: { changes: number; targetDuration: number; query: string | undefined; text: string } | null = null;
+
+  private rendered(query: string | undefined): string {
+    const { changes } = this.window;
+    const { targetDuration } = this.segmenter;
+    const last = this.lastRendered;
+    if (last && last.changes === changes && last.targetDuration === targetDuration && last.query === query) return last.text;
+    const text = renderMediaPlaylist(this.window.snapshot(targetDuration, this.partTarget), query);
+    this.lastRendered = { changes, targetDuration, query, text };
+    return text;
   }
 
   private holds(msn: number, part: number | undefined): boolean {

@@ -68,6 +68,8 @@ export class SegmentWindow {
   private bytesHeld = 0;
   /** The publish session's init is kept even before its first segment. */
   private latestInit = "";
+  /** Grows with every change of what a playlist lists: a playlist rendered at one count is good until it moves. */
+  changes = 0;
 
   /** Told of each segment as it completes, with its init segment's bytes (the recording keeps them). */
   onComplete: ((segment: Segment, init: Uint8Array) => void) | null = null;
@@ -79,6 +81,7 @@ export class SegmentWindow {
   }
 
   addInit(name: string, bytes: Uint8Array): void {
+    this.changes++;
     this.latestInit = name;
     this.inits.set(name, bytes);
     this.bytesHeld += bytes.length;
@@ -89,6 +92,7 @@ export class SegmentWindow {
   }
 
   openSegment(init: string, discontinuity: boolean, programDateTime: number): Segment {
+    this.changes++;
     const previous = this.current ?? this.complete[this.complete.length - 1];
     const sequence = (previous?.discontinuitySequence ?? 0) + (discontinuity ? 1 : 0);
     this.current = {
@@ -107,6 +111,7 @@ export class SegmentWindow {
   }
 
   addPart(part: Omit<Part, "index" | "name">): Part {
+    this.changes++;
     const segment = this.current;
     if (!segment) throw new Error("no open segment");
     const index = segment.parts.length;
@@ -120,6 +125,7 @@ export class SegmentWindow {
 
   /** Completes the open segment (an empty one is dropped and its msn reused) and slides the window. */
   closeSegment(): void {
+    this.changes++;
     const segment = this.current;
     this.current = null;
     if (!segment) return;
@@ -181,6 +187,7 @@ export class SegmentWindow {
 
   /** Everything gone (the stream was closed). */
   clear(): void {
+    this.changes++;
     this.complete.length = 0;
     this.current = null;
     this.inits.clear();
