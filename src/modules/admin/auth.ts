@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
 import { roleCan, type Capability } from "../../contracts/team.ts";
 import type { AppContext } from "../../context.ts";
-import { readCookie } from "../../http/cookies.ts";
+import { readCookie, setSessionCookie } from "../../http/cookies.ts";
+import { cookieIsSecure } from "../../http/security.ts";
 import { clientAddress } from "../../http/client-ip.ts";
 import { HttpError } from "../../lib/errors.ts";
-import type { AdminSession } from "./service.ts";
+import { ADMIN_SESSION_TTL_MS, type AdminSession } from "./service.ts";
 
 export const ADMIN_COOKIE = "dreadcast_admin";
 
@@ -59,4 +60,19 @@ export function adminRoutes(ctx: AppContext, need: AdminNeed) {
 /** 403 `{ reauth: true }` unless the session's holder gave a password or second factor in the last 10 minutes. */
 export function requireRecentProof(session: AdminSession, now = Date.now()): void {
   if (now - session.verifiedAt > STEP_UP_WINDOW_MS) throw new HttpError(403, REAUTH_NEEDED, {}, undefined, { reauth: true });
+}
+
+/**
+ * A new admin session for `adminId` (signed in, enrolled, or just joined), its cookie set on the answer;
+ * returns its token. `enrolOnly`: a member who must set up two factors first, and may do nothing else.
+ */
+export async function startAdminSession(
+  ctx: AppContext,
+  set: { headers: Record<string, unknown> },
+  adminId: number,
+  client: { address: string; userAgent: string | null; enrolOnly?: boolean },
+): Promise<string> {
+  const token = await ctx.admins.createSession(adminId, { address: client.address, userAgent: client.userAgent, enrolOnly: client.enrolOnly ?? false });
+  setSessionCookie(set, ADMIN_COOKIE, token, { secure: cookieIsSecure(ctx.config), maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+  return token;
 }

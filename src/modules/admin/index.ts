@@ -5,8 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
-import { ADMIN_COOKIE, adminRoutes } from "./auth.ts";
-import { ADMIN_SESSION_TTL_MS } from "./service.ts";
+import { ADMIN_COOKIE, adminRoutes, startAdminSession } from "./auth.ts";
 import { CHALLENGE_GONE, CHALLENGE_TTL_MS, WRONG_CODE } from "./two-factor.ts";
 
 /** The longest a login waits because its username failed often from other addresses. */
@@ -30,11 +29,8 @@ export function adminAuthRoutes(ctx: AppContext) {
   const codeFailuresPerIp = ctx.cluster.backoff("admin-2fa-failures-ip", 10);
   const secure = cookieIsSecure(ctx.config);
 
-  const startSession = async (set: { headers: Record<string, unknown> }, adminId: number, clientIp: string, userAgent: string | null, enrolOnly = false) => {
-    const token = await ctx.admins.createSession(adminId, { address: clientIp, userAgent, enrolOnly });
-    setSessionCookie(set, ADMIN_COOKIE, token, { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
-    return token;
-  };
+  const startSession = (set: { headers: Record<string, unknown> }, adminId: number, clientIp: string, userAgent: string | null, enrolOnly = false) =>
+    startAdminSession(ctx, set, adminId, { address: clientIp, userAgent, enrolOnly });
   const clearChallenge = (set: { headers: Record<string, unknown> }) => {
     // One Set-Cookie header per response through `set`: the session cookie wins; the challenge cookie
     // is dead anyway once its row is gone.

@@ -2,12 +2,10 @@ import { Elysia } from "elysia";
 import { t } from "elysia";
 import { changePasswordBody, passwordAndCodeBody, reauthBody, totpEnableBody, webauthnRegisterBody } from "../../contracts/team.ts";
 import type { AppContext } from "../../context.ts";
-import { setSessionCookie } from "../../http/cookies.ts";
-import { cookieIsSecure } from "../../http/security.ts";
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { ADMIN_COOKIE, adminRoutes, requireRecentProof } from "./auth.ts";
+import { adminRoutes, requireRecentProof, startAdminSession } from "./auth.ts";
 import { securityChangeMail } from "./mails.ts";
-import { ADMIN_SESSION_TTL_MS, type Admin, type AdminSession } from "./service.ts";
+import type { Admin, AdminSession } from "./service.ts";
 import { AdminSessions } from "./sessions.ts";
 import { WRONG_CODE } from "./two-factor.ts";
 
@@ -20,7 +18,6 @@ const WRONG_PASSWORD = "That password is not right";
 export function securityRoutes(ctx: AppContext) {
   const { twoFactor, team } = ctx.adminTeam;
   const sessions = new AdminSessions(ctx.store);
-  const secure = cookieIsSecure(ctx.config);
   // Wrong passwords and codes given while signed in count too (a stolen session must not guess on).
   const proofFailures = ctx.cluster.backoff("admin-proof-failures", 5);
 
@@ -34,8 +31,7 @@ export function securityRoutes(ctx: AppContext) {
   const finishEnrolment = async (session: AdminSession, token: string, set: { headers: Record<string, unknown> }, clientIp: string, userAgent: string) => {
     if (!session.enrolOnly) return;
     await ctx.admins.endSession(token);
-    const fresh = await ctx.admins.createSession(session.admin.id, { address: clientIp, userAgent });
-    setSessionCookie(set, ADMIN_COOKIE, fresh, { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+    await startAdminSession(ctx, set, session.admin.id, { address: clientIp, userAgent });
   };
 
   const checkPasswordAndCode = async (admin: Admin, password: string, code: string) => {

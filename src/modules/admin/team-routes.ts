@@ -1,13 +1,11 @@
 import { Elysia, t } from "elysia";
 import { acceptInviteBody, auditQuery, inviteBody, requireTwoFactorBody, roleBody, type Role } from "../../contracts/team.ts";
 import type { AppContext } from "../../context.ts";
-import { setSessionCookie } from "../../http/cookies.ts";
 import { csvResponse } from "../../http/csv.ts";
-import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
+import { clientIpPlugin } from "../../http/security.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
-import { ADMIN_COOKIE, adminRoutes, requireRecentProof } from "./auth.ts";
+import { adminRoutes, requireRecentProof, startAdminSession } from "./auth.ts";
 import { inviteMail, teamChangeMail } from "./mails.ts";
-import { ADMIN_SESSION_TTL_MS } from "./service.ts";
 import { AdminSessions } from "./sessions.ts";
 
 const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: 2 ** 31 - 1 }) });
@@ -16,7 +14,6 @@ const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: 2 ** 31 - 1 }) }
 export function teamRoutes(ctx: AppContext) {
   const { team } = ctx.adminTeam;
   const sessions = new AdminSessions(ctx.store);
-  const secure = cookieIsSecure(ctx.config);
   const invitesPerIp = ctx.cluster.limiter("admin-invite-accepts", 20, 15 * 60_000);
 
   const tellOwners = async (what: string) => {
@@ -112,8 +109,7 @@ export function teamRoutes(ctx: AppContext) {
         if (wait > 0) throw badRequest("Too many attempts. Please try again later.");
         const member = await team.accept(params.token, body.username, body.password);
         const mustEnrol = await team.requiresTwoFactor();
-        const token = await ctx.admins.createSession(member.id, { address: clientIp, userAgent: request.headers.get("user-agent"), enrolOnly: mustEnrol });
-        setSessionCookie(set, ADMIN_COOKIE, token, { secure, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+        await startAdminSession(ctx, set, member.id, { address: clientIp, userAgent: request.headers.get("user-agent"), enrolOnly: mustEnrol });
         await ctx.audit.record(member, "team.join", member.username, null, { role: member.role, email: member.email }, clientIp);
         await tellOwners(`${member.username} (${member.email}) joined the team as ${member.role}.`);
         set.status = 201;
