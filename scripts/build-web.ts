@@ -10,16 +10,22 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
-import { webBuildOptions } from "./web-build-options.ts";
+import { lazilyImportedStyles, webBuildOptions } from "./web-build-options.ts";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
 const publicDir = join(root, "web/public");
 
 await rm(outdir, { recursive: true, force: true });
-const result = await Bun.build(webBuildOptions(outdir));
+const result = await Bun.build({ ...webBuildOptions(outdir), metafile: true });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const lazilyImported = lazilyImportedStyles(typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile!);
+if (lazilyImported.length > 0) {
+  console.error(`Every page's first paint would wait for the styles of lazily loaded code: ${lazilyImported.join(", ")}.`);
+  console.error('Import them by URL and load them with their screen instead (`import href from "./x.css?url"`, web/src/lib/stylesheets.ts).');
   process.exit(1);
 }
 

@@ -5,17 +5,18 @@
  * - every output file (entry, route and shared chunks, stylesheets): its gzip size and the packages and
  *   modules that take the most room in it;
  * - what `/` and `/livestream` load before first paint: the files index.html names (scripts, stylesheets),
- *   each route's own lazy chunk, and everything those import statically. Dynamic imports (the purchase
- *   dialog, the admin panel, hls.js…) are listed apart: they load when first needed.
+ *   each route's own lazy chunk and stylesheet, and everything those import statically. Dynamic imports (the
+ *   purchase dialog, the admin panel, hls.js…) and the other screens' stylesheets are listed apart: they
+ *   load when first needed.
  *
  * The figures are the bundler's output gzipped at level 9, the way the server sends them precompressed.
- * A lazy chunk's own stylesheet (`cssBundle`) is written but never requested: the bundler also puts its rules
- * into the stylesheet index.html names, so that one holds every rule of the app and counts at first paint.
+ * It ends with the rules in the stylesheet index.html names that only lazily loaded code imports (the build
+ * refuses them: see `lazilyImportedStyles`).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { webBuildOptions } from "./web-build-options.ts";
+import { lazilyImportedStyles, webBuildOptions } from "./web-build-options.ts";
 
 interface MetaOutput {
   bytes: number;
@@ -25,10 +26,16 @@ interface MetaOutput {
   cssBundle?: string;
 }
 
-/** Each route's own code: the lazy page chunk the router loads for it (none for the landing page, built in). */
-const ROUTES: Record<string, string[]> = {
-  "/": [],
-  "/livestream": ["web/src/features/livestream/components/livestream-page.tsx"],
+/**
+ * Each route's own code and styles: the lazy page chunk the router loads for it and the stylesheet it loads
+ * with it (none for the landing page, built in).
+ */
+const ROUTES: Record<string, { pages: string[]; stylesheets: string[] }> = {
+  "/": { pages: [], stylesheets: [] },
+  "/livestream": {
+    pages: ["web/src/features/livestream/components/livestream-page.tsx"],
+    stylesheets: ["web/src/features/livestream/components/livestream-page.css"],
+  },
 };
 
 const args = process.argv.slice(2);
@@ -37,7 +44,8 @@ const asJson = args.includes("--json");
 
 const outdir = await mkdtemp(join(tmpdir(), "dreadcast-bundle-"));
 try {
-  const result = await Bun.build({ ...webBuildOptions(outdir), metafile: true });
+  const built = new Map<string, string>();
+  const result = await Bun.build({ ...webBuildOptions(outdir, built), metafile: true });
   if (!result.success || !result.metafile) {
     for (const log of result.logs) console.error(log);
     process.exit(1);
@@ -49,8 +57,18 @@ try {
   const key = (path: string) => "./" + path.replace(/^\.?\//, "");
   const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [key(path), out]));
 
+  // The stylesheets built on their own are assets to the bundler: each found by its CSS.
+  const sheets = new Map<string, string>();
+  for (const output of result.outputs) {
+    if (output.loader !== "file" || !output.path.endsWith(".css")) continue;
+    const css = await output.text();
+    const source = [...built].find(([, text]) => text === css)?.[0];
+    if (source) sheets.set(source, key(output.path.slice(outdir.length)));
+  }
+  const sheetBytes = async (path: string) => (await Bun.file(join(outdir, path)).arrayBuffer()).byteLength;
+
   const gzip = new Map<string, number>();
-  for (const path of outputs.keys()) gzip.set(path, Bun.gzipSync(new Uint8Array(await Bun.file(join(outdir, path)).arrayBuffer()), { level: 9 }).length);
+  for (const path of [...outputs.keys(), ...sheets.values()]) gzip.set(path, Bun.gzipSync(new Uint8Array(await Bun.file(join(outdir, path)).arrayBuffer()), { level: 9 }).length);
 
   /** Where a module's bytes count: its package for a dependency, its file for our own code. */
   const owner = (input: string) => {
@@ -76,6 +94,9 @@ try {
         dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => key(i.path).slice(1)),
       };
     });
+  for (const [source, path] of sheets) {
+    files.push({ file: path.slice(1), entry: source, bytes: await sheetBytes(path), gzipBytes: gzip.get(path)!, biggest: [], staticImports: [], dynamicImports: [] });
+  }
   files.sort((a, b) => b.gzipBytes - a.gzipBytes);
 
   // What index.html names, as written into the built page.
@@ -83,8 +104,12 @@ try {
   const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => key(m[1]!));
 
   const firstPaint: Record<string, { files: { file: string; gzipBytes: number }[]; gzipBytes: number; lazy: string[] }> = {};
-  for (const [route, pages] of Object.entries(ROUTES)) {
+  for (const [route, { pages, stylesheets }] of Object.entries(ROUTES)) {
     const roots = [...named];
+    for (const sheet of stylesheets) {
+      if (!sheets.has(sheet)) throw new Error(`no stylesheet is built for ${sheet}`);
+      roots.push(sheets.get(sheet)!);
+    }
     for (const page of pages) {
       const chunk = [...outputs].find(([path, out]) => out.entryPoint === page && path.endsWith(".js"));
       if (!chunk) throw new Error(`no chunk is built for ${page}`);
@@ -102,31 +127,19 @@ try {
     };
     roots.forEach(visit);
     const loaded = [...seen].filter((p) => /\.(js|css)$/.test(p)).map((p) => ({ file: p.slice(1), gzipBytes: gzip.get(p)! }));
+    for (const path of sheets.values()) lazy.add(path);
     firstPaint[route] = { files: loaded, gzipBytes: loaded.reduce((n, f) => n + f.gzipBytes, 0), lazy: [...lazy].filter((p) => !seen.has(p)).map((p) => p.slice(1)) };
   }
 
-  // The stylesheet index.html names holds every rule; how much of it only lazily loaded code imports.
-  const staticInputs = new Set<string>();
-  const reach = (input: string) => {
-    if (staticInputs.has(input)) return;
-    staticInputs.add(input);
-    for (const i of meta.inputs[input]?.imports ?? []) if (i.kind === "import-statement" && meta.inputs[i.path]) reach(i.path);
-  };
-  reach("web/index.html");
-  const stylesheets = named
-    .filter((p) => p.endsWith(".css"))
-    .map((p) => {
-      const parts = Object.entries(outputs.get(p)!.inputs);
-      const lazyOnly = parts.filter(([input]) => !staticInputs.has(input));
-      const sum = (list: typeof parts) => list.reduce((n, [, x]) => n + x.bytesInOutput, 0);
-      return { file: p.slice(1), bytes: sum(parts), lazyOnlyBytes: sum(lazyOnly), lazyOnly: lazyOnly.map(([input]) => input) };
-    });
+  const lazilyImported = lazilyImportedStyles(meta);
 
   if (asJson) {
-    console.log(JSON.stringify({ files, firstPaint, stylesheets }, null, 2));
+    console.log(JSON.stringify({ files, firstPaint, lazilyImported }, null, 2));
   } else {
     const kib = (n: number) => `${(n / 1024).toFixed(1).padStart(6)} KiB`;
-    const name = (f: (typeof files)[number]) => (f.entry ? `${f.file}  ← ${f.entry}` : f.file);
+    // A lazy chunk's own stylesheet holds only rules the site's stylesheet has too: the bundler writes it, no page asks for it.
+    const unused = (f: (typeof files)[number]) => f.file.endsWith(".css") && f.entry !== null && f.entry !== "web/index.html" && !sheets.has(f.entry);
+    const name = (f: (typeof files)[number]) => (f.entry ? `${f.file}  ← ${f.entry}` : f.file) + (unused(f) ? "  (never requested)" : "");
     console.log("Output files, largest first (gzip, then raw; biggest parts raw):\n");
     for (const f of files) {
       console.log(`${kib(f.gzipBytes)} gz ${kib(f.bytes)} raw  ${name(f)}`);
@@ -137,11 +150,7 @@ try {
       for (const f of r.files.sort((a, b) => b.gzipBytes - a.gzipBytes)) console.log(`  ${kib(f.gzipBytes)}  ${f.file}`);
       console.log(`  loaded when first needed: ${r.lazy.join(", ") || "none"}`);
     }
-    for (const css of stylesheets) {
-      const share = css.bytes ? Math.round((100 * css.lazyOnlyBytes) / css.bytes) : 0;
-      console.log(`\n${css.file}: ${(css.lazyOnlyBytes / 1024).toFixed(1)} of ${(css.bytes / 1024).toFixed(1)} KiB raw (${share} %) is imported only by lazily loaded code:`);
-      console.log(`  ${css.lazyOnly.join(", ")}`);
-    }
+    console.log(`\nIn the stylesheet index.html names, imported only by lazily loaded code: ${lazilyImported.join(", ") || "nothing"}`);
   }
 } finally {
   await rm(outdir, { recursive: true, force: true });

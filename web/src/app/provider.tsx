@@ -5,11 +5,13 @@ import { UpdateBar } from "@/components/app-update/update-bar";
 import { useToast } from "@/hooks/use-toast";
 import { importFresh } from "@/lib/app-version";
 import { whenIdle } from "@/lib/idle";
+import { withStylesheets } from "@/lib/stylesheets";
+import toastStyles from "@/components/ui/toast.css?url";
 import { createQueryClient } from "@/lib/query-client";
 
 // The toast area (Radix Toast) is not needed for the first paint: fetched when the page is idle, or at once
 // for a toast raised before then, which the store keeps until the area shows it.
-const loadToaster = () => import("@/components/ui/toaster");
+const loadToaster = withStylesheets(() => import("@/components/ui/toaster"), toastStyles);
 const Toaster = lazy(() => importFresh(loadToaster).then((m) => ({ default: m.Toaster })));
 
 function DeferredToaster() {

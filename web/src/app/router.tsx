@@ -7,16 +7,35 @@ import { isAdminPath, paths } from "@/config/paths";
 import { HomePage } from "@/features/home/components/home-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
 import { importFresh } from "@/lib/app-version";
+import { withStylesheets } from "@/lib/stylesheets";
+import adminStyles from "@/app/admin-panel.css?url";
+import designStyles from "@/app/routes/design.css?url";
+import accessStyles from "@/features/access/components/access.css?url";
+import checkoutSuccessStyles from "@/features/checkout-success/components/checkout-success.css?url";
+import livestreamStyles from "@/features/livestream/components/livestream-page.css?url";
+import streamLayoutStyles from "@/features/livestream/components/stream-layout.css?url";
+import testAccessStyles from "@/features/test-access/components/test-access.css?url";
 
-// Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages.
-const AdminRouter = lazy(() => importFresh(() => import("@/app/admin-router")));
-const LivestreamPage = lazy(() => importFresh(() => import("@/features/livestream/components/livestream-page")).then((m) => ({ default: m.LivestreamPage })));
-const DesignPage = lazy(() => importFresh(() => import("@/app/routes/design-page")).then((m) => ({ default: m.DesignPage })));
-const LayoutTestPage = lazy(() => importFresh(() => import("@/features/livestream/components/layout-test-page")).then((m) => ({ default: m.LayoutTestPage })));
+// Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages,
+// each fetched together with its own stylesheet.
+const AdminRouter = lazy(() => importFresh(withStylesheets(() => import("@/app/admin-router"), adminStyles)));
+const LivestreamPage = lazy(() =>
+  importFresh(withStylesheets(() => import("@/features/livestream/components/livestream-page"), livestreamStyles)).then((m) => ({ default: m.LivestreamPage })),
+);
+const DesignPage = lazy(() => importFresh(withStylesheets(() => import("@/app/routes/design-page"), designStyles)).then((m) => ({ default: m.DesignPage })));
+const LayoutTestPage = lazy(() =>
+  importFresh(withStylesheets(() => import("@/features/livestream/components/layout-test-page"), streamLayoutStyles)).then((m) => ({ default: m.LayoutTestPage })),
+);
 // The access pages carry the form and fingerprint code; the landing page stays light without them.
-const CheckoutSuccessPage = lazy(() => importFresh(() => import("@/features/checkout-success/components/checkout-success-page")).then((m) => ({ default: m.CheckoutSuccessPage })));
-const AccessPage = lazy(() => importFresh(() => import("@/features/access/components/access-page")).then((m) => ({ default: m.AccessPage })));
-const TestAccessPage = lazy(() => importFresh(() => import("@/features/test-access/components/test-access-page")).then((m) => ({ default: m.TestAccessPage })));
+const CheckoutSuccessPage = lazy(() =>
+  importFresh(withStylesheets(() => import("@/features/checkout-success/components/checkout-success-page"), checkoutSuccessStyles)).then((m) => ({
+    default: m.CheckoutSuccessPage,
+  })),
+);
+const AccessPage = lazy(() => importFresh(withStylesheets(() => import("@/features/access/components/access-page"), accessStyles)).then((m) => ({ default: m.AccessPage })));
+const TestAccessPage = lazy(() =>
+  importFresh(withStylesheets(() => import("@/features/test-access/components/test-access-page"), testAccessStyles)).then((m) => ({ default: m.TestAccessPage })),
+);
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
   return (

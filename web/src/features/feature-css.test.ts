@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /**
- * The app ships one stylesheet, so every class and animation name is global. Each feature styles only
- * classes under its own prefix (`.home-…`, `.stream-…`), so no two features' rules can ever meet, and the
- * shared styles (styles/, components/, app/) use none of those prefixes.
+ * A stylesheet, once loaded, styles the whole page, so every class and animation name is global. Each
+ * feature styles only classes under its own prefix (`.home-…`, `.stream-…`), so no two features' rules can
+ * ever meet, and the shared styles (styles/, components/, app/) use none of those prefixes.
  */
 const FEATURE_PREFIXES: Record<string, string> = {
   access: "access",

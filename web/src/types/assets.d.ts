@@ -15,3 +15,8 @@ declare module "*.svg" {
   const url: string;
   export default url;
 }
+/** A stylesheet built on its own (scripts/web-build-options.ts): its URL, to load with its screen (lib/stylesheets.ts). */
+declare module "*.css?url" {
+  const url: string;
+  export default url;
+}

@@ -11,7 +11,6 @@ import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { ChatLine, FearMeter, StreamStat } from "@/features/livestream/components/stream-layout";
 import { toast } from "@/hooks/use-toast";
-import "./design.css";
 
 const SWATCHES = [
   { name: "Void", token: "--bg" },

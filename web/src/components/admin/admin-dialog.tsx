@@ -1,7 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
 import { CloseIcon } from "@/components/ui/site-icons";
-import "./admin-ui.css";
 
 interface AdminDialogProps {
   open: boolean;

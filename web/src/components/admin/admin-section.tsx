@@ -1,5 +1,4 @@
 import { useId, type ReactNode } from "react";
-import "./admin-section.css";
 
 interface AdminSectionProps {
   icon: ReactNode;

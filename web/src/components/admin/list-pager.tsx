@@ -1,7 +1,6 @@
 import { useRef, useState, type RefObject } from "react";
 import { ChevronLeftIcon, ChevronRightIcon } from "@/components/ui/icons";
 import { formatCount } from "@/lib/numbers";
-import "./admin-ui.css";
 
 /** Rows an admin list shows at once: thousands of buyers stay quick to open, search and scroll on a phone. */
 export const LIST_PAGE_SIZE = 50;

@@ -1,6 +1,5 @@
 import { useId } from "react";
 import { SearchIcon } from "@/components/ui/icons";
-import "./admin-ui.css";
 
 /** The search box above an admin list (the filtering itself is the caller's). */
 export function SearchField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {

@@ -1,5 +1,4 @@
 import { useId, type ReactNode } from "react";
-import "./admin-ui.css";
 
 interface SwitchProps {
   checked: boolean;

@@ -3,7 +3,6 @@ import { formatMoney } from "@contracts/money";
 import { useElementWidth } from "@/hooks/use-element-width";
 import { formatCount } from "@/lib/numbers";
 import { areaPath, axisTicks, linePath, nearestIndex, stepPath, timeTicks, type Point } from "./chart-geometry";
-import "./stats-chart.css";
 
 /** The x axis always spans at least this long, so the first minutes of an event are not stretched flat. */
 const MIN_SPAN_MS = 10 * 60_000;

@@ -14,7 +14,6 @@ import { useMediaQuery } from "@/hooks/use-media-query";
 import { toast, toastError } from "@/hooks/use-toast";
 import { adminAuthKeys, useAdminProfile, useLogout } from "@/lib/admin-auth";
 import { ADMIN_SESSION_LOST_EVENT } from "@/lib/api-client";
-import "./admin.css";
 
 /** Below this width the sidebar collapses into a menu. */
 const DESKTOP_QUERY = "(min-width: 1024px)";

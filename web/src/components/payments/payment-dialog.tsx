@@ -7,7 +7,6 @@ import { useBackCloses } from "@/hooks/use-back-closes";
 import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "@/lib/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
-import "./payments.css";
 import { importFresh } from "@/lib/app-version";
 
 const StripePaymentForm = lazy(() => importFresh(() => import("./stripe-payment-form")).then((m) => ({ default: m.StripePaymentForm })));

@@ -1,5 +1,4 @@
 import { FormField } from "@/components/ui/form-field";
-import "./code-field.css";
 
 interface CodeFieldProps {
   value: string;

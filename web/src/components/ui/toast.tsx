@@ -2,7 +2,6 @@ import * as ToastPrimitive from "@radix-ui/react-toast";
 import type { ComponentPropsWithRef, ComponentPropsWithoutRef } from "react";
 import type { ToastVariant } from "@/hooks/use-toast";
 import { CloseIcon } from "@/components/ui/site-icons";
-import "./toast.css";
 
 /** Radix toast parts, styled for the theme. Radix defaults: 5000 ms, swipe right, threshold 50. */
 export const ToastProvider = ToastPrimitive.Provider;

@@ -9,7 +9,6 @@ import { fetchStreamIdentity } from "@/lib/stream-identity";
 import { rememberVerifiedAccess, verifyExistingAccess } from "@/lib/viewer-access";
 import { AccessForm } from "./access-form";
 import { LostCodeForm } from "./lost-code-form";
-import "./access.css";
 
 /**
  * A returning viewer (stored code, name and fingerprint) is checked silently and sent on to the stream.

@@ -20,8 +20,6 @@ import { useRevokeAccessCode } from "../api/revoke-access-code";
 import { AccessCodeList } from "./access-code-list";
 import { GenerateCodeDialog } from "./generate-code-dialog";
 import { SendCodeDialog } from "./send-code-dialog";
-import "@/components/admin/admin-ui.css";
-import "./access-codes.css";
 
 type Action = "revoke" | "restore" | "reset";
 type Confirming = { action: Action; record: AccessCodeRecord } | null;

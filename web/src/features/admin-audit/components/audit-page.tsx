@@ -13,8 +13,6 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatCount } from "@/lib/numbers";
 import { auditCsvUrl, useAuditLog, type AuditPage as AuditPageData } from "../api/audit-log";
 import { ActionTag, AuditChange, AuditTarget, AuditTime } from "./audit-values";
-import "@/components/admin/admin-ui.css";
-import "./audit.css";
 
 interface Filters {
   actor: string;

@@ -3,7 +3,6 @@ import { Link } from "wouter";
 import { LockIcon } from "@/components/ui/icons";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
-import "./admin-auth.css";
 
 /** The centred card the admin sign-in and first-run pages sit in. */
 export function AuthPanel({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {

@@ -15,8 +15,6 @@ import { formatDateTime } from "@/lib/dates";
 import { formatCount } from "@/lib/numbers";
 import { matchesSearch } from "@/lib/search";
 import { useBannedUsers, useUnbanUser } from "../api/banned-users";
-import "@/components/admin/admin-ui.css";
-import "./banned-users.css";
 
 /**
  * Users banned from the event (a ban locks them out of the stream and the chat, by name and by access

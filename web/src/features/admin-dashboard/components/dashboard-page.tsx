@@ -14,8 +14,6 @@ import { RecordingsSpace } from "./recordings-space";
 import { StatCard } from "./stat-card";
 import { StreamStatus } from "./stream-status";
 import { StatsChart } from "@/components/charts/stats-chart";
-import "@/components/admin/admin-ui.css";
-import "./dashboard.css";
 
 const updatedAt = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 

@@ -15,8 +15,6 @@ import { CHAT_EXPORT_CSV_URL, CHAT_EXPORT_JSON_URL, moderationLogCsvUrl, useMode
 import { ActiveTimeouts } from "./active-timeouts";
 import { ChatRulesCard } from "./chat-rules-card";
 import { ACTION_LABELS, ModerationLogList } from "./moderation-log-list";
-import "@/components/admin/admin-ui.css";
-import "./moderation.css";
 
 /** The chat's rules, who is timed out, the moderation log (search, action filter, CSV) and the chat export. */
 export function ModerationPage() {

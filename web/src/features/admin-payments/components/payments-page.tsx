@@ -17,8 +17,6 @@ import { PAYMENTS_CSV_URL, usePayments } from "../api/payments";
 import { currenciesOf, KIND_PLURALS, NET_REVENUE, STATUS_LABELS, netRevenuePoints } from "../lib/payment-labels";
 import { PaymentList } from "./payment-list";
 import { RefundDialog } from "./refund-dialog";
-import "@/components/admin/admin-ui.css";
-import "./payments.css";
 
 type KindFilter = "all" | PaymentRecord["kind"];
 type StatusFilter = "all" | PaymentStatus;

@@ -11,8 +11,6 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatBytes, type RecordingsList } from "@/lib/admin-recordings";
 import { useDeleteRecording, useRecordings } from "../api/recordings";
 import { RecordingCard } from "./recording-card";
-import "@/components/admin/admin-ui.css";
-import "./recordings.css";
 
 /** The space the recordings take, and what is left on the disk they are written to. */
 function SpaceSummary({ list }: { list: RecordingsList }) {

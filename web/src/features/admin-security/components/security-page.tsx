@@ -8,8 +8,6 @@ import { loadSignedInProfile, useAdminProfile } from "@/lib/admin-auth";
 import { PasswordSection } from "./password-section";
 import { SessionsSection } from "./sessions-section";
 import { TwoFactorSection } from "./two-factor-section";
-import "@/components/admin/admin-ui.css";
-import "./security.css";
 
 /**
  * Every member's own security: two-factor sign-in, where they are signed in, and their password. A member

@@ -12,7 +12,6 @@ import { setStepUpPrompt } from "@/lib/step-up";
 import { webauthnSupported } from "@/lib/webauthn";
 import { useReauth, type Proof } from "../api/reauth";
 import { twoFactorQueryOptions, type TwoFactorState } from "../api/two-factor";
-import "./security.css";
 
 type Method = Proof["kind"];
 

@@ -9,7 +9,6 @@ import { toast, toastError } from "@/hooks/use-toast";
 import { codecName, formatAudio, formatBitrate, formatFps, formatKeyframeInterval, liveFor } from "@/lib/ingest-figures";
 import { useIngest, useRotateStreamKey } from "../api/ingest";
 import { IngestPreview } from "./ingest-preview";
-import "./ingest.css";
 
 /**
  * The built-in ingest in the Stream source card: what OBS is set up with (server and key, copied in one

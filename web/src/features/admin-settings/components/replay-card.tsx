@@ -10,7 +10,6 @@ import { ApiError, serverErrorMessage } from "@/lib/api-client";
 import { formatEventDay, formatEventTime } from "@/lib/dates";
 import { useUpdateLivestreamSettings } from "../api/livestream-settings";
 import { isoToLocalInput, localInputToIso } from "../lib/settings-form";
-import "./replay-card.css";
 
 /** The field a refusal names (`{ field }`), when it names one. */
 function refusedField(error: Error): string | null {

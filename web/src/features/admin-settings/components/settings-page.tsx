@@ -9,8 +9,6 @@ import { FakeViewersCard } from "./fake-viewers-card";
 import { ReplayCard } from "./replay-card";
 import { SettingsForm } from "./settings-form";
 import { StreamSourceCard } from "./stream-source-card";
-import "@/components/admin/admin-ui.css";
-import "./settings.css";
 
 /** Livestream settings of the event, the thumbnail and the fake viewers. */
 export function SettingsPage() {

@@ -14,7 +14,6 @@ import { kindOption, toFieldValues, toStreamSourceBody, type KindOption } from "
 import { IngestPanel } from "./ingest-panel";
 import { StreamSourceFields } from "./stream-source-fields";
 import { StreamKindPicker } from "./stream-kind-picker";
-import "./stream-source.css";
 
 const TITLE = "Stream source";
 const TEXT = "Where the video comes from, and how it is kept for those who paid.";

@@ -15,8 +15,6 @@ import { InviteDialog } from "./invite-dialog";
 import { InvitesList } from "./invites-list";
 import { MembersList, type MemberAction } from "./members-list";
 import { RoleDialog } from "./role-dialog";
-import "@/components/admin/admin-ui.css";
-import "./team.css";
 
 function RequireTwoFactor({ team }: { team: TeamView }) {
   const requireTwoFactor = useRequireTwoFactor();

@@ -16,8 +16,6 @@ import { matchesSearch } from "@/lib/search";
 import { USERS_CSV_URL, useUsers } from "../api/get-users";
 import { BanUserDialog } from "./ban-user-dialog";
 import { ModeratorBadge, ModeratorToggle } from "./moderator-toggle";
-import "@/components/admin/admin-ui.css";
-import "./users.css";
 
 function StatusBadge({ user }: { user: UserRecord }) {
   return (

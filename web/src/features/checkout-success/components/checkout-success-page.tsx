@@ -9,7 +9,6 @@ import { toast, toastError } from "@/hooks/use-toast";
 import { LOCAL_KEYS, readLocal, writeLocal } from "@/lib/storage";
 import { accessCodeForPaymentQueryOptions } from "../api/generate-access-code";
 import { AccessCodeReveal } from "./access-code-reveal";
-import "./checkout-success.css";
 
 export const REDIRECT_SECONDS = 5;
 

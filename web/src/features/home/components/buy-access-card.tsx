@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Suspense, lazy, useState } from "react";
 import { useLocation } from "wouter";
+import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
@@ -9,8 +10,10 @@ import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
 
-const loadPaymentDialog = () => import("@/components/payments/payment-dialog");
 const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
+
+// Fetched ahead on a hint of BUY NOW (a pointer over it, a finger on it, focus), so the tap finds it loading.
+const fetchPaymentDialog = () => void loadPaymentDialog().catch(() => {});
 
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
 export function BuyAccessCard() {
@@ -47,8 +50,8 @@ export function BuyAccessCard() {
       <button
         type="button"
         className="btn btn-primary btn-block home-buy-button"
-        onPointerEnter={() => void loadPaymentDialog().catch(() => {})}
-        onFocus={() => void loadPaymentDialog().catch(() => {})}
+        onPointerEnter={fetchPaymentDialog}
+        onFocus={fetchPaymentDialog}
         onClick={() => {
           setRequested(true);
           setOpen(true);

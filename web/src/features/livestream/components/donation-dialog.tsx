@@ -2,16 +2,16 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import { DEFAULT_CURRENCY, DONATION_PRESETS, MAX_DONATION, donationAmountProblem, isCurrency, minDonation, toMinorUnits } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
+import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { Field } from "@/components/ui/form-field";
 import { GiftIcon } from "@/components/ui/icons";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";
 import { donationTier } from "./stream-layout";
-import "./donation-dialog.css";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
-const PaymentDialog = lazy(() => importFresh(() => import("@/components/payments/payment-dialog")).then((m) => ({ default: m.PaymentDialog })));
+const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
 
 export const DEFAULT_DONATION_POUNDS = 5;
 

@@ -24,7 +24,6 @@ import { LiveChat } from "./live-chat";
 import { ReplayStream } from "./replay-stream";
 import { StreamLayout } from "./stream-layout";
 import { StreamPlayer } from "./stream-player";
-import "./livestream.css";
 import { importFresh } from "@/lib/app-version";
 
 // The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.

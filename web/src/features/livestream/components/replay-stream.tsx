@@ -7,7 +7,6 @@ import { chatCutAt, indexReplayChat, sameCut, type ChatCut } from "../utils/repl
 import { ReplayChat, ReplayChatClosed } from "./replay-chat";
 import { ReplayPlayer } from "./replay-player";
 import { StreamLayout } from "./stream-layout";
-import "./replay.css";
 
 /** "1 h 05 min", "8 min", "45 s": how long the replay plays. */
 export function playLength(seconds: number): string {

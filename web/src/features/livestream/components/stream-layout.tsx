@@ -4,7 +4,6 @@ import type { ChatMessage } from "@contracts/chat";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
-import "./stream-layout.css";
 
 interface StreamLayoutProps {
   title: string;

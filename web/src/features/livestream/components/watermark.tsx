@@ -1,5 +1,3 @@
-import "./watermark.css";
-
 /** The viewer's name and the end of their code, faint and drifting over the player, so a recording names its source. */
 export function Watermark({ text }: { text: string }) {
   return (

@@ -13,7 +13,6 @@ import { ApiError } from "@/lib/api-client";
 import { LOCAL_KEYS, readLocal } from "@/lib/storage";
 import { enterWithCheck, isTestCode } from "@/lib/viewer-access";
 import { testCodeQueryOptions } from "../api/test-code";
-import "./test-access.css";
 
 /** The shell variant of the access form: a code, and a name of 3 characters or more. */
 const testAccessSchema = z.object({
