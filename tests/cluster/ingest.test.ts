@@ -188,10 +188,13 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     await watched(b.url, viewerB, dir, "b-from-a");
     for (const [name, count] of upstream) if (!name.startsWith("stream.m3u8") && !name.startsWith("index")) expect(`${name} ${count}`).toBe(`${name} 1`);
 
-    // The admin's panel on B says the stream is live, on A.
+    // The admin's panel on B says the stream is live, on A, with the figures A measures of the publisher.
     const panel = (await admin.get("/api/admin/ingest")).body;
     expect(panel.live).toBe(true);
-    expect(panel.warnings.join(" ")).toContain("ingest-a");
+    expect(panel.warnings.join(" ")).toContain("OBS publishes to the instance ingest-a.");
+    expect(panel.publisher).toMatchObject({ video: { codec: "H.264", width: 640, height: 360 }, audio: { codec: "AAC", sampleRate: 48000 } });
+    // The figures are the internal path's, which no viewer (nor anyone without A's secret) reads.
+    expect((await fetch(`${a.url}/internal/ingest/publisher.json`)).status).toBe(403);
 
     // A second publisher, on B, is refused while A's is live.
     const second = obs(rtmpB, streamKey, 3);

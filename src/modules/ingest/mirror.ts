@@ -6,6 +6,7 @@
  * nobody without the secret.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { IngestPublisher } from "../../contracts/stream.ts";
 import type { PlaylistResult } from "./hls/packager.ts";
 
 /** The lease the instance taking OBS's publish holds while it is live. */
@@ -14,6 +15,10 @@ export const PUBLISHER_LEASE = "ingest-publisher";
 export const INTERNAL_PREFIX = "/internal/ingest/";
 /** The header carrying the publishing instance's internal secret. */
 export const INTERNAL_HEADER = "x-dreadcast-internal";
+/** The internal path's name for the publisher's figures (JSON), beside the stream's files. */
+export const PUBLISHER_FIGURES = "publisher.json";
+/** How long the publishing instance's figures are shown before they are asked again. */
+const FIGURES_KEEP_MS = 2000;
 
 /** The instance holding the publisher, as its lease names it. */
 export interface Leader {
@@ -85,8 +90,23 @@ export class IngestMirror {
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
   private multivariant: { text: string; until: number } | null = null;
+  private figures: { value: Promise<IngestPublisher | null>; until: number } | null = null;
 
   constructor(readonly leader: Leader) {}
+
+  /**
+   * What the publishing instance measures of its publisher (the admin's card here shows it too), asked at
+   * most once every two seconds; null when it cannot be reached or has none.
+   */
+  publisher(): Promise<IngestPublisher | null> {
+    const now = Date.now();
+    if (this.figures && this.figures.until > now) return this.figures.value;
+    const value = this.upstream(PUBLISHER_FIGURES)
+      .then(async (response) => (response.status === 200 ? ((await response.json()) as IngestPublisher | null) : null))
+      .catch(() => null);
+    this.figures = { value, until: now + FIGURES_KEEP_MS };
+    return value;
+  }
 
   private upstream(name: string): Promise<Response> {
     return fetch(this.leader.url + INTERNAL_PREFIX + name, {

@@ -12,8 +12,8 @@ import { announceSettings } from "../settings/announce.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
 import { INGEST_PREFIX } from "../stream/providers.ts";
 import type { Packager, PlaylistResult } from "./hls/packager.ts";
-import { INTERNAL_HEADER, INTERNAL_PREFIX, IngestMirror } from "./mirror.ts";
-import { ingestView } from "./status.ts";
+import { INTERNAL_HEADER, INTERNAL_PREFIX, IngestMirror, PUBLISHER_FIGURES } from "./mirror.ts";
+import { ingestView, publisherNow } from "./status.ts";
 
 /** The names the packager gives (and the two playlists): anything else is not asked of it. */
 const MEDIA_NAME = /^(?:init-\d{1,9}\.mp4|seg-\d{1,15}\.m4s|part-\d{1,15}-\d{1,5}\.m4s)$/;
@@ -131,6 +131,7 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
     try {
       if (!ctx.ingest.internalSecretMatches(request.headers.get(INTERNAL_HEADER))) throw forbidden("Forbidden");
       const { name, query } = nameAndQuery(request.url, INTERNAL_PREFIX);
+      if (name === PUBLISHER_FIGURES) return Response.json(publisherNow(ctx.ingest), { headers });
       const packager = ctx.ingest.packager;
       if (!packager) throw notFound("The stream does not come in to this server");
       const answered = answer(packager, name, query, request);

@@ -2,6 +2,7 @@
 import type { Config } from "../../config.ts";
 import type { IngestPublisher, IngestView, StreamKind } from "../../contracts/stream.ts";
 import type { VideoCodec } from "./media.ts";
+import { IngestMirror } from "./mirror.ts";
 import { INGEST_APP, type IngestService, type LivePublish } from "./service.ts";
 
 const VIDEO_CODECS: Record<VideoCodec, string> = { h264: "H.264", hevc: "HEVC", av1: "AV1" };
@@ -34,6 +35,12 @@ function publisherView(ingest: IngestService, { session, videoCodec, audio }: Li
   };
 }
 
+/** The live publisher's figures on this instance, or null (for the internal path: the other instances show them too). */
+export function publisherNow(ingest: IngestService): IngestPublisher | null {
+  const live = ingest.live;
+  return live ? publisherView(ingest, live) : null;
+}
+
 function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, streamKey: string | null, publisher: IngestPublisher | null): string[] {
   const warnings: string[] = [];
   if (kind !== "ingest") warnings.push("The stream source is not Built-in (OBS): the RTMP port opens once you choose it and save.");
@@ -43,9 +50,8 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
   }
   if (ingest.lastRefusal) warnings.push(`The last publish was refused: ${ingest.lastRefusal}.`);
   const elsewhere = ingest.live ? null : ingest.publishingElsewhere;
-  if (elsewhere) warnings.push(`OBS publishes to the instance ${elsewhere}: its figures are shown in the panel served by that instance.`);
-  const live = ingest.live;
-  if (!live || !publisher) return warnings;
+  if (elsewhere) warnings.push(`OBS publishes to the instance ${elsewhere}${publisher ? "" : ": its figures could not be read from it just now"}.`);
+  if (!publisher) return warnings;
   const interval = publisher.video?.keyframeIntervalS ?? null;
   if (interval !== null && interval > MAX_KEYFRAME_INTERVAL_S) {
     warnings.push(
@@ -58,7 +64,7 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
       `The video bitrate is ${kbps.toLocaleString("en-GB")} kbps: viewers on phones may not keep up. 2,500–4,500 kbps suits 720p or 1080p (Settings → Output → Bitrate).`,
     );
   }
-  if (!publisher.audio && Date.now() - live.session.startedAt.getTime() > AUDIO_GRACE_MS) {
+  if (!publisher.audio && Date.now() - Date.parse(publisher.since) > AUDIO_GRACE_MS) {
     warnings.push("No audio is arriving: check that OBS has an audio source that is not muted (the Audio Mixer), or viewers hear nothing.");
   }
   return warnings;
@@ -70,7 +76,9 @@ export async function ingestView(ingest: IngestService, config: Config, siteUrl:
   const ports = ingest.ports ?? { rtmp: config.rtmpPort, rtmps: config.tlsCert ? config.rtmpsPort : null };
   const streamKey = await ingest.keys.current();
   const live = ingest.live;
-  const publisher = live ? publisherView(ingest, live) : null;
+  // Another instance has the publisher: its figures, as it measures them.
+  const mirror = !live && ingest.source instanceof IngestMirror ? ingest.source : null;
+  const publisher = live ? publisherView(ingest, live) : mirror ? await mirror.publisher() : null;
   return {
     // Behind a proxy that forwards RTMP, OBS is given the proxy's address (the flags), not this port.
     rtmpUrl: `${config.rtmpPublicUrl ?? `rtmp://${host}:${ports.rtmp}`}/${INGEST_APP}`,
