@@ -4,7 +4,6 @@
  * packager the viewer routes read, and whether there is a stream to watch (what playback tells pages).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { LEASE_RENEW_MS, type Cluster } from "../../cluster/cluster.ts";
 import { SoloCluster } from "../../cluster/solo-cluster.ts";
@@ -17,6 +16,7 @@ import type { Recorder } from "../replay/recorder.ts";
 import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
 import type { StreamKeyStore } from "./key.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
+import { CERTIFICATE_CHECK_MS, startRtmpsServer } from "./rtmp/certificate-watch.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "./rtmp/server.ts";
 
 /** The RTMP application OBS's "Server" field ends in. */
@@ -62,6 +62,8 @@ export class IngestService {
   /** Another instance holds the publisher now. */
   private elsewhere: Leader | null = null;
   private followTimer: ReturnType<typeof setInterval> | null = null;
+  /** How often a renewed RTMPS certificate is looked for (shorter in tests). */
+  certificateCheckMs = CERTIFICATE_CHECK_MS;
   private following = false;
   /** Pages are told once the new publishing instance's stream can be read. */
   private announceMirror = false;
@@ -205,8 +207,8 @@ export class IngestService {
     let rtmps: RtmpServer | null = null;
     if (this.config.tlsCert && this.config.tlsKey) {
       try {
-        // Read at each opening: a certificate renewed on disk is taken up the next time the kind is chosen.
-        rtmps = await startRtmpServer({ ...options, port: this.config.rtmpsPort, tls: { cert: readFileSync(this.config.tlsCert), key: readFileSync(this.config.tlsKey) } });
+        // Read at each opening, and again whenever the files change (a renewal) while it is open.
+        rtmps = await startRtmpsServer({ ...options, port: this.config.rtmpsPort }, { cert: this.config.tlsCert, key: this.config.tlsKey }, this.certificateCheckMs);
       } catch (error) {
         await rtmp.close();
         throw error;

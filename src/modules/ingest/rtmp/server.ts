@@ -49,6 +49,8 @@ export interface RtmpServer {
   publishers(): PublishSession[];
   /** Connections open now, and how many of them are not publishing. */
   connections(): { total: number; pending: number };
+  /** RTMPS: the certificate and key for connections from now on; throws when TLS does not accept the pair. */
+  setCertificate(pair: { cert: string | Uint8Array; key: string | Uint8Array }): void;
   /** Stops listening and ends every connection (each sink gets `end("server closing")`). */
   close(): Promise<void>;
 }
@@ -160,6 +162,12 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
     port,
     publishers: () => [...connections].flatMap((connection) => (connection.publishSession && connection.phase === "publishing" ? [connection.publishSession] : [])),
     connections: () => ({ total: connections.size, pending: pendingCount() }),
+    setCertificate: (pair) => {
+      if (!(server instanceof tls.Server)) throw new Error("not an RTMPS listener");
+      // Checked first: a pair that does not go together throws here, and the one in use stays.
+      tls.createSecureContext({ cert: toPem(pair.cert), key: toPem(pair.key) });
+      server.setSecureContext({ cert: toPem(pair.cert), key: toPem(pair.key) });
+    },
     close: async () => {
       clearInterval(sweep);
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
