@@ -239,6 +239,20 @@ app.browserTest("with two factors required, a new member must set up an app befo
     await nav.getByRole("link", { name: "Settings", exact: true }).waitFor();
     assert.equal(await nav.getByRole("link", { name: "Payments", exact: true }).count(), 0);
     await newcomer.locator("aside.admin-sidebar").getByText("Operator", { exact: true }).waitFor();
+
+    // Settings: the price and currency are shown, not offered (they are the owners'); the rest saves.
+    await nav.getByRole("link", { name: "Settings", exact: true }).click();
+    await newcomer.getByRole("heading", { name: "Price & donations" }).waitFor();
+    const price = newcomer.getByLabel(/^Access price/);
+    assert.equal(await price.getAttribute("readonly"), "");
+    const currency = newcomer.getByLabel("Currency");
+    assert.equal(await currency.evaluate((element) => element.tagName), "INPUT");
+    assert.equal(await currency.getAttribute("readonly"), "");
+    assert.equal(await newcomer.getByText("Only an owner can change the price or currency.").count(), 2);
+    await screenshotScreen(newcomer, "admin-settings-operator");
+    await newcomer.getByLabel(/^Donation goal/).fill("66.6");
+    await newcomer.getByRole("button", { name: "Save Settings" }).click();
+    await toastWith(newcomer, "Settings Saved").waitFor();
   } finally {
     await other.close();
   }

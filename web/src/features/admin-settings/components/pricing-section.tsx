@@ -4,7 +4,10 @@ import { CURRENCIES, CURRENCY_MINIMUMS, formatMoney } from "@contracts/money";
 import { AdminSection } from "@/components/admin/admin-section";
 import { FormField } from "@/components/ui/form-field";
 import { CoinsIcon } from "@/components/ui/icons";
+import { useCan } from "@/lib/admin-auth";
 import type { SettingsFormInput, SettingsFormValues } from "../lib/settings-form";
+
+const OWNER_ONLY = "Only an owner can change the price or currency.";
 
 const CURRENCY_NAMES: Record<string, string> = {
   gbp: "Pound sterling",
@@ -23,6 +26,8 @@ const CURRENCY_NAMES: Record<string, string> = {
 /** The pass's price, the event's currency and the donation goal (all in units of that currency). */
 export function PricingSection({ form, hasSales, unsaved }: { form: UseFormReturn<SettingsFormInput, unknown, SettingsFormValues>; hasSales: boolean; unsaved: boolean }) {
   const currencyId = useId();
+  // The price and currency are the owners' (the server refuses a change from any other role).
+  const mayPrice = useCan("pricing");
   const { errors } = form.formState;
   const currency = form.watch("currency");
   const code = currency.toUpperCase();
@@ -38,15 +43,24 @@ export function PricingSection({ form, hasSales, unsaved }: { form: UseFormRetur
         <label className="field-label" htmlFor={currencyId}>
           Currency
         </label>
-        <select id={currencyId} className="input admin-select" {...form.register("currency")}>
-          {CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {c.toUpperCase()} — {CURRENCY_NAMES[c]}
-            </option>
-          ))}
-        </select>
+        {mayPrice ? (
+          <select id={currencyId} className="input admin-select" {...form.register("currency")}>
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c.toUpperCase()} — {CURRENCY_NAMES[c]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          // Shown, not offered: the form keeps the currency it was given, and saves it unchanged.
+          <input id={currencyId} className="input is-locked" readOnly value={`${code} — ${CURRENCY_NAMES[currency]}`} />
+        )}
         <p className="field-hint">
-          {hasSales ? "Payments have been taken: amounts already paid keep their currency, and a change asks to confirm." : "Prices, donations and the meter are shown in it."}
+          {!mayPrice
+            ? OWNER_ONLY
+            : hasSales
+              ? "Payments have been taken: amounts already paid keep their currency, and a change asks to confirm."
+              : "Prices, donations and the meter are shown in it."}
         </p>
       </div>
       <FormField
@@ -54,7 +68,9 @@ export function PricingSection({ form, hasSales, unsaved }: { form: UseFormRetur
         type="number"
         inputMode="decimal"
         step={0.01}
-        hint={`At least ${formatMoney(CURRENCY_MINIMUMS[currency], currency)} (the card network's minimum), at most ${formatMoney(100_000, currency)}.`}
+        readOnly={!mayPrice}
+        className={mayPrice ? undefined : "is-locked"}
+        hint={mayPrice ? `At least ${formatMoney(CURRENCY_MINIMUMS[currency], currency)} (the card network's minimum), at most ${formatMoney(100_000, currency)}.` : OWNER_ONLY}
         error={errors.accessPrice?.message}
         {...form.register("accessPrice", { valueAsNumber: true })}
       />
