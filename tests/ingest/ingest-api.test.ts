@@ -15,6 +15,7 @@ import { recordingLogger } from "../support/logger.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 import { publish, type Publisher } from "./rtmp-support.ts";
 import { mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { OPENSSL, selfSignedCertificate } from "../support/certificate.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the built-in ingest through the app (${mediaToolsMissing})`);
 
@@ -269,29 +270,11 @@ describe("the RTMP port", () => {
     }
   });
 
-  test.skipIf(mediaToolsMissing !== null || !Bun.which("openssl"))(
+  test.skipIf(mediaToolsMissing !== null || !OPENSSL)(
     "with --tls-cert and --tls-key, OBS publishes over RTMPS to the address the panel gives",
     async () => {
       const certDir = mediaDir();
-      const made = Bun.spawnSync([
-        Bun.which("openssl")!,
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        join(certDir, "key.pem"),
-        "-out",
-        join(certDir, "cert.pem"),
-      ]);
-      expect(made.exitCode).toBe(0);
+      selfSignedCertificate(certDir, "localhost");
       const secure = await startTestApp({ tlsCert: join(certDir, "cert.pem"), tlsKey: join(certDir, "key.pem") });
       try {
         const owner = await loginAsAdmin(secure);

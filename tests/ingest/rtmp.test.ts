@@ -14,8 +14,8 @@ import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/in
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";
 import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink } from "./rtmp-support.ts";
+import { OPENSSL, selfSignedCertificate } from "../support/certificate.ts";
 
-const OPENSSL = Bun.which("openssl");
 if (FFMPEG && !OPENSSL) console.log("SKIPPED: the RTMPS test (no openssl to make its certificate)");
 if (!FFMPEG) console.log("SKIPPED: the RTMP ingest tests with FFmpeg as publisher (no ffmpeg; apt-get install ffmpeg)");
 
@@ -132,25 +132,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
     "RTMPS: the same publish over TLS",
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
-      const made = Bun.spawnSync([
-        OPENSSL!,
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-      ]);
-      expect(made.exitCode).toBe(0);
+      selfSignedCertificate(dir, "localhost");
       const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
       rmSync(dir, { recursive: true, force: true });
       const { recordings, url } = await start({ tls });

@@ -9,37 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
 import { startRtmpsServer } from "../../src/modules/ingest/rtmp/certificate-watch.ts";
+import { OPENSSL, selfSignedCertificate } from "../support/certificate.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";
 
-const OPENSSL = Bun.which("openssl");
 if (!OPENSSL) console.log("SKIPPED: the RTMPS certificate renewal test (no openssl to make certificates)");
 const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function makeCertificate(name: string): { cert: string; key: string } {
-  const pair = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
-  const made = Bun.spawnSync([
-    OPENSSL!,
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    `/CN=${name}.example`,
-    "-keyout",
-    pair.key,
-    "-out",
-    pair.cert,
-  ]);
-  if (made.exitCode !== 0) throw new Error(made.stderr.toString());
-  return pair;
-}
+const makeCertificate = (name: string) => selfSignedCertificate(dir, `${name}.example`, name);
 
 /** The CN of the certificate a new TLS connection is shown. */
 function presented(port: number): Promise<string> {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connect as connectTls } from "node:tls";
 import { freePort } from "./free-port.mjs";
+import { selfSignedCertificate } from "./certificate.ts";
 
 /**
  * The shipped proxy configurations (deploy/, and the README's Caddy example) run for real — Debian's nginx
@@ -15,7 +16,7 @@ import { freePort } from "./free-port.mjs";
 export const ROOT = resolve(import.meta.dir, "../..");
 export const NGINX = Bun.which("nginx") ?? Bun.which("nginx", { PATH: "/usr/sbin:/sbin" });
 export const CADDY = Bun.which("caddy");
-export const OPENSSL = Bun.which("openssl");
+export { OPENSSL } from "./certificate.ts";
 
 /** The site's name in the tests, in place of the examples' live.example.com (which the server refuses). */
 export const SITE = "night.dreadcast.test";
@@ -79,30 +80,7 @@ export function substitute(text: string, pairs: [string | RegExp, string][]): st
 export async function startNginx(backends: [number, number, number]): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), "dreadcast-nginx-"));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const cert = Bun.spawnSync(
-    [
-      OPENSSL!,
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      `/CN=${SITE}`,
-      "-addext",
-      `subjectAltName=DNS:${SITE}`,
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-    ],
-    { stdout: "ignore", stderr: "pipe" },
-  );
-  if (cert.exitCode !== 0) throw new Error(`openssl could not make a certificate: ${cert.stderr.toString()}`);
+  selfSignedCertificate(dir, SITE);
   let conf = readFileSync(join(ROOT, "deploy/cluster/nginx.conf"), "utf8");
   conf = substitute(conf, [
     ["pid /run/nginx.pid;", `pid ${dir}/nginx.pid;`],
