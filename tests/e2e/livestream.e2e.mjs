@@ -307,9 +307,9 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
   }
 });
 
-// The target is 105 KiB before the player's own code; the shared stylesheet still carries every lazily
-// loaded screen's rules (see `npm run bundle-report`), which keeps the page above it.
-app.browserTest("the stream screen's first load is at most 145 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
+// The target is 105 KiB before the player's own code; the entry (React DOM, TanStack Query, the site) and
+// the stream screen's own code and stylesheet come to ~127 KiB (see `npm run bundle-report`).
+app.browserTest("the stream screen's first load is at most 130 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
   await enterStream(page, "Lightweight");
   const fresh = await context.newPage();
   const assets = recordAssets(fresh);
@@ -319,7 +319,7 @@ app.browserTest("the stream screen's first load is at most 145 KiB of gzipped JS
   const urls = [...assets];
   assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
   const { total, report } = await measureAssets(await firstLoadAssets(fresh, assets));
-  assert.ok(total <= 145 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+  assert.ok(total <= 130 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });
 
 app.browserTest("in an /access ⇄ /livestream loop a test code stays on the stream, and any other code is sent home", async ({ page }) => {
