@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after } from "node:test";
 import { MOBILE } from "./support/browser.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
-import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
+import { fakeStripeFlags, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
 import { routeStripe } from "./support/stripe-js.mjs";
 import { enterStream, routePlayer } from "./support/live.mjs";
 import { assertToastCoversNothing } from "./support/toast-cover.mjs";
@@ -12,17 +12,7 @@ import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: [
-    "--stripe-secret-key",
-    FAKE_STRIPE_SECRET_KEY,
-    "--stripe-publishable-key",
-    FAKE_STRIPE_PUBLISHABLE_KEY,
-    "--stripe-api-url",
-    fakeStripe.url,
-    "--enable-test-codes",
-    "--public-url",
-    "http://shop.dreadcast.test",
-  ],
+  args: [...fakeStripeFlags(fakeStripe.url), "--enable-test-codes", "--public-url", "http://shop.dreadcast.test"],
 });
 
 app.browserTest(

@@ -4,13 +4,7 @@ import { request } from "playwright-core";
 import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import {
-  FAKE_STRIPE_PUBLISHABLE_KEY,
-  FAKE_STRIPE_SECRET_KEY,
-  FAKE_STRIPE_WEBHOOK_SECRET,
-  STRIPE_TEST_CARDS,
-  startFakeStripe as startFakeStripeApi,
-} from "../support/fake-stripe.mjs";
+import { FAKE_STRIPE_WEBHOOK_SECRET, fakeStripeFlags, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
 import { routeStripe } from "./support/stripe-js.mjs";
 import { openBuyDialog } from "./support/viewer-flows.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
@@ -19,18 +13,7 @@ import { makeFingerprint } from "../support/fingerprint.mjs";
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: [
-    "--stripe-secret-key",
-    FAKE_STRIPE_SECRET_KEY,
-    "--stripe-publishable-key",
-    FAKE_STRIPE_PUBLISHABLE_KEY,
-    "--stripe-api-url",
-    fakeStripe.url,
-    "--stripe-webhook-secret",
-    FAKE_STRIPE_WEBHOOK_SECRET,
-    "--public-url",
-    "http://shop.dreadcast.test",
-  ],
+  args: [...fakeStripeFlags(fakeStripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
 });
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after } from "node:test";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { FAKE_STRIPE_PUBLISHABLE_KEY, FAKE_STRIPE_SECRET_KEY, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
+import { fakeStripeFlags, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
 import { routeStripe } from "./support/stripe-js.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
@@ -10,16 +10,7 @@ import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
 const app = useApp({
-  args: [
-    "--stripe-secret-key",
-    FAKE_STRIPE_SECRET_KEY,
-    "--stripe-publishable-key",
-    FAKE_STRIPE_PUBLISHABLE_KEY,
-    "--stripe-api-url",
-    fakeStripe.url,
-    "--public-url",
-    "http://shop.dreadcast.test",
-  ],
+  args: [...fakeStripeFlags(fakeStripe.url), "--public-url", "http://shop.dreadcast.test"],
 });
 
 async function payWithStripe(dialog, card, email) {

@@ -2,6 +2,8 @@ export declare const FAKE_STRIPE_SECRET_KEY: string;
 export declare const FAKE_STRIPE_PUBLISHABLE_KEY: string;
 /** The signing secret of the app's webhook that the fake signs its events with by default. */
 export declare const FAKE_STRIPE_WEBHOOK_SECRET: string;
+/** The command-line flags that point the app at a fake Stripe API at `url`, with its keys. */
+export declare function fakeStripeFlags(url: string): string[];
 /** Card numbers `confirm` understands (as Stripe's test cards do). */
 export declare const STRIPE_TEST_CARDS: { success: string; declined: string; processing: string };
 

@@ -12,6 +12,10 @@ export const FAKE_STRIPE_SECRET_KEY = "sk_test_x";
 export const FAKE_STRIPE_PUBLISHABLE_KEY = "pk_test_x";
 /** The signing secret of the app's webhook that the fake signs its events with by default. */
 export const FAKE_STRIPE_WEBHOOK_SECRET = "whsec_x";
+/** The command-line flags that point the app at a fake Stripe API at `url`, with its keys. */
+export function fakeStripeFlags(url) {
+  return ["--stripe-secret-key", FAKE_STRIPE_SECRET_KEY, "--stripe-publishable-key", FAKE_STRIPE_PUBLISHABLE_KEY, "--stripe-api-url", url];
+}
 /** Card numbers `confirm` understands (as Stripe's test cards do). */
 export const STRIPE_TEST_CARDS = { success: "4242424242424242", declined: "4000000000000002", processing: "4000000000000077" };
 
