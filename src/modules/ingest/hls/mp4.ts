@@ -33,10 +33,16 @@ const TEXT = new TextEncoder();
 
 /** Grows as boxes are written; box sizes are patched when a box closes. */
 class BoxWriter {
-  private buf = new Uint8Array(1024);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array;
+  private view: DataView;
   length = 0;
   private open: number[] = [];
+
+  /** `capacity`: what it is expected to hold, so that a fragment is written into one buffer, not regrown. */
+  constructor(capacity = 1024) {
+    this.buf = new Uint8Array(capacity);
+    this.view = new DataView(this.buf.buffer);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -119,8 +125,9 @@ class BoxWriter {
   patchI32(at: number, v: number): void {
     this.view.setInt32(at, v);
   }
+  /** The bytes written: a view when little room is left over (a sized fragment), else a copy of just them. */
   result(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.buf.length - this.length <= 4096 ? this.buf.subarray(0, this.length) : this.buf.slice(0, this.length);
   }
 }
 
@@ -292,7 +299,13 @@ const NON_SYNC_SAMPLE_FLAGS = 0x01010000;
 
 /** One fragment (moof + mdat) holding each track's samples; data offsets are relative to the moof. */
 export function writeFragment(sequenceNumber: number, tracks: FragmentTrack[]): Uint8Array {
-  const w = new BoxWriter();
+  // The samples' bytes, and room for the boxes around them (a trun entry is at most 16 bytes a sample).
+  let capacity = 512;
+  for (const track of tracks) {
+    capacity += 128;
+    for (const sample of track.samples) capacity += sample.data.length + 16;
+  }
+  const w = new BoxWriter(capacity);
   const moof = w.start("moof");
   w.startFull("mfhd", 0, 0);
   w.u32(sequenceNumber);
