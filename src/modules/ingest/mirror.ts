@@ -82,6 +82,12 @@ interface PendingFile {
   bytes: Promise<Uint8Array | null>;
 }
 
+/** The publishing instance's figures being read, or read, until when they are kept. */
+interface KeptFigures {
+  value: Promise<IngestPublisher | null>;
+  until: number;
+}
+
 /** Another instance's LL-HLS, served to this instance's viewers. */
 export class IngestMirror {
   private readonly playlists = new Map<string, PendingPlaylist>();
@@ -90,7 +96,7 @@ export class IngestMirror {
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
   private multivariant: { text: string; until: number } | null = null;
-  private figures: { value: Promise<IngestPublisher | null>; until: number } | null = null;
+  private figures: KeptFigures | null = null;
 
   constructor(readonly leader: Leader) {}
 
@@ -104,7 +110,8 @@ export class IngestMirror {
     const value = this.upstream(PUBLISHER_FIGURES)
       .then(async (response) => (response.status === 200 ? ((await response.json()) as IngestPublisher | null) : null))
       .catch(() => null);
-    this.figures = { value, until: now + FIGURES_KEEP_MS };
+    const kept: KeptFigures = { value, until: now + FIGURES_KEEP_MS };
+    this.figures = kept;
     return value;
   }
 
