@@ -1,11 +1,8 @@
 import type { AppContext } from "../../context.ts";
-import { readCookie } from "../../http/cookies.ts";
 import type { ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { serviceUnavailable, tooManyRequests } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
-import { VIEWER_COOKIE } from "../access/sessions.ts";
-import { ADMIN_COOKIE } from "../admin/auth.ts";
 import { WatcherCheck, type Watcher } from "./watchers.ts";
 
 /** Answers one request of a stream path (the relay, the built-in ingest's LL-HLS). */
@@ -57,9 +54,10 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
     const value = isActive();
     return value instanceof Promise ? value.then(check) : check(value);
   };
-  const served = (request: Request) => {
+  const served = (request: Request, watcher: Watcher) => {
     try {
-      const wait = perSession.hit(`${readCookie(request, VIEWER_COOKIE) ?? ""} ${readCookie(request, ADMIN_COOKIE) ?? ""}`);
+      // Per pass (one device at a time holds it) or per admin, known from the verdict: no second cookie read.
+      const wait = perSession.hit(watcher.role === "viewer" ? `v${watcher.accessCodeId}` : `a${watcher.username}`);
       if (wait > 0) throw tooManyRequests("Too many requests for the stream from this session. Please wait a moment.", wait);
       const answer = serve(request);
       return answer instanceof Promise ? answer.catch(refuse) : answer;
@@ -73,7 +71,7 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
       const watcher = watchers.require(request);
       const admitted = (w: Watcher) => {
         const air = onAir(w);
-        return air instanceof Promise ? air.then(() => served(request), refuse) : served(request);
+        return air instanceof Promise ? air.then(() => served(request, w), refuse) : served(request, w);
       };
       return watcher instanceof Promise ? watcher.then(admitted, refuse) : admitted(watcher);
     } catch (error) {

@@ -2,6 +2,7 @@ import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { CodeActions, CopyCodeButton, type CodeActionHandlers } from "./code-actions";
 import { DeviceBadge, KindBadge, UsedBadge } from "./code-labels";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 interface AccessCodeListProps extends CodeActionHandlers {
   codes: AccessCodeRecord[];
@@ -72,7 +73,7 @@ export function AccessCodeList({ codes, asCards, highlightId, ...handlers }: Acc
     );
   }
   return (
-    <div className="table-wrap">
+    <TableWrap label="Access codes">
       <table className="data-table codes-table">
         <caption className="sr-only">Access codes</caption>
         <thead>
@@ -125,6 +126,6 @@ export function AccessCodeList({ codes, asCards, highlightId, ...handlers }: Acc
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

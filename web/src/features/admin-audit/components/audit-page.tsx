@@ -13,6 +13,7 @@ import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatCount } from "@/lib/numbers";
 import { auditCsvUrl, useAuditLog, type AuditPage as AuditPageData } from "../api/audit-log";
 import { ActionTag, AuditChange, AuditTarget, AuditTime } from "./audit-values";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 interface Filters {
   actor: string;
@@ -203,7 +204,7 @@ export function AuditPage() {
             ))}
           </ul>
         ) : (
-          <div className="table-wrap">
+          <TableWrap label="Audit entries">
             <table className="data-table audit-table" aria-busy={log.isFetching}>
               <caption className="sr-only">Audit entries</caption>
               <thead>
@@ -235,7 +236,7 @@ export function AuditPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
         <ListPager list={pager} noun="entries" />
       </section>

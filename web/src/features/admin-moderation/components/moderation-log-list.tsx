@@ -1,5 +1,6 @@
 import type { ModerationAction, ModerationLogEntry } from "@contracts/moderation";
 import { formatDateTime } from "@/lib/dates";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 export const ACTION_LABELS: Record<ModerationAction, string> = {
   delete: "Deleted",
@@ -67,7 +68,7 @@ export function ModerationLogList({ entries, asCards }: { entries: ModerationLog
     );
   }
   return (
-    <div className="table-wrap moderation-log-table">
+    <TableWrap label="Moderation log" className="moderation-log-table">
       <table className="data-table">
         <caption className="sr-only">Moderation log</caption>
         <thead>
@@ -97,6 +98,6 @@ export function ModerationLogList({ entries, asCards }: { entries: ModerationLog
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

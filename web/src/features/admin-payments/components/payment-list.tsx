@@ -5,6 +5,7 @@ import { CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/
 import { AlertIcon } from "@/components/ui/site-icons";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { KIND_LABELS, refundButtonName, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 interface PaymentListProps {
   payments: PaymentRecord[];
@@ -101,7 +102,7 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
     );
   }
   return (
-    <div className="table-wrap">
+    <TableWrap label="Payments">
       <table className="data-table ledger-table">
         <caption className="sr-only">Payments</caption>
         <thead>
@@ -143,6 +144,6 @@ export function PaymentList({ payments, asCards, onRefund }: PaymentListProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -12,6 +12,7 @@ import { useMediaQuery } from "@/hooks/use-media-query";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { formatDateTime } from "@/lib/dates";
 import { useEndOtherSessions, useEndSession, useSessions } from "../api/sessions";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 function ThisDevice() {
   return <span className="badge badge-on">This device</span>;
@@ -97,7 +98,7 @@ export function SessionsSection() {
           ))}
         </ul>
       ) : (
-        <div className="table-wrap">
+        <TableWrap label="Your sessions">
           <table className="data-table">
             <caption className="sr-only">Your sessions</caption>
             <thead>
@@ -130,7 +131,7 @@ export function SessionsSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {others > 0 ? (
         <div className="security-actions">

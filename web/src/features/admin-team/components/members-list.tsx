@@ -4,6 +4,7 @@ import { ClockIcon, LogOutIcon, MailIcon, ShieldIcon, UserCheckIcon, UserXIcon }
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { formatDateTime } from "@/lib/dates";
 import { RoleBadge } from "./role-choices";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 export type MemberAction = "role" | "sessions" | "remove";
 
@@ -82,7 +83,7 @@ export function MembersList({ members, onAction }: { members: TeamMember[]; onAc
     );
   }
   return (
-    <div className="table-wrap">
+    <TableWrap label="Team members">
       <table className="data-table team-table">
         <caption className="sr-only">Team members</caption>
         <thead>
@@ -117,6 +118,6 @@ export function MembersList({ members, onAction }: { members: TeamMember[]; onAc
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

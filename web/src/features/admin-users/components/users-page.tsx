@@ -16,6 +16,7 @@ import { matchesSearch } from "@/lib/search";
 import { USERS_CSV_URL, useUsers } from "../api/get-users";
 import { BanUserDialog } from "./ban-user-dialog";
 import { ModeratorBadge, ModeratorToggle } from "./moderator-toggle";
+import { TableWrap } from "@/components/admin/table-wrap";
 
 function StatusBadge({ user }: { user: UserRecord }) {
   return (
@@ -120,7 +121,7 @@ export function UsersPage() {
             ))}
           </ul>
         ) : (
-          <div className="table-wrap">
+          <TableWrap label="Users">
             <table className="data-table users-table">
               <caption className="sr-only">Users</caption>
               <thead>
@@ -155,7 +156,7 @@ export function UsersPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
         <ListPager list={list} noun="users" />
       </section>
