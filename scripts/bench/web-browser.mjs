@@ -6,7 +6,7 @@
  * Page weight: what a real Chromium loads for the page on first load (scripts and stylesheets, Stripe.js
  * excluded), each measured as the server sends it with `accept-encoding: gzip`. The first load ends where the
  * page turns to code for later (its idle mark); what it fetches after that, until the network is idle, is
- * reported apart (`idleGzipBytes`).
+ * reported apart (`idleGzipBytes`). The measure waits for that mark before it waits for network idle.
  * /livestream is opened as a viewer who has just been let in: a test code, POST /api/validate-access
  * from the page (so the session cookie is the browser's) and the code and name in localStorage.
  *
@@ -20,7 +20,7 @@ import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { firstLoadAssets, measureAssets, recordAssets } from "../../tests/e2e/support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets, settled } from "../../tests/e2e/support/page-weight.mjs";
 
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
@@ -83,7 +83,7 @@ async function pageWeights() {
       if (path === "/livestream") await becomeViewer(page, "weighed");
       const assets = recordAssets(page);
       await page.goto(`${baseUrl}${path}`, { waitUntil: "load" });
-      await page.waitForLoadState("networkidle");
+      await settled(page);
       const finalPath = new URL(page.url()).pathname;
       const own = [...assets].filter((url) => url.startsWith(baseUrl));
       const stripe = [...assets].filter((url) => /stripe\.com/.test(url));

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DESKTOP, MOBILE, screenshotDir } from "./support/browser.mjs";
-import { logIn } from "./support/admin-panel.mjs";
+import { dismissToasts, logIn } from "./support/admin-panel.mjs";
 import { toastWith, useApp } from "./support/e2e.mjs";
 
 // The HLS relay's example origin is on this machine, beside the server.
@@ -16,12 +16,7 @@ async function screenshotCard(page, card, name) {
   mkdirSync(screenshotDir, { recursive: true });
   // The phone top bar sticks over whatever is scrolled under it; toasts of earlier saves would cover the card.
   await page.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
-  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page
-    .locator("li.toast")
-    .first()
-    .waitFor({ state: "detached", timeout: 3000 })
-    .catch(() => {});
+  await dismissToasts(page);
   await page.mouse.move(0, 0);
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
   for (const viewport of [MOBILE, DESKTOP]) {

@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidths } from "./support/browser.mjs";
-import { ADMIN } from "./support/admin-panel.mjs";
+import { ADMIN, dismissToasts } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, enterStream } from "./support/live.mjs";
 import { startServer } from "./support/server.mjs";
@@ -240,12 +240,7 @@ async function signIn(page, path) {
 async function screenshotCard(page, locator, name) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
-  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page
-    .locator("li.toast")
-    .first()
-    .waitFor({ state: "detached", timeout: 3000 })
-    .catch(() => {});
+  await dismissToasts(page);
   await page.mouse.move(0, 0);
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);

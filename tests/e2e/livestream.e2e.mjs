@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
-import { firstLoadAssets, measureAssets, recordAssets } from "./support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, donateByApi, enterStream, openViewer, PLAYER_URL, routePlayer, say, testCode } from "./support/live.mjs";
 
@@ -315,7 +315,7 @@ app.browserTest("the stream screen's first load is at most 130 KiB of gzipped JS
   const assets = recordAssets(fresh);
   await fresh.goto("/livestream");
   await connected(fresh);
-  await fresh.waitForLoadState("networkidle");
+  await settled(fresh);
   const urls = [...assets];
   assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
   const { total, report } = await measureAssets(await firstLoadAssets(fresh, assets));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { useApp } from "./support/e2e.mjs";
-import { firstLoadAssets, measureAssets, recordAssets } from "./support/page-weight.mjs";
+import { firstLoadAssets, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
 
 const app = useApp();
 // The first load: what the page asks for before it turns to code for later (fetched once idle, ahead of the
@@ -12,7 +12,7 @@ app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzip
   const assets = recordAssets(page);
   await page.goto("/");
   await page.getByRole("heading", { level: 1 }).waitFor();
-  await page.waitForLoadState("networkidle");
+  await settled(page);
   const { total, report } = await measureAssets(await firstLoadAssets(page, assets));
   assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });

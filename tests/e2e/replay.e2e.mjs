@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DESKTOP, MOBILE, screenshotDir, screenshotWidths } from "./support/browser.mjs";
-import { ADMIN, screenshotScreen } from "./support/admin-panel.mjs";
+import { ADMIN, dismissToasts, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, say, testCode } from "./support/live.mjs";
@@ -437,12 +437,7 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
   await card.waitFor();
 
   // Deleting asks first, then frees the space.
-  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page
-    .locator("li.toast")
-    .first()
-    .waitFor({ state: "detached", timeout: 3000 })
-    .catch(() => {});
+  await dismissToasts(page);
   await card.getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete “The Hollow House, night one”?" });
   await dialog.getByText("Download it first to keep a copy.").waitFor();

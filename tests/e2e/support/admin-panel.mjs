@@ -144,18 +144,30 @@ export function makePng(width = 160, height = 90) {
   ]);
 }
 
+/**
+ * Closes the toasts on screen and waits (briefly) for them to go, so they cover nothing in a screenshot.
+ * Each is closed from inside the page: with a dialog open its overlay takes the pointer, and a real click
+ * would wait its whole timeout for it.
+ * @param {import("playwright-core").Page} page
+ */
+export async function dismissToasts(page) {
+  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) {
+    await close.evaluate((button) => button instanceof HTMLElement && button.click()).catch(() => {});
+  }
+  await page
+    .locator("li.toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
+}
+
 /** Screenshots <name>-390.png and <name>-1280.png from the top of the page, without toasts or a hover in the way. */
 export async function screenshotScreen(page, name) {
   const original = page.viewportSize();
   await page.mouse.move(0, 0);
   // A focused field is scrolled into view while a full page is captured, shifting the picture.
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
-  for (const close of await page.locator("li.toast button[aria-label='Close']").all()) await close.click().catch(() => {});
-  await page
-    .locator("li.toast")
-    .first()
-    .waitFor({ state: "detached", timeout: 3000 })
-    .catch(() => {});
+  await dismissToasts(page);
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => document.fonts.ready);

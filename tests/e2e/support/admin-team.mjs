@@ -27,20 +27,25 @@ export function totp(base32, at = Date.now()) {
 }
 
 /**
- * A code for a time step not used yet: the server takes each step once per account, so a second code
- * waits for the next step (at most 30 s).
+ * A code for a time step not used yet. The server takes a code of the step before or after the current one
+ * too, and each account's steps only in rising order, so up to three codes follow at once (the step before,
+ * while it has a few seconds left, then the current one, then the next); a fourth waits for the next step.
  * @param {string} secret
  * @param {Set<number>} used the steps this account has used
  */
 export async function freshCode(secret, used) {
   for (;;) {
-    const step = Math.floor(Date.now() / 30_000);
-    // A step about to end is skipped too: the code must still be good when it arrives.
-    if (!used.has(step) && Date.now() % 30_000 < 27_000) {
+    const now = Date.now();
+    const current = Math.floor(now / 30_000);
+    const last = used.size ? Math.max(...used) : -Infinity;
+    // The step before is good only until the current step ends: skipped when that is less than 5 s away.
+    const first = now % 30_000 < 25_000 ? current - 1 : current;
+    const step = Math.max(first, last + 1);
+    if (step <= current + 1) {
       used.add(step);
-      return totp(secret);
+      return totp(secret, step * 30_000);
     }
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 100));
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (now % 30_000) + 100));
   }
 }
 

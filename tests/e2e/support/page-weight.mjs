@@ -20,6 +20,17 @@ export const IDLE_MARK = "dreadcast:idle";
 const requestedAt = new WeakMap();
 
 /**
+ * Waits until the page has turned to code for later (its idle mark), then until the network is quiet: on a
+ * busy machine the network can fall quiet while the page's code still runs, before the screen's own code
+ * is asked for, so network idle alone can end a measure too early.
+ * @param {import("playwright-core").Page} page
+ */
+export async function settled(page, timeout = 30_000) {
+  await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, IDLE_MARK, { timeout, polling: 100 });
+  await page.waitForLoadState("networkidle", { timeout });
+}
+
+/**
  * Starts recording the scripts and stylesheets the page requests; returns the live set of their URLs.
  * @param {import("playwright-core").Page} page
  */
