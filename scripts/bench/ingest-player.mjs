@@ -1,6 +1,6 @@
 /**
  * The ingest benchmark's player: hls.js in headless Chromium (the e2e tests' flags) plays each stream of a
- * job (a JSON file, argv[2]: { hlsJs, seconds, warmup, pages: [{ name, origin, url, cookie?, lowLatency }] })
+ * job (a JSON file, argv[2]: { hlsJs, hlsOptions (the stream page's, for every player), seconds, warmup, pages: [{ name, origin, url, cookie?, lowLatency }] })
  * side by side, and samples twice a second: the page clock (Date.now()), hls.playingDate (the
  * EXT-X-PROGRAM-DATE-TIME of the playing position, where the playlist has one), hls.latency (the distance
  * from the playlist's live edge) and the video's position. Prints one JSON line: samples per page.
@@ -39,9 +39,9 @@ try {
       await page.setContent('<video id="v" muted playsinline style="width:640px"></video>');
       await page.addScriptTag({ path: job.hlsJs });
       await page.evaluate(
-        ([url, lowLatency]) => {
+        ([url, lowLatency, options]) => {
           const video = document.getElementById("v");
-          const hls = new window.Hls({ lowLatencyMode: lowLatency, xhrSetup: (xhr) => (xhr.withCredentials = true) });
+          const hls = new window.Hls({ ...options, lowLatencyMode: lowLatency, xhrSetup: (xhr) => (xhr.withCredentials = true) });
           window.__hls = hls;
           window.__errors = [];
           hls.on(window.Hls.Events.ERROR, (_e, d) => d.fatal && window.__errors.push(d.details));
@@ -49,7 +49,7 @@ try {
           hls.attachMedia(video);
           video.play().catch(() => {});
         },
-        [p.url, p.lowLatency],
+        [p.url, p.lowLatency, job.hlsOptions ?? {}],
       );
       return { p, page, errors };
     }),

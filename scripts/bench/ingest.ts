@@ -14,6 +14,7 @@ import { cpuSeconds, rssKiB, runToEnd, startServer, type Server } from "./lib/pr
 import { blockingUrl, mediaPlaylistUrl, partEndWallClock, preloadHint } from "./lib/llhls.ts";
 import { fmt } from "./lib/stats.ts";
 import { createViewers } from "./lib/viewers.ts";
+import { LIVE_HLS_OPTIONS } from "../../web/src/lib/hls-options.ts";
 
 export interface IngestBenchContext extends Report {
   bun: string;
@@ -352,7 +353,7 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     const job = join(c.work, "ingest-player.json");
     const pages = [{ name: "dreadcast", origin: server.url, url: playlistUrl, cookie: probeViewers[1]!.cookie, lowLatency: true }];
     if (nginx) pages.push({ name: "nginx", origin: new URL(nginx.playlistUrl).origin, url: nginx.playlistUrl, cookie: "", lowLatency: false });
-    writeFileSync(job, JSON.stringify({ hlsJs: join(root, "node_modules/hls.js/dist/hls.min.js"), seconds: c.latencySeconds, warmup: 10, pages }));
+    writeFileSync(job, JSON.stringify({ hlsJs: join(root, "node_modules/hls.js/dist/hls.min.js"), hlsOptions: LIVE_HLS_OPTIONS, seconds: c.latencySeconds, warmup: 10, pages }));
     const played = JSON.parse(
       (await runToEnd(["node", join(import.meta.dir, "ingest-player.mjs"), job], { timeoutMs: (c.latencySeconds + 90) * 1000 })).trim().split("\n").at(-1)!,
     );

@@ -1,10 +1,12 @@
 /**
  * The replay benchmark's viewers, in one process: each reads the VOD playlist once, starts at a place of its
- * own and fetches segment after segment as a player does (the init first), reading every body. Job (a JSON
+ * own and fetches segment after segment as a player does (the init first), reading every body, over a
+ * keep-alive connection of its own (lib/http1.ts: fetch's own cost would set the pace, not the server's). Job (a JSON
  * file, argv[2]): { playlistUrl, cookies: string[] (one per viewer; "" for none), viewers, seconds,
  * serverPid }. Prints one JSON line: bytes, segments, failures, the server's CPU seconds over the run.
  */
 import { readFileSync } from "node:fs";
+import { Http1Connection } from "./lib/http1.ts";
 import { cpuTimes } from "./lib/proc.ts";
 
 interface Job {
@@ -20,32 +22,41 @@ let bytes = 0;
 let segments = 0;
 let failures = 0;
 
+function pathOf(url: string | URL): string {
+  const { pathname, search } = new URL(url, job.playlistUrl);
+  return pathname + search;
+}
+
 async function viewer(index: number, until: number) {
-  const headers: Record<string, string> = job.cookies[index] ? { cookie: job.cookies[index]! } : {};
+  const headers = job.cookies[index] ? `cookie: ${job.cookies[index]}\r\n` : "";
+  const connection = Http1Connection.for(job.playlistUrl);
   await Bun.sleep(Math.random() * 1000);
-  const text = await (await fetch(job.playlistUrl, { headers })).text();
-  bytes += text.length;
-  const init = /URI="([^"]+)"/.exec(text)?.[1];
-  const names = text.split("\n").filter((l) => l && !l.startsWith("#"));
-  if (!init || names.length === 0) {
-    failures++;
-    return;
-  }
-  const get = async (name: string) => {
-    const res = await fetch(new URL(name, job.playlistUrl), { headers });
-    if (!res.ok) {
+  try {
+    const playlist = await connection.get(pathOf(job.playlistUrl), headers, true);
+    const text = playlist.text ?? "";
+    bytes += playlist.size;
+    const init = /URI="([^"]+)"/.exec(text)?.[1];
+    const names = text.split("\n").filter((l) => l && !l.startsWith("#"));
+    if (playlist.status !== 200 || !init || names.length === 0) {
       failures++;
-      await res.body?.cancel();
       return;
     }
-    bytes += (await res.arrayBuffer()).byteLength;
-  };
-  await get(init);
-  let at = Math.floor(Math.random() * names.length);
-  while (Date.now() < until) {
-    await get(names[at % names.length]!);
-    segments++;
-    at++;
+    const get = async (name: string) => {
+      const answer = await connection.get(pathOf(name), headers, false);
+      if (answer.status !== 200) failures++;
+      else bytes += answer.size;
+    };
+    await get(init);
+    let at = Math.floor(Math.random() * names.length);
+    while (Date.now() < until) {
+      await get(names[at % names.length]!);
+      segments++;
+      at++;
+    }
+  } catch {
+    failures++;
+  } finally {
+    connection.close();
   }
 }
 

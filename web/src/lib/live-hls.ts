@@ -1,5 +1,6 @@
 import { importFresh } from "./app-version";
 import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart } from "./ll-hls-playlist";
+import { LIVE_HLS_OPTIONS } from "./hls-options";
 
 /**
  * Plays a Low-Latency HLS stream that a publisher may leave and rejoin (OBS publishing to the built-in
@@ -170,7 +171,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
     try {
       const { default: Hls } = await importFresh(() => import("hls.js/light"));
       if (start !== starts) return;
-      const hls = new Hls({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, liveDurationInfinity: true, backBufferLength: 30 });
+      const hls = new Hls({ ...LIVE_HLS_OPTIONS });
       detach = () => hls.destroy();
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.fatal) restart();
