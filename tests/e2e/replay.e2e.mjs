@@ -2,13 +2,16 @@
  * The night after, in the browser: FFmpeg publishes to the built-in ingest while a viewer chats, the admin
  * switches the livestream off, and the viewer's /livestream plays the recording (hls.js, seekable) with the
  * chat beside it as it happened — lines appear as the video reaches them and leave when it goes back. Then
- * the replay's settings, its end, and the Recordings screen (rename, trim, hide, download, delete).
+ * the replay's settings, its end, and the Recordings screen (rename, trim, hide, download, delete). Last, a
+ * night relayed from an HLS origin in MPEG-TS segments replays in hls.js too.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { DESKTOP, MOBILE, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN, dismissToasts, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
@@ -20,7 +23,8 @@ const hasFfmpeg = existsSync(FFMPEG);
 if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmpeg): the replay's browser tests need a publisher`);
 
 // --rtmp-port 0: the RTMP port is picked when the source becomes Built-in (OBS) and read from rtmpUrl.
-const app = useApp({ args: ["--rtmp-port", "0"] });
+// --allow-private-origins: the relayed night's HLS origin runs on this machine.
+const app = useApp({ args: ["--rtmp-port", "0", "--allow-private-origins"] });
 const replayTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn, options) : void test(name, { skip: "no ffmpeg" }, () => {}));
 
 const FIRST = "the door opened by itself";
@@ -455,4 +459,70 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
     .getByTestId("recordings-space")
     .getByText(/^0 bytes/)
     .waitFor();
+});
+
+/** FFmpeg as a live HLS origin's encoder: `seconds` of 640×360 picture and tone in 1 s MPEG-TS segments, written as it goes. */
+function encodeTs(out, seconds) {
+  const child = spawn(
+    FFMPEG,
+    [
+      ...["-hide_banner", "-loglevel", "error", "-nostdin", "-re"],
+      ...["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=48000", "-t", String(seconds)],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-threads", "1", "-c:a", "aac", "-ar", "48000", "-ac", "2"],
+      ...["-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_type", "mpegts", "-hls_flags", "temp_file"],
+      ...["-hls_segment_filename", join(out, "ts-%d.ts"), join(out, "stream.m3u8")],
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let errors = "";
+  child.stderr.on("data", (chunk) => (errors += chunk));
+  return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve(undefined) : reject(new Error(`ffmpeg: ${errors}`)))));
+}
+
+replayTest("a night relayed from an HLS origin in MPEG-TS segments replays in hls.js, seekable to its end", async ({ page }) => {
+  for (const { id } of (await call("GET", "/api/admin/recordings")).recordings) await call("DELETE", `/api/admin/recordings/${id}`);
+  const liveDir = mkdtempSync(join(tmpdir(), "dreadcast-ts-night-"));
+  const origin = await startHlsOrigin({ liveDir });
+  try {
+    await call("PUT", "/api/admin/livestream-settings", { isActive: true, replayEnabled: true, replayUntil: new Date(Date.now() + 24 * 3600_000).toISOString() });
+    await call("PUT", "/api/admin/stream-source", { kind: "hls", originUrl: origin.playlistUrl });
+    await encodeTs(liveDir, 8);
+    const [recording] = await until("the relayed recording closed", async () => {
+      const { recordings } = await call("GET", "/api/admin/recordings");
+      return recordings.length === 1 && recordings[0].state === "complete" ? recordings : null;
+    });
+    assert.deepEqual([recording.width, recording.height], [640, 360]);
+  } finally {
+    await origin.stop();
+    rmSync(liveDir, { recursive: true, force: true });
+  }
+  await call("PUT", "/api/admin/livestream-settings", { isActive: false });
+
+  const hlsChunk = [];
+  page.on("request", (request) => {
+    if (/\/assets\/hls\.light-[^/]+\.js$/.test(new URL(request.url()).pathname)) hlsChunk.push(request.url());
+  });
+  const segments = [];
+  page.on("response", (response) => {
+    if (/\/api\/stream\/replay\/.+\.ts(\?|$)/.test(response.url())) segments.push(response.status());
+  });
+  await enterReplay(page, "TsOwl");
+  await replayChat(page).waitFor();
+  const playback = await (await page.request.get("/api/stream/playback")).json();
+  assert.equal(playback.kind, "replay");
+  const playlist = await (await page.request.get(playback.url)).text();
+  assert.match(playlist, /\.ts(\?|\n|$)/m, "the replay lists the origin's MPEG-TS segments");
+  await page.waitForFunction((s) => (document.querySelector(s)?.currentTime ?? 0) > 1, VIDEO, { timeout: 30_000 });
+  assert.equal(hlsChunk.length, 1, "hls.js plays it (Media Source Extensions)");
+  assert.equal(await page.locator(VIDEO).getAttribute("data-state"), "ready");
+  const duration = await page.evaluate((s) => document.querySelector(s).duration, VIDEO);
+  assert.ok(Math.abs(duration - 8) <= 1.5, `the replay is the night's 8 s: ${duration}`);
+
+  // Seeking near the end plays on from there, and the video reaches its end.
+  await seek(page, duration - 2);
+  await page.waitForFunction((s) => document.querySelector(s).ended || document.querySelector(s).currentTime >= document.querySelector(s).duration - 0.5, VIDEO, {
+    timeout: 20_000,
+  });
+  assert.ok(segments.length > 0 && segments.every((status) => status === 200), `segments answered: ${segments.join(", ")}`);
+  assert.equal(await page.getByText("This browser cannot play the replay").count(), 0);
 });

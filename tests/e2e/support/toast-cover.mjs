@@ -49,11 +49,15 @@ export async function assertToastCoversNothing(page, sizes = [DESKTOP, MOBILE]) 
   for (const size of sizes) {
     await page.setViewportSize(size);
     await settleToast(page);
+    // The toast looks again at what it covers a few times a second (a screen turned, a menu button shown
+    // once the page re-rendered for the new width): on a busy machine that can take a moment longer.
+    let covered = await controlsUnderToast(page);
+    for (const until = Date.now() + 3000; covered.length > 0 && Date.now() < until; covered = await controlsUnderToast(page)) await page.waitForTimeout(200);
     const place = await page
       .locator("li.toast[data-state='open']")
       .first()
       .evaluate((toast) => toast.parentElement?.dataset.place ?? "");
-    found[`${size.width}x${size.height}`] = { place, covered: await controlsUnderToast(page) };
+    found[`${size.width}x${size.height}`] = { place, covered };
     expected[`${size.width}x${size.height}`] = { place, covered: [] };
   }
   if (original) await page.setViewportSize(original);

@@ -38,7 +38,13 @@ function useToastPlace(open: boolean, viewport: HTMLOListElement | null, toastKe
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => measure(false));
     };
-    const onResize = () => measure(true);
+    // At once, and again after the next frame: a page may show other controls for the new width (a menu
+    // button) only once it has rendered again.
+    const onResize = () => {
+      measure(true);
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => measure(true));
+    };
     const timer = setInterval(soon, RECHECK_MS);
     window.addEventListener("scroll", soon, { capture: true, passive: true });
     window.addEventListener("resize", onResize);
