@@ -1,10 +1,10 @@
 /**
  * The recording when things go wrong: a disk that cannot be written stops the recording with its reason
- * (the live stream goes on), and a server killed mid-publish leaves everything before the last complete
- * segment playable after it starts again.
+ * (the live stream goes on), a server killed mid-publish leaves everything before the last complete
+ * segment playable after it starts again, and a kept file deleted by hand is a 404 for that file alone.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../support/free-port.mjs";
@@ -95,5 +95,12 @@ describe.skipIf(mediaToolsMissing !== null)("the recording when things go wrong"
     const probed = probeFrames(file);
     expect(probed.errors).toBe("");
     expect(probed.frames.filter((f) => f.media_type === "video").length).toBeGreaterThan(60);
+
+    // A kept segment deleted by hand after it was served: a 404 for it, never a 5xx, and the rest still plays.
+    const gone = names.at(-1)!;
+    const [onDisk] = readdirSync(join(dataDir, "recordings"), { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(`/${gone.split("/").at(-1)}`));
+    rmSync(join(dataDir, "recordings", onDisk!));
+    expect((await fetch(`${server.url}/api/stream/replay/${gone}`, { headers: { cookie } })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/stream/replay/${names[1]}`, { headers: { cookie } })).status).toBe(200);
   }, 60_000);
 });

@@ -17,7 +17,7 @@ export interface KeptSegment {
 /** Whether a kept segment's file is MPEG-TS (an HLS origin's `.ts`) rather than fMP4. */
 export const isTsFile = (file: string) => file.endsWith(".ts");
 
-interface RecordingRow {
+export interface RecordingRow {
   id: number;
   dir: string;
   title: string;
@@ -47,6 +47,9 @@ export interface SegmentRow {
 }
 
 /** A recording the replay plays, with the segments inside its trims. */
+/** The tables a recording and its segments are read from. */
+export const RECORDING_TABLES = ["recordings", "recording_segments"] as const;
+
 export interface Replayable {
   row: RecordingRow;
   segments: SegmentRow[];
@@ -186,10 +189,10 @@ export class RecordingStore {
 
   /**
    * The recordings the replay plays, oldest first, each with the segments inside its trims. Every replay
-   * request asks (its playlist and each segment), so it is read once per database change.
+   * request asks (its playlist and each segment), so it is read once per change of the recordings' tables.
    */
   async replayable(): Promise<Replayable[]> {
-    const writes = this.store.writes;
+    const writes = this.store.writesTo(RECORDING_TABLES);
     if (this.kept?.writes === writes) return this.kept.recordings;
     const out: Replayable[] = [];
     for (const row of await this.rows("WHERE r.hidden = 0")) {

@@ -5,7 +5,7 @@ import { forbidden, notFound } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
 import type { IngestService } from "../ingest/service.ts";
 import type { StreamSourceService } from "../stream/source.ts";
-import type { RecordingStore, Replayable, SegmentRow } from "./recordings.ts";
+import { RECORDING_TABLES, type RecordingRow, type RecordingStore, type Replayable } from "./recordings.ts";
 
 /** Where the replay's VOD playlist and files are served (checked per request, like the live stream). */
 export const REPLAY_PREFIX = "/api/stream/replay/";
@@ -33,11 +33,11 @@ export class ReplayService {
   private kept: { writes: number; any: boolean } | null = null;
 
   /**
-   * Whether any recording could be replayed (read once per database change: every page view asks, for its
+   * Whether any recording could be replayed (read once per change of the recordings: every page view asks, for its
    * Content-Security-Policy, as the replay's player needs blob: media whatever the stream source is now).
    */
   async anyKept(): Promise<boolean> {
-    const writes = this.store.writes;
+    const writes = this.store.writesTo(RECORDING_TABLES);
     if (this.kept?.writes === writes) return this.kept.any;
     const any = (await this.store.get("SELECT 1 AS one FROM recordings WHERE hidden = 0 LIMIT 1")) !== null;
     if (!this.store.inTransaction()) this.kept = { writes, any };
@@ -50,12 +50,27 @@ export class ReplayService {
     if (!s.isActive) return false;
     const kind = this.stream.provider().kind;
     if (kind !== "ingest" && kind !== "hls") return true;
+    if (kind === "ingest" && this.ingest.watchableNow()) return true;
+    const { recording, lastAt } = await this.recorded();
     // The relay's origin counts as publishing while a recording of it is being written (on whichever instance follows it).
-    if (kind === "ingest" ? this.ingest.watchableNow() : await this.store.get("SELECT 1 AS one FROM recordings WHERE state = 'recording' LIMIT 1")) return true;
-    const last = await this.store.get<{ at: number | null }>("SELECT MAX(COALESCE(ended_at, started_at)) AS at FROM recordings");
+    if (kind === "hls" && recording) return true;
     // Before anything was ever recorded the event has not happened yet: the live page waits for it.
-    if (last?.at === null || last?.at === undefined) return true;
-    return now - Number(last.at) < NO_PUBLISHER_ENDS_AFTER_MS;
+    if (lastAt === null) return true;
+    return now - lastAt < NO_PUBLISHER_ENDS_AFTER_MS;
+  }
+
+  private recordedKept: { writes: number; facts: { recording: boolean; lastAt: number | null } } | null = null;
+
+  /** Whether a recording is being written, and when the last one began or ended: read once per change of the recordings. */
+  private async recorded(): Promise<{ recording: boolean; lastAt: number | null }> {
+    const writes = this.store.writesTo(RECORDING_TABLES);
+    if (this.recordedKept?.writes === writes) return this.recordedKept.facts;
+    const row = await this.store.get<{ recording: number | null; at: number | null }>(
+      "SELECT MAX(CASE WHEN state = 'recording' THEN 1 ELSE 0 END) AS recording, MAX(COALESCE(ended_at, started_at)) AS at FROM recordings",
+    );
+    const facts = { recording: Number(row?.recording ?? 0) === 1, lastAt: row?.at === null || row?.at === undefined ? null : Number(row.at) };
+    if (!this.store.inTransaction()) this.recordedKept = { writes, facts };
+    return facts;
   }
 
   async state(now = Date.now()): Promise<ReplayState> {
@@ -66,8 +81,17 @@ export class ReplayService {
     const kept = await this.recordings.replayable();
     if (kept.length === 0) return { state: "none" };
     if (now >= until) return { state: "ended", endedAt: until };
-    const durationS = kept.reduce((t, r) => t + r.segments.reduce((d, seg) => d + Number(seg.duration_ms), 0), 0) / 1000;
-    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS };
+    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS: this.durationOf(kept) };
+  }
+
+  private duration: { of: Replayable[]; seconds: number } | null = null;
+
+  /** Seconds the replay plays: summed once per listing of what is replayed (every segment request asks). */
+  private durationOf(kept: Replayable[]): number {
+    if (this.duration?.of !== kept) {
+      this.duration = { of: kept, seconds: kept.reduce((t, r) => t + r.segments.reduce((d, seg) => d + Number(seg.duration_ms), 0), 0) / 1000 };
+    }
+    return this.duration.seconds;
   }
 
   /** Refused (403) unless the replay is what is offered right now. */
@@ -85,6 +109,14 @@ export class ReplayService {
   async playlist(now = Date.now()): Promise<string> {
     await this.requireOpen(now);
     const all = await this.recordings.replayable();
+    // The same for every viewer: rendered once per listing of what is replayed (an hour is 1,800 segments).
+    if (this.rendered?.of !== all) this.rendered = { of: all, text: this.render(all) };
+    return this.rendered.text;
+  }
+
+  private rendered: { of: Replayable[]; text: string } | null = null;
+
+  private render(all: Replayable[]): string {
     const ts = (r: Replayable) => r.segments[0]!.init_file === "";
     const kept = [...all.filter(ts), ...all.filter((r) => !ts(r))];
     const target = Math.max(1, ...kept.flatMap((r) => r.segments.map((s) => Math.ceil(Number(s.duration_ms) / 1000))));
@@ -120,11 +152,27 @@ export class ReplayService {
   /** One file of a kept session, by its name in the playlist: only files the replay plays are served. */
   async file(recordingId: number, name: string, now = Date.now()): Promise<string> {
     await this.requireOpen(now);
-    const row = await this.recordings.find(recordingId);
-    if (Number(row.hidden) === 1) throw notFound();
-    const segments: SegmentRow[] = (await this.recordings.replayable()).find((r) => Number(r.row.id) === recordingId)?.segments ?? [];
-    const listed = segments.some((s) => s.file === name || s.init_file === name);
-    if (!listed) throw notFound();
-    return this.recordings.fileKey(row, name);
+    // Hidden recordings, and files outside the trims, are not in what the replay plays.
+    const played = this.filesOf(await this.recordings.replayable()).get(recordingId);
+    if (!played?.files.has(name)) throw notFound();
+    return this.recordings.fileKey(played.row, name);
+  }
+
+  private filesIndex: { of: Replayable[]; byId: Map<number, { row: RecordingRow; files: Set<string> }> } | null = null;
+
+  /** Each replayed recording's files (segments and inits) by its id, built once per listing of what is replayed. */
+  private filesOf(kept: Replayable[]): Map<number, { row: RecordingRow; files: Set<string> }> {
+    if (this.filesIndex?.of === kept) return this.filesIndex.byId;
+    const byId = new Map<number, { row: RecordingRow; files: Set<string> }>();
+    for (const { row, segments } of kept) {
+      const files = new Set<string>();
+      for (const s of segments) {
+        files.add(s.file);
+        if (s.init_file) files.add(s.init_file);
+      }
+      byId.set(Number(row.id), { row, files });
+    }
+    this.filesIndex = { of: kept, byId };
+    return byId;
   }
 }
