@@ -1,18 +1,25 @@
 /**
- * The unit/API/WebSocket/CLI/cluster suite on SQLite and its PostgreSQL run side by side: both spend most
- * of their time waiting (on timers, sockets and the database), so together they take little longer than the
- * slower one. The SQLite run prints as it goes; the PostgreSQL run's output follows once it is done. Exits
- * non-zero when either fails.
+ * The unit/API/WebSocket/CLI/cluster suite on SQLite, its PostgreSQL run and the hardening suite, side by
+ * side: each spends most of its time waiting (on timers, sockets and the database), so together they take
+ * little longer than the slowest. The SQLite run prints as it goes; the other two runs' output follows once
+ * each is done. Exits non-zero when any fails.
  */
 const sqlite = Bun.spawn([process.execPath, "test", "--path-ignore-patterns=tests/hardening/**"], { stdio: ["inherit", "inherit", "inherit"] });
-const postgres = Bun.spawn([process.execPath, "scripts/test-postgres.ts"], { stdio: ["ignore", "pipe", "pipe"] });
-const output = Promise.all([new Response(postgres.stdout).text(), new Response(postgres.stderr).text()]);
+const buffered = (name: string, args: string[]) => {
+  const run = Bun.spawn([process.execPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const output = Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text()]);
+  return { name, run, output };
+};
+const others = [buffered("PostgreSQL run", ["scripts/test-postgres.ts"]), buffered("Hardening suite", ["test", "tests/hardening"])];
 
-const sqliteCode = await sqlite.exited;
-const [out, err] = await output;
-const postgresCode = await postgres.exited;
-process.stdout.write(out);
-process.stderr.write(err);
-console.log(`\nSQLite run: ${sqliteCode === 0 ? "passed" : `FAILED (exit ${sqliteCode})`}; PostgreSQL run: ${postgresCode === 0 ? "passed" : `FAILED (exit ${postgresCode})`}`);
-process.exit(sqliteCode !== 0 ? sqliteCode : postgresCode);
+const codes: [string, number][] = [["SQLite run", await sqlite.exited]];
+for (const { name, run, output } of others) {
+  const [out, err] = await output;
+  codes.push([name, await run.exited]);
+  process.stdout.write(`\n--- ${name} ---\n`);
+  process.stdout.write(out);
+  process.stderr.write(err);
+}
+console.log(`\n${codes.map(([name, code]) => `${name}: ${code === 0 ? "passed" : `FAILED (exit ${code})`}`).join("; ")}`);
+process.exit(codes.find(([, code]) => code !== 0)?.[1] ?? 0);
 export {};
