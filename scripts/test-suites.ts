@@ -5,10 +5,16 @@
  * each is done. Exits non-zero when any fails.
  */
 const sqlite = Bun.spawn([process.execPath, "test", "--path-ignore-patterns=tests/hardening/**"], { stdio: ["inherit", "inherit", "inherit"] });
-const buffered = (name: string, args: string[]) => {
+/** A run whose output is kept until it is done (stdout and stderr, read as it goes so it never blocks). */
+interface BufferedRun {
+  name: string;
+  run: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  output: Promise<[string, string]>;
+}
+const buffered = (name: string, args: string[]): BufferedRun => {
   const run = Bun.spawn([process.execPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   const output = Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text()]);
-  return { name, run, output };
+  return { name, run, output } satisfies BufferedRun;
 };
 const others = [buffered("PostgreSQL run", ["scripts/test-postgres.ts"]), buffered("Hardening suite", ["test", "tests/hardening"])];
 
