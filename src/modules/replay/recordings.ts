@@ -46,10 +46,10 @@ export interface SegmentRow {
   bytes: number;
 }
 
-/** A recording the replay plays, with the segments inside its trims. */
 /** The tables a recording and its segments are read from. */
 export const RECORDING_TABLES = ["recordings", "recording_segments"] as const;
 
+/** A recording the replay plays, with the segments inside its trims. */
 export interface Replayable {
   row: RecordingRow;
   segments: SegmentRow[];

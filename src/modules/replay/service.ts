@@ -7,6 +7,26 @@ import type { IngestService } from "../ingest/service.ts";
 import type { StreamSourceService } from "../stream/source.ts";
 import { RECORDING_TABLES, type RecordingRow, type RecordingStore, type Replayable } from "./recordings.ts";
 
+/** What the replay's state and the pages ask of the recordings. */
+interface RecordingFacts {
+  /** A recording not hidden. */
+  anyKept: boolean;
+  /** One being written now. */
+  recording: boolean;
+  /** When the last began or ended (ms), null before the first. */
+  lastAt: number | null;
+}
+
+/** What is derived from one listing of what the replay plays (RecordingStore.replayable). */
+interface Listing {
+  of: Replayable[];
+  durationS: number;
+  /** Each recording's row and the files the replay plays of it (segments and inits), by id. */
+  files: Map<number, { row: RecordingRow; files: Set<string> }>;
+  /** Rendered when first asked for. */
+  playlist: string | null;
+}
+
 /** Where the replay's VOD playlist and files are served (checked per request, like the live stream). */
 export const REPLAY_PREFIX = "/api/stream/replay/";
 /** The live stream counts as over once no publisher has come for this long (with the switch still on). */
@@ -30,18 +50,12 @@ export class ReplayService {
     private readonly messages: Pick<ChatMessageStore, "asItHappened">,
   ) {}
 
-  private kept: { writes: number; any: boolean } | null = null;
-
   /**
-   * Whether any recording could be replayed (read once per change of the recordings: every page view asks, for its
-   * Content-Security-Policy, as the replay's player needs blob: media whatever the stream source is now).
+   * Whether any recording could be replayed (every page view asks, for its Content-Security-Policy, as the
+   * replay's player needs blob: media whatever the stream source is now).
    */
   async anyKept(): Promise<boolean> {
-    const writes = this.store.writesTo(RECORDING_TABLES);
-    if (this.kept?.writes === writes) return this.kept.any;
-    const any = (await this.store.get("SELECT 1 AS one FROM recordings WHERE hidden = 0 LIMIT 1")) !== null;
-    if (!this.store.inTransaction()) this.kept = { writes, any };
-    return any;
+    return (await this.facts()).anyKept;
   }
 
   /** Whether the live stream is still what pages play (the switch on, and a publisher seen in the last ten minutes). */
@@ -51,7 +65,7 @@ export class ReplayService {
     const kind = this.stream.provider().kind;
     if (kind !== "ingest" && kind !== "hls") return true;
     if (kind === "ingest" && this.ingest.watchableNow()) return true;
-    const { recording, lastAt } = await this.recorded();
+    const { recording, lastAt } = await this.facts();
     // The relay's origin counts as publishing while a recording of it is being written (on whichever instance follows it).
     if (kind === "hls" && recording) return true;
     // Before anything was ever recorded the event has not happened yet: the live page waits for it.
@@ -59,17 +73,22 @@ export class ReplayService {
     return now - lastAt < NO_PUBLISHER_ENDS_AFTER_MS;
   }
 
-  private recordedKept: { writes: number; facts: { recording: boolean; lastAt: number | null } } | null = null;
+  private kept: { writes: number; facts: RecordingFacts } | null = null;
 
-  /** Whether a recording is being written, and when the last one began or ended: read once per change of the recordings. */
-  private async recorded(): Promise<{ recording: boolean; lastAt: number | null }> {
+  /** What the replay's state and the pages ask of the recordings: read once per change of their tables. */
+  private async facts(): Promise<RecordingFacts> {
     const writes = this.store.writesTo(RECORDING_TABLES);
-    if (this.recordedKept?.writes === writes) return this.recordedKept.facts;
-    const row = await this.store.get<{ recording: number | null; at: number | null }>(
-      "SELECT MAX(CASE WHEN state = 'recording' THEN 1 ELSE 0 END) AS recording, MAX(COALESCE(ended_at, started_at)) AS at FROM recordings",
+    if (this.kept?.writes === writes) return this.kept.facts;
+    const row = await this.store.get<{ visible: number | null; recording: number | null; at: number | null }>(
+      "SELECT MAX(CASE WHEN hidden = 0 THEN 1 ELSE 0 END) AS visible, MAX(CASE WHEN state = 'recording' THEN 1 ELSE 0 END) AS recording, MAX(COALESCE(ended_at, started_at)) AS at FROM recordings",
     );
-    const facts = { recording: Number(row?.recording ?? 0) === 1, lastAt: row?.at === null || row?.at === undefined ? null : Number(row.at) };
-    if (!this.store.inTransaction()) this.recordedKept = { writes, facts };
+    const facts = {
+      anyKept: Number(row?.visible ?? 0) === 1,
+      recording: Number(row?.recording ?? 0) === 1,
+      lastAt: row?.at === null || row?.at === undefined ? null : Number(row.at),
+    };
+    // Inside a transaction that may still roll back, nothing is kept.
+    if (!this.store.inTransaction()) this.kept = { writes, facts };
     return facts;
   }
 
@@ -81,17 +100,30 @@ export class ReplayService {
     const kept = await this.recordings.replayable();
     if (kept.length === 0) return { state: "none" };
     if (now >= until) return { state: "ended", endedAt: until };
-    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS: this.durationOf(kept) };
+    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS: this.derived(kept).durationS };
   }
 
-  private duration: { of: Replayable[]; seconds: number } | null = null;
+  private listing: Listing | null = null;
 
-  /** Seconds the replay plays: summed once per listing of what is replayed (every segment request asks). */
-  private durationOf(kept: Replayable[]): number {
-    if (this.duration?.of !== kept) {
-      this.duration = { of: kept, seconds: kept.reduce((t, r) => t + r.segments.reduce((d, seg) => d + Number(seg.duration_ms), 0), 0) / 1000 };
+  /**
+   * What every replay request derives from the listing of what is replayed, worked out once per listing (an
+   * hour is 1,800 segments): its length, each recording's files, and the playlist once it is asked for.
+   */
+  private derived(kept: Replayable[]): Listing {
+    if (this.listing?.of === kept) return this.listing;
+    const files = new Map<number, { row: RecordingRow; files: Set<string> }>();
+    let durationMs = 0;
+    for (const { row, segments } of kept) {
+      const names = new Set<string>();
+      for (const s of segments) {
+        durationMs += Number(s.duration_ms);
+        names.add(s.file);
+        if (s.init_file) names.add(s.init_file);
+      }
+      files.set(Number(row.id), { row, files: names });
     }
-    return this.duration.seconds;
+    this.listing = { of: kept, durationS: durationMs / 1000, files, playlist: null };
+    return this.listing;
   }
 
   /** Refused (403) unless the replay is what is offered right now. */
@@ -109,12 +141,11 @@ export class ReplayService {
   async playlist(now = Date.now()): Promise<string> {
     await this.requireOpen(now);
     const all = await this.recordings.replayable();
-    // The same for every viewer: rendered once per listing of what is replayed (an hour is 1,800 segments).
-    if (this.rendered?.of !== all) this.rendered = { of: all, text: this.render(all) };
-    return this.rendered.text;
+    // The same for every viewer.
+    const listing = this.derived(all);
+    listing.playlist ??= this.render(all);
+    return listing.playlist;
   }
-
-  private rendered: { of: Replayable[]; text: string } | null = null;
 
   private render(all: Replayable[]): string {
     const ts = (r: Replayable) => r.segments[0]!.init_file === "";
@@ -153,26 +184,8 @@ export class ReplayService {
   async file(recordingId: number, name: string, now = Date.now()): Promise<string> {
     await this.requireOpen(now);
     // Hidden recordings, and files outside the trims, are not in what the replay plays.
-    const played = this.filesOf(await this.recordings.replayable()).get(recordingId);
+    const played = this.derived(await this.recordings.replayable()).files.get(recordingId);
     if (!played?.files.has(name)) throw notFound();
     return this.recordings.fileKey(played.row, name);
-  }
-
-  private filesIndex: { of: Replayable[]; byId: Map<number, { row: RecordingRow; files: Set<string> }> } | null = null;
-
-  /** Each replayed recording's files (segments and inits) by its id, built once per listing of what is replayed. */
-  private filesOf(kept: Replayable[]): Map<number, { row: RecordingRow; files: Set<string> }> {
-    if (this.filesIndex?.of === kept) return this.filesIndex.byId;
-    const byId = new Map<number, { row: RecordingRow; files: Set<string> }>();
-    for (const { row, segments } of kept) {
-      const files = new Set<string>();
-      for (const s of segments) {
-        files.add(s.file);
-        if (s.init_file) files.add(s.init_file);
-      }
-      byId.set(Number(row.id), { row, files });
-    }
-    this.filesIndex = { of: kept, byId };
-    return byId;
   }
 }
