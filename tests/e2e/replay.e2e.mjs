@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { DESKTOP, MOBILE, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN, dismissToasts, screenshotScreen } from "./support/admin-panel.mjs";
@@ -461,19 +462,9 @@ replayTest("the Recordings screen: space, rename, trim with the server's refusal
     .waitFor();
 });
 
-/** FFmpeg as a live HLS origin's encoder: `seconds` of 640×360 picture and tone in 1 s MPEG-TS segments, written as it goes. */
+/** FFmpeg as a live HLS origin's encoder: `seconds` of picture and tone in 1 s MPEG-TS segments, written as it goes. */
 function encodeTs(out, seconds) {
-  const child = spawn(
-    FFMPEG,
-    [
-      ...["-hide_banner", "-loglevel", "error", "-nostdin", "-re"],
-      ...["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=48000", "-t", String(seconds)],
-      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-threads", "1", "-c:a", "aac", "-ar", "48000", "-ac", "2"],
-      ...["-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_type", "mpegts", "-hls_flags", "temp_file"],
-      ...["-hls_segment_filename", join(out, "ts-%d.ts"), join(out, "stream.m3u8")],
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const child = spawn(FFMPEG, hlsEncoderArgs(out, { seconds, type: "mpegts", prefix: "ts-", listSize: 0 }), { stdio: ["ignore", "ignore", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk) => (errors += chunk));
   return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve(undefined) : reject(new Error(`ffmpeg: ${errors}`)))));

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
+import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { enter } from "../support/viewer.ts";
 import { FFMPEG, FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
@@ -55,21 +56,7 @@ const get = (client: TestClient, path: string, headers: Record<string, string> =
 /** FFmpeg as a live HLS origin's encoder: `seconds` of 640x360 picture and tone in 1 s segments, written as it goes. */
 async function encode(out: string, o: { seconds: number; type: "fmp4" | "mpegts"; prefix: string; listSize: number; flags: string[] }): Promise<void> {
   mkdirSync(out, { recursive: true });
-  const extension = o.type === "fmp4" ? "m4s" : "ts";
-  const encoder = Bun.spawn(
-    [
-      FFMPEG,
-      "-v",
-      "error",
-      "-re",
-      ...["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=sample_rate=48000", "-t", String(o.seconds)],
-      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-threads", "1", "-c:a", "aac", "-ar", "48000", "-ac", "2"],
-      ...["-f", "hls", "-hls_time", "1", "-hls_list_size", String(o.listSize), "-hls_segment_type", o.type, "-hls_flags", ["temp_file", ...o.flags].join("+")],
-      ...(o.type === "fmp4" ? ["-hls_fmp4_init_filename", "init.mp4"] : []),
-      ...["-hls_segment_filename", join(out, `${o.prefix}%d.${extension}`), join(out, "stream.m3u8")],
-    ],
-    { stdout: "ignore", stderr: "pipe" },
-  );
+  const encoder = Bun.spawn([FFMPEG, ...hlsEncoderArgs(out, o)], { stdout: "ignore", stderr: "pipe" });
   const code = await encoder.exited;
   if (code !== 0) throw new Error(`ffmpeg failed: ${await new Response(encoder.stderr).text()}`);
 }
