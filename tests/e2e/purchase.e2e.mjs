@@ -44,6 +44,8 @@ app.browserTest("the landing page shows the price, the countdown, the OR divider
   assert.match(await buy.innerText(), /BUY NOW\s*£1\.00/);
   await page.getByRole("separator", { name: "or" }).getByText("OR", { exact: true }).waitFor();
   await page.getByRole("button", { name: "ENTER THE DARKNESS" }).waitFor();
+  // The boxes read "--" until the settings arrive, which on a busy machine can be after the price.
+  await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
   const values = await countdownValues(page);
   assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
   for (const value of Object.values(values)) assert.match(value, /^\d{2,}$/);
