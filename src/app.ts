@@ -72,7 +72,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     async () => {
       const sources = await ctx.stream.provider().csp();
       // The replay plays through MediaSource (blob: media, hls.js's worker) whatever the stream source is now.
-      if (!sources.media.includes("blob:") && (await ctx.replay.anyKept())) {
+      // While the database is away the replay cannot play either: the page gets the live stream's policy.
+      if (!sources.media.includes("blob:") && (await ctx.replay.anyKept().catch(() => false))) {
         return { "content-security-policy": contentSecurityPolicy({ ...sources, media: ["'self'", "blob:"], worker: ["'self'", "blob:"] }) };
       }
       return { "content-security-policy": contentSecurityPolicy(sources) };

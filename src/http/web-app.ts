@@ -107,7 +107,9 @@ export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promis
   // Each page's index.html with its own head, compressed once and kept until the head changes.
   const pages = new Map<string, { head: string; asset: LoadedAsset }>();
   const pageFor = async (path: string, index: LoadedAsset): Promise<LoadedAsset> => {
-    const head = await pageHead(path);
+    // While the head cannot be built (the database away), the page as last served, else the built one:
+    // the page opens, and tells what it cannot load itself.
+    const head = await pageHead(path).catch(() => pages.get(path)?.head ?? null);
     if (head === null) return index;
     const kept = pages.get(path);
     if (kept?.head === head) return kept.asset;
@@ -116,6 +118,18 @@ export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promis
     pages.set(path, { head, asset });
     return asset;
   };
+
+  // The page's headers (its CSP) as last made, for while they cannot be made again (the database away).
+  let lastHeaders: Record<string, string> | null = null;
+  const headersNow = async (): Promise<Record<string, string>> => {
+    try {
+      lastHeaders = await pageHeaders();
+    } catch (error) {
+      if (lastHeaders === null) throw error;
+    }
+    return lastHeaders;
+  };
+  await headersNow().catch(() => {});
 
   const handler = async ({ request, path, set }: { request: Request; path: string; set: { status?: number | string } }) => {
     if (path === "/api" || path.startsWith("/api/")) {
@@ -131,7 +145,7 @@ export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promis
     if (!index) {
       return new Response("The web app is not built. Run `npm run build:web`.", { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
-    return respond(await pageFor(path, index), request, await pageHeaders());
+    return respond(await pageFor(path, index), request, await headersNow());
   };
 
   return new Elysia({ name: "web-app" }).get("/*", handler).head("/*", handler);

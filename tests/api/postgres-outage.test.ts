@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
 import type { Config } from "../../src/config.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../support/app.ts";
+import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient, type TestResponse } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
 import { buyDemoCode, enter, joinAs, makeFingerprint } from "../support/viewer.ts";
@@ -25,7 +25,7 @@ async function appBehindProxy(overrides: Partial<Config>, logged: string[]): Pro
   const url = new URL(db.url);
   url.hostname = "127.0.0.1";
   url.port = String(proxy.port);
-  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, { log: recordingLogger(logged) });
+  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, { log: recordingLogger(logged), page: STAND_IN_PAGE });
   return { db, proxy, app };
 }
 
@@ -94,6 +94,10 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     expectBusy(await app.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" }), "a new purchase");
     const health = await app.client().get("/healthz");
     expect(health.status).toBe(503);
+    // The landing page still opens: its head and first-paint settings as last read, or without them.
+    const landing = await fetch(`${app.url}/`);
+    expect({ status: landing.status, body: landing.status === 200 ? "" : await landing.clone().text() }).toEqual({ status: 200, body: "" });
+    expect(await landing.text()).toContain("<title>");
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(carol) })).toBe(503);
 
     // The chat: the open sockets stay, a line is refused to its sender alone, hearts still count.
