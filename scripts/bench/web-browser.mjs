@@ -138,6 +138,19 @@ async function lighthouseRuns() {
           .map((a) => a.id),
       };
       log(`lighthouse ${path}: performance ${results[path].performance}, accessibility ${results[path].accessibility} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      // What to work on: the element that was the largest paint, its phases, and what moved.
+      const lcpElement = lhr.audits["largest-contentful-paint-element"]?.details?.items ?? [];
+      for (const table of lcpElement) {
+        for (const item of table.items ?? []) {
+          if (item.node) log(`  LCP element: ${item.node.selector}`);
+          else if (item.phase) log(`  LCP ${item.phase}: ${Math.round(item.timing)} ms`);
+        }
+      }
+      for (const item of lhr.audits["layout-shifts"]?.details?.items ?? []) {
+        log(
+          `  layout shift ${item.score.toFixed(3)}: ${item.node?.selector ?? "?"}${item.subItems?.items?.length ? ` (${item.subItems.items.map((c) => c.cause ?? c.extra?.value ?? "").join(", ")})` : ""}`,
+        );
+      }
     };
     await audit("/", {});
     // Seed the profile's storage and cookie as a viewer, then audit /livestream without clearing them.

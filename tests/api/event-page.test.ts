@@ -186,6 +186,53 @@ describe("link previews", () => {
   });
 });
 
+describe("the landing page's first paint", () => {
+  /** The public settings the page carries for its first paint, as the web app reads them. */
+  const inlineSettings = (html: string) => {
+    const found = /<script type="application\/json" id="dreadcast-settings">([\s\S]*?)<\/script>/.exec(html);
+    return found ? (JSON.parse(found[1]!) as Record<string, unknown>) : null;
+  };
+
+  test("the page carries the public settings anyone may read, and asks for the banner at once", async () => {
+    const viewer = app.client();
+    await buyDemoCode(viewer);
+    const html = await (await fetch(`${app.url}/`)).text();
+    const carried = inlineSettings(html);
+    // What GET /api/livestream-settings tells a visitor with no pass, field for field.
+    expect(carried).toEqual((await app.client().get("/api/livestream-settings")).body as Record<string, unknown>);
+    expect(carried).toMatchObject({ eventTitle: "Hollow Farm", startDate: START, embedUrl: "" });
+    // The default banner in two widths, as the page's <img> offers them, fetched first.
+    expect(html).toContain(
+      '<link rel="preload" as="image" href="/assets/default-thumbnail.jpg" imagesrcset="/assets/default-thumbnail-720.jpg 720w, /assets/default-thumbnail.jpg 1280w" imagesizes="(max-width: 1120px) calc(100vw - 2rem), 1088px" fetchpriority="high" />',
+    );
+    // Only the landing page: the others ask for the settings (a viewer's carry the stream link).
+    for (const path of ["/livestream", "/access", "/admin/login"]) expect(inlineSettings(await (await fetch(`${app.url}${path}`)).text())).toBeNull();
+  });
+
+  test("a new title is in the next page served; a banner set by address is the one asked for", async () => {
+    await app.ctx.settings.update({ eventTitle: "Hollow Farm: The Return", thumbnailUrl: "https://images.example/barn.jpg?a=1&b=2" });
+    try {
+      const html = await (await fetch(`${app.url}/`)).text();
+      expect(inlineSettings(html)).toMatchObject({ eventTitle: "Hollow Farm: The Return", displayThumbnail: "https://images.example/barn.jpg?a=1&b=2" });
+      expect(html).toContain('<link rel="preload" as="image" href="https://images.example/barn.jpg?a=1&amp;b=2" fetchpriority="high" />');
+    } finally {
+      await app.ctx.settings.update({ eventTitle: "Hollow Farm", thumbnailUrl: "" });
+    }
+  });
+
+  test("a title that holds </script> stays inside the settings' block", async () => {
+    const hostile = `</script><script>alert(1)</script> & "quotes" \u2028 🎃`;
+    await app.ctx.settings.update({ eventTitle: hostile });
+    try {
+      const html = await (await fetch(`${app.url}/`)).text();
+      expect(html).not.toContain("<script>alert(1)");
+      expect(inlineSettings(html)?.eventTitle).toBe(hostile);
+    } finally {
+      await app.ctx.settings.update({ eventTitle: "Hollow Farm" });
+    }
+  });
+});
+
 describe("the event for search engines", () => {
   test("the landing page holds a schema.org Event: online, at the site, with the pass as its offer", async () => {
     const [event, ...rest] = await jsonLd((await preview(app, "/")).html);
@@ -291,8 +338,8 @@ describe("bad input in the title", () => {
       expect(og.ogDescription).toStartWith(`${HOSTILE} — live online`);
       expect(html).not.toContain("<script>alert(1)");
       expect(html).not.toContain("<b>bold");
-      // One JSON-LD block that is whole: the title's </script> did not end it.
-      expect(html.match(/<\/script>/g)!.length).toBe(2);
+      // The JSON-LD and the first-paint settings, each whole: the title's </script> ended neither.
+      expect(html.match(/<\/script>/g)!.length).toBe(3);
       const [event] = await jsonLd(html);
       expect(event!.name).toBe(HOSTILE);
       const ics = parseCalendar(await (await fetch(`${app.url}/event.ics`)).text());
@@ -315,7 +362,9 @@ describe("bad input in the title", () => {
       expect(graphemes(og.ogDescription)).toBeLessThanOrEqual(300);
       expect(og.ogDescription).toStartWith(`${og.ogTitle} — live online`);
       expect(html).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
-      expect(html.length).toBeLessThan(INDEX.length + 6000);
+      // The tags are trimmed; the page's own copy of the settings carries the title whole, as the API does.
+      const tags = html.replace(/<script type="application\/json" id="dreadcast-settings">[\s\S]*?<\/script>/, "");
+      expect(tags.length).toBeLessThan(INDEX.length + 6000);
       const [event] = await jsonLd(html);
       expect(event!.name).toBe(og.ogTitle);
       const text = await (await fetch(`${app.url}/event.ics`)).text();

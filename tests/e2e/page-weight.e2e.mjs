@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { useApp } from "./support/e2e.mjs";
+import { DESKTOP, MOBILE } from "./support/browser.mjs";
 import { firstLoadAssets, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
 
 const app = useApp();
@@ -16,3 +17,75 @@ app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzip
   const { total, report } = await measureAssets(await firstLoadAssets(page, assets));
   assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
 });
+
+/**
+ * Counts the page's layout shifts (as CLS does: not those right after input), from before its first paint.
+ * @param {import("playwright-core").Page} page
+ */
+async function recordLayoutShifts(page) {
+  await page.addInitScript(() => {
+    const shifts = [];
+    window["layoutShifts"] = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const shift = entry.toJSON();
+        if (shift.hadRecentInput) continue;
+        shifts.push({ value: shift.value, nodes: entry["sources"].map((s) => s.node?.className ?? s.node?.nodeName ?? "?") });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  return () => page.evaluate(() => window["layoutShifts"]);
+}
+
+for (const viewport of [MOBILE, DESKTOP]) {
+  app.browserTest(
+    `at ${viewport.width} px the landing page paints from its own HTML, and nothing moves when the fonts come late`,
+    async ({ page }) => {
+      const asked = [];
+      page.on("request", (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith("/api/")) asked.push(path);
+      });
+      // The display fonts arrive well after the first paint, as on a slow phone.
+      let fontsHeld = 0;
+      await page.route("**/*.woff2", async (route) => {
+        fontsHeld += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      const shifts = await recordLayoutShifts(page);
+      await page.goto("/");
+      // The first render already has the event's title, the start's date and the countdown, and the price.
+      await page.getByRole("heading", { level: 1, name: "DREADCAST: The Night It Streams" }).waitFor();
+      const first = await page.evaluate(() => ({
+        countdown: [...document.querySelectorAll(".countdown-value")].map((e) => e.textContent),
+        date: document.querySelector(".countdown-date")?.textContent ?? "",
+        banner: document.querySelector(".home-banner-img")?.getAttribute("srcset") ?? "",
+        inline: document.getElementById("dreadcast-settings") !== null,
+      }));
+      assert.equal(first.countdown.length, 4);
+      for (const value of first.countdown) assert.match(value, /^\d{2,}$/);
+      assert.match(first.date, /\d{4}/);
+      assert.match(first.banner, /default-thumbnail-720\.jpg 720w/);
+      assert.equal(first.inline, false, "the settings' block is read once and removed");
+      await page.getByRole("button", { name: /BUY NOW\s*£1\.00/ }).waitFor();
+
+      // The fonts come; the page stays where it was.
+      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.ok(fontsHeld >= 1, "the fonts were held back");
+      const moved = await shifts();
+      const total = moved.reduce((sum, s) => sum + s.value, 0);
+      assert.ok(total <= 0.02, `layout shift ${total.toFixed(3)}: ${JSON.stringify(moved)}`);
+
+      // No request stood between the page and its first paint; the payment config comes on a hint of BUY NOW.
+      assert.deepEqual(
+        asked.filter((path) => path === "/api/livestream-settings" || path === "/api/payment-config"),
+        [],
+      );
+      await page.getByRole("button", { name: /BUY NOW/ }).hover();
+      await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/payment-config")));
+    },
+    { viewport },
+  );
+}

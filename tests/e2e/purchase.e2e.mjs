@@ -19,12 +19,25 @@ async function countdownValues(page) {
   );
 }
 
-/** Serves /api/livestream-settings with some fields changed. */
+const INLINE_SETTINGS = /(<script type="application\/json" id="dreadcast-settings">)([\s\S]*?)(<\/script>)/;
+
+/** Serves the settings with some fields changed: /api/livestream-settings, and those the landing page's HTML carries. */
 async function routeSettings(page, changes) {
   await page.route("**/api/livestream-settings", async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, json: { ...(await response.json()), ...changes } });
   });
+  await page.route(
+    (url) => url.pathname === "/",
+    async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        INLINE_SETTINGS,
+        (_, open, json, close) => `${open}${JSON.stringify({ ...JSON.parse(json), ...changes }).replace(/</g, "\\u003c")}${close}`,
+      );
+      await route.fulfill({ response, body: html });
+    },
+  );
 }
 
 async function payWithDemoCard(dialog, card, email) {
@@ -67,7 +80,20 @@ app.browserTest("the countdown refreshes every second; once the event has starte
   assert.equal(await page.locator(".countdown-value").count(), 0);
 });
 
+/** Serves the landing page without the settings its HTML carries, as if the server could not read them. */
+async function withoutInlineSettings(page) {
+  await page.route(
+    (url) => url.pathname === "/",
+    async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(INLINE_SETTINGS, "");
+      await route.fulfill({ response, body: html });
+    },
+  );
+}
+
 app.browserTest("when the settings cannot be loaded the event is taken to start 5 days ahead", async ({ page }) => {
+  await withoutInlineSettings(page);
   await page.route("**/api/livestream-settings", (route) => route.fulfill({ status: 500, body: "down" }));
   await page.goto("/");
   await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");

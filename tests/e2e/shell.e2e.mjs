@@ -12,10 +12,20 @@ app.browserTest("the home page shows the event title and the default thumbnail b
   const banner = page.getByRole("img", { name: /event banner/ });
   await banner.waitFor();
   assert.equal(await banner.getAttribute("src"), "/assets/default-thumbnail.jpg");
-  await page.waitForFunction(() => {
-    const img = document.querySelector(".home-banner-img");
-    return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 1280 && img.naturalHeight === 720;
-  });
+  // Drawn 1088 px wide at 1280: the full-size file; on a phone, the 720 px one.
+  const shown = async (on) =>
+    (
+      await on.waitForFunction(() => {
+        const img = document.querySelector(".home-banner-img");
+        return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0 ? new URL(img.currentSrc).pathname : null;
+      })
+    ).jsonValue();
+  assert.equal(await shown(page), "/assets/default-thumbnail.jpg");
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto("/");
+  assert.equal(await shown(phone), "/assets/default-thumbnail-720.jpg");
+  await phone.close();
   await screenshotWidths(page, "home");
 });
 

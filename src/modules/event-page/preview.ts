@@ -1,11 +1,13 @@
-import { SOCIAL_NETWORKS } from "../../contracts/settings.ts";
+import { BANNER_SIZES, DEFAULT_THUMBNAIL_SRCSET, DEFAULT_THUMBNAIL_URL, INLINE_SETTINGS_ID } from "../../contracts/event-defaults.ts";
+import { SOCIAL_NETWORKS, type PublicLivestreamSettings } from "../../contracts/settings.ts";
 import type { EventFacts } from "./facts.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import { clip, oneLine, scriptSafeJson } from "./text.ts";
+import { clip, oneLine, scriptSafeJson, scriptSafeText } from "./text.ts";
 
 /** The pages a shared link leads to, each with its own title; the landing page also carries the event for search engines. */
-export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean }> = {
-  "/": { title: (event) => event, canonical: "/", jsonLd: true },
+export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean; firstPaint?: boolean }> = {
+  // The landing page also carries what its first paint shows (firstPaint), so it needs no request before it.
+  "/": { title: (event) => event, canonical: "/", jsonLd: true, firstPaint: true },
   "/access": { title: (event) => `Enter The Nightmare · ${event}`, canonical: "/access", jsonLd: false },
   "/livestream": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false },
   "/livestream-new": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false },
@@ -90,4 +92,17 @@ export function pageHead(facts: EventFacts, path: string): string | null {
   ];
   if (page.jsonLd) tags.push(`<script type="application/ld+json">${scriptSafeJson(eventJsonLd(facts))}</script>`);
   return tags.join("");
+}
+
+/**
+ * What the landing page paints first, in its HTML: the public settings (as anyone may read them, without a
+ * viewer's stream link) and the banner's image asked for at once, the same width the page will choose.
+ */
+export function firstPaintTags(publicJson: string, settings: Pick<PublicLivestreamSettings, "displayThumbnail">): string {
+  const image = settings.displayThumbnail || DEFAULT_THUMBNAIL_URL;
+  const preload =
+    image === DEFAULT_THUMBNAIL_URL
+      ? `<link rel="preload" as="image" href="${DEFAULT_THUMBNAIL_URL}" imagesrcset="${DEFAULT_THUMBNAIL_SRCSET}" imagesizes="${BANNER_SIZES}" fetchpriority="high" />`
+      : `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high" />`;
+  return `${preload}<script type="application/json" id="${INLINE_SETTINGS_ID}">${scriptSafeText(publicJson)}</script>`;
 }

@@ -1,6 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
 import { formatMoney } from "../../contracts/money.ts";
+import type { PublicLivestreamSettings } from "../../contracts/settings.ts";
 import type { SiteAddress } from "../../http/site-address.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { organizerOf } from "../settings/service.ts";
@@ -8,7 +9,7 @@ import { sniffImage, UPLOADS_URL_PREFIX, type UploadService } from "../uploads/s
 import { eventCalendar } from "./calendar.ts";
 import { eventDescription, eventTitle, type EventFacts, type EventImage } from "./facts.ts";
 import { imageSize } from "./image-size.ts";
-import { pageHead } from "./preview.ts";
+import { firstPaintTags, pageHead, PREVIEW_PAGES } from "./preview.ts";
 
 /** web/public/assets/default-thumbnail.jpg, as its header says (a test holds the two together). */
 export const DEFAULT_THUMBNAIL_SIZE = { width: 1280, height: 720 };
@@ -28,6 +29,7 @@ interface Derived {
 export class EventPageService {
   private facts: { writes: number; siteUrl: string; facts: EventFacts } | null = null;
   private derived: Derived = { key: "", heads: new Map(), calendar: null };
+  private painted: { json: string; tags: string } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -58,7 +60,19 @@ export class EventPageService {
   async pageHead(path: string): Promise<string | null> {
     const [facts, derived] = await this.derivedNow();
     if (!derived.heads.has(path)) derived.heads.set(path, pageHead(facts, path));
-    return derived.heads.get(path)!;
+    const head = derived.heads.get(path)!;
+    return head !== null && PREVIEW_PAGES[path]?.firstPaint ? head + (await this.firstPaint()) : head;
+  }
+
+  /**
+   * The landing page's first-paint tags, built again only when the public settings' text changes. None
+   * while the settings cannot be read: the page then asks for them itself.
+   */
+  private async firstPaint(): Promise<string> {
+    const json = await this.settings.publicViewJson(false).catch(() => null);
+    if (json === null) return "";
+    if (this.painted?.json !== json) this.painted = { json, tags: firstPaintTags(json, JSON.parse(json) as PublicLivestreamSettings) };
+    return this.painted.tags;
   }
 
   /** The event's .ics; stamped when it was last built. */

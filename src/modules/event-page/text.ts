@@ -17,5 +17,10 @@ export function clip(value: string, max: number): string {
 
 /** JSON that cannot end the `<script>` holding it: `<`, `>` and `&` (and JavaScript's line breaks) as \u escapes. */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return scriptSafeText(JSON.stringify(value));
+}
+
+/** JSON text made the same way safe (those characters appear only inside its strings, where \u escapes mean the same). */
+export function scriptSafeText(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

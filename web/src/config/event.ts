@@ -1,3 +1,3 @@
 /** Shown when the settings cannot be loaded: the defaults the server's first settings row is written with. */
-export { DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_URL } from "@contracts/event-defaults";
+export { BANNER_SIZES, DEFAULT_EVENT_TITLE, DEFAULT_THUMBNAIL_SRCSET, DEFAULT_THUMBNAIL_URL } from "@contracts/event-defaults";
 export const BRAND = "DREADCAST";

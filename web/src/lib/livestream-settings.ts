@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { PublicLivestreamSettings } from "@contracts/settings";
 import { api } from "@/lib/api-client";
+import { INLINE_SETTINGS_ID } from "@contracts/event-defaults";
 import { DEFAULT_THUMBNAIL_URL } from "@/config/event";
 
 /** The public event settings (title, start, thumbnail, player, counts), shared by the viewer pages. */
@@ -10,8 +11,29 @@ export function getLivestreamSettings(): Promise<PublicLivestreamSettings> {
 
 export const livestreamSettingsQueryKey = ["livestream-settings"] as const;
 
+/**
+ * The settings the server wrote into the landing page, taken once: its first paint (title, banner,
+ * countdown with the date, price) needs no request. They carry no viewer's stream link; the livestream
+ * page asks again for its own (it polls them, and asks at once when the viewer's access is confirmed).
+ */
+function inlineSettings(): PublicLivestreamSettings | undefined {
+  if (typeof document === "undefined") return undefined;
+  const element = document.getElementById(INLINE_SETTINGS_ID);
+  if (!element) return undefined;
+  element.remove();
+  try {
+    return JSON.parse(element.textContent ?? "") as PublicLivestreamSettings;
+  } catch {
+    return undefined;
+  }
+}
+
 export function livestreamSettingsQueryOptions() {
-  return queryOptions({ queryKey: livestreamSettingsQueryKey, queryFn: getLivestreamSettings });
+  return queryOptions({
+    queryKey: livestreamSettingsQueryKey,
+    queryFn: getLivestreamSettings,
+    initialData: inlineSettings,
+  });
 }
 
 export function useLivestreamSettings(options: { refetchInterval?: number | false } = {}) {

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Suspense, lazy, useState } from "react";
 import { useLocation } from "wouter";
 import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
@@ -18,13 +18,19 @@ const fetchPaymentDialog = () => void loadPaymentDialog().catch(() => {});
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
 export function BuyAccessCard() {
   const [, navigate] = useLocation();
-  const config = useQuery(paymentConfigQueryOptions());
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
-  // The event's price: from the public settings the page already reads, or the payment config.
-  const settings = useLivestreamSettings().data;
-  const price = config.data?.accessPrice ?? settings?.accessPrice ?? DEFAULT_ACCESS_PRICE;
-  const currency = config.data?.currency ?? settings?.currency ?? DEFAULT_CURRENCY;
+  // The event's price: from the public settings the page already has (in its HTML), or, when they cannot be
+  // loaded, from the payment config. The dialog reads that config itself; a hint of BUY NOW fetches it ahead.
+  const settings = useLivestreamSettings();
+  const config = useQuery({ ...paymentConfigQueryOptions(), enabled: settings.isError });
+  const price = settings.data?.accessPrice ?? config.data?.accessPrice ?? DEFAULT_ACCESS_PRICE;
+  const currency = settings.data?.currency ?? config.data?.currency ?? DEFAULT_CURRENCY;
+  const prepare = () => {
+    fetchPaymentDialog();
+    void queryClient.prefetchQuery(paymentConfigQueryOptions());
+  };
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
@@ -50,8 +56,8 @@ export function BuyAccessCard() {
       <button
         type="button"
         className="btn btn-primary btn-block home-buy-button"
-        onPointerEnter={fetchPaymentDialog}
-        onFocus={fetchPaymentDialog}
+        onPointerEnter={prepare}
+        onFocus={prepare}
         onClick={() => {
           setRequested(true);
           setOpen(true);

@@ -15,8 +15,8 @@ const FALLBACK_START_MS = 5 * 24 * 60 * 60 * 1000;
 function useEventStart(): { target: number; known: boolean } | null {
   const settings = useLivestreamSettings();
   const [fallback] = useState(() => Date.now() + FALLBACK_START_MS);
-  if (settings.isError) return { target: fallback, known: false };
-  if (!settings.data) return null;
+  // Settings already shown are kept when a later fetch fails.
+  if (!settings.data) return settings.isError ? { target: fallback, known: false } : null;
   const start = eventStart(settings.data);
   return start === null ? { target: fallback, known: false } : { target: start, known: true };
 }
