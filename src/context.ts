@@ -57,6 +57,8 @@ export interface AppContext {
   relay: HlsRelay;
   /** The kept recordings of the built-in ingest's publish sessions and of the relayed stream, and the replay made of them. */
   recordings: RecordingStore;
+  /** Follows the relayed stream and keeps it (run by one instance of a cluster). */
+  relayRecorder: RelayRecorder;
   replay: ReplayService;
   /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
   ingest: IngestService;
@@ -187,6 +189,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     ingest,
     relay,
     recordings,
+    relayRecorder,
     replay,
     chat,
     cluster,

@@ -7,6 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RelayRecorder } from "../../src/modules/replay/relay-recorder.ts";
+import { silentLogger } from "../../src/lib/logger.ts";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
@@ -208,6 +210,47 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () =>
     expect(probed.errors).toBe("");
     expect(Math.abs(probed.frames.filter((f) => f.media_type === "video").length - 180)).toBeLessThanOrEqual(30);
     expect(probed.frames.some((f) => f.media_type === "audio")).toBe(true);
+  }, 60_000);
+
+  test("an instance that takes the recording over keeps only what is not kept yet: no segment twice", async () => {
+    const live = join(dir, "handover");
+    const origin = await relayFrom(live);
+    await useOrigin(origin);
+    // A playlist of eight segments: the next instance's first look sees the ones already kept.
+    const encoding = encode(live, { seconds: 9, type: "mpegts", prefix: "h-", listSize: 8, flags: ["omit_endlist"] });
+    await eventually(async () => (((await recordings())[0]?.segments ?? 0) >= 3 ? true : null), 15_000, "the first instance keeping");
+    // The job moves: this instance stops it, another (here a fresh follower with the same parts) starts it.
+    await app.ctx.relayRecorder.stop();
+    const next = new RelayRecorder(
+      app.ctx.relay,
+      () => app.ctx.stream.relayOrigin(),
+      async () => true,
+      app.ctx.ingest.recorder!,
+      silentLogger,
+    );
+    next.start();
+    try {
+      await encoding;
+      const list = await eventually(
+        async () => {
+          const all = await recordings();
+          return all.length === 2 && all.reduce((n, r) => n + r.segments, 0) >= published(live, "h-") ? all : null;
+        },
+        15_000,
+        "the second instance keeping the rest",
+      );
+      // Every published segment kept once: the two recordings together hold each of them, none twice.
+      expect(list.reduce((n, r) => n + r.segments, 0)).toBe(published(live, "h-"));
+      expect(Math.abs(list.reduce((t, r) => t + r.durationS, 0) - 9)).toBeLessThanOrEqual(1.5);
+      // And back to the first instance, which had it before: still nothing twice.
+      await next.stop();
+      app.ctx.relayRecorder.start();
+      await Bun.sleep(2500);
+      expect((await recordings()).reduce((n, r) => n + r.segments, 0)).toBe(published(live, "h-"));
+    } finally {
+      await next.stop();
+      app.ctx.relayRecorder.start();
+    }
   }, 60_000);
 
   test("an origin that goes away mid-way and comes back starting again gives two recordings, a discontinuity between them", async () => {

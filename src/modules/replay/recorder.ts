@@ -30,6 +30,11 @@ export class Recorder {
     private readonly log: Logger,
   ) {}
 
+  /** When the newest segment kept so far ends (epoch ms), by whichever instance kept it; null when none is. */
+  keptUntil(): Promise<number | null> {
+    return this.recordings.keptUntil();
+  }
+
   open(size: () => { width: number; height: number }): RecordingSink {
     const sink = this.keep(size);
     return {

@@ -159,6 +159,12 @@ export class RecordingStore {
     );
   }
 
+  /** When the newest kept segment of any recording ends (epoch ms), or null when none is kept. */
+  async keptUntil(): Promise<number | null> {
+    const row = await this.store.get<{ until: number | null }>("SELECT MAX(program_date_time + duration_ms) AS until FROM recording_segments");
+    return row?.until === null || row?.until === undefined ? null : Number(row.until);
+  }
+
   async segmentsOf(id: number): Promise<SegmentRow[]> {
     return this.store.all<SegmentRow>("SELECT * FROM recording_segments WHERE recording_id = ? ORDER BY seq", id);
   }

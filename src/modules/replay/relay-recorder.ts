@@ -44,13 +44,19 @@ interface Run {
  * fMP4 or MPEG-TS. One recording per continuous run: a discontinuity, a gap in the numbering, a new
  * numbering (the origin started again) or an origin gone for ten seconds starts a new one. Program
  * date-times are the origin's where it gives them, else the newest segment is taken to end at the fetch.
- * Runs on one instance of a cluster (a single-owner job); everything it fetches is bounded by the relay.
+ * Runs on one instance of a cluster (a single-owner job); an instance taking it over (or a restart) skips
+ * what is kept already. Everything it fetches is bounded by the relay.
  */
 export class RelayRecorder implements SingleJob {
   private run: Run | null = null;
   /** The origin followed, and the newest segment of it seen (by media sequence number), across runs. */
   private origin: string | null = null;
   private lastMsn = -1;
+  /**
+   * On a first look at a playlist without program date-times, its newest segment's number: its segments'
+   * times are known only once it is seen to move (a stalled playlist's last segment did not end "now").
+   */
+  private sighted: number | null = null;
   /** When the origin last gave a new segment. */
   private lastNewAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -73,6 +79,10 @@ export class RelayRecorder implements SingleJob {
   start(): void {
     if (this.on) return;
     this.on = true;
+    // Another instance may have kept the stream meanwhile: the first look goes by what is kept, not by this one's memory.
+    this.origin = null;
+    this.lastMsn = -1;
+    this.sighted = null;
     this.schedule(0);
   }
 
@@ -112,6 +122,7 @@ export class RelayRecorder implements SingleJob {
       await this.endRun();
       this.origin = origin;
       this.lastMsn = -1;
+      this.sighted = null;
     }
     if (!origin || !(await this.livestreamOn())) {
       await this.endRun();
@@ -135,11 +146,24 @@ export class RelayRecorder implements SingleJob {
     const estimated: number[] = [];
     for (let i = segments.length - 1, at = now; i >= 0; i--) estimated[i] = at -= segments[i]!.duration * 1000;
     const firstLook = this.lastMsn === -1;
+    if (firstLook && segments.length && segments.at(-1)!.programDateTime === null) {
+      const newest = segments.at(-1)!.msn;
+      if (this.sighted === null || newest <= this.sighted) {
+        this.sighted = newest;
+        return this.quiet(Math.min(4000, Math.max(500, playlist.targetDuration * 500)));
+      }
+    }
+    this.sighted = null;
+    // Taking over from another instance (or after a restart): what is already kept is not kept twice.
+    const keptUntil = firstLook ? await this.recorder.keptUntil() : null;
     for (const [i, segment] of segments.entries()) {
       if (segment.msn <= this.lastMsn) continue;
+      const start = segment.programDateTime ?? estimated[i]!;
       if (firstLook && estimated[i]! < now - FIRST_LOOK_MS) continue;
+      // Half a segment's leeway: an estimated start is off by the two fetches' timing, not by a segment.
+      if (keptUntil !== null && start + (segment.duration * 1000) / 2 < keptUntil) continue;
       this.lastNewAt = now;
-      if ((await this.keep(segment, segment.programDateTime ?? estimated[i]!)) === "later") break;
+      if ((await this.keep(segment, start)) === "later") break;
       this.lastMsn = segment.msn;
     }
     if (playlist.ended) await this.endRun();
