@@ -191,7 +191,6 @@ export async function replayBench(o: ReplayBenchOptions) {
         await child.exited;
         return JSON.parse(out.trim().split("\n").at(-1)!) as { bytes: number; failures: number; cpuSecondsPerGB: number; segments: number };
       };
-      const ours = await load(`${base}/api/stream/replay/index.m3u8`, cookies);
       // The floor: the same playlist and files, in memory, served by Bun with no check at all.
       const playlist = await (await fetch(`${base}/api/stream/replay/index.m3u8`, { headers: { cookie: cookies[0]! } })).text();
       const files = new Map<string, Uint8Array>();
@@ -208,14 +207,28 @@ export async function replayBench(o: ReplayBenchOptions) {
           return bytes ? new Response(bytes, { headers: { "content-type": "video/iso.segment" } }) : new Response("", { status: 404 });
         },
       });
-      const bare = await load(`http://127.0.0.1:${floor.port}/replay/index.m3u8`, []);
+      // Turn about, three rounds each, so that the machine's drift falls on both; the median round decides.
+      const rounds: { ours: Awaited<ReturnType<typeof load>>; bare: Awaited<ReturnType<typeof load>> }[] = [];
+      for (let r = 0; r < 3; r++) {
+        const oursRound = await load(`${base}/api/stream/replay/index.m3u8`, cookies);
+        const bareRound = await load(`http://127.0.0.1:${floor.port}/replay/index.m3u8`, []);
+        rounds.push({ ours: oursRound, bare: bareRound });
+      }
       void floor.stop(true);
+      rounds.sort((a, b) => a.ours.cpuSecondsPerGB / a.bare.cpuSecondsPerGB - b.ours.cpuSecondsPerGB / b.bare.cpuSecondsPerGB);
+      const { ours, bare } = rounds[1]!;
       const ratio = ours.cpuSecondsPerGB / bare.cpuSecondsPerGB;
+      const failures = rounds.reduce((n, round) => n + round.ours.failures, 0);
       o.line(
         "replay load",
-        `${o.viewers} viewers, ${o.loadSeconds} s: ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB (${ours.failures} failures); Bun from memory ${fmt(bare.cpuSecondsPerGB, 2)} CPU-s/GB: ${fmt(ratio, 2)}×`,
+        `${o.viewers} viewers, 3 rounds of ${o.loadSeconds} s each, turn about with Bun from memory: ${rounds.map((round) => `${fmt(round.ours.cpuSecondsPerGB / round.bare.cpuSecondsPerGB, 2)}×`).join(", ")}; the median round ${fmt(ours.bytes / 1e9, 2)} GB at ${fmt(ours.cpuSecondsPerGB, 2)} CPU-s/GB against ${fmt(bare.cpuSecondsPerGB, 2)}: ${fmt(ratio, 2)}× (${failures} failures)`,
       );
-      o.summary.push({ benchmark: "replay", figure: `${o.viewers} replay viewers: ${fmt(ratio, 2)}× Bun's CPU per GB`, target: "≤ 1.5×", ok: ratio <= 1.5 && ours.failures === 0 });
+      o.summary.push({
+        benchmark: "replay",
+        figure: `${o.viewers} replay viewers: ${fmt(ratio, 2)}× Bun's CPU per GB (median of 3 rounds)`,
+        target: "≤ 1.5×",
+        ok: ratio <= 1.5 && failures === 0,
+      });
       return {
         replayCpuPerGB: ours.cpuSecondsPerGB,
         floorCpuPerGB: bare.cpuSecondsPerGB,
@@ -248,7 +261,7 @@ if (import.meta.main) {
     seconds: 30,
     rounds: 3,
     viewers: 500,
-    loadSeconds: 20,
+    loadSeconds: 10,
   });
   for (const row of summary) console.log(`| ${row.benchmark} | ${row.figure} | ${row.target} | ${row.ok ? "PASS" : "MISS"} |`);
   rmSync(work, { recursive: true, force: true });
