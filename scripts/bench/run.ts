@@ -116,7 +116,7 @@ const benches: Record<BenchName, () => Promise<unknown>> = {
     }),
   web: () => webBench(context),
   filter: () => filterBench(context),
-  replay: () => replayBench({ ...report, work, seconds: flags.quick ? 8 : 30, rounds: flags.quick ? 1 : 3, viewers: flags.quick ? 50 : 500, loadSeconds: flags.quick ? 5 : 10 }),
+  replay: () => replayBench({ ...report, work, seconds: flags.quick ? 8 : 30, rounds: flags.quick ? 1 : 5, viewers: flags.quick ? 50 : 500, loadSeconds: flags.quick ? 5 : 10 }),
   admin: () => adminBench({ ...report, work, requests: flags.quick ? 300 : 2000, rounds: flags.quick ? 3 : 5, signIns: flags.quick ? 5 : 30 }),
 };
 

@@ -4,7 +4,8 @@
  * from the publishing one once over the internal path; a second publisher anywhere is refused; the internal
  * path answers nobody without the secret; and when the publishing instance is SIGKILLed, FFmpeg's
  * republish lands on another instance at once and the viewers' stream comes back there and everywhere; a key
- * rotated on any instance drops the publisher wherever it is.
+ * rotated on any instance drops the publisher wherever it is. Two publishers taken while Redis was away come
+ * down to one once it is back, and every instance then serves that one.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
@@ -245,5 +246,60 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     expect(rotated.status).toBe(200);
     await eventually(() => b.ctx.ingest.live === null, 5000, "B's publisher dropped");
     expect(await b.ctx.ingest.keys.matches(streamKey)).toBe(false);
+  }, 90_000);
+
+  test("two publishers while Redis is away: each instance takes its own, then one is dropped and everyone watches the other", async () => {
+    const dir = mediaDir();
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const db = await createTestDatabase("dreadcast_ingest_outage");
+    cleanup.push(() => db.drop());
+    const publishers: Publisher[] = [];
+    cleanup.push(async () => {
+      for (const p of publishers) p.child.kill(9);
+    });
+    const b = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "outage-b" });
+    cleanup.push(() => b.close());
+    const c = await startTestApp({ databaseUrl: db.url, redisUrl: redis!.url, instanceName: "outage-c" });
+    cleanup.push(() => c.close());
+    const admin = await loginAsAdmin(b);
+    expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
+    const { streamKey } = (await admin.get("/api/admin/ingest")).body as { streamKey: string };
+    await eventually(() => c.ctx.ingest.ports !== null, 10_000, "C's RTMP port open");
+
+    // Redis goes away; two encoders publish, one to each instance: each instance, alone, takes its own.
+    await redis!.kill();
+    await eventually(() => b.ctx.cluster.status().redis === "down" && c.ctx.cluster.status().redis === "down", 5000, "Redis seen gone");
+    const onB = publish(`rtmp://127.0.0.1:${b.ctx.ingest.ports!.rtmp}/live/${streamKey}`, { seconds: 45 });
+    const onC = publish(`rtmp://127.0.0.1:${c.ctx.ingest.ports!.rtmp}/live/${streamKey}`, { seconds: 45 });
+    publishers.push(onB, onC);
+    await eventually(() => b.ctx.ingest.live !== null && c.ctx.ingest.live !== null, 10_000, "both publishers taken while Redis is away");
+
+    // Redis is back: within a few renewals of the lease one instance keeps its publisher, the other drops its own.
+    await redis!.start();
+    await eventually(() => b.ctx.cluster.status().redis === "up" && c.ctx.cluster.status().redis === "up", 8000, "Redis back");
+    const kept = await eventually(
+      () => {
+        const [liveB, liveC] = [b.ctx.ingest.live !== null, c.ctx.ingest.live !== null];
+        return liveB !== liveC ? (liveB ? "b" : "c") : null;
+      },
+      10_000,
+      "one publisher left in the cluster",
+    );
+    const [winner, loser, dropped, goesOn] = kept === "b" ? [b, c, onC, onB] : [c, b, onB, onC];
+    expect((await dropped.done).code).not.toBe(0);
+    expect(goesOn.child.exitCode).toBeNull();
+    await Bun.sleep(2500);
+    expect(loser.ctx.ingest.live).toBeNull();
+    expect(winner.ctx.ingest.live).not.toBeNull();
+
+    // Everyone watches the one stream: the loser's viewers through their own instance, from the winner.
+    const viewer = await viewerOn(loser, "AfterTheOutage");
+    await eventually(
+      () => loser.ctx.ingest.source instanceof IngestMirror && (loser.ctx.ingest.source as IngestMirror).leader.instance === winner.ctx.cluster.name,
+      15_000,
+      "the loser mirroring the winner",
+    );
+    expect(await eventually(async () => (await viewer.get("/api/stream/playback")).body.url, 15_000, "playback on the loser")).toBe(`${LIVE}index.m3u8`);
+    await watched(loser.url, viewer, dir, "after-the-outage");
   }, 90_000);
 });
