@@ -12,18 +12,30 @@ import type { Store } from "./store.ts";
 
 /** The migrations on databases written by earlier releases: each one keeps what was there and means the same. */
 
+/** A fresh database on `engine` as a release with migrations up to `version` left it; closed and removed after `use`. */
+async function atVersion(engine: string, version: number, use: (store: Store, applied: number[]) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
+  const pg = engine === "postgres" ? await createTestDatabase() : null;
+  const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
+  try {
+    await use(
+      store,
+      await migrate(
+        store,
+        migrations.filter((m) => m.version <= version),
+      ),
+    );
+  } finally {
+    await store.close();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 for (const engine of await testEngines()) {
   test(`on ${engine}, a database from before failed refunds keeps its ledger (an inquiry no longer holds money), and a refund that fails later comes off it`, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
-    const pg = engine === "postgres" ? await createTestDatabase() : null;
-    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
-    try {
-      expect(
-        await migrate(
-          store,
-          migrations.filter((m) => m.version <= 7),
-        ),
-      ).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await atVersion(engine, 7, async (store, applied) => {
+      expect(applied).toEqual([1, 2, 3, 4, 5, 6, 7]);
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
       await store.run(
         "INSERT INTO payments (intent_id, kind, amount, currency, status, fulfilled, created_at, updated_at) VALUES ('pi_old', 'donation', 1000, 'gbp', 'succeeded', 1, ?, ?)",
@@ -63,11 +75,7 @@ for (const engine of await testEngines()) {
       // The admin's £2 refund fails after the charge was last seen: the charge's £5 counted it, £3 is left.
       await store.run("UPDATE refunds SET status = 'failed', failure_reason = 'lost_or_stolen_card', failed_at = ?", at / 1000 + 60);
       expect(await ledger()).toEqual({ refunded_amount: 300, failed_refund_amount: 200, refund_failure: "lost_or_stolen_card" });
-    } finally {
-      await store.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 }
 
@@ -88,14 +96,7 @@ if ((await testEngines()).includes("postgres")) {
 
 for (const engine of await testEngines()) {
   test(`on ${engine}, the ledger view of migration 9 gives every payment the same figures as migration 8's`, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-ledger-view-"));
-    const pg = engine === "postgres" ? await createTestDatabase() : null;
-    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
-    try {
-      await migrate(
-        store,
-        migrations.filter((m) => m.version <= 8),
-      );
+    await atVersion(engine, 8, async (store) => {
       const at = Date.UTC(2026, 10, 20, 20, 0, 0);
       const pay = (intent: string, amount: number) =>
         store.run(
@@ -173,7 +174,7 @@ for (const engine of await testEngines()) {
 
       const ledger = () =>
         store.all<Record<string, unknown>>(`SELECT intent_id, refunded_amount, disputed_amount, dispute_status, dispute_closed, failed_refund_amount, refund_failure
-        FROM payment_ledger ORDER BY intent_id`);
+          FROM payment_ledger ORDER BY intent_id`);
       const before = await ledger();
       expect(before).toHaveLength(10);
       expect(before.find((r) => r.intent_id === "pi_failed_after")).toMatchObject({ refunded_amount: 100, failed_refund_amount: 200, refund_failure: "expired_or_canceled_card" });
@@ -194,25 +195,14 @@ for (const engine of await testEngines()) {
           ),
         ).toEqual(row);
       }
-      if (pg) expect(await store.get("SHOW jit")).toEqual({ jit: "off" });
-    } finally {
-      await store.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      if (engine === "postgres") expect(await store.get("SHOW jit")).toEqual({ jit: "off" });
+    });
   });
 }
 
 for (const engine of await testEngines()) {
   test(`on ${engine}, donation lines from before migration 11 take the currency their donation was paid in`, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
-    const pg = engine === "postgres" ? await createTestDatabase() : null;
-    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
-    try {
-      await migrate(
-        store,
-        migrations.filter((m) => m.version <= 10),
-      );
+    await atVersion(engine, 10, async (store) => {
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
       // Ghoul gave €50 under the euro, then £50 after the event moved to pounds; a line with no donation behind it knows none.
       const donate = async (id: number, intent: string, username: string, amount: number, currency: string, time: number) => {
@@ -248,24 +238,13 @@ for (const engine of await testEngines()) {
         { id: "c", donation_currency: null },
         { id: "d", donation_currency: null },
       ]);
-    } finally {
-      await store.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 }
 
 for (const engine of await testEngines()) {
   test(`on ${engine}, migration 12 gives viewers' names their skeletons (the earlier of two look-alikes keeps it), marks the staff's lines and the admins' timeouts`, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-upgrade-"));
-    const pg = engine === "postgres" ? await createTestDatabase() : null;
-    const store: Store = pg ? PostgresStore.connect(pg.url) : new SqliteStore(openSqlite(dataDir));
-    try {
-      await migrate(
-        store,
-        migrations.filter((m) => m.version <= 11),
-      );
+    await atVersion(engine, 11, async (store) => {
       const at = Date.UTC(2026, 9, 31, 22, 0, 0);
       await store.run("INSERT INTO admins (id, username, email, password_hash, created_at) VALUES (1, 'Warden', 'w@example.com', 'x', ?)", at);
       await store.run(
@@ -323,10 +302,6 @@ for (const engine of await testEngines()) {
       ]);
       // Two viewers never hold look-alike names again.
       await expect(store.run("UPDATE users SET name_key = 'raven' WHERE id = 3")).rejects.toThrow();
-    } finally {
-      await store.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 }
