@@ -4,7 +4,7 @@ import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
 import { HttpError } from "./lib/errors.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
 import { errorAnswerer } from "./http/error-answer.ts";
-import { securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
+import { apiHeaders, securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
@@ -100,7 +100,15 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     [`${INTERNAL_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INTERNAL_PREFIX) ? internal(request) : app.fetch(request)) },
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
-  const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes }, websocket: WEBSOCKET_SETTINGS })
+  // What fails once a handler has answered — a file answered by its path (a kept recording's) that is gone
+  // when the server opens it to send it — is answered here: a file deleted by hand is a 404, not a 500.
+  const streamHeaders = apiHeaders(ctx.config);
+  const error = (failure: Error): Response => {
+    if ((failure as { code?: unknown }).code === "ENOENT") return Response.json({ error: "Not found" }, { status: 404, headers: streamHeaders });
+    const answer = errorAnswer(failure);
+    return Response.json(answer.body, { status: answer.status, headers: { ...streamHeaders, ...answer.headers } });
+  };
+  const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes, error }, websocket: WEBSOCKET_SETTINGS })
     .onStart(({ server }) => {
       if (server?.port) ctx.site.listening(server.port);
     })
@@ -119,6 +127,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
           case "NOT_FOUND":
             set.status = 404;
             return { error: "Not found" };
+
           case "INVALID_COOKIE_SIGNATURE":
           case "INVALID_FILE_TYPE":
             set.status = 400;

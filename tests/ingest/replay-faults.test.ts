@@ -100,7 +100,9 @@ describe.skipIf(mediaToolsMissing !== null)("the recording when things go wrong"
     const gone = names.at(-1)!;
     const [onDisk] = readdirSync(join(dataDir, "recordings"), { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(`/${gone.split("/").at(-1)}`));
     rmSync(join(dataDir, "recordings", onDisk!));
-    expect((await fetch(`${server.url}/api/stream/replay/${gone}`, { headers: { cookie } })).status).toBe(404);
+    const goneRes = await fetch(`${server.url}/api/stream/replay/${gone}`, { headers: { cookie } });
+    expect({ status: goneRes.status, body: await goneRes.json() }).toEqual({ status: 404, body: { error: "Not found" } });
+    expect(goneRes.headers.get("x-content-type-options")).toBe("nosniff");
     expect((await fetch(`${server.url}/api/stream/replay/${names[1]}`, { headers: { cookie } })).status).toBe(200);
   }, 60_000);
 });

@@ -10,7 +10,10 @@ export interface RecordingFiles {
   /** Said in the log and the panel: a directory, or s3://bucket/prefix. */
   readonly where: string;
   write(key: string, bytes: Uint8Array): Promise<void>;
-  /** A file as a Response body (its type and caching in `headers`); 404-worthy null when it is not there. */
+  /**
+   * A file as a Response body (its type and caching in `headers`); null when it is known not to be there. On
+   * disk the server opens it as it sends it, and a file gone by then is answered 404 (app.ts).
+   */
   response(key: string, headers: Record<string, string>): Promise<Response | null>;
   /** Bytes `from` to `to` (exclusive) of a file. */
   read(key: string, from?: number, to?: number): Promise<Uint8Array>;
@@ -38,8 +41,8 @@ export class DiskRecordingFiles implements RecordingFiles {
   }
 
   async response(key: string, headers: Record<string, string>): Promise<Response | null> {
-    const file = Bun.file(join(this.where, key));
-    return (await file.exists()) ? new Response(file, { headers }) : null;
+    // No stat first: the server opens the file as it sends it, and one deleted by hand is a 404 there (app.ts).
+    return new Response(Bun.file(join(this.where, key)), { headers });
   }
 
   async read(key: string, from = 0, to?: number): Promise<Uint8Array> {
