@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
 import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
-import { HttpError } from "./lib/errors.ts";
+import { HttpError, notFound } from "./lib/errors.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
-import { errorAnswerer } from "./http/error-answer.ts";
+import { errorAnswerer, errorResponse } from "./http/error-answer.ts";
 import { apiHeaders, securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
 import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
@@ -72,8 +72,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
     async () => {
       const sources = await ctx.stream.provider().csp();
       // The replay plays through MediaSource (blob: media, hls.js's worker) whatever the stream source is now.
-      // While the database is away the replay cannot play either: the page gets the live stream's policy.
-      if (!sources.media.includes("blob:") && (await ctx.replay.anyKept().catch(() => false))) {
+      if (!sources.media.includes("blob:") && (await ctx.replay.anyKept())) {
         return { "content-security-policy": contentSecurityPolicy({ ...sources, media: ["'self'", "blob:"], worker: ["'self'", "blob:"] }) };
       }
       return { "content-security-policy": contentSecurityPolicy(sources) };
@@ -103,11 +102,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
   // What fails once a handler has answered — a file answered by its path (a kept recording's) that is gone
   // when the server opens it to send it — is answered here: a file deleted by hand is a 404, not a 500.
   const streamHeaders = apiHeaders(ctx.config);
-  const error = (failure: Error): Response => {
-    if ((failure as { code?: unknown }).code === "ENOENT") return Response.json({ error: "Not found" }, { status: 404, headers: streamHeaders });
-    const answer = errorAnswer(failure);
-    return Response.json(answer.body, { status: answer.status, headers: { ...streamHeaders, ...answer.headers } });
-  };
+  const error = (failure: Error): Response => errorResponse(errorAnswer((failure as { code?: unknown }).code === "ENOENT" ? notFound() : failure), streamHeaders);
   const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes, error }, websocket: WEBSOCKET_SETTINGS })
     .onStart(({ server }) => {
       if (server?.port) ctx.site.listening(server.port);
@@ -127,7 +122,6 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
           case "NOT_FOUND":
             set.status = 404;
             return { error: "Not found" };
-
           case "INVALID_COOKIE_SIGNATURE":
           case "INVALID_FILE_TYPE":
             set.status = 400;

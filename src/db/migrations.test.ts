@@ -10,7 +10,7 @@ import { PostgresStore } from "./postgres-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Store } from "./store.ts";
 
-/** The migrations on databases written by earlier releases: each one keeps what was there and means the same. */
+// The migrations on databases written by earlier releases: each one keeps what was there and means the same.
 
 /** A fresh database on `engine` as a release with migrations up to `version` left it; closed and removed after `use`. */
 async function atVersion(engine: string, version: number, use: (store: Store, applied: number[]) => Promise<void>): Promise<void> {

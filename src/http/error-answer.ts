@@ -40,3 +40,8 @@ export function errorAnswerer(store: Pick<Store, "isUnavailable">, log: Logger):
     return { status: 500, headers: {}, body: { error: "Internal server error" } };
   };
 }
+
+/** An answer as the response the routes served outside the framework send, with their own headers under the failure's. */
+export function errorResponse(answer: ErrorAnswer, headers: Record<string, string>): Response {
+  return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
+}

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from "../../context.ts";
 import type { RotatedStreamKey } from "../../contracts/stream.ts";
-import type { ErrorAnswerer } from "../../http/error-answer.ts";
+import { errorResponse, type ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { badRequest, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
 import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
@@ -123,10 +123,7 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
 export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): StreamRoute {
   const answer = ingestAnswerer(ctx);
   const headers = apiHeaders(ctx.config);
-  const refuse = (error: unknown) => {
-    const refused = errorAnswer(error);
-    return Response.json(refused.body, { status: refused.status, headers: { ...headers, ...refused.headers } });
-  };
+  const refuse = (error: unknown) => errorResponse(errorAnswer(error), headers);
   return (request) => {
     try {
       if (!ctx.ingest.internalSecretMatches(request.headers.get(INTERNAL_HEADER))) throw forbidden("Forbidden");

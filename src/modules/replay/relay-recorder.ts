@@ -137,6 +137,8 @@ export class RelayRecorder implements SingleJob {
     }
     const now = Date.now();
     const { segments } = playlist;
+    // Half a target duration between looks, within half a second and four.
+    const lookAgain = Math.min(4000, Math.max(500, playlist.targetDuration * 500));
     // A numbering that went back: the origin started again, and its segments are all new.
     if (segments.length && segments.at(-1)!.msn < this.lastMsn) {
       await this.endRun();
@@ -150,7 +152,7 @@ export class RelayRecorder implements SingleJob {
       const newest = segments.at(-1)!.msn;
       if (this.sighted === null || newest <= this.sighted) {
         this.sighted = newest;
-        return this.quiet(Math.min(4000, Math.max(500, playlist.targetDuration * 500)));
+        return this.quiet(lookAgain);
       }
     }
     this.sighted = null;
@@ -167,7 +169,7 @@ export class RelayRecorder implements SingleJob {
       this.lastMsn = segment.msn;
     }
     if (playlist.ended) await this.endRun();
-    return this.quiet(Math.min(4000, Math.max(500, playlist.targetDuration * 500)));
+    return this.quiet(lookAgain);
   }
 
   /** The media playlist to follow (a multivariant playlist's chosen variant), or null when the origin gives none now. */

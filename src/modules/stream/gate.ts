@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import type { ErrorAnswerer } from "../../http/error-answer.ts";
+import { errorResponse, type ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
 import { serviceUnavailable, tooManyRequests } from "../../lib/errors.ts";
 import { RateLimiter } from "../../lib/rate-limit.ts";
@@ -31,10 +31,7 @@ export function watcherGate(ctx: AppContext, errorAnswer: ErrorAnswerer, serve: 
   const watchers = new WatcherCheck(ctx);
   // Counted by this instance alone, as it serves its own viewers.
   const perSession = new RateLimiter(REQUESTS_PER_SESSION, WINDOW_MS);
-  const refuse = (error: unknown) => {
-    const answer = errorAnswer(error);
-    return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
-  };
+  const refuse = (error: unknown) => errorResponse(errorAnswer(error), headers);
   // "Livestream active" off: viewers get nothing to play, also from an address they kept (the admin still
   // sees the preview). Read at most once a second, as every viewer asks several times a second.
   let active: { value: boolean; until: number } | null = null;
