@@ -205,8 +205,14 @@ describe("the landing page's first paint", () => {
     expect(html).toContain(
       '<link rel="preload" as="image" href="/assets/default-thumbnail.jpg" imagesrcset="/assets/default-thumbnail-720.jpg 720w, /assets/default-thumbnail.jpg 1280w" imagesizes="(max-width: 1120px) calc(100vw - 2rem), 1088px" fetchpriority="high" />',
     );
-    // Only the landing page: the others ask for the settings (a viewer's carry the stream link).
-    for (const path of ["/livestream", "/access", "/admin/login"]) expect(inlineSettings(await (await fetch(`${app.url}${path}`)).text())).toBeNull();
+    // The livestream page carries the same (the viewer's own, with the stream link, come once the pass is
+    // checked), with no banner: it shows none. The others ask for the settings when they need them.
+    for (const path of ["/livestream", "/livestream-new"]) {
+      const page = await (await fetch(`${app.url}${path}`)).text();
+      expect(inlineSettings(page)).toEqual(carried!);
+      expect(page).not.toContain('rel="preload" as="image"');
+    }
+    for (const path of ["/access", "/admin/login"]) expect(inlineSettings(await (await fetch(`${app.url}${path}`)).text())).toBeNull();
   });
 
   test("a new title is in the next page served; a banner set by address is the one asked for", async () => {

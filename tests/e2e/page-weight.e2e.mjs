@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { useApp } from "./support/e2e.mjs";
 import { DESKTOP, MOBILE } from "./support/browser.mjs";
 import { firstLoadAssets, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
+import { connected, enterStream } from "./support/live.mjs";
 
 const app = useApp();
 // The first load: what the page asks for before it turns to code for later (fetched once idle, ahead of the
@@ -85,6 +86,50 @@ for (const viewport of [MOBILE, DESKTOP]) {
       );
       await page.getByRole("button", { name: /BUY NOW/ }).hover();
       await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/payment-config")));
+    },
+    { viewport },
+  );
+}
+
+for (const viewport of [MOBILE, { width: 412, height: 823 }, DESKTOP]) {
+  app.browserTest(
+    `at ${viewport.width} px the livestream page paints its title and countdown from its own HTML, and nothing moves as it loads`,
+    async ({ page }) => {
+      // A viewer let in once; then the page opened fresh, the display fonts arriving well after the first paint.
+      await enterStream(page, `weigher${viewport.width}`);
+      let fontsHeld = 0;
+      await page.route("**/*.woff2", async (route) => {
+        fontsHeld += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      const shifts = await recordLayoutShifts(page);
+      const asked = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/api/livestream-settings") asked.push(request.url());
+      });
+      await page.goto("/livestream");
+      // The first render already has the event's title in the header and the countdown under the loading card.
+      await page.locator(".stream-title", { hasText: "DREADCAST: The Night It Streams" }).waitFor();
+      const first = await page.evaluate(() => ({
+        countdown: [...document.querySelectorAll(".stream-player .countdown-value")].map((e) => e.textContent),
+        inline: document.getElementById("dreadcast-settings") !== null,
+      }));
+      assert.equal(first.countdown.length, 4);
+      for (const value of first.countdown) assert.match(value, /^\d{2,}$/);
+      assert.equal(first.inline, false, "the settings' block is read once and removed");
+      await connected(page);
+
+      // The fonts come; the page stays where it was.
+      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.ok(fontsHeld >= 1, "the fonts were held back");
+      const moved = await shifts();
+      const total = moved.reduce((sum, s) => sum + s.value, 0);
+      assert.ok(total <= 0.02, `layout shift ${total.toFixed(3)}: ${JSON.stringify(moved)}`);
+      // The viewer's own settings (with the stream link) are asked for once the pass is checked.
+      await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/livestream-settings")));
+      assert.ok(asked.length >= 1);
     },
     { viewport },
   );

@@ -5,14 +5,18 @@ import { escapeHtml } from "../../lib/html.ts";
 import { clip, oneLine, scriptSafeJson, scriptSafeText } from "./text.ts";
 
 /** The pages a shared link leads to, each with its own title; the landing page also carries the event for search engines. */
-export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean; firstPaint?: boolean }> = {
-  // The landing page also carries what its first paint shows (firstPaint), so it needs no request before it.
-  "/": { title: (event) => event, canonical: "/", jsonLd: true, firstPaint: true },
+export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean; firstPaint?: FirstPaint }> = {
+  // The landing and livestream pages also carry what their first paint shows (firstPaint), so it needs no
+  // request before it: the landing page its banner too.
+  "/": { title: (event) => event, canonical: "/", jsonLd: true, firstPaint: "settings-and-banner" },
   "/access": { title: (event) => `Enter The Nightmare · ${event}`, canonical: "/access", jsonLd: false },
-  "/livestream": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false },
-  "/livestream-new": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false },
-  "/livestream-fixed": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false },
+  "/livestream": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false, firstPaint: "settings" },
+  "/livestream-new": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false, firstPaint: "settings" },
+  "/livestream-fixed": { title: (event) => `Livestream · ${event}`, canonical: "/livestream", jsonLd: false, firstPaint: "settings" },
 };
+
+/** What a page's HTML carries for its first paint: the public settings, and for the landing page its banner asked for at once. */
+export type FirstPaint = "settings" | "settings-and-banner";
 
 const SITE_NAME = "DREADCAST";
 
@@ -95,14 +99,17 @@ export function pageHead(facts: EventFacts, path: string): string | null {
 }
 
 /**
- * What the landing page paints first, in its HTML: the public settings (as anyone may read them, without a
- * viewer's stream link) and the banner's image asked for at once, the same width the page will choose.
+ * What a page paints first, in its HTML: the public settings (as anyone may read them, without a viewer's
+ * stream link) and, on the landing page, the banner's image asked for at once, the same width the page will
+ * choose.
  */
-export function firstPaintTags(publicJson: string, settings: Pick<PublicLivestreamSettings, "displayThumbnail">): string {
+export function firstPaintTags(publicJson: string, settings: Pick<PublicLivestreamSettings, "displayThumbnail">, what: FirstPaint): string {
   const image = settings.displayThumbnail || DEFAULT_THUMBNAIL_URL;
   const preload =
-    image === DEFAULT_THUMBNAIL_URL
-      ? `<link rel="preload" as="image" href="${DEFAULT_THUMBNAIL_URL}" imagesrcset="${DEFAULT_THUMBNAIL_SRCSET}" imagesizes="${BANNER_SIZES}" fetchpriority="high" />`
-      : `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high" />`;
+    what === "settings"
+      ? ""
+      : image === DEFAULT_THUMBNAIL_URL
+        ? `<link rel="preload" as="image" href="${DEFAULT_THUMBNAIL_URL}" imagesrcset="${DEFAULT_THUMBNAIL_SRCSET}" imagesizes="${BANNER_SIZES}" fetchpriority="high" />`
+        : `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high" />`;
   return `${preload}<script type="application/json" id="${INLINE_SETTINGS_ID}">${scriptSafeText(publicJson)}</script>`;
 }

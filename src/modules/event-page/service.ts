@@ -9,7 +9,7 @@ import { sniffImage, UPLOADS_URL_PREFIX, type UploadService } from "../uploads/s
 import { eventCalendar } from "./calendar.ts";
 import { eventDescription, eventTitle, type EventFacts, type EventImage } from "./facts.ts";
 import { imageSize } from "./image-size.ts";
-import { firstPaintTags, pageHead, PREVIEW_PAGES } from "./preview.ts";
+import { firstPaintTags, pageHead, PREVIEW_PAGES, type FirstPaint } from "./preview.ts";
 
 /** web/public/assets/default-thumbnail.jpg, as its header says (a test holds the two together). */
 export const DEFAULT_THUMBNAIL_SIZE = { width: 1280, height: 720 };
@@ -29,7 +29,7 @@ interface Derived {
 export class EventPageService {
   private facts: { writes: number; siteUrl: string; facts: EventFacts } | null = null;
   private derived: Derived = { key: "", heads: new Map(), calendar: null };
-  private painted: { json: string; tags: string } | null = null;
+  private painted: { json: string; tags: Map<FirstPaint, string> } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -61,18 +61,24 @@ export class EventPageService {
     const [facts, derived] = await this.derivedNow();
     if (!derived.heads.has(path)) derived.heads.set(path, pageHead(facts, path));
     const head = derived.heads.get(path)!;
-    return head !== null && PREVIEW_PAGES[path]?.firstPaint ? head + (await this.firstPaint()) : head;
+    const firstPaint = PREVIEW_PAGES[path]?.firstPaint;
+    return head !== null && firstPaint ? head + (await this.firstPaint(firstPaint)) : head;
   }
 
   /**
-   * The landing page's first-paint tags, built again only when the public settings' text changes. None
-   * while the settings cannot be read: the page then asks for them itself.
+   * A page's first-paint tags, built again only when the public settings' text changes. None while the
+   * settings cannot be read: the page then asks for them itself.
    */
-  private async firstPaint(): Promise<string> {
+  private async firstPaint(what: FirstPaint): Promise<string> {
     const json = await this.settings.publicViewJson(false).catch(() => null);
     if (json === null) return "";
-    if (this.painted?.json !== json) this.painted = { json, tags: firstPaintTags(json, JSON.parse(json) as PublicLivestreamSettings) };
-    return this.painted.tags;
+    if (this.painted?.json !== json) this.painted = { json, tags: new Map() };
+    let tags = this.painted.tags.get(what);
+    if (tags === undefined) {
+      tags = firstPaintTags(json, JSON.parse(json) as PublicLivestreamSettings, what);
+      this.painted.tags.set(what, tags);
+    }
+    return tags;
   }
 
   /** The event's .ics; stamped when it was last built. */

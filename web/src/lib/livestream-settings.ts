@@ -12,9 +12,10 @@ export function getLivestreamSettings(): Promise<PublicLivestreamSettings> {
 export const livestreamSettingsQueryKey = ["livestream-settings"] as const;
 
 /**
- * The settings the server wrote into the landing page, taken once: its first paint (title, banner,
- * countdown with the date, price) needs no request. They carry no viewer's stream link; the livestream
- * page asks again for its own (it polls them, and asks at once when the viewer's access is confirmed).
+ * The settings the server wrote into the landing or livestream page, taken once: its first paint (title,
+ * banner, countdown with the date, price; the stream's title, start and counts) needs no request. They carry
+ * no viewer's stream link; the livestream page asks for its own as soon as the viewer's access is confirmed
+ * (and polls them).
  */
 function inlineSettings(): PublicLivestreamSettings | undefined {
   if (typeof document === "undefined") return undefined;
