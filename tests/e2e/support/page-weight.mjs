@@ -17,8 +17,6 @@ export function gzippedSize(url) {
 /** The mark the web app sets when it first turns to code for later (web/src/lib/idle.ts). */
 export const IDLE_MARK = "dreadcast:idle";
 
-const requestedAt = new WeakMap();
-
 /**
  * Waits until the page has turned to code for later (its idle mark), then until the network is quiet: on a
  * busy machine the network can fall quiet while the page's code still runs, before the screen's own code
@@ -36,31 +34,31 @@ export async function settled(page, timeout = 30_000) {
  */
 export function recordAssets(page) {
   const assets = new Set();
-  const times = new Map();
   page.on("request", (request) => {
-    if (!["script", "stylesheet"].includes(request.resourceType()) || assets.has(request.url())) return;
-    const started = request.timing().startTime;
-    times.set(request.url(), started > 0 ? started : Date.now());
-    assets.add(request.url());
+    if (["script", "stylesheet"].includes(request.resourceType())) assets.add(request.url());
   });
-  requestedAt.set(assets, times);
   return assets;
 }
 
 /**
  * The page's first load: the recorded assets it asked for before it turned to code for later — what it
  * fetches once idle, ahead of the first tap (the payment dialog, the toast area), is not counted. All of
- * them for a page that never turned idle.
+ * them for a page that never turned idle. Both times are read off the page's own clock (its resource
+ * timings and the mark): a request's time as the test process saw it could be late by however long the
+ * event took to reach it, and on a busy machine that put files on the wrong side of the mark. A file the
+ * page has no timing for counts as first load.
  * @param {import("playwright-core").Page} page
  * @param {Set<string>} assets from recordAssets
  */
 export async function firstLoadAssets(page, assets) {
-  const idleAt = await page.evaluate((name) => {
+  const { idleAt, startedAt } = await page.evaluate((name) => {
     const mark = performance.getEntriesByName(name)[0];
-    return mark ? performance.timeOrigin + mark.startTime : null;
+    /** @type {Record<string, number>} */
+    const started = {};
+    for (const entry of performance.getEntriesByType("resource")) started[entry.name] = Math.min(started[entry.name] ?? Infinity, entry.startTime);
+    return { idleAt: mark ? mark.startTime : null, startedAt: started };
   }, IDLE_MARK);
-  const times = requestedAt.get(assets);
-  return [...assets].filter((url) => idleAt === null || !times || times.get(url) < idleAt);
+  return [...assets].filter((url) => idleAt === null || !(url in startedAt) || startedAt[url] < idleAt);
 }
 
 /**
