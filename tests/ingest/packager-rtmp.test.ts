@@ -1,6 +1,8 @@
 /**
  * Both halves of the built-in ingest together: FFmpeg publishes RTMP the way OBS does into the RTMP server,
  * whose sessions feed one packager; the LL-HLS it holds is read live (blocking reload) and by ffprobe.
+ * HEVC and AV1 come over Enhanced RTMP as OBS 29.1+ sends them, from a publisher driven by hand: Debian's
+ * FFmpeg 5.1 cannot publish them (its FLV muxer predates Enhanced RTMP), but it encodes the frames.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
@@ -8,9 +10,11 @@ import { join } from "node:path";
 import { Packager } from "../../src/modules/ingest/hls/packager.ts";
 import { type RtmpServer, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
-import { mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { MessageType } from "../../src/modules/ingest/rtmp/chunks.ts";
+import { makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+import { readFragmentedMp4 } from "./support/mp4-file.ts";
 import { eventually } from "../support/eventually.ts";
-import { publish } from "./rtmp-support.ts";
+import { publish, RawRtmpClient } from "./rtmp-support.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: RTMP publishing into the packager (${mediaToolsMissing})`);
 
@@ -76,4 +80,65 @@ describe.skipIf(mediaToolsMissing !== null)("RTMP into the packager", () => {
     expect(frames.some((f) => f.media_type === "audio")).toBe(true);
     expect(packager.figures()).toMatchObject({ live: false, video: { width: 640, height: 360, fps: 30, keyframeIntervalS: 1 } });
   }, 30_000);
+});
+
+/** An Enhanced RTMP video tag: the extended header (frame type, packet type), the codec's FourCC, the body. */
+function enhancedTag(frameType: 1 | 2, packetType: 0 | 1 | 2 | 3, fourCc: string, body: Uint8Array, compositionMs?: number): Uint8Array {
+  const cts = compositionMs === undefined ? [] : [(compositionMs >> 16) & 0xff, (compositionMs >> 8) & 0xff, compositionMs & 0xff];
+  return new Uint8Array([0x80 | (frameType << 4) | packetType, ...Buffer.from(fourCc, "latin1"), ...cts, ...body]);
+}
+
+describe.skipIf(mediaToolsMissing !== null)("Enhanced RTMP into the packager", () => {
+  for (const [codec, fourCc, codecs] of [
+    ["hevc", "hvc1", /CODECS="hvc1\.1\.6\.L\d+\.[0-9A-F]+"/],
+    ["av1", "av01", /CODECS="av01\.0\.\d\dM\.08"/],
+  ] as const) {
+    test(`${codec} published as '${fourCc}' over RTMP comes out as ${fourCc} LL-HLS that decodes, every frame`, async () => {
+      const { config, frames } = readFragmentedMp4(makeFragmentedMp4(join(dir, `${codec}-source.mp4`), codec));
+      const packager = new Packager();
+      const published: string[] = [];
+      server = await startRtmpServer({
+        port: 0,
+        host: "127.0.0.1",
+        logger: recordingLogger([]),
+        authorize: () => "ok",
+        onPublish: (session) => {
+          published.push(session.app);
+          return packager;
+        },
+      });
+      const client = await RawRtmpClient.open(server.port);
+      await client.publish("enhanced");
+      expect(client.statusCodes()).toEqual(["NetStream.Publish.Start"]);
+      const video = (timestamp: number, payload: Uint8Array) => client.send({ chunkStreamId: 6, type: MessageType.Video, timestamp, streamId: 1, payload });
+      video(0, enhancedTag(1, 0, fourCc, config.record));
+      for (const frame of frames) {
+        // HEVC carries its composition time (CodedFrames, or CodedFramesX when it is 0, as OBS sends it); AV1 has none.
+        const offset = frame.pts - frame.dts;
+        const tag =
+          codec === "hevc"
+            ? offset === 0
+              ? enhancedTag(frame.keyframe ? 1 : 2, 3, fourCc, frame.data)
+              : enhancedTag(frame.keyframe ? 1 : 2, 1, fourCc, frame.data, offset)
+            : enhancedTag(frame.keyframe ? 1 : 2, 1, fourCc, frame.data);
+        video(frame.dts, tag);
+      }
+      video(frames.at(-1)!.dts, enhancedTag(1, 2, fourCc, new Uint8Array()));
+      await eventually(() => packager.ready, 5000);
+      client.socket.end();
+      await eventually(() => !packager.isLive, 5000);
+      expect(published).toEqual(["live"]);
+
+      const done = await packager.playlist();
+      if (done.status !== "ok") throw new Error(done.status);
+      const segments = done.body.split("\n").filter((l) => l.startsWith("seg-"));
+      expect(segments.length).toBeGreaterThanOrEqual(2);
+      const path = join(dir, `${codec}-packaged.mp4`);
+      writeFileSync(path, Buffer.concat([packager.getInit("init-1.mp4")!, ...segments.map((s) => packager.getSegment(s)!)]));
+      expect(probeStreams(path)).toMatchObject([{ codec_name: codec, codec_tag_string: fourCc, width: 320, height: 180, nb_read_frames: String(frames.length) }]);
+      expect(probeFrames(path).errors).toBe("");
+      expect(packager.multivariantPlaylist("media.m3u8")).toMatch(codecs);
+      expect(packager.figures()).toMatchObject({ video: { width: 320, height: 180 } });
+    }, 30_000);
+  }
 });
