@@ -13,7 +13,7 @@ import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidt
 import { ADMIN, dismissToasts } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, enterStream } from "./support/live.mjs";
-import { startServer } from "./support/server.mjs";
+import { repoRoot, startServer } from "./support/server.mjs";
 
 const FFMPEG = "/usr/bin/ffmpeg";
 const hasFfmpeg = existsSync(FFMPEG);
@@ -139,6 +139,90 @@ ingestTest(
       await screenshotWidths(page, "ingest-livestream-playing");
     } finally {
       await publisher.stop();
+    }
+  },
+);
+
+/**
+ * OBS 29.1+ publishing HEVC or AV1 over Enhanced RTMP, which Debian's FFmpeg cannot: a hand-driven publisher
+ * (tests/e2e/support/enhanced-publish.ts, under Bun) sends FFmpeg-encoded frames in real time.
+ */
+function enhancedPublish(rtmpUrl, streamKey, codec, seconds) {
+  const child = spawn(
+    join(repoRoot, "node_modules/.bin/bun"),
+    [join(repoRoot, "tests/e2e/support/enhanced-publish.ts"), new URL(rtmpUrl).port, streamKey, codec, String(seconds)],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let errors = "";
+  child.stderr.on("data", (chunk) => (errors += chunk.toString()));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return {
+    exited,
+    errors: () => errors,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+ingestTest(
+  "OBS sending AV1 over Enhanced RTMP plays on /livestream; HEVC, which this browser cannot decode, is said so over the player, and H.264 plays again after it",
+  async ({ page }) => {
+    const admin = await adminClient(app.url);
+    await admin.setStreamSource({ kind: "ingest" });
+    const { rtmpUrl, streamKey } = await admin.ingest();
+    const av1 = enhancedPublish(rtmpUrl, streamKey, "av1", 16);
+    let hevc;
+    let h264;
+    try {
+      const view = await admin.live(60_000).catch((error) => {
+        throw new Error(`${error.message} (publisher: ${av1.errors()})`);
+      });
+      assert.equal(view.publisher.video.codec, "AV1");
+      assert.equal(view.publisher.video.width, 640);
+      await enterStream(page, "AvOneOwl");
+      await advances(page, 1.5);
+      await page.getByText("Loading Stream").waitFor({ state: "detached" });
+      assert.equal(await page.evaluate((s) => document.querySelector(s).videoWidth, VIDEO), 640);
+      const done = await av1.exited;
+      assert.equal(done.code, 0, av1.errors());
+
+      // HEVC: this Chromium has no decoder for it. The viewer is told, instead of a player loading for ever.
+      hevc = enhancedPublish(rtmpUrl, streamKey, "hevc", 16);
+      const until = Date.now() + 60_000;
+      while ((await admin.ingest()).publisher?.video?.codec !== "HEVC") {
+        if (Date.now() > until) throw new Error(`HEVC did not go live (publisher: ${hevc.errors()})`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      const told = page.getByRole("alert").filter({ hasText: "This browser cannot play the stream" });
+      await told.waitFor({ timeout: 30_000 });
+      assert.match(await told.textContent(), /The video comes as HEVC \(H\.265\), which this browser cannot decode/);
+      await screenshotWidths(page, "ingest-livestream-codec-unsupported");
+
+      // The streamer's preview says the same, and why it matters to the viewers.
+      const adminPage = await page.context().newPage();
+      await signIn(adminPage, "/admin/settings");
+      const panel = sourceCard(adminPage).getByTestId("ingest-panel");
+      await panel.locator(".settings-ingest-figures").getByText("HEVC · 640×360").waitFor();
+      await panel.getByText("This browser cannot decode HEVC (H.265), and neither can your viewers' browsers that lack it. H.264 plays everywhere.").waitFor();
+      await screenshotCard(adminPage, sourceCard(adminPage), "ingest-admin-card-hevc");
+      await adminPage.close();
+      await hevc.stop();
+
+      // The streamer goes back to H.264: the same page plays it, with no reload.
+      await page.evaluate(() => (window.notReloaded = true));
+      h264 = publish(rtmpUrl, streamKey);
+      await admin.live();
+      await told.waitFor({ state: "detached", timeout: 30_000 });
+      await advances(page, 1);
+      assert.equal(await page.evaluate(() => window.notReloaded), true);
+    } finally {
+      await av1.stop();
+      await hevc?.stop();
+      await h264?.stop();
     }
   },
 );

@@ -14,7 +14,7 @@ import { MessageType } from "../../src/modules/ingest/rtmp/chunks.ts";
 import { makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
 import { readFragmentedMp4 } from "./support/mp4-file.ts";
 import { eventually } from "../support/eventually.ts";
-import { publish, RawRtmpClient } from "./rtmp-support.ts";
+import { enhancedFrameTag, enhancedTag, publish, RawRtmpClient } from "./rtmp-support.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: RTMP publishing into the packager (${mediaToolsMissing})`);
 
@@ -82,12 +82,6 @@ describe.skipIf(mediaToolsMissing !== null)("RTMP into the packager", () => {
   }, 30_000);
 });
 
-/** An Enhanced RTMP video tag: the extended header (frame type, packet type), the codec's FourCC, the body. */
-function enhancedTag(frameType: 1 | 2, packetType: 0 | 1 | 2 | 3, fourCc: string, body: Uint8Array, compositionMs?: number): Uint8Array {
-  const cts = compositionMs === undefined ? [] : [(compositionMs >> 16) & 0xff, (compositionMs >> 8) & 0xff, compositionMs & 0xff];
-  return new Uint8Array([0x80 | (frameType << 4) | packetType, ...Buffer.from(fourCc, "latin1"), ...cts, ...body]);
-}
-
 describe.skipIf(mediaToolsMissing !== null)("Enhanced RTMP into the packager", () => {
   for (const [codec, fourCc, codecs] of [
     ["hevc", "hvc1", /CODECS="hvc1\.1\.6\.L\d+\.[0-9A-F]+"/],
@@ -112,17 +106,7 @@ describe.skipIf(mediaToolsMissing !== null)("Enhanced RTMP into the packager", (
       expect(client.statusCodes()).toEqual(["NetStream.Publish.Start"]);
       const video = (timestamp: number, payload: Uint8Array) => client.send({ chunkStreamId: 6, type: MessageType.Video, timestamp, streamId: 1, payload });
       video(0, enhancedTag(1, 0, fourCc, config.record));
-      for (const frame of frames) {
-        // HEVC carries its composition time (CodedFrames, or CodedFramesX when it is 0, as OBS sends it); AV1 has none.
-        const offset = frame.pts - frame.dts;
-        const tag =
-          codec === "hevc"
-            ? offset === 0
-              ? enhancedTag(frame.keyframe ? 1 : 2, 3, fourCc, frame.data)
-              : enhancedTag(frame.keyframe ? 1 : 2, 1, fourCc, frame.data, offset)
-            : enhancedTag(frame.keyframe ? 1 : 2, 1, fourCc, frame.data);
-        video(frame.dts, tag);
-      }
+      for (const frame of frames) video(frame.dts, enhancedFrameTag(codec, frame));
       video(frames.at(-1)!.dts, enhancedTag(1, 2, fourCc, new Uint8Array()));
       await eventually(() => packager.ready, 5000);
       client.socket.end();

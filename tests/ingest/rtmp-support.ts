@@ -94,6 +94,24 @@ export function publish(url: string, options: PublishOptions = {}): Publisher {
   return { child, done: child.exited.then(async (code) => ({ code, stderr: await stderr })) } satisfies Publisher;
 }
 
+/**
+ * An Enhanced RTMP video tag as OBS 29.1+ sends it: the extended header (frame type 1 key or 2 inter; packet
+ * type 0 SequenceStart, 1 CodedFrames, 2 SequenceEnd, 3 CodedFramesX), the codec's FourCC, then for
+ * CodedFrames of 'hvc1' or 'avc1' the composition time, and the body.
+ */
+export function enhancedTag(frameType: 1 | 2, packetType: 0 | 1 | 2 | 3, fourCc: string, body: Uint8Array, compositionMs?: number): Uint8Array {
+  const cts = compositionMs === undefined ? [] : [(compositionMs >> 16) & 0xff, (compositionMs >> 8) & 0xff, compositionMs & 0xff];
+  return new Uint8Array([0x80 | (frameType << 4) | packetType, ...Buffer.from(fourCc, "latin1"), ...cts, ...body]);
+}
+
+/** The tag OBS sends for one frame: HEVC with its composition time (CodedFramesX when it is 0), AV1 without. */
+export function enhancedFrameTag(codec: "hevc" | "av1", frame: VideoFrame): Uint8Array {
+  const type = frame.keyframe ? 1 : 2;
+  if (codec === "av1") return enhancedTag(type, 1, "av01", frame.data);
+  const offset = frame.pts - frame.dts;
+  return offset === 0 ? enhancedTag(type, 3, "hvc1", frame.data) : enhancedTag(type, 1, "hvc1", frame.data, offset);
+}
+
 /** A hand-driven RTMP client (no FFmpeg): for the orders and timings FFmpeg never produces. */
 export class RawRtmpClient {
   readonly messages: RtmpMessage[] = [];

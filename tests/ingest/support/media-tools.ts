@@ -31,13 +31,13 @@ export function makeFlv(path: string, opts: { seconds: number; size?: string; go
   return new Uint8Array(readFileSync(path));
 }
 
-/** Two seconds of test picture as a fragmented MP4, in a codec Debian's ffmpeg 5.1 cannot put in FLV. */
-export function makeFragmentedMp4(path: string, codec: "hevc" | "av1"): Uint8Array {
+/** Test picture (two seconds, 320×180, unless said) as a fragmented MP4, in a codec Debian's ffmpeg 5.1 cannot put in FLV. */
+export function makeFragmentedMp4(path: string, codec: "hevc" | "av1", { seconds = 2, size = "320x180" }: { seconds?: number; size?: string } = {}): Uint8Array {
   const encoder =
     codec === "hevc"
       ? ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "keyint=30:open-gop=0:log-level=error:pools=1", "-tag:v", "hvc1"]
       : ["-c:v", "libsvtav1", "-preset", "12", "-g", "30", "-svtav1-params", "lp=1"];
-  const input = ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "2"];
+  const input = ["-f", "lavfi", "-i", `testsrc2=size=${size}:rate=30`, "-t", String(seconds)];
   run([FFMPEG, "-v", "error", "-y", ...input, ...encoder, "-movflags", "frag_keyframe+empty_moov+default_base_moof", path]);
   return new Uint8Array(readFileSync(path));
 }

@@ -1,5 +1,5 @@
 import { importFresh } from "./app-version";
-import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart } from "./ll-hls-playlist";
+import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart, variantCodecs, videoCodecName } from "./ll-hls-playlist";
 import { LIVE_HLS_OPTIONS } from "./hls-options";
 
 /**
@@ -16,7 +16,9 @@ export type LiveHlsState =
   /** The playlist has no new parts: the publisher is not sending. */
   | "offline"
   /** The browser has neither Media Source Extensions nor its own HLS. */
-  | "unsupported";
+  | "unsupported"
+  /** The stream's video is in a codec this browser cannot decode (HEVC or AV1 where it lacks them): `codec` names it. */
+  | { codec: string };
 
 /** Between checks while the stream is offline or cannot be reached (a blocking reload waits as long itself). */
 const RETRY_MS = 2500;
@@ -60,10 +62,24 @@ export function liveHlsEngine(video: HTMLVideoElement): "hls.js" | "native" | "n
   return "ManagedMediaSource" in window ? "hls.js" : "none";
 }
 
-type Verdict = "live" | "offline" | "refused" | "failed";
+type Verdict = "live" | "offline" | "refused" | "failed" | { codec: string };
+
+/**
+ * The stream's video codec when Media Source Extensions cannot decode what the playlist names (a browser
+ * without HEVC, say), else null. Only asked of Media Source: the browser's own HLS says so by failing.
+ */
+function undecodable(codecs: string[]): string | null {
+  const source = (window as { ManagedMediaSource?: typeof MediaSource }).ManagedMediaSource ?? window.MediaSource;
+  if (!source) return null;
+  for (const codec of codecs) {
+    const name = videoCodecName(codec);
+    if (name && !source.isTypeSupported(`video/mp4; codecs="${codec}"`)) return name;
+  }
+  return null;
+}
 
 /** Whether parts are coming: the playlist, then a blocking reload for its next part (answered at once while live). */
-async function checkPlaylist(src: string, signal: AbortSignal): Promise<Verdict> {
+async function checkPlaylist(src: string, signal: AbortSignal, engine: "hls.js" | "native"): Promise<Verdict> {
   const get = async (url: string) => {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store", signal });
     if (response.status === 503) return "offline" as const;
@@ -77,6 +93,8 @@ async function checkPlaylist(src: string, signal: AbortSignal): Promise<Verdict>
     let text = await get(url);
     if (typeof text !== "string") return text;
     const media = mediaPlaylistUrl(text, url, base);
+    const codec = engine === "hls.js" ? undecodable(variantCodecs(text)) : null;
+    if (codec) return { codec };
     if (media) {
       url = media;
       text = await get(url);
@@ -114,18 +132,20 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
   let lastProgressAt = 0;
 
   const set = (next: LiveHlsState) => {
-    if (stopped || next === state) return;
+    const same = next === state || (typeof next === "object" && typeof state === "object" && state !== null && next.codec === state.codec);
+    if (stopped || same) return;
     state = next;
     onState(next);
   };
 
   const check = async () => {
     checking = new AbortController();
-    const verdict = await checkPlaylist(src, checking.signal);
+    const verdict = await checkPlaylist(src, checking.signal, engine === "native" ? "native" : "hls.js");
     checking = null;
     if (stopped) return;
     if (verdict === "live") return attach();
-    set(verdict === "offline" ? "offline" : "loading");
+    // A stream the browser cannot decode is looked at again all the same: the streamer may change its codec.
+    set(typeof verdict === "object" ? verdict : verdict === "offline" ? "offline" : "loading");
     if (verdict === "refused") onRefused?.();
     retry = setTimeout(() => void check(), RETRY_MS);
   };

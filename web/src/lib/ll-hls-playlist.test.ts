@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { renderMediaPlaylist, renderMultivariantPlaylist, type PlaylistSegment } from "../../../src/modules/ingest/hls/playlist.ts";
-import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart } from "./ll-hls-playlist";
+import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart, variantCodecs, videoCodecName } from "./ll-hls-playlist";
 
 const PAGE = "https://live.example.com/livestream";
 const part = (name: string, independent = false) => ({ name, duration: 0.334, independent });
@@ -58,5 +58,22 @@ describe("reading a live LL-HLS playlist", () => {
     expect(blockingReloadUrl("/api/stream/live/media.m3u8?t=abc", { msn: 42, part: 2 }, PAGE)).toBe(
       "https://live.example.com/api/stream/live/media.m3u8?t=abc&_HLS_msn=42&_HLS_part=2",
     );
+  });
+});
+
+describe("the stream's codecs", () => {
+  test("the variant's codecs, each alone, named for a viewer", () => {
+    const hevc = renderMultivariantPlaylist({ bandwidth: 3_000_000, codecs: ["hvc1.1.6.L93.90", "mp4a.40.2"], uri: "media.m3u8" });
+    expect(variantCodecs(hevc)).toEqual(["hvc1.1.6.L93.90", "mp4a.40.2"]);
+    expect(variantCodecs(hevc).map(videoCodecName)).toEqual(["HEVC (H.265)", null]);
+    expect(videoCodecName("av01.0.04M.08")).toBe("AV1");
+    expect(videoCodecName("avc1.64001f")).toBe("H.264");
+    expect(videoCodecName("hev1.1.6.L93.90")).toBe("HEVC (H.265)");
+    expect(videoCodecName("vp09.00.10.08")).toBeNull();
+  });
+
+  test("a media playlist, or a variant without CODECS, names none", () => {
+    expect(variantCodecs(playlist(1))).toEqual([]);
+    expect(variantCodecs("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nmedia.m3u8\n")).toEqual([]);
   });
 });

@@ -20,6 +20,27 @@ export function mediaPlaylistUrl(text: string, playlistUrl: string, base: string
   return uri ? new URL(uri, new URL(playlistUrl, base)).href : null;
 }
 
+/** The first variant's codecs as a multivariant playlist names them (`CODECS="hvc1.1.6.L93.90,mp4a.40.2"`), each alone; empty when it names none. */
+export function variantCodecs(text: string): string[] {
+  const variant = lines(text).find((line) => line.startsWith("#EXT-X-STREAM-INF"));
+  const codecs = variant ? /CODECS="([^"]*)"/.exec(variant) : null;
+  return codecs
+    ? codecs[1]!
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : [];
+}
+
+/** A video codec as a viewer knows it, from its RFC 6381 name; null for audio (or one not known here). */
+export function videoCodecName(codec: string): string | null {
+  const entry = codec.split(".")[0];
+  if (entry === "avc1" || entry === "avc3") return "H.264";
+  if (entry === "hvc1" || entry === "hev1") return "HEVC (H.265)";
+  if (entry === "av01") return "AV1";
+  return null;
+}
+
 /**
  * The next part a media playlist will list (the one its preload hint names): in the segment being written
  * (media sequence plus the complete segments), after the parts already listed for it. Null for a playlist

@@ -34,7 +34,7 @@ function PreviewVideo({ src }: { src: string }) {
   const blocked = usePolicyBlocksMedia();
   return (
     <>
-      <video ref={videoRef} className="settings-ingest-preview-video" title="Stream preview" muted playsInline controls data-state={state} />
+      <video ref={videoRef} className="settings-ingest-preview-video" title="Stream preview" muted playsInline controls data-state={typeof state === "object" ? "codec" : state} />
       {blocked ? (
         <div className="settings-ingest-preview-note settings-ingest-preview-overlay">
           <p>This page was opened before the switch to the built-in ingest: load it again to see the preview.</p>
@@ -44,7 +44,13 @@ function PreviewVideo({ src }: { src: string }) {
         </div>
       ) : state !== "playing" ? (
         <p className="settings-ingest-preview-note settings-ingest-preview-overlay" role="status">
-          {state === "offline" ? "Waiting for the stream…" : state === "unsupported" ? "This browser cannot play the stream." : "Loading the preview…"}
+          {typeof state === "object"
+            ? `This browser cannot decode ${state.codec}, and neither can your viewers' browsers that lack it. H.264 plays everywhere.`
+            : state === "offline"
+              ? "Waiting for the stream…"
+              : state === "unsupported"
+                ? "This browser cannot play the stream."
+                : "Loading the preview…"}
         </p>
       ) : null}
     </>

@@ -21,12 +21,23 @@ export function LiveVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
         title={`${title} – live stream`}
         controls
         playsInline
-        data-state={state}
+        data-state={typeof state === "object" ? "codec" : state}
       />
       {state === "loading" ? <StreamLoading overlay /> : null}
       {state === "offline" ? <StreamOffline overlay /> : null}
       {state === "unsupported" ? <StreamUnsupported /> : null}
+      {typeof state === "object" ? <CodecUnsupported codec={state.codec} /> : null}
     </>
+  );
+}
+
+/** The streamer sends a video codec (HEVC, AV1) this browser cannot decode: another browser or device can. */
+function CodecUnsupported({ codec }: { codec: string }) {
+  return (
+    <div className="stream-player-loading stream-player-loading-overlay" role="alert">
+      <p className="stream-player-title">This browser cannot play the stream</p>
+      <p className="stream-player-text">The video comes as {codec}, which this browser cannot decode. Open this page in another browser or on another device to watch.</p>
+    </div>
   );
 }
 
