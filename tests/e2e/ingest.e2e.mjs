@@ -14,8 +14,8 @@ import { ADMIN, dismissToasts } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, enterStream } from "./support/live.mjs";
 import { repoRoot, startServer } from "./support/server.mjs";
+import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
 
-const FFMPEG = "/usr/bin/ffmpeg";
 const hasFfmpeg = existsSync(FFMPEG);
 if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmpeg): the ingest's browser tests need a publisher`);
 
@@ -46,21 +46,16 @@ async function adminClient(url) {
  * time), kept light: 640×360, ultrafast, one thread.
  */
 function publish(rtmpUrl, streamKey) {
-  const child = spawn(
-    FFMPEG,
-    [
-      ...["-hide_banner", "-loglevel", "error", "-nostdin"],
-      ...["-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30"],
-      ...["-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"],
-      ...["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-threads", "1", "-pix_fmt", "yuv420p"],
-      ...["-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-b:v", "800k"],
-      ...["-c:a", "aac", "-b:a", "96k", "-ar", "48000", "-ac", "2"],
-      ...["-f", "flv", `${rtmpUrl}/${streamKey}`],
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
+  return supervised(spawn(FFMPEG, obsLikeArgs(rtmpUrl, streamKey), { stdio: ["ignore", "ignore", "pipe"] }));
+}
+
+/**
+ * A publisher process: when it exits, what it said on stderr, and a stop that kills it.
+ * @param {import("node:child_process").ChildProcess} child
+ */
+function supervised(child) {
   let errors = "";
-  child.stderr.on("data", (chunk) => (errors += chunk.toString()));
+  child.stderr?.on("data", (chunk) => (errors += chunk.toString()));
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   return {
     exited,
@@ -148,24 +143,8 @@ ingestTest(
  * (tests/e2e/support/enhanced-publish.ts, under Bun) sends FFmpeg-encoded frames in real time.
  */
 function enhancedPublish(rtmpUrl, streamKey, codec, seconds) {
-  const child = spawn(
-    join(repoRoot, "node_modules/.bin/bun"),
-    [join(repoRoot, "tests/e2e/support/enhanced-publish.ts"), new URL(rtmpUrl).port, streamKey, codec, String(seconds)],
-    {
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
-  let errors = "";
-  child.stderr.on("data", (chunk) => (errors += chunk.toString()));
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  return {
-    exited,
-    errors: () => errors,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
+  const script = join(repoRoot, "tests/e2e/support/enhanced-publish.ts");
+  return supervised(spawn(join(repoRoot, "node_modules/.bin/bun"), [script, new URL(rtmpUrl).port, streamKey, codec, String(seconds)], { stdio: ["ignore", "ignore", "pipe"] }));
 }
 
 ingestTest(

@@ -38,6 +38,32 @@ async function recordLayoutShifts(page) {
   return () => page.evaluate(() => window["layoutShifts"]);
 }
 
+/**
+ * Holds the display fonts back 1.5 s, as on a slow phone, and records the layout shifts from before the first
+ * paint. `settle()` waits for the fonts and a frame after them, then asserts they were held and that the page
+ * moved at most 0.02 in all.
+ * @param {import("playwright-core").Page} page
+ */
+async function lateFonts(page) {
+  let held = 0;
+  await page.route("**/*.woff2", async (route) => {
+    held += 1;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const shifts = await recordLayoutShifts(page);
+  return {
+    async settle() {
+      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.ok(held >= 1, "the fonts were held back");
+      const moved = await shifts();
+      const total = moved.reduce((sum, s) => sum + s.value, 0);
+      assert.ok(total <= 0.02, `layout shift ${total.toFixed(3)}: ${JSON.stringify(moved)}`);
+    },
+  };
+}
+
 for (const viewport of [MOBILE, DESKTOP]) {
   app.browserTest(
     `at ${viewport.width} px the landing page paints from its own HTML, and nothing moves when the fonts come late`,
@@ -48,13 +74,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
         if (path.startsWith("/api/")) asked.push(path);
       });
       // The display fonts arrive well after the first paint, as on a slow phone.
-      let fontsHeld = 0;
-      await page.route("**/*.woff2", async (route) => {
-        fontsHeld += 1;
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await route.continue();
-      });
-      const shifts = await recordLayoutShifts(page);
+      const fonts = await lateFonts(page);
       await page.goto("/");
       // The first render already has the event's title, the start's date and the countdown, and the price.
       await page.getByRole("heading", { level: 1, name: "DREADCAST: The Night It Streams" }).waitFor();
@@ -72,12 +92,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       await page.getByRole("button", { name: /BUY NOW\s*£1\.00/ }).waitFor();
 
       // The fonts come; the page stays where it was.
-      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      assert.ok(fontsHeld >= 1, "the fonts were held back");
-      const moved = await shifts();
-      const total = moved.reduce((sum, s) => sum + s.value, 0);
-      assert.ok(total <= 0.02, `layout shift ${total.toFixed(3)}: ${JSON.stringify(moved)}`);
+      await fonts.settle();
 
       // No request stood between the page and its first paint; the payment config comes on a hint of BUY NOW.
       assert.deepEqual(
@@ -97,13 +112,7 @@ for (const viewport of [MOBILE, { width: 412, height: 823 }, DESKTOP]) {
     async ({ page }) => {
       // A viewer let in once; then the page opened fresh, the display fonts arriving well after the first paint.
       await enterStream(page, `weigher${viewport.width}`);
-      let fontsHeld = 0;
-      await page.route("**/*.woff2", async (route) => {
-        fontsHeld += 1;
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await route.continue();
-      });
-      const shifts = await recordLayoutShifts(page);
+      const fonts = await lateFonts(page);
       const asked = [];
       page.on("request", (request) => {
         if (new URL(request.url()).pathname === "/api/livestream-settings") asked.push(request.url());
@@ -121,12 +130,7 @@ for (const viewport of [MOBILE, { width: 412, height: 823 }, DESKTOP]) {
       await connected(page);
 
       // The fonts come; the page stays where it was.
-      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      assert.ok(fontsHeld >= 1, "the fonts were held back");
-      const moved = await shifts();
-      const total = moved.reduce((sum, s) => sum + s.value, 0);
-      assert.ok(total <= 0.02, `layout shift ${total.toFixed(3)}: ${JSON.stringify(moved)}`);
+      await fonts.settle();
       // The viewer's own settings (with the stream link) are asked for once the pass is checked.
       await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/livestream-settings")));
       assert.ok(asked.length >= 1);

@@ -18,8 +18,8 @@ import { ADMIN, dismissToasts, screenshotScreen } from "./support/admin-panel.mj
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, say, testCode } from "./support/live.mjs";
+import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
 
-const FFMPEG = "/usr/bin/ffmpeg";
 const hasFfmpeg = existsSync(FFMPEG);
 if (!hasFfmpeg) console.log(`SKIPPED: ${FFMPEG} is missing (apt-get install ffmpeg): the replay's browser tests need a publisher`);
 
@@ -59,19 +59,7 @@ const call = async (method, path, body) => (await admin())(method, path, body);
 
 /** FFmpeg publishing the way OBS does (x264 with a keyframe a second, AAC), light: 640×360, ultrafast, one thread. */
 function publish(rtmpUrl, streamKey) {
-  const child = spawn(
-    FFMPEG,
-    [
-      ...["-hide_banner", "-loglevel", "error", "-nostdin"],
-      ...["-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30"],
-      ...["-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"],
-      ...["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-threads", "1", "-pix_fmt", "yuv420p"],
-      ...["-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-b:v", "800k"],
-      ...["-c:a", "aac", "-b:a", "96k", "-ar", "48000", "-ac", "2"],
-      ...["-f", "flv", `${rtmpUrl}/${streamKey}`],
-    ],
-    { stdio: ["ignore", "ignore", "ignore"] },
-  );
+  const child = spawn(FFMPEG, obsLikeArgs(rtmpUrl, streamKey), { stdio: ["ignore", "ignore", "ignore"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
     async stop() {
