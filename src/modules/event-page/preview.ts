@@ -100,16 +100,15 @@ export function pageHead(facts: EventFacts, path: string): string | null {
 
 /**
  * What a page paints first, in its HTML: the public settings (as anyone may read them, without a viewer's
- * stream link) and, on the landing page, the banner's image asked for at once, the same width the page will
+ * stream link), and for the landing page the banner's image asked for at once, the same width the page will
  * choose.
  */
-export function firstPaintTags(publicJson: string, settings: Pick<PublicLivestreamSettings, "displayThumbnail">, what: FirstPaint): string {
+export function firstPaintTags(publicJson: string, settings: Pick<PublicLivestreamSettings, "displayThumbnail">): Record<FirstPaint, string> {
   const image = settings.displayThumbnail || DEFAULT_THUMBNAIL_URL;
   const preload =
-    what === "settings"
-      ? ""
-      : image === DEFAULT_THUMBNAIL_URL
-        ? `<link rel="preload" as="image" href="${DEFAULT_THUMBNAIL_URL}" imagesrcset="${DEFAULT_THUMBNAIL_SRCSET}" imagesizes="${BANNER_SIZES}" fetchpriority="high" />`
-        : `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high" />`;
-  return `${preload}<script type="application/json" id="${INLINE_SETTINGS_ID}">${scriptSafeText(publicJson)}</script>`;
+    image === DEFAULT_THUMBNAIL_URL
+      ? `<link rel="preload" as="image" href="${DEFAULT_THUMBNAIL_URL}" imagesrcset="${DEFAULT_THUMBNAIL_SRCSET}" imagesizes="${BANNER_SIZES}" fetchpriority="high" />`
+      : `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high" />`;
+  const inline = `<script type="application/json" id="${INLINE_SETTINGS_ID}">${scriptSafeText(publicJson)}</script>`;
+  return { settings: inline, "settings-and-banner": preload + inline };
 }

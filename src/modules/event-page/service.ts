@@ -29,7 +29,7 @@ interface Derived {
 export class EventPageService {
   private facts: { writes: number; siteUrl: string; facts: EventFacts } | null = null;
   private derived: Derived = { key: "", heads: new Map(), calendar: null };
-  private painted: { json: string; tags: Map<FirstPaint, string> } | null = null;
+  private painted: { json: string; tags: Record<FirstPaint, string> } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -72,13 +72,8 @@ export class EventPageService {
   private async firstPaint(what: FirstPaint): Promise<string> {
     const json = await this.settings.publicViewJson(false).catch(() => null);
     if (json === null) return "";
-    if (this.painted?.json !== json) this.painted = { json, tags: new Map() };
-    let tags = this.painted.tags.get(what);
-    if (tags === undefined) {
-      tags = firstPaintTags(json, JSON.parse(json) as PublicLivestreamSettings, what);
-      this.painted.tags.set(what, tags);
-    }
-    return tags;
+    if (this.painted?.json !== json) this.painted = { json, tags: firstPaintTags(json, JSON.parse(json) as PublicLivestreamSettings) };
+    return this.painted.tags[what];
   }
 
   /** The event's .ics; stamped when it was last built. */

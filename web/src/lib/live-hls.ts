@@ -20,6 +20,11 @@ export type LiveHlsState =
   /** The stream's video is in a codec this browser cannot decode (HEVC or AV1 where it lacks them): `codec` names it. */
   | { codec: string };
 
+/** The state as a word, for the video's `data-state`: a codec the browser cannot decode is "codec". */
+export function liveHlsStateName(state: LiveHlsState): string {
+  return typeof state === "object" ? "codec" : state;
+}
+
 /** Between checks while the stream is offline or cannot be reached (a blocking reload waits as long itself). */
 const RETRY_MS = 2500;
 /** No progress this long while it should play: the publisher may have left, the playlist is asked again. */
@@ -79,7 +84,7 @@ function undecodable(codecs: string[]): string | null {
 }
 
 /** Whether parts are coming: the playlist, then a blocking reload for its next part (answered at once while live). */
-async function checkPlaylist(src: string, signal: AbortSignal, engine: "hls.js" | "native"): Promise<Verdict> {
+async function checkPlaylist(src: string, signal: AbortSignal, engine: ReturnType<typeof liveHlsEngine>): Promise<Verdict> {
   const get = async (url: string) => {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store", signal });
     if (response.status === 503) return "offline" as const;
@@ -140,7 +145,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
 
   const check = async () => {
     checking = new AbortController();
-    const verdict = await checkPlaylist(src, checking.signal, engine === "native" ? "native" : "hls.js");
+    const verdict = await checkPlaylist(src, checking.signal, engine);
     checking = null;
     if (stopped) return;
     if (verdict === "live") return attach();

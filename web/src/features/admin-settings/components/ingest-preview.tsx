@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useLiveHls } from "@/hooks/use-live-hls";
+import { liveHlsStateName } from "@/lib/live-hls";
 import { usePreviewPlayback } from "../api/ingest";
 import { useAdminLivestreamSettings } from "../api/livestream-settings";
 
@@ -34,7 +35,7 @@ function PreviewVideo({ src }: { src: string }) {
   const blocked = usePolicyBlocksMedia();
   return (
     <>
-      <video ref={videoRef} className="settings-ingest-preview-video" title="Stream preview" muted playsInline controls data-state={typeof state === "object" ? "codec" : state} />
+      <video ref={videoRef} className="settings-ingest-preview-video" title="Stream preview" muted playsInline controls data-state={liveHlsStateName(state)} />
       {blocked ? (
         <div className="settings-ingest-preview-note settings-ingest-preview-overlay">
           <p>This page was opened before the switch to the built-in ingest: load it again to see the preview.</p>

@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import { useLiveHls } from "@/hooks/use-live-hls";
+import { liveHlsStateName } from "@/lib/live-hls";
 import type { HlsVideoProps } from "./hls-video";
 import { StreamLoading, StreamOffline } from "./stream-loading";
 
@@ -21,7 +22,7 @@ export function LiveVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
         title={`${title} – live stream`}
         controls
         playsInline
-        data-state={typeof state === "object" ? "codec" : state}
+        data-state={liveHlsStateName(state)}
       />
       {state === "loading" ? <StreamLoading overlay /> : null}
       {state === "offline" ? <StreamOffline overlay /> : null}
