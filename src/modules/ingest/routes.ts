@@ -22,12 +22,30 @@ const MULTIVARIANT_PLAYLIST = "index.m3u8";
 const RETRY_AFTER_S = 1;
 const NOT_YET = "The stream has not started yet, or its next part is late. Trying again shortly.";
 
-/** `_HLS_msn` or `_HLS_part` as a whole number; undefined when absent, 400 when malformed. */
-function directive(params: URLSearchParams, name: string): number | undefined {
-  const raw = params.get(name);
-  if (raw === null) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`Invalid ${name}`);
-  return Number(raw);
+/**
+ * `_HLS_msn` and `_HLS_part` of a query, as whole numbers (undefined when absent, the first of each counting,
+ * as with URLSearchParams); a malformed one is a 400. Read by hand: every viewer sends one several times a
+ * second, and only these two names matter.
+ */
+function directives(query: string): { msn: number | undefined; part: number | undefined } {
+  let msn: number | undefined;
+  let part: number | undefined;
+  for (let start = 0; start < query.length;) {
+    let end = query.indexOf("&", start);
+    if (end === -1) end = query.length;
+    const eq = query.indexOf("=", start);
+    const keyEnd = eq === -1 || eq > end ? end : eq;
+    const key = query.slice(start, keyEnd);
+    const isMsn = key === "_HLS_msn";
+    if ((isMsn && msn === undefined) || (key === "_HLS_part" && part === undefined)) {
+      const raw = keyEnd === end ? "" : query.slice(keyEnd + 1, end);
+      if (!/^\d{1,15}$/.test(raw)) throw badRequest(`Invalid ${key}`);
+      if (isMsn) msn = Number(raw);
+      else part = Number(raw);
+    }
+    start = end + 1;
+  }
+  return { msn, part };
 }
 
 /** The name asked for below `prefix`, and the query (at most 1 KiB of it). */
@@ -48,22 +66,19 @@ function ingestAnswerer(ctx: AppContext) {
   const playlistHeaders = headersFor("application/vnd.apple.mpegurl");
   const initHeaders = headersFor("video/mp4");
   const mediaHeaders = headersFor("video/iso.segment");
+  // A response made from bytes copies them; one made from a Blob does not. Each part, segment and init is
+  // asked for by every viewer, so each is made a Blob once (with its first request), and the Blob lives as
+  // long as the window or the mirror holds the bytes.
+  const blobs = new WeakMap<Uint8Array, Blob>();
   const media = (bytes: Uint8Array | null, headers: Headers) => {
     if (!bytes) throw notFound("This part of the stream is not available");
-    return new Response(bytes as Uint8Array<ArrayBuffer>, { headers });
+    let blob = blobs.get(bytes);
+    if (!blob) blobs.set(bytes, (blob = new Blob([bytes as Uint8Array<ArrayBuffer>])));
+    return new Response(blob, { headers });
   };
 
-  const mediaPlaylist = async (source: Packager | IngestMirror, query: string, from: Request) => {
-    const params = new URLSearchParams(query);
-    // The request's signal is made on first use, and only a request that has to wait needs it.
-    const request = {
-      msn: directive(params, "_HLS_msn"),
-      part: directive(params, "_HLS_part"),
-      get signal() {
-        return from.signal;
-      },
-    };
-    const result: PlaylistResult = await source.playlist(request);
+  const mediaPlaylist = async (source: Packager | IngestMirror, query: string) => {
+    const result: PlaylistResult = await source.playlist(directives(query));
     switch (result.status) {
       case "ok":
         return new Response(result.body, { headers: playlistHeaders });
@@ -86,8 +101,8 @@ function ingestAnswerer(ctx: AppContext) {
     return media(await mirror.file(name), name.startsWith("init-") ? initHeaders : mediaHeaders);
   };
 
-  return (source: Packager | IngestMirror, name: string, query: string, request: Request): Response | Promise<Response> => {
-    if (name === MEDIA_PLAYLIST) return mediaPlaylist(source, query, request);
+  return (source: Packager | IngestMirror, name: string, query: string): Response | Promise<Response> => {
+    if (name === MEDIA_PLAYLIST) return mediaPlaylist(source, query);
     if (source instanceof IngestMirror) return mirrored(source, name);
     const packager = source;
     if (name === MULTIVARIANT_PLAYLIST) {
@@ -100,7 +115,7 @@ function ingestAnswerer(ctx: AppContext) {
     if (name.startsWith("seg-")) return media(packager.getSegment(name), mediaHeaders);
     // The part the playlist hints at is answered as soon as it is complete.
     const part = packager.getPart(name);
-    return part ? media(part, mediaHeaders) : packager.awaitPart(name, { signal: request.signal }).then((bytes) => media(bytes, mediaHeaders));
+    return part ? media(part, mediaHeaders) : packager.awaitPart(name).then((bytes) => media(bytes, mediaHeaders));
   };
 }
 
@@ -111,7 +126,7 @@ export function ingestStreamRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): 
     const { name, query } = nameAndQuery(request.url, INGEST_PREFIX);
     const source = ctx.ingest.source;
     if (!source) throw notFound("The stream does not come in to this server");
-    return answer(source, name, query, request);
+    return answer(source, name, query);
   });
 }
 
@@ -131,7 +146,7 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
       if (name === PUBLISHER_FIGURES) return Response.json(publisherNow(ctx.ingest), { headers });
       const packager = ctx.ingest.packager;
       if (!packager) throw notFound("The stream does not come in to this server");
-      const answered = answer(packager, name, query, request);
+      const answered = answer(packager, name, query);
       return answered instanceof Promise ? answered.catch(refuse) : answered;
     } catch (error) {
       return refuse(error);

@@ -50,7 +50,6 @@ export interface PlaylistRequest {
   part?: number;
   /** Appended as `?query` to every URI in the playlist. */
   query?: string;
-  signal?: AbortSignal;
 }
 
 export class Packager implements MediaSink {
@@ -149,8 +148,7 @@ export class Packager implements MediaSink {
     if (msn !== undefined && this.tooFarAhead(msn, part)) return { status: "bad-request", reason: "_HLS_msn/_HLS_part too far ahead" };
     const satisfied = () => this.closed || (this.ready && (msn === undefined || this.holds(msn, part)));
     const timeoutMs = this.blockingTimeoutMs ?? this.segmenter.targetDuration * 3000;
-    // Asked for only when the request has to wait (a request's signal is made on first use).
-    const ok = satisfied() || (await this.waiters.wait(satisfied, timeoutMs, request.signal));
+    const ok = satisfied() || (await this.waiters.wait(satisfied, timeoutMs));
     if (this.closed) return { status: "gone" };
     if (!ok) return { status: "not-yet" };
     return { status: "ok", body: this.rendered(request.query) };
@@ -223,14 +221,14 @@ export class Packager implements MediaSink {
    * A part's bytes; the part announced by the preload hint (being written) is waited for until complete,
    * at most the blocking bound. Null: not held (or the wait ran out).
    */
-  async awaitPart(name: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Uint8Array | null> {
+  async awaitPart(name: string, options: { timeoutMs?: number } = {}): Promise<Uint8Array | null> {
     const parsed = parsePartName(name);
     if (!parsed || this.closed) return null;
     const found = () => this.window.findPart(parsed.msn, parsed.index);
     if (found()) return found()!.bytes;
     if (name !== this.window.preloadHint()) return null;
     const timeoutMs = options.timeoutMs ?? this.blockingTimeoutMs ?? this.segmenter.targetDuration * 3000;
-    await this.waiters.wait(() => this.closed || found() !== null, timeoutMs, options.signal);
+    await this.waiters.wait(() => this.closed || found() !== null, timeoutMs);
     return this.closed ? null : (found()?.bytes ?? null);
   }
 
