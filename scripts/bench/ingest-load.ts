@@ -3,10 +3,20 @@
  * (lib/http1.ts), holds a blocking playlist reload for the part its preload hint names
  * (_HLS_msn/_HLS_part), as hls.js in low-latency mode does, then downloads that part, reading the whole
  * body. The time to first byte of a part is from its request written to the answer's first byte. Job (a JSON file, argv[2]): { playlistUrl, cookies: string[] (one per viewer; ""
- * for none), viewers, seconds, serverPid }. Prints one JSON line: bytes served (playlists and parts), parts
+ * for none), viewers, seconds, serverPid, backgroundSeconds }. Prints one JSON line: bytes served (playlists and parts), parts
  * received, failures, time to first byte of a part (p50/p99), the server's CPU seconds over the run.
+ *
+ * Neither server only serves: dreadcast ingests and packages the publish, the floor follows dreadcast's
+ * playlist. That background is measured first, over `backgroundSeconds` with no viewer, and its rate over
+ * the run's length is taken off the run's CPU: `cpuSecondsPerGB` is the serving's own, `rawCpuSecondsPerGB`
+ * everything the process spent.
+ *
+ * With `probeViewers` N, the last N viewers run in a process of their own, started with the load, and the
+ * time to first byte of a part is theirs: each real viewer has a device of its own, and in the one process
+ * holding hundreds of viewers, who all wake for each part at the same moment, a first byte waits for the
+ * process to get through the other viewers' parts before it is read. `loadPartTtfbMs` is that process's.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpuTimes } from "./lib/proc.ts";
 import { blockingUrl, preloadHint } from "./lib/llhls.ts";
 import { Http1Connection } from "./lib/http1.ts";
@@ -18,6 +28,8 @@ interface Job {
   viewers: number;
   seconds: number;
   serverPid: number;
+  backgroundSeconds?: number;
+  probeViewers?: number;
 }
 
 const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Job;
@@ -76,13 +88,63 @@ async function viewer(index: number, until: number) {
   connection.close();
 }
 
-const cpu0 = cpuTimes(job.serverPid);
+const cpuSeconds = () => {
+  if (!job.serverPid) return 0;
+  const { user, system } = cpuTimes(job.serverPid);
+  return user + system;
+};
+// The server's CPU with nobody watching, per second, over the same kind of stretch as the run.
+const backgroundStart = cpuSeconds();
+const backgroundT0 = performance.now();
+await Bun.sleep((job.backgroundSeconds ?? 0) * 1000);
+const backgroundElapsed = (performance.now() - backgroundT0) / 1000;
+const backgroundPerSecond = job.backgroundSeconds ? (cpuSeconds() - backgroundStart) / backgroundElapsed : 0;
+
+const probes = Math.min(job.probeViewers ?? 0, job.viewers - 1);
+const probeJob = `${process.argv[2]}.probe.json`;
+if (probes > 0) {
+  const cookies = job.cookies.slice(job.viewers - probes, job.viewers);
+  writeFileSync(probeJob, JSON.stringify({ playlistUrl: job.playlistUrl, cookies, viewers: probes, seconds: job.seconds, serverPid: 0 } satisfies Job));
+}
+const cpu0 = cpuSeconds();
 const t0 = performance.now();
+const probe = probes > 0 ? Bun.spawn([process.execPath, import.meta.path, probeJob], { stdout: "pipe", stderr: "inherit" }) : null;
 const until = Date.now() + job.seconds * 1000;
-await Promise.all(Array.from({ length: job.viewers }, (_, i) => viewer(i, until)));
+await Promise.all(Array.from({ length: job.viewers - probes }, (_, i) => viewer(i, until)));
+const probed = probe
+  ? (JSON.parse((await new Response(probe.stdout).text()).trim().split("\n").at(-1)!) as {
+      bytes: number;
+      parts: number;
+      failures: number;
+      failureStatuses: Record<string, number>;
+      partTtfbMs: unknown;
+    })
+  : null;
 const elapsed = (performance.now() - t0) / 1000;
-const cpu1 = cpuTimes(job.serverPid);
-const serverCpu = cpu1.user - cpu0.user + cpu1.system - cpu0.system;
+if (probed) {
+  rmSync(probeJob, { force: true });
+  bytes += probed.bytes;
+  parts += probed.parts;
+  failures += probed.failures;
+  for (const [what, n] of Object.entries(probed.failureStatuses)) failureStatuses[what] = (failureStatuses[what] ?? 0) + n;
+}
+const serverCpu = cpuSeconds() - cpu0;
+const servingCpu = serverCpu - backgroundPerSecond * elapsed;
+const gb = bytes / 1e9;
 console.log(
-  JSON.stringify({ bytes, parts, failures, failureStatuses, elapsed, serverCpuSeconds: serverCpu, cpuSecondsPerGB: serverCpu / (bytes / 1e9), partTtfbMs: ttfb.summary() }),
+  JSON.stringify({
+    bytes,
+    parts,
+    failures,
+    failureStatuses,
+    elapsed,
+    serverCpuSeconds: serverCpu,
+    backgroundCpuPerSecond: backgroundPerSecond,
+    servingCpuSeconds: servingCpu,
+    cpuSecondsPerGB: servingCpu / gb,
+    rawCpuSecondsPerGB: serverCpu / gb,
+    partTtfbMs: probed ? probed.partTtfbMs : ttfb.summary(),
+    loadPartTtfbMs: ttfb.summary(),
+    probeViewers: probes,
+  }),
 );
