@@ -5,7 +5,7 @@ import type { Config } from "./config.ts";
  * and checked by `parseServeArgs` in config.ts.
  */
 export type FlagKind =
-  "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
+  "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "mebibytes" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
 
 export interface FlagSpec {
   key: keyof Config;
@@ -101,6 +101,12 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: "string",
     value: "KEY",
     help: "with --recordings-url: its secret (default from S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY)",
+  },
+  "replay-cache-mb": {
+    key: "replayCacheBytes",
+    kind: "mebibytes",
+    value: "N",
+    help: "keep this many MiB of the replay's most watched files in memory, sent from there instead of the disk or the bucket (default 128; 0 = none)",
   },
   "chat-batch-ms": {
     key: "chatBatchMs",

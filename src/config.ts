@@ -29,6 +29,8 @@ export interface Config {
   allowPrivateOrigins: boolean;
   /** The longest a busy chat holds a line to send several in one frame; 0 sends each line at once. */
   chatBatchMs: number;
+  /** Bytes of the replay's most asked-for files kept in memory; 0 keeps none. */
+  replayCacheBytes: number;
   /** A redis:// URL: this instance joins a cluster serving one event (needs PostgreSQL). */
   redisUrl: string | null;
   /** This instance's name in logs and metrics (default: host name and process id). */
@@ -83,6 +85,8 @@ const MAX_DATABASE_TIMEOUT_S = 600;
 
 /** A line held longer than this would read as lag, not as a busy chat. */
 const MAX_CHAT_BATCH_MS = 1000;
+const MIB = 1024 * 1024;
+const MAX_CACHE_MIB = 65536;
 
 export function defaultConfig(): Config {
   return {
@@ -102,6 +106,7 @@ export function defaultConfig(): Config {
     trustProxy: [],
     allowPrivateOrigins: false,
     chatBatchMs: 100,
+    replayCacheBytes: 128 * MIB,
     redisUrl: null,
     instanceName: `${hostname()}-${process.pid}`,
     internalUrl: null,
@@ -150,6 +155,11 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       if (!/^\d+$/.test(raw) || Number(raw) > MAX_CHAT_BATCH_MS)
         throw new ConfigError(`--${name} must be a whole number of milliseconds from 0 to ${MAX_CHAT_BATCH_MS}, got '${raw}'`);
       return Number(raw);
+    }
+    case "mebibytes": {
+      if (!/^\d{1,6}$/.test(raw) || Number(raw) > MAX_CACHE_MIB)
+        throw new ConfigError(`--${name} must be a whole number of MiB from 0 to ${MAX_CACHE_MIB}, got '${raw.slice(0, 40)}'`);
+      return Number(raw) * MIB;
     }
     case "timeout-seconds": {
       if (!/^\d+$/.test(raw) || Number(raw) > MAX_DATABASE_TIMEOUT_S)

@@ -32,6 +32,7 @@ import { Recorder } from "./modules/replay/recorder.ts";
 import { RelayRecorder } from "./modules/replay/relay-recorder.ts";
 import { RecordingStore } from "./modules/replay/recordings.ts";
 import { DiskRecordingFiles, S3RecordingFiles, type RecordingFiles } from "./modules/replay/files.ts";
+import { CachedRecordingFiles } from "./modules/replay/file-cache.ts";
 import { ReplayService } from "./modules/replay/service.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 
@@ -92,8 +93,12 @@ function createCluster(config: Config, store: Store, log: Logger): Cluster {
   return cluster;
 }
 
-/** Where recordings go: the bucket --recordings-url names, else DATA_DIR/recordings. */
-function recordingFilesFor(config: Config): RecordingFiles {
+/** Where recordings go: the bucket --recordings-url names, else DATA_DIR/recordings; the most watched also in memory. */
+function recordingFilesFor(config: Config): CachedRecordingFiles {
+  return new CachedRecordingFiles(storedRecordingFiles(config), config.replayCacheBytes);
+}
+
+function storedRecordingFiles(config: Config): RecordingFiles {
   if (!config.recordingsUrl) return new DiskRecordingFiles(join(config.dataDir, "recordings"));
   return new S3RecordingFiles({
     url: config.recordingsUrl,

@@ -46,6 +46,7 @@ describe("flags", () => {
       "--mail-from",
       "--enable-test-codes",
       "--chat-batch-ms",
+      "--replay-cache-mb",
       "--database-timeout",
       "--rtmp-port",
       "--rtmps-port",
@@ -78,6 +79,8 @@ describe("flags", () => {
     { name: "an SMTP URL with the wrong scheme", args: ["--smtp-url", "http://mail"], message: /--smtp-url has an unsupported scheme/ },
     { name: "a bad boolean", args: ["--enable-test-codes=maybe"], message: /must be true or false/ },
     { name: "a batching window past a second", args: ["--chat-batch-ms", "1001"], message: /--chat-batch-ms must be a whole number of milliseconds from 0 to 1000/ },
+    { name: "a replay cache that is not a size", args: ["--replay-cache-mb", "lots"], message: /--replay-cache-mb must be a whole number of MiB from 0 to 65536, got 'lots'/ },
+    { name: "a replay cache past 64 GiB", args: ["--replay-cache-mb=70000"], message: /--replay-cache-mb must be a whole number of MiB from 0 to 65536/ },
     { name: "a database timeout past ten minutes", args: ["--database-timeout", "601"], message: /--database-timeout must be a whole number of seconds from 0 to 600, got '601'/ },
     { name: "a database timeout that is not whole seconds", args: ["--database-timeout=2.5"], message: /--database-timeout must be a whole number of seconds/ },
     {
