@@ -89,6 +89,10 @@ describe("health, readiness and metrics", () => {
     expect(sample(page, "dreadcast_job_owner", { job: "mail" })).toBe(1);
     expect(sample(page, "dreadcast_job_owner", { job: "stats-sampler" })).toBe(1);
     expect(sample(page, "dreadcast_job_owner", { job: "fake-viewers" })).toBe(1);
+    // Nothing of the replay asked for yet: no request either way, nothing kept.
+    expect(sample(page, "dreadcast_replay_cache_requests_total", { result: "hit" })).toBe(0);
+    expect(sample(page, "dreadcast_replay_cache_requests_total", { result: "miss" })).toBe(0);
+    expect(sample(page, "dreadcast_replay_cache_bytes", labels)).toBe(0);
     expect(sample(page, "process_resident_memory_bytes", labels)).toBeGreaterThan(1e6);
     // Every sample line is well-formed: name{labels} value.
     for (const line of page.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+\{[^}]*\} (-?[0-9.e+-]+|NaN))$/);

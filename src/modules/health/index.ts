@@ -4,6 +4,7 @@ import type { AppContext } from "../../context.ts";
 import { PostgresStore } from "../../db/postgres-store.ts";
 import { loadWebBuild } from "../../http/web-app.ts";
 import { unauthorized } from "../../lib/errors.ts";
+import { CachedRecordingFiles } from "../replay/file-cache.ts";
 
 /** The single-owner job whose instance reports the event-wide figures (dreadcast_event_*). */
 const EVENT_REPORTER = "stats-sampler";
@@ -136,6 +137,15 @@ async function metrics(ctx: AppContext): Promise<string> {
   // The event's own figures are the same whichever instance reads them: one instance reports them, so that
   // a sum over the instances counts each once.
   if (cluster.owns.includes(EVENT_REPORTER)) await eventFigures(ctx, out, latency !== null);
+  const { files } = ctx.recordings;
+  if (files instanceof CachedRecordingFiles) {
+    const cache = files.figures();
+    out.add("dreadcast_replay_cache_requests_total", "counter", "Requests for the replay's files, answered from this instance's memory (hit) or from the disk or bucket (miss).", [
+      [{ result: "hit" }, cache.hits],
+      [{ result: "miss" }, cache.misses],
+    ]);
+    out.add("dreadcast_replay_cache_bytes", "gauge", "Bytes of the replay's files kept in this instance's memory (at most --replay-cache-mb).", cache.bytes);
+  }
   const usage = process.cpuUsage();
   out.add("process_cpu_seconds_total", "counter", "CPU time this process used.", (usage.user + usage.system) / 1e6);
   out.add("process_resident_memory_bytes", "gauge", "Resident memory of this process.", process.memoryUsage.rss());
