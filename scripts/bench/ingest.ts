@@ -159,7 +159,7 @@ function publish(urls: string[]) {
  */
 function flvTap() {
   const offsets: number[] = [];
-  // Each video tag's media time (ms) and when it arrived, in order.
+  // Each coded video frame's FLV time (ms) and when it arrived, in order.
   const frameTimes: number[] = [];
   const frameArrivals: number[] = [];
   // Read as it streams: only the tags' 11-byte headers are kept, their bodies counted past (a keyframe
@@ -192,11 +192,15 @@ function flvTap() {
             }
             tag = null;
           } else {
-            const n = Math.min(11 - head.length, chunk.length - at);
+            // The tag header (11 bytes), and for video the first two bytes of its body: the frame type and
+            // codec, and whether it is a coded frame or the decoder's configuration (AVCPacketType).
+            const want = head.length >= 11 && head[0] === 9 ? 13 : 11;
+            const n = Math.min(want - head.length, chunk.length - at);
             head = Buffer.concat([head, chunk.subarray(at, at + n)]);
             at += n;
-            if (head.length < 11) continue;
-            tag = { video: head[0] === 9, ts: head.readUIntBE(4, 3) | (head[7]! << 24), left: head.readUIntBE(1, 3) + 4 };
+            if (head.length < want || (want === 11 && head[0] === 9)) continue;
+            const video = head[0] === 9 && head[12] === 1;
+            tag = { video, ts: head.readUIntBE(4, 3) | (head[7]! << 24), left: head.readUIntBE(1, 3) + 4 - (head.length - 11) };
             head = Buffer.alloc(0);
           }
         }
@@ -208,8 +212,11 @@ function flvTap() {
     /** The wall clock of media time 0 in the steady stream (median over video tags after the first 3 s). */
     start: () => quantile(offsets, 0.5),
     samples: () => offsets.length,
-    /** When the last video frame at or before media time `ms` arrived (null before the first). */
-    arrivalAt: (ms: number): number | null => {
+    /** The FLV time of the first coded video frame: where dreadcast's PROGRAM-DATE-TIMEs start. */
+    firstFrameTime: () => frameTimes[0] ?? NaN,
+    /** When the last coded video frame at or before `ms` after the first one arrived (null before the first). */
+    arrivalAt: (sinceFirst: number): number | null => {
+      const ms = sinceFirst + (frameTimes[0] ?? 0);
       let lo = 0;
       let hi = frameTimes.length - 1;
       if (hi < 0 || frameTimes[0]! > ms) return null;
@@ -356,7 +363,8 @@ export async function ingestBench(c: IngestBenchContext): Promise<Record<string,
     if (!Number.isFinite(firstPdt) || !/#EXT-X-MEDIA-SEQUENCE:0\b/.test(firstText)) throw new Error(`the first playlist does not start the stream: ${firstText}`);
     // Media time 0 reached the servers at tap.start() in the steady stream; the PROGRAM-DATE-TIME says firstPdt.
     await Bun.sleep(4000);
-    const pdtLag = firstPdt - tap.start();
+    // (PROGRAM-DATE-TIMEs count from the first coded frame, which FFmpeg stamps a frame or so after 0.)
+    const pdtLag = firstPdt - (tap.start() + tap.firstFrameTime());
     if (!Number.isFinite(pdtLag)) throw new Error("the FLV tap received no video after 3 s of media (FFmpeg's tee output to it failed)");
     const startWall = () => tap!.start();
     c.line(
