@@ -84,7 +84,7 @@ describe("bad input", () => {
     const other = tempDir();
     new Database(join(other, "dreadcast.db"), { create: true }).run("CREATE TABLE t (x)");
     expectOneLine(await run(["migrate-data", ...to, "--data-dir", other]), 1, /is not a dreadcast database/);
-  });
+  }, 30_000);
 
   test("PostgreSQL that does not answer is one line naming host, port and database, never the password; exit 1", async () => {
     const dir = await emptyEvent();

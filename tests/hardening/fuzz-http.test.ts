@@ -411,7 +411,10 @@ async function run(url: string, c: Case): Promise<Outcome> {
   if (status === 431 || status === 414) return { status };
   // The relay's one 5xx: its origin unreachable (an admin fuzzed it to another address), said with Retry-After.
   const originDown = status === 503 && c.path.startsWith("/api/stream/hls/") && res.headers.get("retry-after") !== null;
-  if (status >= 500 && !originDown) return { status, failure: `${status} ${text.slice(0, 300)}` };
+  // The health check's own answer when the database took over its 2 s bound (the fuzz's load on a busy
+  // machine can hold a PostgreSQL connection that long): what a load balancer is meant to read.
+  const healthSaysDatabaseAway = status === 503 && (c.path === "/healthz" || c.path === "/readyz") && /"(unavailable)"/.test(text);
+  if (status >= 500 && !originDown && !healthSaysDatabaseAway) return { status, failure: `${status} ${text.slice(0, 300)}` };
   if (status < 200) return { status, failure: `unexpected status ${status}` };
   const pathname = c.path.split("?")[0]!;
   const isApi = pathname.startsWith("/api/") || pathname === "/api" || ["/healthz", "/readyz", "/metrics"].includes(pathname) || pathname.startsWith("/uploads/");
