@@ -45,7 +45,10 @@ export class CachedRecordingFiles implements RecordingFiles {
   }
 
   write(key: string, bytes: Uint8Array): Promise<void> {
-    this.forget((k) => k === key);
+    // Called for every segment recorded: the one key only, not a walk over everything kept.
+    this.epoch++;
+    this.drop(key);
+    this.askedOnce.delete(key);
     return this.inner.write(key, bytes);
   }
 
@@ -119,20 +122,22 @@ export class CachedRecordingFiles implements RecordingFiles {
   }
 
   private evict(): void {
-    for (const [key, blob] of this.kept) {
+    for (const key of this.kept.keys()) {
       if (this.keptBytes <= this.maxBytes) return;
-      this.kept.delete(key);
-      this.keptBytes -= blob.size;
+      this.drop(key);
     }
+  }
+
+  private drop(key: string): void {
+    const blob = this.kept.get(key);
+    if (!blob) return;
+    this.kept.delete(key);
+    this.keptBytes -= blob.size;
   }
 
   private forget(matches: (key: string) => boolean): void {
     this.epoch++;
-    for (const [key, blob] of this.kept) {
-      if (!matches(key)) continue;
-      this.kept.delete(key);
-      this.keptBytes -= blob.size;
-    }
+    for (const key of this.kept.keys()) if (matches(key)) this.drop(key);
     for (const key of this.askedOnce) if (matches(key)) this.askedOnce.delete(key);
   }
 }
