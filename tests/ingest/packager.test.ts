@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
 import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
 import { makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
-import { readFragmentedMp4 } from "./support/mp4-file.ts";
+import { fragmentRuns, readFragmentedMp4 } from "./support/mp4-file.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
 const withMedia = mediaToolsMissing ? describe.skip : describe;
@@ -295,6 +295,70 @@ withMedia("packaging HEVC and AV1", () => {
       expect(packager.multivariantPlaylist("media.m3u8")).toMatch(codecs);
     }, 20_000);
   }
+});
+
+withMedia("a part is written as its last frame arrives", () => {
+  test("each part is listed on the arrival of its own last video frame, not the frame after it, and ends where the next begins", async () => {
+    const packager = new Packager({ windowSegments: 100, partWindowSegments: 100 });
+    const firstDts = (plain.find((e) => e.kind === "video") as { frame: { dts: number } }).frame.dts;
+    // For each part, in order: the end (s) of the video frame whose arrival wrote it, if a video frame's.
+    const writtenOn: (number | null)[] = [];
+    let [msn, index] = [0, 0];
+    for (const event of plain) {
+      feed(packager, [event]);
+      for (;;) {
+        const next = packager.getPart(`part-${msn}-${index}.m4s`) ? [msn, index + 1] : packager.getPart(`part-${msn + 1}-0.m4s`) ? [msn + 1, 1] : null;
+        if (!next) break;
+        writtenOn.push(event.kind === "video" ? (event.frame.dts - firstDts + 1000 / 30) / 1000 : null);
+        [msn, index] = next as [number, number];
+      }
+    }
+    packager.end("test over");
+    const listed = parts(await playlistText(packager));
+    expect(writtenOn.length).toBe(12);
+    let elapsed = 0;
+    writtenOn.forEach((frameEnd, i) => {
+      elapsed += listed[i]!.duration;
+      expect(frameEnd).not.toBeNull();
+      expect(Math.abs(elapsed - frameEnd!)).toBeLessThan(0.0025);
+    });
+    const runs = fragmentRuns(Buffer.concat(listed.map((p) => packager.getPart(p.uri)!)), 1);
+    expect(runs.reduce((n, r) => n + r.samples, 0)).toBe(120);
+    // No gap and no overlap: each part's video begins where the part before it ended.
+    runs.slice(1).forEach((run, i) => expect(run.start).toBe(runs[i]!.start + runs[i]!.duration));
+  });
+
+  test("a frame off the predicted time moves onto the part's end when close, and leaves a gap when far: never an overlap, every frame decoded", async () => {
+    // The first frames of three parts (10 frames a part at 30 fps): one 1 ms early, one 10 ms late, one 25 ms late.
+    const shifts = new Map([
+      [10, -1],
+      [40, 10],
+      [70, 25],
+    ]);
+    let index = 0;
+    const events = plain.map((e): FlvEvent => {
+      if (e.kind !== "video") return e;
+      const shift = shifts.get(index++) ?? 0;
+      return { kind: "video", frame: { ...e.frame, dts: e.frame.dts + shift, pts: e.frame.pts + shift } };
+    });
+    const packager = packaged(events);
+    const text = await playlistText(packager);
+    const path = writeJoined("off-time.mp4", [packager.getInit("init-1.mp4"), ...parts(text).map((p) => packager.getPart(p.uri))]);
+    const { frames, errors } = probeFrames(path);
+    expect(errors).toBe("");
+    const pts = frames.filter((f) => f.media_type === "video").map((f) => Number(f.pts_time));
+    const source = sourceFrames("plain.flv").videoPts;
+    expect(pts).toHaveLength(source.length);
+    const runs = fragmentRuns(Buffer.concat(parts(text).map((p) => packager.getPart(p.uri)!)), 1);
+    const gaps = runs.slice(1).map((run, i) => run.start - (runs[i]!.start + runs[i]!.duration));
+    expect(gaps.every((g) => g >= 0)).toBe(true);
+    // The 25 ms late frame keeps its time (a gap before it); the others sit on the part's end (no gap).
+    expect(gaps.filter((g) => g > 0)).toEqual([25 * 90]);
+    expect(Math.abs(pts[70]! - (source[70]! + 0.025))).toBeLessThan(0.0015);
+    expect(Math.abs(pts[40]! - source[40]!)).toBeLessThan(0.0015);
+    expect(Math.abs(pts[10]! - source[10]!)).toBeLessThan(0.0015);
+    pts.forEach((t, i) => i === 70 || expect(Math.abs(t - source[i]!)).toBeLessThan(0.0015));
+  });
 });
 
 withMedia("blocking playlist reload", () => {

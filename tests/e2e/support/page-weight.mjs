@@ -25,7 +25,21 @@ export const IDLE_MARK = "dreadcast:idle";
  */
 export async function settled(page, timeout = 30_000) {
   await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, IDLE_MARK, { timeout, polling: 100 });
-  await page.waitForLoadState("networkidle", { timeout });
+  try {
+    await page.waitForLoadState("networkidle", { timeout: timeout / 3 });
+  } catch {
+    // A page whose network does not fall quiet (a player reloading its playlist on a slow machine): settled
+    // once it has asked for no script or stylesheet for two seconds, by its own resource timings.
+    await page.waitForFunction(
+      () => {
+        const code = performance.getEntriesByType("resource").filter((e) => ["script", "link", "css"].includes(/** @type {PerformanceResourceTiming} */ (e).initiatorType));
+        const last = Math.max(0, ...code.map((e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd || Infinity));
+        return performance.now() - last > 2_000;
+      },
+      undefined,
+      { timeout, polling: 250 },
+    );
+  }
 }
 
 /**

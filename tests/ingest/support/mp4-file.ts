@@ -96,3 +96,33 @@ export function readFragmentedMp4(bytes: Uint8Array): { config: VideoConfig; fra
   }
   return { config, frames };
 }
+
+/**
+ * One track's run in each fragment that has it, in the file's order: its decode time (tfdt) and the sum of
+ * its samples' durations, in the track's timescale. One run ending where the next begins is a timeline with
+ * no gap.
+ */
+export function fragmentRuns(bytes: Uint8Array, trackId: number): { start: number; duration: number; samples: number }[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const trafs = [...boxes(bytes, 0, bytes.length)].filter((b) => b.type === "moof").flatMap((moof) => [...boxes(bytes, moof.body, moof.end)].filter((b) => b.type === "traf"));
+  return trafs
+    .filter((traf) => view.getUint32(child(bytes, traf, "tfhd")!.body + 4) === trackId)
+    .map((traf) => {
+      const tfhd = child(bytes, traf, "tfhd")!;
+      const tfhdFlags = view.getUint32(tfhd.body) & 0xffffff;
+      let at = tfhd.body + 8;
+      if (tfhdFlags & 0x01) at += 8;
+      if (tfhdFlags & 0x02) at += 4;
+      const defaultDuration = tfhdFlags & 0x08 ? view.getUint32(at) : 0;
+      const tfdt = child(bytes, traf, "tfdt")!;
+      const start = bytes[tfdt.body] === 1 ? Number(view.getBigUint64(tfdt.body + 4)) : view.getUint32(tfdt.body + 4);
+      const trun = child(bytes, traf, "trun")!;
+      const flags = view.getUint32(trun.body) & 0xffffff;
+      const samples = view.getUint32(trun.body + 4);
+      at = trun.body + 8 + (flags & 0x01 ? 4 : 0) + (flags & 0x04 ? 4 : 0);
+      const stride = 4 * [0x100, 0x200, 0x400, 0x800].filter((f) => flags & f).length;
+      let duration = 0;
+      for (let i = 0; i < samples; i++, at += stride) duration += flags & 0x100 ? view.getUint32(at) : defaultDuration;
+      return { start, duration, samples };
+    });
+}

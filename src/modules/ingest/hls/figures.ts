@@ -44,6 +44,8 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
     videoBytes += segment.figures.videoBytes;
     audioBytes += segment.figures.audioBytes;
   }
+  // The video's own span (its frames at their spacing), not the segments', which may end in audio alone.
+  const videoSeconds = frames > 1 && lastVideo > firstVideo ? ((lastVideo - firstVideo) / VIDEO_TIMESCALE) * (frames / (frames - 1)) : seconds;
   const kbps = (bytes: number) => (seconds > 0 ? Math.round((bytes * 8) / seconds / 1000) : null);
   const { video, audio } = source;
   return {
@@ -55,7 +57,7 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
           width: video.width,
           height: video.height,
           fps: frames > 1 && lastVideo > firstVideo ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo)) : null,
-          keyframeIntervalS: keyframes > 0 ? Math.round((seconds / keyframes) * 100) / 100 : null,
+          keyframeIntervalS: keyframes > 0 ? Math.round((videoSeconds / keyframes) * 100) / 100 : null,
           kbps: kbps(videoBytes),
         }
       : null,

@@ -2,7 +2,9 @@
  * The packager's cutting room: takes one stream's configs and frames (a `MediaSink`) and writes them into the
  * window as fMP4 parts and segments. Sample durations come from the next frame's time (one frame held back
  * per track); segments are cut at a video keyframe once `segmentMinMs` is reached (audio-only: on time),
- * parts at the fixed part target. A new publish session (new configs after `end`, or changed configs)
+ * parts at the fixed part target. A video frame that will be its part's last (the next would pass the target)
+ * does not wait for the next frame: the part is written as it arrives, that frame's duration taken from the
+ * one before, and the next frame starts where the part ended. A new publish session (new configs after `end`, or changed configs)
  * continues the timeline after a discontinuity with a new init segment.
  */
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
@@ -25,6 +27,8 @@ interface Held {
   compositionOffset: number;
   sync: boolean;
   data: Uint8Array;
+  /** Already written, as its part's last sample, with this (predicted) duration. */
+  committed?: number;
 }
 
 type Completed = Held & { duration: number };
@@ -34,6 +38,8 @@ interface TrackState {
   timescale: number;
   held: Held | null;
   lastDuration: number;
+  /** The last few durations as the publisher timed them, newest last (video). */
+  recent: number[];
 }
 
 interface Session {
@@ -55,6 +61,8 @@ interface Session {
   partTicks: number;
   /** Duration of the segment being written so far (its closed parts and the open one), lead ticks. */
   segmentTicks: number;
+  /** Where the last video part written ends (s). */
+  videoEndS: number;
 }
 
 const AAC_FRAME_SAMPLES = 1024;
@@ -63,6 +71,12 @@ const AUDIO_BEFORE_VIDEO_LIMIT = 100;
 const EARLY_AUDIO_MS = 500;
 const CLOCK_JUMP_MS = 5_000;
 const CLOCK_BACK_MS = 500;
+/**
+ * Frame durations kept for the prediction. A publisher's millisecond timestamps round the frame interval in a
+ * pattern three frames long at the usual rates (30 fps: 33, 33, 34 ms; 60 fps: 17, 17, 16; 24 fps: 42, 41, 42),
+ * so the duration three frames back is the next one's, to the tick.
+ */
+const RECENT_DURATIONS = 3;
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export class Segmenter implements MediaSink {
@@ -124,11 +138,23 @@ export class Segmenter implements MediaSink {
     if (!track) return;
     const dtsMs = this.timelineMs(session, track, frame.dts);
     if (dtsMs === null) return;
-    const time = Math.max(Math.round(dtsMs * 90), track.held ? track.held.time + 1 : 0);
-    const sample: Held = { time, compositionOffset: Math.round((frame.pts - frame.dts) * 90), sync: frame.keyframe, data: frame.data };
     const held = track.held;
+    let time = Math.max(Math.round(dtsMs * 90), held ? held.time + 1 : 0);
+    if (held) {
+      track.recent.push(time - held.time);
+      if (track.recent.length > RECENT_DURATIONS) track.recent.shift();
+    }
+    if (held?.committed) {
+      // The part before ended on a predicted duration: this frame starts where it ended, unless it came far
+      // later (a dropped frame, a stall), which leaves a gap rather than moving it.
+      const end = held.time + held.committed;
+      if (time - end <= held.committed / 2) time = end;
+    }
+    const sample: Held = { time, compositionOffset: Math.round((frame.pts - frame.dts) * 90), sync: frame.keyframe, data: frame.data };
     track.held = sample;
-    if (held) this.completeLead(session, { ...held, duration: time - held.time }, frame.keyframe);
+    if (held?.committed) this.afterCommitted(session, frame.keyframe);
+    else if (held) this.completeLead(session, { ...held, duration: time - held.time }, frame.keyframe);
+    this.commitIfLast(session, track);
   }
 
   audio(frame: AudioFrame): void {
@@ -213,6 +239,7 @@ export class Segmenter implements MediaSink {
       timescale: trackTimescale(init),
       held: null,
       lastDuration: 0,
+      recent: [],
     });
     const video = tracks.find((t) => t.kind === "video");
     const audio = tracks.find((t) => t.kind === "audio");
@@ -231,6 +258,7 @@ export class Segmenter implements MediaSink {
       audioQueue: [],
       partTicks: 0,
       segmentTicks: 0,
+      videoEndS: 0,
     };
     this.lastVideo = this.videoConfigNext;
     this.lastAudio = this.audioConfigNext;
@@ -258,6 +286,34 @@ export class Segmenter implements MediaSink {
       this.closeSegment();
     } else if (session.partTicks + sample.duration > partLimit) {
       this.closePart(session);
+    }
+  }
+
+  /**
+   * Writes the held video frame and closes its part now when it will be the part's last (the frame after it
+   * would pass the part target), its duration predicted from the frame before: a part is listed as soon as its
+   * last frame is in, not a frame later.
+   */
+  private commitIfLast(session: Session, track: TrackState): void {
+    const held = track.held;
+    const duration = predictDuration(track);
+    if (track !== session.video || !held || held.committed || duration <= 0 || session.partTicks === 0) return;
+    const partLimit = (this.options.partTargetMs * track.timescale) / 1000;
+    if (session.partTicks + duration > partLimit || session.partTicks + 2 * duration <= partLimit) return;
+    if (!this.window.current) return;
+    held.committed = duration;
+    session.partVideo.push({ ...held, duration });
+    session.partTicks += duration;
+    session.segmentTicks += duration;
+    this.closePart(session);
+  }
+
+  /** The frame after one written ahead has come: the segment closes here if this one starts the next. */
+  private afterCommitted(session: Session, nextSync: boolean): void {
+    const segmentMs = (session.segmentTicks * 1000) / this.lead(session).timescale;
+    if ((nextSync && segmentMs >= this.options.segmentMinMs) || segmentMs >= this.options.segmentMaxMs) {
+      this.closePart(session);
+      this.closeSegment();
     }
   }
 
@@ -292,13 +348,23 @@ export class Segmenter implements MediaSink {
         if (s.sync) figures.keyframes++;
         figures.videoBytes += s.data.length;
       }
+      session.videoEndS = endS;
+    } else if (session.video && flushAudio) {
+      // The session's last video part went out ahead of its audio: the audio left gets a part of its own.
+      session.partAudio = session.audioQueue.splice(0);
+      independent = false;
     }
     if (session.audio && session.partAudio.length > 0) {
       tracks.push(fragmentTrack(session.audio.init.id, session.partAudio));
       for (const s of session.partAudio) figures.audioBytes += s.data.length;
     }
     const lead = this.lead(session);
-    const duration = session.partTicks / lead.timescale;
+    let duration = session.partTicks / lead.timescale;
+    const lastAudio = session.partAudio[session.partAudio.length - 1];
+    if (duration <= 0 && session.video && session.audio && lastAudio) {
+      const rate = session.audio.timescale;
+      duration = Math.max((lastAudio.time + lastAudio.duration) / rate - session.videoEndS, lastAudio.duration / rate);
+    }
     session.partVideo = [];
     session.partAudio = [];
     session.partTicks = 0;
@@ -320,6 +386,13 @@ export class Segmenter implements MediaSink {
     if (!session) return;
     for (const track of [session.video, session.audio]) {
       if (!track?.held) continue;
+      if (track.held.committed) {
+        // Written already, as its part's last.
+        const endMs = ((track.held.time + track.held.committed) * 1000) / track.timescale;
+        this.timelineEndMs = Math.max(this.timelineEndMs, endMs);
+        track.held = null;
+        continue;
+      }
       const duration = track.lastDuration || (track === session.audio ? AAC_FRAME_SAMPLES : 3000);
       const last = { ...track.held, duration };
       track.held = null;
@@ -338,6 +411,11 @@ export class Segmenter implements MediaSink {
     this.closeSegment();
     this.session = null;
   }
+}
+
+/** The held frame's duration before the next frame says it: the one three frames back, else the last. */
+function predictDuration(track: TrackState): number {
+  return track.recent.length === RECENT_DURATIONS ? track.recent[0]! : track.lastDuration;
 }
 
 function sameVideo(a: VideoConfig, b: VideoConfig): boolean {

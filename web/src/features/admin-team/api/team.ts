@@ -70,10 +70,15 @@ export function useEndMemberSessions() {
 }
 
 export function useRequireTwoFactor() {
+  const queryClient = useQueryClient();
   const reload = useReloadTeam();
   return useMutation({
     mutationFn: (required: boolean) => api.put<{ requireTwoFactor: boolean }>("/api/admin/team/require-2fa", { required }),
     meta: { errorToast: serverMessageOr("Could not change the two-factor rule.") },
+    // The switch shows the rule the server now holds at once, with its toast, not after the reload.
+    onSuccess: ({ requireTwoFactor }) => {
+      queryClient.setQueryData(teamQueryOptions().queryKey, (team) => (team ? { ...team, requireTwoFactor } : team));
+    },
     onSettled: reload,
   });
 }
