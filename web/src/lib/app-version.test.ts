@@ -49,8 +49,16 @@ describe("checking for a newer build", () => {
 
   test("another build shows the update bar", async () => {
     const { version } = setup("aaa", "bbb");
+    const told: boolean[] = [];
+    const unsubscribe = updateReady.subscribe(() => told.push(updateReady.get()));
     expect(await version.check()).toBe(true);
+    expect(await version.check(true)).toBe(true);
     expect(updateReady.value).toBe(true);
+    // The bar is told once, when it changes; not after it has gone.
+    expect(told).toEqual([true]);
+    unsubscribe();
+    updateReady.value = false;
+    expect(told).toEqual([true]);
   });
 
   test("a server that cannot be reached, or a page not built, tells nothing", async () => {

@@ -1,4 +1,3 @@
-import { signal } from "@preact/signals-react";
 import { SESSION_KEYS, readSession, removeSession, writeSession } from "@/lib/storage";
 
 /**
@@ -49,8 +48,31 @@ function browserEnvironment(): VersionEnvironment {
   };
 }
 
+/** A flag the page's code sets and a component follows (`useSyncExternalStore`); it changes once a visit at most. */
+export class Flag {
+  #value = false;
+  readonly #listeners = new Set<() => void>();
+
+  get value(): boolean {
+    return this.#value;
+  }
+
+  set value(value: boolean) {
+    if (value === this.#value) return;
+    this.#value = value;
+    for (const listener of this.#listeners) listener();
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  readonly get = (): boolean => this.#value;
+}
+
 /** True once the server is known to serve a newer build than this page's: the update bar shows. */
-export const updateReady = signal(false);
+export const updateReady = new Flag();
 
 /** A check is not repeated within this long. */
 export const CHECK_INTERVAL_MS = 30_000;

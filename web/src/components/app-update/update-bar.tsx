@@ -1,5 +1,4 @@
-import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { CloseIcon, RefreshIcon } from "@/components/ui/site-icons";
 import { toast } from "@/hooks/use-toast";
 import { appVersion, HIDDEN_CHECK_AFTER_MS, updateReady } from "@/lib/app-version";
@@ -10,7 +9,7 @@ import "./app-update.css";
  * again when a tab hidden for a while comes back, and after a reload made for an update says why.
  */
 export function UpdateBar() {
-  useSignals();
+  const ready = useSyncExternalStore(updateReady.subscribe, updateReady.get);
   const [dismissed, setDismissed] = useState(false);
 
   useEffect(() => {
@@ -30,7 +29,7 @@ export function UpdateBar() {
     return () => document.removeEventListener("visibilitychange", onVisibility);
   }, []);
 
-  if (!updateReady.value || dismissed) return null;
+  if (!ready || dismissed) return null;
   return (
     <div className="update-bar" role="status">
       <RefreshIcon width={18} height={18} aria-hidden="true" className="update-bar-icon" />
