@@ -34,6 +34,23 @@ const ENTRIES: Record<string, [VideoCodec, string]> = {
   av01: ["av1", "av1C"],
 };
 
+/** A track fragment's defaults (tfhd) and its decode time (tfdt). */
+function fragmentHeader(bytes: Uint8Array, view: DataView, traf: Box) {
+  const tfhd = child(bytes, traf, "tfhd")!;
+  const tfhdFlags = view.getUint32(tfhd.body) & 0xffffff;
+  let at = tfhd.body + 8;
+  if (tfhdFlags & 0x01) at += 8;
+  if (tfhdFlags & 0x02) at += 4;
+  const defaultDuration = tfhdFlags & 0x08 ? view.getUint32(at) : 0;
+  if (tfhdFlags & 0x08) at += 4;
+  const defaultSize = tfhdFlags & 0x10 ? view.getUint32(at) : 0;
+  if (tfhdFlags & 0x10) at += 4;
+  const defaultFlags = tfhdFlags & 0x20 ? view.getUint32(at) : 0;
+  const tfdt = child(bytes, traf, "tfdt")!;
+  const baseDecodeTime = bytes[tfdt.body] === 1 ? Number(view.getBigUint64(tfdt.body + 4)) : view.getUint32(tfdt.body + 4);
+  return { defaultDuration, defaultSize, defaultFlags, baseDecodeTime };
+}
+
 export function readFragmentedMp4(bytes: Uint8Array): { config: VideoConfig; frames: VideoFrame[] } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const top = [...boxes(bytes, 0, bytes.length)];
@@ -62,23 +79,13 @@ export function readFragmentedMp4(bytes: Uint8Array): { config: VideoConfig; fra
   const ms = (t: number) => Math.round((t * 1000) / timescale);
   for (const moof of top.filter((b) => b.type === "moof")) {
     const traf = child(bytes, moof, "traf")!;
-    const tfhd = child(bytes, traf, "tfhd")!;
-    const tfhdFlags = view.getUint32(tfhd.body) & 0xffffff;
-    let at = tfhd.body + 8;
-    if (tfhdFlags & 0x01) at += 8;
-    if (tfhdFlags & 0x02) at += 4;
-    const defaultDuration = tfhdFlags & 0x08 ? view.getUint32(at) : 0;
-    if (tfhdFlags & 0x08) at += 4;
-    const defaultSize = tfhdFlags & 0x10 ? view.getUint32(at) : 0;
-    if (tfhdFlags & 0x10) at += 4;
-    const defaultFlags = tfhdFlags & 0x20 ? view.getUint32(at) : 0;
-    const tfdt = child(bytes, traf, "tfdt")!;
-    let dts = bytes[tfdt.body] === 1 ? Number(view.getBigUint64(tfdt.body + 4)) : view.getUint32(tfdt.body + 4);
+    const { defaultDuration, defaultSize, defaultFlags, baseDecodeTime } = fragmentHeader(bytes, view, traf);
+    let dts = baseDecodeTime;
     const trun = child(bytes, traf, "trun")!;
     const version = bytes[trun.body]!;
     const flags = view.getUint32(trun.body) & 0xffffff;
     const count = view.getUint32(trun.body + 4);
-    at = trun.body + 8;
+    let at = trun.body + 8;
     let data = moof.start + (flags & 0x01 ? view.getInt32(at) : 0);
     if (flags & 0x01) at += 4;
     const firstFlags = flags & 0x04 ? view.getUint32(at) : null;
@@ -108,18 +115,11 @@ export function fragmentRuns(bytes: Uint8Array, trackId: number): { start: numbe
   return trafs
     .filter((traf) => view.getUint32(child(bytes, traf, "tfhd")!.body + 4) === trackId)
     .map((traf) => {
-      const tfhd = child(bytes, traf, "tfhd")!;
-      const tfhdFlags = view.getUint32(tfhd.body) & 0xffffff;
-      let at = tfhd.body + 8;
-      if (tfhdFlags & 0x01) at += 8;
-      if (tfhdFlags & 0x02) at += 4;
-      const defaultDuration = tfhdFlags & 0x08 ? view.getUint32(at) : 0;
-      const tfdt = child(bytes, traf, "tfdt")!;
-      const start = bytes[tfdt.body] === 1 ? Number(view.getBigUint64(tfdt.body + 4)) : view.getUint32(tfdt.body + 4);
+      const { defaultDuration, baseDecodeTime: start } = fragmentHeader(bytes, view, traf);
       const trun = child(bytes, traf, "trun")!;
       const flags = view.getUint32(trun.body) & 0xffffff;
       const samples = view.getUint32(trun.body + 4);
-      at = trun.body + 8 + (flags & 0x01 ? 4 : 0) + (flags & 0x04 ? 4 : 0);
+      let at = trun.body + 8 + (flags & 0x01 ? 4 : 0) + (flags & 0x04 ? 4 : 0);
       const stride = 4 * [0x100, 0x200, 0x400, 0x800].filter((f) => flags & f).length;
       let duration = 0;
       for (let i = 0; i < samples; i++, at += stride) duration += flags & 0x100 ? view.getUint32(at) : defaultDuration;
