@@ -23,7 +23,7 @@ Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --sec
 --crowd N viewers (3000) --crowd-senders S (125, at --rate each) --crowd-scan N,N,… (audiences tried for the
 largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan) --crowd-rounds R (3: turns the batched
 server and the batched floor take, the CPU figure being each one's median)
---servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse
+--servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse --lighthouse-reports DIR (each Lighthouse report, whole, as JSON)
 --nice=N (run the benchmark, its servers and load at this priority, e.g. --nice=-10 on a shared machine)
 --bin PATH (default dist/dreadcast; copied first, under the build lock)
 --help (this text)`;
@@ -58,6 +58,7 @@ export function readFlags() {
       "ingest-latency-seconds": { type: "string" },
       long: { type: "boolean", default: false },
       "no-lighthouse": { type: "boolean", default: false },
+      "lighthouse-reports": { type: "string" },
       servers: { type: "string", default: "dreadcast,floor,socketio" },
       nice: { type: "string" },
       bin: { type: "string" },

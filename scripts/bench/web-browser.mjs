@@ -1,5 +1,5 @@
 /**
- * Page weight and Lighthouse against a running dreadcast (node scripts/bench/web-browser.mjs <base-url> [--no-lighthouse]).
+ * Page weight and Lighthouse against a running dreadcast (node scripts/bench/web-browser.mjs <base-url> [--no-lighthouse] [--reports DIR]).
  * Runs under Node: playwright-core, chrome-launcher and lighthouse are Node libraries. Prints one JSON
  * result on stdout, progress on stderr.
  *
@@ -14,7 +14,7 @@
  * CPU — with performance and accessibility only. / runs as a first visit; /livestream in a profile seeded
  * as above with `disableStorageReset`, so the stored code survives into the audited load.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
@@ -24,6 +24,7 @@ import { firstLoadAssets, measureAssets, recordAssets, settled } from "../../tes
 
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
+const reportsDir = process.argv.includes("--reports") ? process.argv[process.argv.indexOf("--reports") + 1] : null;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = [
   "--headless=new",
@@ -122,6 +123,8 @@ async function lighthouseRuns() {
         ...options,
       });
       const { lhr } = runner;
+      // The whole report, for a look at its network and main-thread timelines (--reports DIR).
+      if (reportsDir) writeFileSync(join(reportsDir, `${path.replace(/\W+/g, "_") || "_"}.json`), JSON.stringify(lhr));
       const score = (id) => Math.round((lhr.categories[id]?.score ?? NaN) * 100);
       const metric = (id) => lhr.audits[id]?.numericValue;
       results[path] = {

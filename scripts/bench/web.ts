@@ -12,7 +12,13 @@ import { fmt } from "./lib/stats.ts";
 export async function webBench(c: BenchContext): Promise<Record<string, any>> {
   const server = await c.startDreadcast();
   try {
-    const args = ["node", join(import.meta.dir, "web-browser.mjs"), server.url, ...(c.flags["no-lighthouse"] ? ["--no-lighthouse"] : [])];
+    const args = [
+      "node",
+      join(import.meta.dir, "web-browser.mjs"),
+      server.url,
+      ...(c.flags["no-lighthouse"] ? ["--no-lighthouse"] : []),
+      ...(c.flags["lighthouse-reports"] ? ["--reports", String(c.flags["lighthouse-reports"])] : []),
+    ];
     const r = JSON.parse((await runToEnd(args, { timeoutMs: 300_000 })).trim().split("\n").at(-1)!);
     const budgets: Record<string, number | null> = { "/": 90, "/livestream": 105, "/admin/login": null };
     for (const [path, w] of Object.entries<any>(r.weights)) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { useApp } from "./support/e2e.mjs";
 import { DESKTOP, MOBILE } from "./support/browser.mjs";
-import { firstLoadAssets, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
+import { firstLoadAssets, IDLE_MARK, measureAssets, recordAssets, settled } from "./support/page-weight.mjs";
 import { connected, enterStream } from "./support/live.mjs";
 
 const app = useApp();
@@ -17,6 +17,30 @@ app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzip
   await settled(page);
   const { total, report } = await measureAssets(await firstLoadAssets(page, assets));
   assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+});
+
+app.browserTest("the display fonts and the code for later are asked for only once the largest paint is shown", async ({ page }) => {
+  await page.addInitScript(() => {
+    window["largestPaintAt"] = null;
+    new PerformanceObserver((list) => {
+      window["largestPaintAt"] ??= list.getEntries()[0]?.startTime ?? null;
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+  });
+  await page.goto("/");
+  await page.getByRole("img", { name: /event banner/ }).waitFor();
+  await settled(page);
+  const { paintedAt, fonts, idleAt } = await page.evaluate((mark) => {
+    const started = (entries) => entries.map((e) => e.startTime);
+    return {
+      paintedAt: window["largestPaintAt"],
+      fonts: started(performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".woff2"))),
+      idleAt: performance.getEntriesByName(mark)[0]?.startTime ?? null,
+    };
+  }, IDLE_MARK);
+  assert.ok(paintedAt !== null, "the page had a largest paint");
+  assert.equal(fonts.length, 2, "both display fonts were fetched");
+  for (const at of fonts) assert.ok(at >= paintedAt, `a font was asked for at ${at.toFixed(0)} ms, before the largest paint at ${paintedAt.toFixed(0)} ms`);
+  assert.ok(idleAt !== null && idleAt >= paintedAt, `code for later at ${idleAt} ms, the largest paint at ${paintedAt.toFixed(0)} ms`);
 });
 
 /**
@@ -54,7 +78,13 @@ async function lateFonts(page) {
   const shifts = await recordLayoutShifts(page);
   return {
     async settle() {
-      await page.waitForFunction(() => document.fonts.check('16px "Creepster"') && document.fonts.check('16px "Special Elite"'), null, { timeout: 10_000 });
+      // Both faces registered (they are, after the largest paint) and loaded: `check` alone is true for a
+      // family nobody has registered yet.
+      await page.waitForFunction(
+        () => ["Creepster", "Special Elite"].every((family) => [...document.fonts].some((face) => face.family.replace(/"/g, "") === family && face.status === "loaded")),
+        null,
+        { timeout: 10_000 },
+      );
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       assert.ok(held >= 1, "the fonts were held back");
       const moved = await shifts();

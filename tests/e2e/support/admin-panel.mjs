@@ -1,7 +1,7 @@
 /** Helpers of the admin panel browser tests: an admin account, logging in, codes, viewers and bans. */
 import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
-import { DESKTOP, MOBILE, screenshot } from "./browser.mjs";
+import { DESKTOP, fontsSettled, MOBILE, screenshot } from "./browser.mjs";
 import { waitForPath } from "./e2e.mjs";
 import { makeFingerprint } from "../../support/fingerprint.mjs";
 
@@ -170,7 +170,7 @@ export async function screenshotScreen(page, name) {
   await dismissToasts(page);
   for (const viewport of [MOBILE, DESKTOP]) {
     await page.setViewportSize(viewport);
-    await page.evaluate(() => document.fonts.ready);
+    await fontsSettled(page);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(400);
     await screenshot(page, `${name}-${viewport.width}`);

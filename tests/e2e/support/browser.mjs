@@ -51,12 +51,23 @@ export async function screenshot(page, name) {
   return path;
 }
 
+/**
+ * Waits for the display fonts: registered (the page does so once its largest paint is shown), a frame for the
+ * page to ask for what it uses of them, and those loaded.
+ * @param {import("playwright-core").Page} page
+ */
+export async function fontsSettled(page) {
+  await page.waitForFunction(() => [...document.fonts].some((face) => face.family.replace(/"/g, "") === "Creepster"), null, { timeout: 5_000 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+  await page.evaluate(() => document.fonts.ready);
+}
+
 /** Saves <name>-390.png and <name>-1280.png, then restores the page's viewport. */
 export async function screenshotWidths(page, name, widths = [MOBILE.width, DESKTOP.width]) {
   const original = page.viewportSize();
   for (const width of widths) {
     await page.setViewportSize({ width, height: width < 1024 ? MOBILE.height : DESKTOP.height });
-    await page.evaluate(() => document.fonts.ready);
+    await fontsSettled(page);
     await page.waitForTimeout(150);
     await screenshot(page, `${name}-${width}`);
   }

@@ -1,7 +1,7 @@
 /** Steps the purchase and access browser tests share. */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DESKTOP, MOBILE, screenshotDir } from "./browser.mjs";
+import { DESKTOP, fontsSettled, MOBILE, screenshotDir } from "./browser.mjs";
 
 /**
  * Saves <name>-390.png and <name>-1280.png of the viewport only: a full-page shot cannot show a modal
@@ -12,7 +12,7 @@ export async function screenshotViewportWidths(page, name) {
   const original = page.viewportSize();
   for (const size of [MOBILE, DESKTOP]) {
     await page.setViewportSize(size);
-    await page.evaluate(() => document.fonts.ready);
+    await fontsSettled(page);
     await page.waitForTimeout(200);
     await page.screenshot({ path: join(screenshotDir, `${name}-${size.width}.png`) });
   }

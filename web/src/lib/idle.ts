@@ -20,10 +20,50 @@ export function whenIdle(work: () => void): () => void {
     markIdle();
     work();
   };
-  if (typeof window.requestIdleCallback === "function") {
-    const id = window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-    return () => window.cancelIdleCallback(id);
+  let cancel = () => {};
+  const stopWaiting = afterLargestPaint(() => {
+    if (typeof window.requestIdleCallback === "function") {
+      const id = window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
+      cancel = () => window.cancelIdleCallback(id);
+    } else {
+      const id = window.setTimeout(run, IDLE_TIMEOUT_MS / 4);
+      cancel = () => window.clearTimeout(id);
+    }
+  });
+  return () => {
+    stopWaiting();
+    cancel();
+  };
+}
+
+/** How long the page waits for its largest paint before it goes on anyway (a browser that does not report it). */
+const LARGEST_PAINT_TIMEOUT_MS = 1_500;
+
+/**
+ * Runs `work` once the browser has shown the page's largest paint so far (the banner on the landing page), so
+ * what is not needed for it (the display fonts, code for later) does not take bandwidth from its image and
+ * script on a slow connection. Where the browser does not report it (Safari), after a short wait. Returns a
+ * cancel.
+ */
+export function afterLargestPaint(work: () => void): () => void {
+  let done = false;
+  let observer: PerformanceObserver | null = null;
+  const stop = () => {
+    done = true;
+    observer?.disconnect();
+    window.clearTimeout(timer);
+  };
+  const run = () => {
+    if (done) return;
+    stop();
+    work();
+  };
+  const timer = window.setTimeout(run, LARGEST_PAINT_TIMEOUT_MS);
+  if (typeof PerformanceObserver !== "undefined" && PerformanceObserver.supportedEntryTypes?.includes("largest-contentful-paint")) {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntries().length > 0) run();
+    });
+    observer.observe({ type: "largest-contentful-paint", buffered: true });
   }
-  const id = window.setTimeout(run, IDLE_TIMEOUT_MS / 4);
-  return () => window.clearTimeout(id);
+  return stop;
 }
