@@ -52,13 +52,14 @@ export async function screenshot(page, name) {
 }
 
 /**
- * Waits for the display fonts: registered (the page does so once its largest paint is shown), a frame for the
- * page to ask for what it uses of them, and those loaded.
+ * Waits for the display fonts: registered (the page does so once its largest paint is shown), a moment for
+ * the page to ask for what it uses of them, and those loaded. Nothing here runs on the page's timers, which a
+ * test may have stopped (`page.clock`).
  * @param {import("playwright-core").Page} page
  */
 export async function fontsSettled(page) {
   await page.waitForFunction(() => [...document.fonts].some((face) => face.family.replace(/"/g, "") === "Creepster"), null, { timeout: 5_000 });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+  await new Promise((resolve) => setTimeout(resolve, 50));
   await page.evaluate(() => document.fonts.ready);
 }
 

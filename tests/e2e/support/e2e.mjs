@@ -8,6 +8,9 @@ import { after, before, test } from "node:test";
 import { launchBrowser, openPage, screenshot, slug, DESKTOP } from "./browser.mjs";
 import { startServer } from "./server.mjs";
 
+/** The most a browser test may take. */
+const TEST_TIMEOUT_MS = 240_000;
+
 /** @param {{ args?: string[] }} [serverOptions] */
 export function useApp(serverOptions = {}) {
   /** @type {{ server?: Awaited<ReturnType<typeof startServer>>, browser?: import("playwright-core").Browser }} */
@@ -37,7 +40,8 @@ export function useApp(serverOptions = {}) {
      * @param {{ viewport?: { width: number, height: number }, contextOptions?: import("playwright-core").BrowserContextOptions }} [options]
      */
     browserTest(name, fn, { viewport = DESKTOP, contextOptions = {} } = {}) {
-      test(name, async () => {
+      // A test that hangs fails after four minutes (the longest take under one) instead of holding the run.
+      test(name, { timeout: TEST_TIMEOUT_MS }, async () => {
         if (!state.browser || !state.server) throw new Error("the browser or the server did not start");
         const { context, page, pageErrors } = await openPage(state.browser, state.server.url, viewport, contextOptions);
         try {
