@@ -56,7 +56,10 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
           codec: videoCodecString(video),
           width: video.width,
           height: video.height,
-          fps: frames > 1 && lastVideo > firstVideo ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo)) : null,
+          fps:
+            frames > 1 && lastVideo > firstVideo
+              ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo), ((lastVideo - firstVideo) * 1000) / VIDEO_TIMESCALE)
+              : null,
           keyframeIntervalS: keyframes > 0 ? Math.round((videoSeconds / keyframes) * 100) / 100 : null,
           kbps: kbps(videoBytes),
         }
@@ -71,8 +74,17 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
 
 const COMMON_FRAME_RATES = [23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60];
 
-/** A measured rate (from ms timestamps) as the nearest common one within 0.5 %, else to two decimals. */
-function frameRate(measured: number): number {
-  const nearest = COMMON_FRAME_RATES.reduce((a, b) => (Math.abs(b - measured) < Math.abs(a - measured) ? b : a));
-  return Math.abs(nearest - measured) <= nearest * 0.005 ? nearest : Math.round(measured * 100) / 100;
+/**
+ * A measured rate (from ms timestamps over `spanMs`) as the nearest common one within 0.5 %, else to two
+ * decimals. Millisecond timestamps (and an encoder's first frames) put the span out by a millisecond or two,
+ * so over a short stretch 30 and 29.97 can both fit the measure: then the whole rate, OBS's default, is
+ * taken, until the stretch is long enough to tell them apart (a few seconds).
+ */
+export function frameRate(measured: number, spanMs: number): number {
+  const byDistance = [...COMMON_FRAME_RATES].sort((a, b) => Math.abs(a - measured) - Math.abs(b - measured));
+  const nearest = byDistance[0]!;
+  if (Math.abs(nearest - measured) > nearest * 0.005) return Math.round(measured * 100) / 100;
+  const slack = (2 * measured) / Math.max(spanMs, 1);
+  const fitting = byDistance.filter((rate) => Math.abs(rate - measured) <= slack);
+  return fitting.find(Number.isInteger) ?? nearest;
 }
