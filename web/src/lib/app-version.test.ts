@@ -50,7 +50,7 @@ describe("checking for a newer build", () => {
   test("another build shows the update bar", async () => {
     const { version } = setup("aaa", "bbb");
     const told: boolean[] = [];
-    const unsubscribe = updateReady.subscribe(() => told.push(updateReady.get()));
+    const unsubscribe = updateReady.subscribe(() => told.push(updateReady.value));
     expect(await version.check()).toBe(true);
     expect(await version.check(true)).toBe(true);
     expect(updateReady.value).toBe(true);

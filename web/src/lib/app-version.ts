@@ -67,8 +67,6 @@ export class Flag {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   };
-
-  readonly get = (): boolean => this.#value;
 }
 
 /** True once the server is known to serve a newer build than this page's: the update bar shows. */

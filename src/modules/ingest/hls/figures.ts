@@ -44,8 +44,10 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
     videoBytes += segment.figures.videoBytes;
     audioBytes += segment.figures.audioBytes;
   }
-  // The video's own span (its frames at their spacing), not the segments', which may end in audio alone.
-  const videoSeconds = frames > 1 && lastVideo > firstVideo ? ((lastVideo - firstVideo) / VIDEO_TIMESCALE) * (frames / (frames - 1)) : seconds;
+  // From the first frame's time to the last's; the video's own length (its frames at their spacing) stands
+  // for the segments', which may end in audio alone.
+  const spanS = frames > 1 && lastVideo > firstVideo ? (lastVideo - firstVideo) / VIDEO_TIMESCALE : 0;
+  const videoSeconds = spanS > 0 ? spanS * (frames / (frames - 1)) : seconds;
   const kbps = (bytes: number) => (seconds > 0 ? Math.round((bytes * 8) / seconds / 1000) : null);
   const { video, audio } = source;
   return {
@@ -56,10 +58,7 @@ export function measureFigures(window: SegmentWindow, source: FiguresSource): Pu
           codec: videoCodecString(video),
           width: video.width,
           height: video.height,
-          fps:
-            frames > 1 && lastVideo > firstVideo
-              ? frameRate(((frames - 1) * VIDEO_TIMESCALE) / (lastVideo - firstVideo), ((lastVideo - firstVideo) * 1000) / VIDEO_TIMESCALE)
-              : null,
+          fps: spanS > 0 ? frameRate((frames - 1) / spanS, spanS * 1000) : null,
           keyframeIntervalS: keyframes > 0 ? Math.round((videoSeconds / keyframes) * 100) / 100 : null,
           kbps: kbps(videoBytes),
         }

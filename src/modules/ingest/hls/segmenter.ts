@@ -300,7 +300,6 @@ export class Segmenter implements MediaSink {
     if (track !== session.video || !held || held.committed || duration <= 0 || session.partTicks === 0) return;
     const partLimit = (this.options.partTargetMs * track.timescale) / 1000;
     if (session.partTicks + duration > partLimit || session.partTicks + 2 * duration <= partLimit) return;
-    if (!this.window.current) return;
     held.committed = duration;
     session.partVideo.push({ ...held, duration });
     session.partTicks += duration;
@@ -332,6 +331,7 @@ export class Segmenter implements MediaSink {
     const tracks: FragmentTrack[] = [];
     const figures = segment.figures;
     let independent = true;
+    let duration = session.partTicks / this.lead(session).timescale;
     if (session.video && session.partVideo.length > 0) {
       const last = session.partVideo[session.partVideo.length - 1]!;
       const endS = (last.time + last.duration) / VIDEO_TIMESCALE;
@@ -349,21 +349,18 @@ export class Segmenter implements MediaSink {
         figures.videoBytes += s.data.length;
       }
       session.videoEndS = endS;
-    } else if (session.video && flushAudio) {
-      // The session's last video part went out ahead of its audio: the audio left gets a part of its own.
+    } else if (session.video && session.audio && flushAudio && session.audioQueue.length > 0) {
+      // The session's last video part went out ahead of its audio: the audio left gets a part of its own,
+      // as long as it runs past the video (an audio frame's length at least).
       session.partAudio = session.audioQueue.splice(0);
       independent = false;
+      const last = session.partAudio[session.partAudio.length - 1]!;
+      const rate = session.audio.timescale;
+      duration = Math.max((last.time + last.duration) / rate - session.videoEndS, last.duration / rate);
     }
     if (session.audio && session.partAudio.length > 0) {
       tracks.push(fragmentTrack(session.audio.init.id, session.partAudio));
       for (const s of session.partAudio) figures.audioBytes += s.data.length;
-    }
-    const lead = this.lead(session);
-    let duration = session.partTicks / lead.timescale;
-    const lastAudio = session.partAudio[session.partAudio.length - 1];
-    if (duration <= 0 && session.video && session.audio && lastAudio) {
-      const rate = session.audio.timescale;
-      duration = Math.max((lastAudio.time + lastAudio.duration) / rate - session.videoEndS, lastAudio.duration / rate);
     }
     session.partVideo = [];
     session.partAudio = [];

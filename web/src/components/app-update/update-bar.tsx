@@ -9,7 +9,7 @@ import "./app-update.css";
  * again when a tab hidden for a while comes back, and after a reload made for an update says why.
  */
 export function UpdateBar() {
-  const ready = useSyncExternalStore(updateReady.subscribe, updateReady.get);
+  const ready = useSyncExternalStore(updateReady.subscribe, () => updateReady.value);
   const [dismissed, setDismissed] = useState(false);
 
   useEffect(() => {
