@@ -56,22 +56,29 @@ export function recordAssets(page) {
 
 /**
  * The page's first load: the recorded assets it asked for before it turned to code for later — what it
- * fetches once idle, ahead of the first tap (the payment dialog, the toast area), is not counted. All of
- * them for a page that never turned idle. Both times are read off the page's own clock (its resource
- * timings and the mark): a request's time as the test process saw it could be late by however long the
- * event took to reach it, and on a busy machine that put files on the wrong side of the mark. A file the
- * page has no timing for counts as first load.
+ * fetches once idle, ahead of the first tap (the payment dialog, the toast area, the query cache), is not
+ * counted. All of them for a page that never turned idle. Both times are read off the page's own clock (its
+ * resource timings and the mark): a request's time as the test process saw it could be late by however long
+ * the event took to reach it, and on a busy machine that put files on the wrong side of the mark. A file's
+ * timing is written when its response ends, so the measure waits for those still on their way (up to 10 s);
+ * a file the page still has no timing for counts as first load.
  * @param {import("playwright-core").Page} page
  * @param {Set<string>} assets from recordAssets
  */
 export async function firstLoadAssets(page, assets) {
-  const { idleAt, startedAt } = await page.evaluate((name) => {
-    const mark = performance.getEntriesByName(name)[0];
-    /** @type {Record<string, number>} */
-    const started = {};
-    for (const entry of performance.getEntriesByType("resource")) started[entry.name] = Math.min(started[entry.name] ?? Infinity, entry.startTime);
-    return { idleAt: mark ? mark.startTime : null, startedAt: started };
-  }, IDLE_MARK);
+  const timings = () =>
+    page.evaluate((name) => {
+      const mark = performance.getEntriesByName(name)[0];
+      /** @type {Record<string, number>} */
+      const started = {};
+      for (const entry of performance.getEntriesByType("resource")) started[entry.name] = Math.min(started[entry.name] ?? Infinity, entry.startTime);
+      return { idleAt: mark ? mark.startTime : null, startedAt: started };
+    }, IDLE_MARK);
+  let { idleAt, startedAt } = await timings();
+  for (const giveUpAt = Date.now() + 10_000; [...assets].some((url) => !(url in startedAt)) && Date.now() < giveUpAt;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    ({ idleAt, startedAt } = await timings());
+  }
   return [...assets].filter((url) => idleAt === null || !(url in startedAt) || startedAt[url] < idleAt);
 }
 

@@ -1,4 +1,3 @@
-import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { AppErrorBoundary } from "@/components/app-update/app-error-boundary";
 import { UpdateBar } from "@/components/app-update/update-bar";
@@ -7,7 +6,7 @@ import { importFresh } from "@/lib/app-version";
 import { whenIdle } from "@/lib/idle";
 import { withStylesheets } from "@/lib/stylesheets";
 import toastStyles from "@/components/ui/toast.css?url";
-import { createQueryClient } from "@/lib/query-client";
+import { loadQueryCache } from "@/lib/query-cache";
 
 // The toast area (Radix Toast) is not needed for the first paint: fetched when the page is idle, or at once
 // for a toast raised before then, which the store keeps until the area shows it.
@@ -34,14 +33,17 @@ function DeferredToaster() {
   ) : null;
 }
 
-/** App-wide providers: the query cache, the toast area, the update bar, and a card for a page that fails. */
+/**
+ * App-wide: the toast area, the update bar, and a card for a page that fails. The query cache is fetched once
+ * the page is idle, if no screen has asked for it before (web/src/lib/query-cache.tsx).
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  useEffect(() => whenIdle(() => void loadQueryCache().catch(() => {})), []);
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <AppErrorBoundary>{children}</AppErrorBoundary>
       <UpdateBar />
       <DeferredToaster />
-    </QueryClientProvider>
+    </>
   );
 }

@@ -1,12 +1,12 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { RequireAccessCode } from "@/components/guards/require-access-code";
 import { ShellLayout } from "@/components/layouts/shell-layout";
 import { PageLoader } from "@/components/ui/page-loader";
 import { isAdminPath, paths } from "@/config/paths";
 import { HomePage } from "@/features/home/components/home-page";
 import { NotFoundPage } from "@/features/not-found/components/not-found-page";
 import { importFresh } from "@/lib/app-version";
+import { withQueryCache } from "@/lib/query-cache";
 import { withStylesheets } from "@/lib/stylesheets";
 import adminStyles from "@/app/admin-panel.css?url";
 import designStyles from "@/app/routes/design.css?url";
@@ -18,23 +18,23 @@ import testAccessStyles from "@/features/test-access/components/test-access.css?
 
 // Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages,
 // each fetched together with its own stylesheet.
-const AdminRouter = lazy(() => importFresh(withStylesheets(() => import("@/app/admin-router"), adminStyles)));
-const LivestreamPage = lazy(() =>
-  importFresh(withStylesheets(() => import("@/features/livestream/components/livestream-page"), livestreamStyles)).then((m) => ({ default: m.LivestreamPage })),
+// Each is fetched with the query cache, which the landing page's first paint goes without.
+const AdminRouter = withQueryCache(() => importFresh(withStylesheets(() => import("@/app/admin-router"), adminStyles)).then((m) => m.default));
+// The stream screen comes with its guard (a stored code, or a signed-in admin), which the other pages do without.
+const LivestreamPage = withQueryCache(() =>
+  importFresh(withStylesheets(() => import("@/features/livestream/components/livestream-page"), livestreamStyles)).then((m) => m.GuardedLivestreamPage),
 );
-const DesignPage = lazy(() => importFresh(withStylesheets(() => import("@/app/routes/design-page"), designStyles)).then((m) => ({ default: m.DesignPage })));
-const LayoutTestPage = lazy(() =>
-  importFresh(withStylesheets(() => import("@/features/livestream/components/layout-test-page"), streamLayoutStyles)).then((m) => ({ default: m.LayoutTestPage })),
+const DesignPage = withQueryCache(() => importFresh(withStylesheets(() => import("@/app/routes/design-page"), designStyles)).then((m) => m.DesignPage));
+const LayoutTestPage = withQueryCache(() =>
+  importFresh(withStylesheets(() => import("@/features/livestream/components/layout-test-page"), streamLayoutStyles)).then((m) => m.LayoutTestPage),
 );
 // The access pages carry the form and fingerprint code; the landing page stays light without them.
-const CheckoutSuccessPage = lazy(() =>
-  importFresh(withStylesheets(() => import("@/features/checkout-success/components/checkout-success-page"), checkoutSuccessStyles)).then((m) => ({
-    default: m.CheckoutSuccessPage,
-  })),
+const CheckoutSuccessPage = withQueryCache(() =>
+  importFresh(withStylesheets(() => import("@/features/checkout-success/components/checkout-success-page"), checkoutSuccessStyles)).then((m) => m.CheckoutSuccessPage),
 );
-const AccessPage = lazy(() => importFresh(withStylesheets(() => import("@/features/access/components/access-page"), accessStyles)).then((m) => ({ default: m.AccessPage })));
-const TestAccessPage = lazy(() =>
-  importFresh(withStylesheets(() => import("@/features/test-access/components/test-access-page"), testAccessStyles)).then((m) => ({ default: m.TestAccessPage })),
+const AccessPage = withQueryCache(() => importFresh(withStylesheets(() => import("@/features/access/components/access-page"), accessStyles)).then((m) => m.AccessPage));
+const TestAccessPage = withQueryCache(() =>
+  importFresh(withStylesheets(() => import("@/features/test-access/components/test-access-page"), testAccessStyles)).then((m) => m.TestAccessPage),
 );
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
@@ -46,11 +46,7 @@ function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
 }
 
 function Livestream() {
-  return (
-    <RequireAccessCode>
-      <Lazy page={LivestreamPage} />
-    </RequireAccessCode>
-  );
+  return <Lazy page={LivestreamPage} />;
 }
 
 export function AppRouter() {

@@ -1,4 +1,7 @@
 import { MutationCache, QueryClient } from "@tanstack/react-query";
+
+// What the first paint's code observes the cache with, loaded with it (web/src/lib/query-cache.tsx).
+export { QueryObserver } from "@tanstack/react-query";
 import { toast, type ToastInput } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 

@@ -1,5 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Suspense, lazy, useState } from "react";
+import { Suspense, useState } from "react";
 import { useLocation } from "wouter";
 import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { paths } from "@/config/paths";
@@ -9,28 +8,30 @@ import { toast } from "@/hooks/use-toast";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
+import { loadQueryCache, useEarlyQuery, withQueryCache } from "@/lib/query-cache";
 
-const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
+const PaymentDialog = withQueryCache(() => importFresh(loadPaymentDialog).then((m) => m.PaymentDialog));
 
-// Fetched ahead on a hint of BUY NOW (a pointer over it, a finger on it, focus), so the tap finds it loading.
-const fetchPaymentDialog = () => void loadPaymentDialog().catch(() => {});
+// Fetched ahead on a hint of BUY NOW (a pointer over it, a finger on it, focus), so the tap finds it loading:
+// the dialog's code, the query cache and the payment config the dialog reads.
+function prepare() {
+  void loadPaymentDialog().catch(() => {});
+  void loadQueryCache()
+    .then(({ client }) => client.prefetchQuery(paymentConfigQueryOptions()))
+    .catch(() => {});
+}
 
 /** The pass on sale: the price, BUY NOW, and the payment dialog (its code is fetched on first use). */
 export function BuyAccessCard() {
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
   // The event's price: from the public settings the page already has (in its HTML), or, when they cannot be
   // loaded, from the payment config. The dialog reads that config itself; a hint of BUY NOW fetches it ahead.
   const settings = useLivestreamSettings();
-  const config = useQuery({ ...paymentConfigQueryOptions(), enabled: settings.isError });
+  const config = useEarlyQuery({ ...paymentConfigQueryOptions(), enabled: settings.isError }, undefined);
   const price = settings.data?.accessPrice ?? config.data?.accessPrice ?? DEFAULT_ACCESS_PRICE;
   const currency = settings.data?.currency ?? config.data?.currency ?? DEFAULT_CURRENCY;
-  const prepare = () => {
-    fetchPaymentDialog();
-    void queryClient.prefetchQuery(paymentConfigQueryOptions());
-  };
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });

@@ -3,8 +3,13 @@ import { useLocation } from "wouter";
 import { FormField } from "@/components/ui/form-field";
 import { paths } from "@/config/paths";
 import { toast } from "@/hooks/use-toast";
-import { ACCESS_DENIED_TITLE, REFUSED_WITHOUT_REASON, checkAccess } from "@/lib/access-verdicts";
+import { importFresh } from "@/lib/app-version";
 import { LOCAL_KEYS, readLocal, writeLocal } from "@/lib/storage";
+
+// The check with the server and its words load when the form is first used: fetched ahead when a field
+// takes focus, so the submit finds them there.
+const loadVerdicts = () => importFresh(() => import("@/lib/access-verdicts"));
+const fetchVerdicts = () => void loadVerdicts().catch(() => {});
 
 interface EntryValues {
   accessCode: string;
@@ -53,14 +58,17 @@ export function LandingEntryForm() {
     writeLocal(LOCAL_KEYS.accessCode, accessCode);
     writeLocal(LOCAL_KEYS.username, username);
     setChecking(true);
-    const answer = await checkAccess({ accessCode, username });
-    // Unreachable: /access checks again when the viewer enters.
-    if (answer.kind === "refused") toast({ variant: "destructive", title: ACCESS_DENIED_TITLE, description: answer.reason || REFUSED_WITHOUT_REASON });
+    try {
+      const { ACCESS_DENIED_TITLE, REFUSED_WITHOUT_REASON, checkAccess } = await loadVerdicts();
+      const answer = await checkAccess({ accessCode, username });
+      if (answer.kind === "refused") toast({ variant: "destructive", title: ACCESS_DENIED_TITLE, description: answer.reason || REFUSED_WITHOUT_REASON });
+    } catch {}
+    // Unreachable (the server, or the check's own code): /access checks again when the viewer enters.
     navigate(paths.access);
   };
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-labelledby="entry-title">
+    <form className="form" onSubmit={onSubmit} onFocus={fetchVerdicts} noValidate aria-labelledby="entry-title">
       <FormField
         label="Access code"
         name="accessCode"

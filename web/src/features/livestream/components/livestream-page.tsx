@@ -21,15 +21,20 @@ import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
 import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
 import { LiveChat } from "./live-chat";
-import { ReplayStream } from "./replay-stream";
 import { StreamLayout } from "./stream-layout";
 import { StreamPlayer } from "./stream-player";
 import { importFresh } from "@/lib/app-version";
+import { withStylesheets } from "@/lib/stylesheets";
+import { RequireAccessCode } from "@/components/guards/require-access-code";
+import { PageLoader } from "@/components/ui/page-loader";
+import replayStyles from "./replay.css?url";
 
 // The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.
 // Fetched ahead when the viewer reaches for the button; opening it reloads the page if the server was upgraded since.
 const loadDonationDialog = () => import("./donation-dialog");
 const DonationDialog = lazy(() => importFresh(loadDonationDialog).then((m) => ({ default: m.DonationDialog })));
+// The recording and its chat as it happened, after the night: what a live viewer never needs, with its styles.
+const ReplayStream = lazy(() => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles)).then((m) => ({ default: m.ReplayStream })));
 
 export const SETTINGS_POLL_MS = 30_000;
 /** The meter's goal before the settings load: the default £50. */
@@ -101,7 +106,12 @@ export function LivestreamPage() {
   const watchingAs = access.status === "verified" ? <WatchingAs store={store} username={access.username} isAdmin={isAdmin} /> : null;
 
   // After the night: the recording and its chat as it happened, or word that the replay has ended.
-  if (verified && playback.data?.kind === "replay") return <ReplayStream title={title} playback={playback.data} headerEnd={watchingAs} onReload={reloadPlayback} />;
+  if (verified && playback.data?.kind === "replay")
+    return (
+      <Suspense fallback={<PageLoader fullScreen />}>
+        <ReplayStream title={title} playback={playback.data} headerEnd={watchingAs} onReload={reloadPlayback} />
+      </Suspense>
+    );
 
   return (
     <>
@@ -157,5 +167,14 @@ export function LivestreamPage() {
         </Suspense>
       ) : null}
     </>
+  );
+}
+
+/** The stream screen behind its guard: shown with a stored access code, or to a signed-in admin; anyone else goes to /access. */
+export function GuardedLivestreamPage() {
+  return (
+    <RequireAccessCode>
+      <LivestreamPage />
+    </RequireAccessCode>
   );
 }
