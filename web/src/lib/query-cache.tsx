@@ -1,6 +1,6 @@
 import { QueryClientContext } from "@tanstack/react-query";
 import type { QueryClient, QueryKey, QueryObserver, QueryObserverOptions } from "@tanstack/react-query";
-import { lazy, useCallback, useEffect, useMemo, useSyncExternalStore, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, useEffect, useState, useSyncExternalStore, type ComponentType, type LazyExoticComponent } from "react";
 import { importFresh } from "@/lib/app-version";
 
 /**
@@ -62,29 +62,74 @@ export interface EarlyQueryResult<T> {
   isError: boolean;
 }
 
-const noSubscription = () => () => {};
+type EarlyOptions<T, K extends QueryKey> = QueryObserverOptions<T, Error, T, T, K>;
+
+/**
+ * One hook's view of a query: what the page was served until the cache is loaded, then the cache's observer.
+ * Its snapshot changes only when what it shows does, so the cache's arrival repaints nothing by itself.
+ */
+class EarlyObservation<T, K extends QueryKey> {
+  private observer: QueryObserver<T, Error, T, T, K> | undefined;
+  private snapshot: EarlyQueryResult<T>;
+
+  constructor(
+    private options: EarlyOptions<T, K>,
+    served: T | undefined,
+  ) {
+    this.snapshot = { data: served, isPending: served === undefined, isError: false };
+  }
+
+  private bound(): QueryObserver<T, Error, T, T, K> | undefined {
+    if (!this.observer && loaded) this.observer = new loaded.Observer(loaded.client, this.options);
+    return this.observer;
+  }
+
+  read = (): EarlyQueryResult<T> => {
+    const result = this.bound()?.getCurrentResult();
+    if (result && (result.data !== this.snapshot.data || result.isPending !== this.snapshot.isPending || result.isError !== this.snapshot.isError)) {
+      this.snapshot = { data: result.data, isPending: result.isPending, isError: result.isError };
+    }
+    return this.snapshot;
+  };
+
+  subscribe = (onChange: () => void): (() => void) => {
+    let stop = () => {};
+    const observe = () => {
+      const observer = this.bound();
+      if (!observer) return false;
+      stop = observer.subscribe(onChange);
+      onChange();
+      return true;
+    };
+    if (!observe()) {
+      const unlisten = onLoaded(() => {
+        unlisten();
+        observe();
+      });
+      stop = unlisten;
+      // Nothing served to show: the cache is needed at once, to ask the server.
+      if (this.snapshot.data === undefined && this.options.enabled !== false) void loadQueryCache().catch(() => {});
+    }
+    return () => stop();
+  };
+
+  /** Passes on the options that change between renders (whether it runs, how often it polls). */
+  update(enabled: EarlyOptions<T, K>["enabled"], refetchInterval: EarlyOptions<T, K>["refetchInterval"]): void {
+    if (this.options.enabled === enabled && this.options.refetchInterval === refetchInterval) return;
+    this.options = { ...this.options, enabled, refetchInterval };
+    this.observer?.setOptions(this.options);
+    if (!this.observer && this.snapshot.data === undefined && enabled !== false) void loadQueryCache().catch(() => {});
+  }
+}
 
 /**
  * `useQuery` for the code the first paint runs (the landing page, the site's header and footer): the same
  * query, observed in the same cache, but until the cache's code is loaded it answers with `served` (what the
  * page was served with). With nothing served, an enabled query fetches the cache at once, to ask the server.
  */
-export function useEarlyQuery<T, K extends QueryKey>(options: QueryObserverOptions<T, Error, T, T, K>, served: T | undefined): EarlyQueryResult<T> {
-  const cache = useSyncExternalStore(onLoaded, () => loaded);
+export function useEarlyQuery<T, K extends QueryKey>(options: EarlyOptions<T, K>, served: T | undefined): EarlyQueryResult<T> {
+  const [observation] = useState(() => new EarlyObservation(options, served));
   const { enabled, refetchInterval } = options;
-  const waiting = !cache && served === undefined && enabled !== false;
-  useEffect(() => {
-    if (waiting) void loadQueryCache().catch(() => {});
-  }, [waiting]);
-
-  // Created with the options of the render that first has the cache; the two that change are passed on below.
-  const observer = useMemo(() => (cache ? new cache.Observer(cache.client, options) : undefined), [cache]);
-  useEffect(() => {
-    observer?.setOptions({ ...observer.options, enabled, refetchInterval });
-  }, [observer, enabled, refetchInterval]);
-
-  const subscribe = useCallback((onChange: () => void) => observer?.subscribe(onChange) ?? (() => {}), [observer]);
-  const before = useMemo<EarlyQueryResult<T>>(() => ({ data: served, isPending: served === undefined, isError: false }), [served]);
-  const result = useSyncExternalStore(observer ? subscribe : noSubscription, () => (observer ? observer.getCurrentResult() : before));
-  return result;
+  useEffect(() => observation.update(enabled, refetchInterval), [observation, enabled, refetchInterval]);
+  return useSyncExternalStore(observation.subscribe, observation.read);
 }
