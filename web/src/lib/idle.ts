@@ -38,6 +38,12 @@ export function whenIdle(work: () => void): () => void {
 
 /** How long the page waits for its largest paint before it goes on anyway (a browser that does not report it). */
 const LARGEST_PAINT_TIMEOUT_MS = 1_500;
+/**
+ * Where the browser reports it, the wait is only a bound for a page that paints nothing it counts (one
+ * opened in a background tab is not reported until shown): a slow phone's first paint can take longer than
+ * the short wait, and the fonts would then take bandwidth from the banner after all.
+ */
+const REPORTED_PAINT_TIMEOUT_MS = 5_000;
 
 /**
  * Runs `work` once the browser has shown the page's largest paint so far (the banner on the landing page), so
@@ -58,8 +64,9 @@ export function afterLargestPaint(work: () => void): () => void {
     stop();
     work();
   };
-  const timer = window.setTimeout(run, LARGEST_PAINT_TIMEOUT_MS);
-  if (typeof PerformanceObserver !== "undefined" && PerformanceObserver.supportedEntryTypes?.includes("largest-contentful-paint")) {
+  const reported = typeof PerformanceObserver !== "undefined" && PerformanceObserver.supportedEntryTypes?.includes("largest-contentful-paint");
+  const timer = window.setTimeout(run, reported ? REPORTED_PAINT_TIMEOUT_MS : LARGEST_PAINT_TIMEOUT_MS);
+  if (reported) {
     observer = new PerformanceObserver((list) => {
       if (list.getEntries().length > 0) run();
     });
