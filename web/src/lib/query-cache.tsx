@@ -107,18 +107,22 @@ class EarlyObservation<T, K extends QueryKey> {
         observe();
       });
       stop = unlisten;
-      // Nothing served to show: the cache is needed at once, to ask the server.
-      if (this.snapshot.data === undefined && this.options.enabled !== false) void loadQueryCache().catch(() => {});
+      this.askIfNothingServed();
     }
     return () => stop();
   };
+
+  /** Nothing served to show and the query enabled, before the cache is here: it is needed at once, to ask the server. */
+  private askIfNothingServed(): void {
+    if (!this.observer && this.snapshot.data === undefined && this.options.enabled !== false) void loadQueryCache().catch(() => {});
+  }
 
   /** Passes on the options that change between renders (whether it runs, how often it polls). */
   update(enabled: EarlyOptions<T, K>["enabled"], refetchInterval: EarlyOptions<T, K>["refetchInterval"]): void {
     if (this.options.enabled === enabled && this.options.refetchInterval === refetchInterval) return;
     this.options = { ...this.options, enabled, refetchInterval };
     this.observer?.setOptions(this.options);
-    if (!this.observer && this.snapshot.data === undefined && enabled !== false) void loadQueryCache().catch(() => {});
+    this.askIfNothingServed();
   }
 }
 
