@@ -3,8 +3,13 @@
  * side: each spends most of its time waiting (on timers, sockets and the database), so together they take
  * little longer than the slowest. The SQLite run prints as it goes; the other two runs' output follows once
  * each is done. Exits non-zero when any fails.
+ *
+ * Each run also spreads its files over two workers: one file mostly waits (on timers, sockets and the
+ * database), so two at a time halve a run on two cores. Every test app has its own port, data directory
+ * and database, so files in parallel never meet.
  */
-const sqlite = Bun.spawn([process.execPath, "test", "--path-ignore-patterns=tests/hardening/**"], { stdio: ["inherit", "inherit", "inherit"] });
+const PARALLEL = "--parallel=2";
+const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**"], { stdio: ["inherit", "inherit", "inherit"] });
 /** A run whose output is kept until it is done (stdout and stderr, read as it goes so it never blocks). */
 interface BufferedRun {
   name: string;
@@ -16,7 +21,7 @@ const buffered = (name: string, args: string[]): BufferedRun => {
   const output = Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text()]);
   return { name, run, output } satisfies BufferedRun;
 };
-const others = [buffered("PostgreSQL run", ["scripts/test-postgres.ts"]), buffered("Hardening suite", ["test", "tests/hardening"])];
+const others = [buffered("PostgreSQL run", ["scripts/test-postgres.ts", PARALLEL]), buffered("Hardening suite", ["test", PARALLEL, "tests/hardening"])];
 
 const codes: [string, number][] = [["SQLite run", await sqlite.exited]];
 for (const { name, run, output } of others) {
