@@ -14,6 +14,13 @@ test(NAME, async () => {
   const server = await restartableServer();
   const browser = await launchBrowser();
   const { page, context, pageErrors } = await openPage(browser, server.url, MOBILE);
+  // The chat's sockets as the browser saw them, printed if the test fails: when each opened and closed.
+  const started = Date.now();
+  const sockets = [];
+  page.on("websocket", (socket) => {
+    sockets.push(`${Date.now() - started} ms: opened`);
+    socket.on("close", () => sockets.push(`${Date.now() - started} ms: closed`));
+  });
   try {
     await enterStream(page, "Survivor");
     await say(page, "before the restart");
@@ -31,9 +38,11 @@ test(NAME, async () => {
     await chatLine(page, "after the restart").waitFor();
 
     // Down for longer: after repeated failures the chat says it cannot connect; RECONNECT tries again at once.
-    // The notice in the chat panel, and once for the whole streak, the toast.
+    // The notice in the chat panel, and once for the whole streak, the toast. Five attempts take about 9 s
+    // of backoff; the wait allows for a machine that is busy with other tests.
     await server.stop();
-    await page.locator(".stream-chat-connection-error").getByText(CONNECTION_ERROR).waitFor({ timeout: 30_000 });
+    sockets.push(`${Date.now() - started} ms: the server stopped again`);
+    await page.locator(".stream-chat-connection-error").getByText(CONNECTION_ERROR).waitFor({ timeout: 60_000 });
     const errorToast = toastWith(page, CONNECTION_ERROR);
     await errorToast.waitFor();
     assert.equal(await errorToast.getAttribute("data-variant"), "destructive");
@@ -48,6 +57,7 @@ test(NAME, async () => {
     assert.equal(await page.getByText(CONNECTION_ERROR).count(), 0, "the notice and the toast are gone once connected");
     assert.deepEqual(pageErrors.map(String), []);
   } catch (error) {
+    console.log(`the chat's sockets:\n${sockets.join("\n")}`);
     await screenshot(page, `failure-${slug(NAME)}`).catch(() => {});
     throw error;
   } finally {
