@@ -12,6 +12,12 @@ const QUERY_CACHE_CHUNK = /\/assets\/query-client-[^/]+\.js$/;
 
 app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzipped JS and CSS, the query cache fetched once idle`, async ({ page }) => {
   const assets = recordAssets(page);
+  // Each piece of code for later waits for an idle moment of its own: on a busy machine the cache's can come
+  // after the network has first fallen quiet.
+  const cacheFetched = page.waitForRequest(QUERY_CACHE_CHUNK, { timeout: 30_000 }).then(
+    () => true,
+    () => false,
+  );
   await page.goto("/");
   await page.getByRole("heading", { level: 1 }).waitFor();
   await settled(page);
@@ -19,10 +25,7 @@ app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzip
   const { total, report } = await measureAssets(firstLoad);
   assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
   assert.ok(!firstLoad.some((url) => QUERY_CACHE_CHUNK.test(url)), `the query cache is not part of the first load (${report})`);
-  assert.ok(
-    [...assets].some((url) => QUERY_CACHE_CHUNK.test(url)),
-    "the query cache is fetched once the page is idle",
-  );
+  assert.ok(await cacheFetched, "the query cache is fetched once the page is idle");
 });
 
 app.browserTest("the display fonts and the code for later are asked for only once the largest paint is shown", async ({ page }) => {
