@@ -10,23 +10,33 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
-import { lazilyImportedStyles, webBuildOptions } from "./web-build-options.ts";
+import { appGraph, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, webBuildOptions } from "./web-build-options.ts";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
 const publicDir = join(root, "web/public");
 
 await rm(outdir, { recursive: true, force: true });
-const result = await Bun.build({ ...webBuildOptions(outdir), metafile: true });
+const stylesheets = new Map<string, string>();
+const result = await Bun.build({ ...webBuildOptions(outdir, stylesheets), metafile: true });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
-const lazilyImported = lazilyImportedStyles(typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile!);
+const meta = typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile!;
+const lazilyImported = lazilyImportedStyles(meta);
 if (lazilyImported.length > 0) {
   console.error(`Every page's first paint would wait for the styles of lazily loaded code: ${lazilyImported.join(", ")}.`);
   console.error('Import them by URL and load them with their screen instead (`import href from "./x.css?url"`, web/src/lib/stylesheets.ts).');
   process.exit(1);
+}
+
+// The files each preloaded screen loads at once besides the entry, by the page paths that show it.
+const graph = await appGraph(result, outdir, stylesheets, meta);
+const preloads: Record<string, string[]> = {};
+for (const { paths, screen } of PRELOADED_SCREENS) {
+  const { files } = screenFiles(graph, screen);
+  for (const path of paths) preloads[path] = files.filter((file) => /\.(js|css)$/.test(file)).sort();
 }
 
 const hashed = new Set<string>();
@@ -98,6 +108,9 @@ files.forEach((file, i) => {
 lines.push(
   "",
   `export const webBuild = ${JSON.stringify(build)};`,
+  "",
+  "/** The code and styles of the screen a page path shows, named in its HTML so that they load with the entry. */",
+  `export const webPreloads: Record<string, string[]> = ${JSON.stringify(preloads)};`,
   "",
   "export const webAssets: { path: string; file: string; immutable: boolean; gzip?: string; br?: string }[] = [",
   ...entries,

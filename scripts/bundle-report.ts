@@ -16,7 +16,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lazilyImportedStyles, webBuildOptions } from "./web-build-options.ts";
+import { appGraph, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, urlPath, webBuildOptions, type Screen } from "./web-build-options.ts";
 
 interface MetaOutput {
   bytes: number;
@@ -26,16 +26,10 @@ interface MetaOutput {
   cssBundle?: string;
 }
 
-/**
- * Each route's own code and styles: the lazy page chunk the router loads for it and the stylesheet it loads
- * with it (none for the landing page, built in).
- */
-const ROUTES: Record<string, { pages: string[]; stylesheets: string[] }> = {
-  "/": { pages: [], stylesheets: [] },
-  "/livestream": {
-    pages: ["web/src/features/livestream/components/livestream-page.tsx"],
-    stylesheets: ["web/src/features/livestream/components/livestream-page.css"],
-  },
+/** Each route's own screen: none for the landing page, built in; the stream screen's chunk and stylesheet. */
+const ROUTES: Record<string, Screen | null> = {
+  "/": null,
+  "/livestream": PRELOADED_SCREENS.find((s) => s.paths.includes("/livestream"))!.screen,
 };
 
 const args = process.argv.slice(2);
@@ -54,17 +48,8 @@ try {
     inputs: Record<string, { imports: { path: string; kind: string }[] }>;
     outputs: Record<string, MetaOutput>;
   };
-  const key = (path: string) => "./" + path.replace(/^\.?\//, "");
-  const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [key(path), out]));
-
-  // The stylesheets built on their own are assets to the bundler: each found by its CSS.
-  const sheets = new Map<string, string>();
-  for (const output of result.outputs) {
-    if (output.loader !== "file" || !output.path.endsWith(".css")) continue;
-    const css = await output.text();
-    const source = [...built].find(([, text]) => text === css)?.[0];
-    if (source) sheets.set(source, key(output.path.slice(outdir.length)));
-  }
+  const graph = await appGraph(result, outdir, built, meta);
+  const { outputs, sheets } = graph;
   const sheetBytes = async (path: string) => (await Bun.file(join(outdir, path)).arrayBuffer()).byteLength;
 
   const gzip = new Map<string, number>();
@@ -82,7 +67,7 @@ try {
       const byPackage = new Map<string, number>();
       for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
       return {
-        file: path.slice(1),
+        file: path,
         entry: out.entryPoint ?? null,
         bytes: out.bytes,
         gzipBytes: gzip.get(path)!,
@@ -90,45 +75,23 @@ try {
           .sort((a, b) => b[1] - a[1])
           .slice(0, top)
           .map(([name, bytes]) => ({ name, bytes })),
-        staticImports: out.imports.filter((i) => i.kind === "import-statement").map((i) => key(i.path).slice(1)),
-        dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => key(i.path).slice(1)),
+        staticImports: out.imports.filter((i) => i.kind === "import-statement").map((i) => urlPath(i.path)),
+        dynamicImports: out.imports.filter((i) => i.kind === "dynamic-import").map((i) => urlPath(i.path)),
       };
     });
   for (const [source, path] of sheets) {
-    files.push({ file: path.slice(1), entry: source, bytes: await sheetBytes(path), gzipBytes: gzip.get(path)!, biggest: [], staticImports: [], dynamicImports: [] });
+    files.push({ file: path, entry: source, bytes: await sheetBytes(path), gzipBytes: gzip.get(path)!, biggest: [], staticImports: [], dynamicImports: [] });
   }
   files.sort((a, b) => b.gzipBytes - a.gzipBytes);
 
-  // What index.html names, as written into the built page.
-  const html = await Bun.file(join(outdir, "index.html")).text();
-  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => key(m[1]!));
-
   const firstPaint: Record<string, { files: { file: string; gzipBytes: number }[]; gzipBytes: number; lazy: string[] }> = {};
-  for (const [route, { pages, stylesheets }] of Object.entries(ROUTES)) {
-    const roots = [...named];
-    for (const sheet of stylesheets) {
-      if (!sheets.has(sheet)) throw new Error(`no stylesheet is built for ${sheet}`);
-      roots.push(sheets.get(sheet)!);
-    }
-    for (const page of pages) {
-      const chunk = [...outputs].find(([path, out]) => out.entryPoint === page && path.endsWith(".js"));
-      if (!chunk) throw new Error(`no chunk is built for ${page}`);
-      roots.push(chunk[0]);
-    }
-    const seen = new Set<string>();
-    const lazy = new Set<string>();
-    const visit = (path: string) => {
-      if (seen.has(path)) return;
-      seen.add(path);
-      for (const i of outputs.get(path)?.imports ?? []) {
-        if (i.kind === "import-statement") visit(key(i.path));
-        else if (i.kind === "dynamic-import") lazy.add(key(i.path));
-      }
-    };
-    roots.forEach(visit);
-    const loaded = [...seen].filter((p) => /\.(js|css)$/.test(p)).map((p) => ({ file: p.slice(1), gzipBytes: gzip.get(p)! }));
-    for (const path of sheets.values()) lazy.add(path);
-    firstPaint[route] = { files: loaded, gzipBytes: loaded.reduce((n, f) => n + f.gzipBytes, 0), lazy: [...lazy].filter((p) => !seen.has(p)).map((p) => p.slice(1)) };
+  const entry = screenFiles(graph, null);
+  for (const [route, screen] of Object.entries(ROUTES)) {
+    const own = screen ? screenFiles(graph, screen) : { files: [], lazy: [] };
+    const seen = new Set([...entry.files, ...own.files]);
+    const lazy = new Set([...entry.lazy, ...own.lazy, ...sheets.values()]);
+    const loaded = [...seen].filter((p) => /\.(js|css)$/.test(p)).map((p) => ({ file: p, gzipBytes: gzip.get(p)! }));
+    firstPaint[route] = { files: loaded, gzipBytes: loaded.reduce((n, f) => n + f.gzipBytes, 0), lazy: [...lazy].filter((p) => !seen.has(p)) };
   }
 
   const lazilyImported = lazilyImportedStyles(meta);

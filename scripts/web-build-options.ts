@@ -73,3 +73,106 @@ export function lazilyImportedStyles(meta: Metafile): string[] {
     .flatMap((out) => Object.keys(out.inputs))
     .filter((input) => input.endsWith(".css") && !reached.has(input));
 }
+
+/**
+ * A screen the router loads lazily: its page module, the modules the router fetches together with it (the
+ * query cache) and the stylesheets it loads with it, each from the repository's root.
+ */
+export interface Screen {
+  page: string;
+  alongside: string[];
+  stylesheets: string[];
+}
+
+/**
+ * The screens a page's HTML names the code of (`<link rel="modulepreload">`, `<link rel="preload" as="style">`),
+ * so that the browser fetches it together with the app's entry rather than after it has run: the stream
+ * screen, which a viewer opens from a link on a phone. Keyed by the page paths that show it.
+ */
+export const PRELOADED_SCREENS: { paths: string[]; screen: Screen }[] = [
+  {
+    paths: ["/livestream", "/livestream-new", "/livestream-fixed"],
+    screen: {
+      page: "web/src/features/livestream/components/livestream-page.tsx",
+      alongside: ["web/src/lib/query-client.ts"],
+      stylesheets: ["web/src/features/livestream/components/livestream-page.css"],
+    },
+  },
+];
+
+interface BuiltOutput {
+  imports: { path: string; kind: string }[];
+  entryPoint?: string;
+}
+
+/** The built app as a graph of its files, each named by its URL path ("/assets/…"). */
+export interface AppGraph<O extends BuiltOutput = BuiltOutput> {
+  outputs: Map<string, O>;
+  /** The stylesheets built on their own: source (from the repository's root) → URL path. */
+  sheets: Map<string, string>;
+  /** The scripts and stylesheets index.html names. */
+  named: string[];
+}
+
+/** A path the bundler wrote, as the page asks for it. */
+export const urlPath = (path: string) => "/" + path.replace(/^\.?\//, "");
+
+/**
+ * The graph of a build: its metafile's outputs, the stylesheets built on their own (each found by its CSS,
+ * as they are assets to the bundler) and what the built index.html names.
+ */
+export async function appGraph<O extends BuiltOutput>(
+  result: Bun.BuildOutput,
+  outdir: string,
+  built: Map<string, string>,
+  meta: { outputs: Record<string, O> },
+): Promise<AppGraph<O>> {
+  const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [urlPath(path), out]));
+  const sheets = new Map<string, string>();
+  for (const output of result.outputs) {
+    if (output.loader !== "file" || !output.path.endsWith(".css")) continue;
+    const css = await output.text();
+    const source = [...built].find(([, text]) => text === css)?.[0];
+    if (source) sheets.set(source, urlPath(relative(outdir, output.path).split("\\").join("/")));
+  }
+  const html = await Bun.file(join(outdir, "index.html")).text();
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => urlPath(m[1]!));
+  return { outputs, sheets, named };
+}
+
+/**
+ * What a screen loads at once besides what index.html names: its chunk and stylesheets and every chunk
+ * those import statically (`files`), and what they import dynamically (`lazy`, loaded when first needed).
+ * With no screen, what index.html names and its static imports.
+ */
+export function screenFiles(graph: AppGraph, screen: Screen | null): { files: string[]; lazy: string[] } {
+  const reach = (roots: string[]) => {
+    const seen = new Set<string>();
+    const lazy = new Set<string>();
+    const visit = (path: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      for (const i of graph.outputs.get(path)?.imports ?? []) {
+        if (i.kind === "import-statement") visit(urlPath(i.path));
+        else if (i.kind === "dynamic-import") lazy.add(urlPath(i.path));
+      }
+    };
+    roots.forEach(visit);
+    return { seen, lazy };
+  };
+  const entry = reach(graph.named);
+  if (!screen) return { files: [...entry.seen], lazy: [...entry.lazy].filter((p) => !entry.seen.has(p)) };
+  const roots = screen.stylesheets.map((sheet) => {
+    const path = graph.sheets.get(sheet);
+    if (!path) throw new Error(`no stylesheet is built for ${sheet}`);
+    return path;
+  });
+  for (const module of [screen.page, ...screen.alongside]) {
+    const chunk = [...graph.outputs].find(([path, out]) => out.entryPoint === module && path.endsWith(".js"));
+    if (!chunk) throw new Error(`no chunk is built for ${module}`);
+    roots.push(chunk[0]);
+  }
+  const own = reach(roots);
+  const files = [...own.seen].filter((p) => !entry.seen.has(p));
+  return { files, lazy: [...own.lazy].filter((p) => !own.seen.has(p) && !entry.seen.has(p)) };
+}

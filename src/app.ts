@@ -5,7 +5,7 @@ import { HttpError, notFound } from "./lib/errors.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
 import { errorAnswerer, errorResponse } from "./http/error-answer.ts";
 import { apiHeaders, securityPlugin, UPLOAD_BODY_LIMIT } from "./http/security.ts";
-import { loadWebAssets, webAppPlugin, type WebAsset } from "./http/web-app.ts";
+import { loadWebAssets, loadWebPreloads, webAppPlugin, type WebAsset } from "./http/web-app.ts";
 import { accessRoutes } from "./modules/access/index.ts";
 import { adminAuthRoutes } from "./modules/admin/index.ts";
 import { securityRoutes } from "./modules/admin/security-routes.ts";
@@ -52,7 +52,7 @@ function firstIssueMessage(error: unknown): string {
 }
 
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
-export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
+export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?: Record<string, string[]>) {
   const uploads = new UploadService(ctx.store, ctx.config.dataDir);
   const eventPage = new EventPageService(ctx.store, ctx.settings, ctx.site, uploads);
   ctx.mail.setCalendar(() => eventPage.calendar());
@@ -78,6 +78,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[]) {
       return { "content-security-policy": contentSecurityPolicy(sources) };
     },
     (path) => eventPage.pageHead(path),
+    // The built app's screens go with the built app; assets given by a caller come with their own, or none.
+    preloads ?? (assets ? {} : await loadWebPreloads()),
   );
   // One instance of a cluster sends the mail; alone, this one does, and earlier runs' claims are released at once.
   ctx.cluster.single("mail", { start: () => ctx.mail.start(!ctx.cluster.clustered), stop: () => ctx.mail.pause() });

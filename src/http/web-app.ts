@@ -41,6 +41,28 @@ export async function loadWebBuild(): Promise<string | null> {
   }
 }
 
+/** The files each page path's screen loads at once besides the entry (scripts/build-web.ts), or none when no web app is built. */
+export async function loadWebPreloads(): Promise<Record<string, string[]>> {
+  try {
+    const mod: { webPreloads?: Record<string, string[]> } = await import("../web-assets.generated.ts");
+    return mod.webPreloads ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The tags that have the browser fetch a screen's files together with the entry: a module preload for each
+ * script, a style preload for each stylesheet (the screen adds the stylesheet itself when it loads). Only
+ * files this build serves are named.
+ */
+export function preloadTags(files: string[], served: (path: string) => boolean): string {
+  return files
+    .filter((file) => /^\/assets\/[\w.-]+\.(js|css)$/.test(file) && served(file))
+    .map((file) => (file.endsWith(".css") ? `<link rel="preload" as="style" href="${file}" />` : `<link rel="modulepreload" href="${file}" />`))
+    .join("");
+}
+
 /** An asset from its bytes, compressed here when it is worth it. */
 function fromBytes(body: Uint8Array<ArrayBuffer>, type: string, cacheControl: string, compressed = false): LoadedAsset {
   const loaded: LoadedAsset = { body, type, etag: `"${Bun.hash(body).toString(36)}"`, cacheControl };
@@ -74,6 +96,11 @@ export function withPageHead(html: string, head: string): string | null {
   return page.includes("</head>") ? page.replace("</head>", () => `${head}</head>`) : null;
 }
 
+/** index.html with `tags` added at the end of its head, or null when it has no head. */
+function withTags(html: string, tags: string): string | null {
+  return html.includes("</head>") ? html.replace("</head>", () => `${tags}</head>`) : null;
+}
+
 function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<string, string>): Response {
   const headers: Record<string, string> = {
     ...extraHeaders,
@@ -99,23 +126,31 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
  * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, a plain 404 for a
  * missing file (anything whose last segment has an extension) and JSON 404 for unknown /api paths.
  */
-export async function webAppPlugin(assets: WebAsset[], pageHeaders: () => Promise<Record<string, string>>, pageHead: PageHead = async () => null) {
+export async function webAppPlugin(
+  assets: WebAsset[],
+  pageHeaders: () => Promise<Record<string, string>>,
+  pageHead: PageHead = async () => null,
+  preloads: Record<string, string[]> = {},
+) {
   const byPath = new Map<string, LoadedAsset>();
   await Promise.all(assets.map(async (a) => byPath.set(a.path, await load(a))));
   const index = byPath.get("/index.html");
   const indexHtml = index ? new TextDecoder().decode(index.body) : "";
+  const codeTags = new Map(Object.entries(preloads).map(([path, files]) => [path, preloadTags(files, (file) => byPath.has(file))]));
   // Each page's index.html with its own head, compressed once and kept until the head changes.
-  const pages = new Map<string, { head: string; asset: LoadedAsset }>();
+  const pages = new Map<string, { ownHead: string | null; head: string; asset: LoadedAsset }>();
   const pageFor = async (path: string, index: LoadedAsset): Promise<LoadedAsset> => {
     // While the head cannot be built (the database away), the page as last served, else the built one:
-    // the page opens, and tells what it cannot load itself.
-    const head = await pageHead(path).catch(() => pages.get(path)?.head ?? null);
-    if (head === null) return index;
+    // the page opens, and tells what it cannot load itself. The screen's code is named either way.
+    const code = codeTags.get(path) ?? "";
+    const ownHead = await pageHead(path).catch(() => pages.get(path)?.ownHead ?? null);
+    if (ownHead === null && !code) return index;
+    const head = ownHead === null ? code : ownHead + code;
     const kept = pages.get(path);
     if (kept?.head === head) return kept.asset;
-    const html = withPageHead(indexHtml, head);
+    const html = ownHead === null ? withTags(indexHtml, code) : withPageHead(indexHtml, head);
     const asset = html === null ? index : fromBytes(new TextEncoder().encode(html), index.type, index.cacheControl);
-    pages.set(path, { head, asset });
+    pages.set(path, { ownHead, head, asset });
     return asset;
   };
 

@@ -390,3 +390,61 @@ describe("bad input in the title", () => {
     expect(res.body).toEqual({ error: "Event title is too long" });
   });
 });
+
+describe("the stream screen's code, named in its page", () => {
+  const SCREEN = "/assets/livestream-page-a1b2c3d4.js";
+  const SHARED = "/assets/index-e5f6a7b8.js";
+  const STYLES = "/assets/livestream-page-c9d0e1f2.css";
+  let site: TestApp;
+  beforeAll(async () => {
+    site = await startTestApp(
+      { publicUrl: SITE },
+      {
+        page: INDEX,
+        files: { [SCREEN]: "export const page = 1;", [SHARED]: "export const shared = 1;", [STYLES]: ".stream-page { color: red }" },
+        // A file this build no longer serves and a name that is no file of ours are never named.
+        preloads: Object.fromEntries(
+          ["/livestream", "/livestream-new", "/elsewhere"].map((path) => [path, [SCREEN, SHARED, STYLES, "/assets/gone-0000.js", '/assets/x"><script>.js']]),
+        ),
+      },
+    );
+  });
+  afterAll(() => site.close());
+
+  /** The page's preload links, as [rel, as, href]. */
+  const preloadsOf = (html: string) =>
+    [...html.matchAll(/<link rel="(modulepreload|preload)"(?: as="(\w+)")? href="([^"]+)" \/>/g)]
+      .filter((m) => m[3]!.startsWith("/assets/"))
+      .map((m) => [m[1], m[2] ?? null, m[3]]);
+
+  test("/livestream asks for the screen's scripts and stylesheet with the entry, beside its own head", async () => {
+    for (const path of ["/livestream", "/livestream-new"]) {
+      const res = await fetch(site.url + path);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(preloadsOf(html)).toEqual([
+        ["modulepreload", null, SCREEN],
+        ["modulepreload", null, SHARED],
+        ["preload", "style", STYLES],
+      ]);
+      expect(html).toContain("<title>Livestream · DREADCAST: The Night It Streams</title>");
+      expect(html.indexOf("modulepreload")).toBeLessThan(html.indexOf("</head>"));
+      expect(html).not.toContain("gone-0000");
+      expect(html).not.toContain("<script>.js");
+      // Each named file is served, cached for good.
+      for (const [, , href] of preloadsOf(html)) {
+        const file = await fetch(site.url + href!);
+        expect(file.status).toBe(200);
+        expect(file.headers.get("cache-control")).toContain("immutable");
+      }
+    }
+  });
+
+  test("a page with no head of its own keeps the built one and gets the tags; the landing and other pages get none", async () => {
+    const elsewhere = await (await fetch(site.url + "/elsewhere")).text();
+    expect(elsewhere).toContain("<title>DREADCAST</title>");
+    expect(elsewhere).toContain('<meta name="description"');
+    expect(preloadsOf(elsewhere).map(([, , href]) => href)).toEqual([SCREEN, SHARED, STYLES]);
+    for (const path of ["/", "/access", "/admin/login"]) expect(preloadsOf(await (await fetch(site.url + path)).text())).toEqual([]);
+  });
+});

@@ -309,7 +309,7 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
 
 // The target is 105 KiB before the player's own code; the entry (React DOM, the site), the query cache and
 // the stream screen's own code and stylesheet come to ~129 KiB (see `npm run bundle-report`).
-app.browserTest("the stream screen's first load is at most 130 KiB of gzipped JS and CSS, and no Stripe or admin code", async ({ page, context }) => {
+app.browserTest("the stream screen's first load is at most 130 KiB of gzipped JS and CSS, all named in its page, and no Stripe or admin code", async ({ page, context, url }) => {
   // An earlier test may have left the stream on the stand-in provider's player: it is served here too, or the
   // iframe's request to a host that does not exist keeps the network from falling quiet.
   await routePlayer(context);
@@ -321,8 +321,27 @@ app.browserTest("the stream screen's first load is at most 130 KiB of gzipped JS
   await settled(fresh);
   const urls = [...assets];
   assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
-  const { total, report } = await measureAssets(await firstLoadAssets(fresh, assets));
+  const firstLoad = await firstLoadAssets(fresh, assets);
+  const { total, report } = await measureAssets(firstLoad);
   assert.ok(total <= 130 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+
+  // The page's HTML names every file of its first load, so that the browser asks for them all at once,
+  // not the screen's only once the entry has run; and it names none the screen does not use.
+  const html = await (await fetch(`${url}/livestream`)).text();
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  const preloaded = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  assert.ok(preloaded.length > 5, `the page names the screen's files: ${preloaded.join(", ")}`);
+  const loaded = firstLoad.map((u) => new URL(u).pathname);
+  assert.deepEqual(
+    loaded.filter((file) => !named.includes(file)),
+    [],
+    "every file of the first load is named in the page",
+  );
+  assert.deepEqual(
+    preloaded.filter((file) => !loaded.includes(file)),
+    [],
+    "every file the page names is part of the first load",
+  );
 });
 
 app.browserTest("in an /access ⇄ /livestream loop a test code stays on the stream, and any other code is sent home", async ({ page }) => {

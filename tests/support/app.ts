@@ -84,6 +84,10 @@ export interface TestAppOptions {
   log?: Logger;
   /** The web app's index.html: this text, served as the built page would be. */
   page?: string;
+  /** More files of the web app beside the page: URL path → text. */
+  files?: Record<string, string>;
+  /** The files each page path's screen loads at once, as the build names them (scripts/build-web.ts). */
+  preloads?: Record<string, string[]>;
 }
 
 /**
@@ -115,10 +119,15 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   if (pageDir) {
     writeFileSync(join(pageDir, "index.html"), options.page!);
     assets.push({ path: "/index.html", file: join(pageDir, "index.html"), immutable: false });
+    for (const [path, text] of Object.entries(options.files ?? {})) {
+      const file = join(pageDir, path.replace(/[^\w.-]/g, "_"));
+      writeFileSync(file, text);
+      assets.push({ path, file, immutable: true });
+    }
   }
   const store = await openStore({ dataDir, databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs });
   const ctx = await createContext(config, store, logger);
-  const app = (await createApp(ctx, assets)).listen({ port: 0, hostname: "127.0.0.1" });
+  const app = (await createApp(ctx, assets, options.preloads)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {
     url,
