@@ -10,6 +10,9 @@
  * /livestream is opened as a viewer who has just been let in: a test code, POST /api/validate-access
  * from the page (so the session cookie is the browser's) and the code and name in localStorage.
  *
+ * Slow network: /livestream's largest paint with Chromium's own network throttling (600 ms round trip, 1.6
+ * Mbit/s), as served (the stream screen's files named in the page) and with those tags taken out, in turn.
+ *
  * Lighthouse: default (mobile) settings — a moto g power-sized screen, simulated slow 4G and a 4× slower
  * CPU — with performance and accessibility only. / runs as a first visit; /livestream in a profile seeded
  * as above with `disableStorageReset`, so the stored code survives into the audited load.
@@ -170,7 +173,79 @@ async function lighthouseRuns() {
   return results;
 }
 
+/** A slow phone's network, applied in the browser (not simulated): this round trip and 1.6 Mbit/s down. */
+const SLOW_ROUND_TRIP_MS = 600;
+/** The preload tags the server writes into /livestream (src/http/web-app.ts). */
+const PRELOAD_TAG = /<link rel="(?:modulepreload|preload)"[^>]*href="\/assets\/[^"]*"[^>]*\/>/g;
+
+/**
+ * The stream screen's largest paint for a viewer on a slow network, with the screen's files named in the page
+ * as the server sends it, and side by side the same page with those tags taken out (the baseline): three
+ * rounds in turn, each in a fresh context with the cache off.
+ */
+async function slowNetworkPaints() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const runs = { named: [], baseline: [] };
+  try {
+    for (let round = 0; round < 3; round++) {
+      for (const kind of ["named", "baseline"]) {
+        const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        await becomeViewer(page, `slow${round}${kind}`);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: SLOW_ROUND_TRIP_MS, downloadThroughput: 200_000, uploadThroughput: 94_000 });
+        // The page's HTML is held as it arrives (through the throttled network, both kinds alike) and passed on
+        // as it came, or for the baseline without the preload tags.
+        await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*/livestream", requestStage: "Response" }] });
+        cdp.on("Fetch.requestPaused", async ({ requestId, responseStatusCode, responseHeaders }) => {
+          const { body, base64Encoded } = await cdp.send("Fetch.getResponseBody", { requestId });
+          const html = base64Encoded ? Buffer.from(body, "base64").toString("utf8") : body;
+          const served = kind === "baseline" ? html.replace(PRELOAD_TAG, "") : html;
+          const headers = (responseHeaders ?? []).filter((h) => !/^(content-encoding|content-length)$/i.test(h.name));
+          await cdp.send("Fetch.fulfillRequest", {
+            requestId,
+            responseCode: responseStatusCode ?? 200,
+            responseHeaders: headers,
+            body: Buffer.from(served, "utf8").toString("base64"),
+          });
+        });
+        await page.addInitScript(() => {
+          window.largestPaintAt = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) window.largestPaintAt = entry.startTime;
+          }).observe({ type: "largest-contentful-paint", buffered: true });
+        });
+        await page.goto(`${baseUrl}/livestream`);
+        await page.locator(".stream-player-title, .stream-chat-status-connected").first().waitFor({ timeout: 60_000 });
+        // The largest paint is final once nothing larger comes; the screen is complete well within this.
+        await page.waitForTimeout(3_000);
+        const figures = await page.evaluate(() => ({
+          lcpMs: Math.round(window.largestPaintAt),
+          fcpMs: Math.round(performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0),
+          path: location.pathname,
+          preloads: document.querySelectorAll('link[rel="modulepreload"][fetchpriority="low"]').length,
+        }));
+        if (figures.path !== "/livestream") throw new Error(`the slow-network run ended on ${figures.path}`);
+        runs[kind].push(figures);
+        log(`slow network (${SLOW_ROUND_TRIP_MS} ms round trip), ${kind}: LCP ${figures.lcpMs} ms, FCP ${figures.fcpMs} ms, ${figures.preloads} files named in the page`);
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const median = (list, key) => list.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return {
+    roundTripMs: SLOW_ROUND_TRIP_MS,
+    named: { lcpMs: median(runs.named, "lcpMs"), fcpMs: median(runs.named, "fcpMs") },
+    baseline: { lcpMs: median(runs.baseline, "lcpMs"), fcpMs: median(runs.baseline, "fcpMs") },
+  };
+}
+
 const weights = await pageWeights();
+const slowNetwork = await slowNetworkPaints();
 const scores = runLighthouse ? await lighthouseRuns() : null;
-process.stdout.write(JSON.stringify({ weights, lighthouse: scores }) + "\n");
+process.stdout.write(JSON.stringify({ weights, slowNetwork, lighthouse: scores }) + "\n");
 process.exit(0);

@@ -59,7 +59,9 @@ export async function loadWebPreloads(): Promise<Record<string, string[]>> {
 export function preloadTags(files: string[], served: (path: string) => boolean): string {
   return files
     .filter((file) => /^\/assets\/[\w.-]+\.(js|css)$/.test(file) && served(file))
-    .map((file) => (file.endsWith(".css") ? `<link rel="preload" as="style" href="${file}" />` : `<link rel="modulepreload" href="${file}" />`))
+    .map((file) =>
+      file.endsWith(".css") ? `<link rel="preload" as="style" href="${file}" fetchpriority="low" />` : `<link rel="modulepreload" href="${file}" fetchpriority="low" />`,
+    )
     .join("");
 }
 

@@ -411,9 +411,9 @@ describe("the stream screen's code, named in its page", () => {
   });
   afterAll(() => site.close());
 
-  /** The page's preload links, as [rel, as, href]. */
+  /** The page's preload links, as [rel, as, href]: each at low priority, so the entry comes first. */
   const preloadsOf = (html: string) =>
-    [...html.matchAll(/<link rel="(modulepreload|preload)"(?: as="(\w+)")? href="([^"]+)" \/>/g)]
+    [...html.matchAll(/<link rel="(modulepreload|preload)"(?: as="(\w+)")? href="([^"]+)" fetchpriority="low" \/>/g)]
       .filter((m) => m[3]!.startsWith("/assets/"))
       .map((m) => [m[1], m[2] ?? null, m[3]]);
 
