@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BUSY_MESSAGE } from "../../src/lib/errors.ts";
 import type { Config } from "../../src/config.ts";
-import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient, type TestResponse } from "../support/app.ts";
+import { loginAsAdmin, startTestApp, type TestApp, type TestClient, type TestResponse } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf, say, upgradeStatus, WsClient } from "../support/ws.ts";
 import { buyDemoCode, enter, joinAs, makeFingerprint } from "../support/viewer.ts";
@@ -17,6 +17,11 @@ const server = new URL(TEST_POSTGRES_URL);
 const available = await postgresAvailable();
 if (!available) console.warn(`PostgreSQL not reachable at ${server.host}: SKIPPED the test of PostgreSQL lost while running (set DREADCAST_TEST_DATABASE_URL or start a server)`);
 
+/** A page with a head, as the build writes it, for the stream page's tags to go into. */
+const PAGE = "<!doctype html><html><head><title>dreadcast</title></head><body></body></html>";
+/** The stream screen's chunk, which /livestream names in its HTML (scripts/build-web.ts). */
+const STREAM_SCREEN = "/assets/livestream-page-0a1b2c3d.js";
+
 /** A test app on its own database, reached through a TcpProxy in front of the PostgreSQL server. */
 async function appBehindProxy(overrides: Partial<Config>, logged: string[]): Promise<{ db: TestDatabase; proxy: TcpProxy; app: TestApp }> {
   const db = await createTestDatabase();
@@ -25,7 +30,10 @@ async function appBehindProxy(overrides: Partial<Config>, logged: string[]): Pro
   const url = new URL(db.url);
   url.hostname = "127.0.0.1";
   url.port = String(proxy.port);
-  const app = await startTestApp({ databaseUrl: url.toString(), ...overrides }, { log: recordingLogger(logged), page: STAND_IN_PAGE });
+  const app = await startTestApp(
+    { databaseUrl: url.toString(), ...overrides },
+    { log: recordingLogger(logged), page: PAGE, files: { [STREAM_SCREEN]: "export {};" }, preloads: { "/livestream": [STREAM_SCREEN] } },
+  );
   return { db, proxy, app };
 }
 
@@ -98,6 +106,10 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     const landing = await fetch(`${app.url}/`);
     expect({ status: landing.status, body: landing.status === 200 ? "" : await landing.clone().text() }).toEqual({ status: 200, body: "" });
     expect(await landing.text()).toContain("<title>");
+    // The stream page too, naming its screen's code as ever.
+    const stream = await fetch(`${app.url}/livestream`);
+    expect(stream.status).toBe(200);
+    expect(await stream.text()).toContain(`<link rel="modulepreload" href="${STREAM_SCREEN}"`);
     expect(await upgradeStatus(app, { origin: app.origin, cookie: cookieOf(carol) })).toBe(503);
 
     // The chat: the open sockets stay, a line is refused to its sender alone, hearts still count.
