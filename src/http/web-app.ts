@@ -21,34 +21,28 @@ interface LoadedAsset {
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest)|image\/svg)/;
 
-/** Loads the built web app (embedded in the executable, or dist/web when run from source). */
-export async function loadWebAssets(): Promise<WebAsset[]> {
+/** What scripts/build-web.ts generates, or null when no web app is built. */
+async function generated(): Promise<{ webAssets?: WebAsset[]; webBuild?: string; webPreloads?: Record<string, string[]> } | null> {
   try {
-    const mod = await import("../web-assets.generated.ts");
-    return mod.webAssets;
-  } catch {
-    return [];
-  }
-}
-
-/** The embedded web build's name (the hash its index.html carries), or null when no web app is built. */
-export async function loadWebBuild(): Promise<string | null> {
-  try {
-    const mod: { webBuild?: string } = await import("../web-assets.generated.ts");
-    return mod.webBuild ?? null;
+    return await import("../web-assets.generated.ts");
   } catch {
     return null;
   }
 }
 
+/** Loads the built web app (embedded in the executable, or dist/web when run from source). */
+export async function loadWebAssets(): Promise<WebAsset[]> {
+  return (await generated())?.webAssets ?? [];
+}
+
+/** The embedded web build's name (the hash its index.html carries), or null when no web app is built. */
+export async function loadWebBuild(): Promise<string | null> {
+  return (await generated())?.webBuild ?? null;
+}
+
 /** The files each page path's screen loads at once besides the entry (scripts/build-web.ts), or none when no web app is built. */
 export async function loadWebPreloads(): Promise<Record<string, string[]>> {
-  try {
-    const mod: { webPreloads?: Record<string, string[]> } = await import("../web-assets.generated.ts");
-    return mod.webPreloads ?? {};
-  } catch {
-    return {};
-  }
+  return (await generated())?.webPreloads ?? {};
 }
 
 /**
@@ -95,11 +89,11 @@ export function withPageHead(html: string, head: string): string | null {
   const page = html.replace(/<meta name="description"[^>]*>\s*/i, "");
   // Replaced by a function: a `$` in the event's title is text, not a replacement pattern.
   if (/<title>[\s\S]*?<\/title>/i.test(page)) return page.replace(/<title>[\s\S]*?<\/title>/i, () => head);
-  return page.includes("</head>") ? page.replace("</head>", () => `${head}</head>`) : null;
+  return atHeadEnd(page, head);
 }
 
 /** index.html with `tags` added at the end of its head, or null when it has no head. */
-function withTags(html: string, tags: string): string | null {
+function atHeadEnd(html: string, tags: string): string | null {
   return html.includes("</head>") ? html.replace("</head>", () => `${tags}</head>`) : null;
 }
 
@@ -139,20 +133,20 @@ export async function webAppPlugin(
   const index = byPath.get("/index.html");
   const indexHtml = index ? new TextDecoder().decode(index.body) : "";
   const codeTags = new Map(Object.entries(preloads).map(([path, files]) => [path, preloadTags(files, (file) => byPath.has(file))]));
-  // Each page's index.html with its own head, compressed once and kept until the head changes.
-  const pages = new Map<string, { ownHead: string | null; head: string; asset: LoadedAsset }>();
+  // Each page's index.html with its own head, compressed once and kept until that head changes (a path's
+  // code tags are the build's, the same for the server's life).
+  const pages = new Map<string, { ownHead: string | null; asset: LoadedAsset }>();
   const pageFor = async (path: string, index: LoadedAsset): Promise<LoadedAsset> => {
     // While the head cannot be built (the database away), the page as last served, else the built one:
     // the page opens, and tells what it cannot load itself. The screen's code is named either way.
     const code = codeTags.get(path) ?? "";
     const ownHead = await pageHead(path).catch(() => pages.get(path)?.ownHead ?? null);
     if (ownHead === null && !code) return index;
-    const head = ownHead === null ? code : ownHead + code;
     const kept = pages.get(path);
-    if (kept?.head === head) return kept.asset;
-    const html = ownHead === null ? withTags(indexHtml, code) : withPageHead(indexHtml, head);
+    if (kept && kept.ownHead === ownHead) return kept.asset;
+    const html = ownHead === null ? atHeadEnd(indexHtml, code) : withPageHead(indexHtml, ownHead + code);
     const asset = html === null ? index : fromBytes(new TextEncoder().encode(html), index.type, index.cacheControl);
-    pages.set(path, { ownHead, head, asset });
+    pages.set(path, { ownHead, asset });
     return asset;
   };
 
