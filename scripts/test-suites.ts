@@ -2,14 +2,31 @@
  * The unit/API/WebSocket/CLI/cluster suite on SQLite, its PostgreSQL run and the hardening suite, side by
  * side: each spends most of its time waiting (on timers, sockets and the database), so together they take
  * little longer than the slowest. The SQLite run prints as it goes; the other two runs' output follows once
- * each is done. Exits non-zero when any fails.
+ * each is done. Exits non-zero when any fails, and ends with the names of the tests that failed (so the
+ * last lines of a long log say what broke).
  *
  * Each run also spreads its files over two workers: one file mostly waits (on timers, sockets and the
  * database), so two at a time halve a run on two cores. Every test app has its own port, data directory
  * and database, so files in parallel never meet.
  */
 const PARALLEL = "--parallel=2";
-const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**"], { stdio: ["inherit", "inherit", "inherit"] });
+
+/** Lines that name a failed test in Bun's report. */
+const failures = (text: string): string[] => text.split("\n").filter((line) => line.startsWith("(fail)"));
+
+/** A stream copied to one of ours as it comes, and kept. */
+const copyAndKeep = async (from: ReadableStream<Uint8Array>, to: NodeJS.WriteStream): Promise<string> => {
+  const decoder = new TextDecoder();
+  let kept = "";
+  for await (const chunk of from) {
+    to.write(chunk);
+    kept += decoder.decode(chunk, { stream: true });
+  }
+  return kept + decoder.decode();
+};
+const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**"], { stdio: ["ignore", "pipe", "pipe"] });
+const sqliteOutput = Promise.all([copyAndKeep(sqlite.stdout, process.stdout), copyAndKeep(sqlite.stderr, process.stderr)]);
+
 /** A run whose output is kept until it is done (stdout and stderr, read as it goes so it never blocks). */
 interface BufferedRun {
   name: string;
@@ -23,14 +40,18 @@ const buffered = (name: string, args: string[]): BufferedRun => {
 };
 const others = [buffered("PostgreSQL run", ["scripts/test-postgres.ts", PARALLEL]), buffered("Hardening suite", ["test", PARALLEL, "tests/hardening"])];
 
-const codes: [string, number][] = [["SQLite run", await sqlite.exited]];
+const [sqliteOut, sqliteErr] = await sqliteOutput;
+const results: { name: string; code: number; failed: string[] }[] = [{ name: "SQLite run", code: await sqlite.exited, failed: failures(sqliteOut + sqliteErr) }];
 for (const { name, run, output } of others) {
   const [out, err] = await output;
-  codes.push([name, await run.exited]);
+  results.push({ name, code: await run.exited, failed: failures(out + err) });
   process.stdout.write(`\n--- ${name} ---\n`);
   process.stdout.write(out);
   process.stderr.write(err);
 }
-console.log(`\n${codes.map(([name, code]) => `${name}: ${code === 0 ? "passed" : `FAILED (exit ${code})`}`).join("; ")}`);
-process.exit(codes.find(([, code]) => code !== 0)?.[1] ?? 0);
+for (const { name, failed } of results) {
+  if (failed.length > 0) console.log(`\n${name}, failed:\n${failed.join("\n")}`);
+}
+console.log(`\n${results.map(({ name, code }) => `${name}: ${code === 0 ? "passed" : `FAILED (exit ${code})`}`).join("; ")}`);
+process.exit(results.find(({ code }) => code !== 0)?.code ?? 0);
 export {};
