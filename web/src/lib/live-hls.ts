@@ -1,4 +1,4 @@
-import { importFresh } from "./app-version";
+import { liveHlsEngine, loadHls } from "./hls-engine";
 import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart, variantCodecs, videoCodecName } from "./ll-hls-playlist";
 import { LIVE_HLS_OPTIONS } from "./hls-options";
 
@@ -34,10 +34,6 @@ const BUFFERING_MS = 1500;
 /** A player started this recently that fails again waits before the next start, so a broken stream is not hammered. */
 const SETTLE_MS = 10_000;
 
-const HLS_TYPE = "application/vnd.apple.mpegurl";
-
-export const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in window;
-
 /**
  * Plays, or falls back to muted playback where the browser refuses sound without a click. Resolves "refused"
  * when even muted playback is refused (the video's own play button is then the way), "failed" when the load
@@ -58,13 +54,6 @@ export async function playWithSound(video: HTMLVideoElement): Promise<"playing" 
   } catch (error) {
     return (error as Error).name === "NotAllowedError" ? "refused" : "failed";
   }
-}
-
-/** How the browser plays HLS: hls.js, its own player (only where it has no MediaSource, as on an iPhone), or not at all. */
-export function liveHlsEngine(video: HTMLVideoElement): "hls.js" | "native" | "none" {
-  if ("MediaSource" in window) return "hls.js";
-  if (video.canPlayType(HLS_TYPE) !== "") return "native";
-  return "ManagedMediaSource" in window ? "hls.js" : "none";
 }
 
 type Verdict = "live" | "offline" | "refused" | "failed" | { codec: string };
@@ -194,7 +183,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
       return;
     }
     try {
-      const { default: Hls } = await importFresh(() => import("hls.js/light"));
+      const { default: Hls } = await loadHls();
       if (start !== starts) return;
       const hls = new Hls({ ...LIVE_HLS_OPTIONS });
       detach = () => hls.destroy();

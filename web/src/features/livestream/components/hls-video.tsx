@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { StreamLoading } from "./stream-loading";
-import { importFresh } from "@/lib/app-version";
-import { hasMediaSource, playWithSound } from "@/lib/live-hls";
+import { hasMediaSource, loadHls } from "@/lib/hls-engine";
+import { playWithSound } from "@/lib/live-hls";
 
 /** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
 const RETRY_MS = 3000;
@@ -40,7 +40,7 @@ export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
       retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
     };
     if (hasMediaSource()) {
-      importFresh(() => import("hls.js/light")).then(({ default: Hls }) => {
+      loadHls().then(({ default: Hls }) => {
         if (stopped) return;
         const hls = new Hls();
         destroy = () => hls.destroy();

@@ -1,12 +1,24 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { CSSProperties, RefObject } from "react";
-import { HeartIcon } from "@/components/ui/icons";
+import { lazy, Suspense, useEffect, type CSSProperties, type RefObject } from "react";
+import { HeartIcon } from "@/components/ui/stream-icons";
+import { importFresh } from "@/lib/app-version";
+import { hasMediaSource, liveHlsEngine, loadHls } from "@/lib/hls-engine";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
-import { HlsVideo } from "./hls-video";
-import { LiveVideo } from "./live-video";
-import { StreamWaiting } from "./stream-loading";
+import { StreamLoading, StreamWaiting } from "./stream-loading";
 import { Watermark } from "./watermark";
+
+// The players of an HLS source come only for a source that needs one (a provider's plays in its frame):
+// fetched once the page knows its source, hls.js alongside where the browser needs it.
+const HlsVideo = lazy(() => importFresh(() => import("./hls-video")).then((m) => ({ default: m.HlsVideo })));
+const LiveVideo = lazy(() => importFresh(() => import("./live-video")).then((m) => ({ default: m.LiveVideo })));
+
+/** Whether the player of this kind of source plays through hls.js in this browser. */
+function needsHlsJs(kind: StreamPlayback["kind"] | undefined): boolean {
+  if (kind === "hls") return hasMediaSource();
+  if (kind === "ingest") return liveHlsEngine(document.createElement("video")) === "hls.js";
+  return false;
+}
 
 interface StreamPlayerProps {
   /** The viewer's playback address; absent or with an empty url while there is nothing to play. */
@@ -30,14 +42,23 @@ export function StreamPlayer({ playback, offline = false, title, startDate, play
   const url = offline ? "" : (playback?.url ?? "");
   // The built-in ingest gives no address while OBS is not publishing: the stream is offline until it does.
   const publisherAway = playback?.kind === "ingest" && !url;
+  const hlsJs = url !== "" && needsHlsJs(playback?.kind);
+  useEffect(() => {
+    // The player fetches it too, and says so if it cannot: this only starts it sooner.
+    if (hlsJs) void loadHls().catch(() => {});
+  }, [hlsJs]);
   return (
     <div className={url ? "stream-player stream-player-frame" : "stream-player stream-player-empty"}>
       {!url ? (
         <StreamWaiting startDate={startDate} offline={offline || publisherAway} />
       ) : playback?.kind === "hls" ? (
-        <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+        <Suspense fallback={<StreamLoading overlay />}>
+          <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+        </Suspense>
       ) : playback?.kind === "ingest" ? (
-        <LiveVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+        <Suspense fallback={<StreamLoading overlay />}>
+          <LiveVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
+        </Suspense>
       ) : (
         <iframe
           ref={(element) => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { importFresh } from "@/lib/app-version";
-import { liveHlsEngine, playWithSound } from "@/lib/live-hls";
+import { liveHlsEngine, loadHls } from "@/lib/hls-engine";
+import { playWithSound } from "@/lib/live-hls";
 import { playlistSegments, wallClockAt, type TimedSegment } from "../utils/replay-clock";
 
 export type ReplayVideoState =
@@ -98,7 +98,7 @@ export function useReplayVideo(videoRef: RefObject<HTMLVideoElement | null>, src
       };
       void playWithSound(video);
     } else {
-      importFresh(() => import("hls.js/light")).then(({ default: Hls }) => {
+      loadHls().then(({ default: Hls }) => {
         if (stopped) return;
         const hls = new Hls();
         release = () => hls.destroy();
