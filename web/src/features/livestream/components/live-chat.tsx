@@ -1,17 +1,30 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentProps, type FormEvent } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
-import { GiftIcon, HeartIcon, PinIcon, SendIcon } from "@/components/ui/icons";
+import { GiftIcon, HeartIcon, PinIcon, SendIcon } from "@/components/ui/stream-icons";
 import { RefreshIcon } from "@/components/ui/site-icons";
+import { importFresh } from "@/lib/app-version";
 import { useEventCurrency } from "@/lib/money";
 import { useBanAndRefund } from "../hooks/use-ban-and-refund";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
-import { ModeratorActions, type ModeratorAction, type ModeratorActionOptions } from "./moderator-actions";
+import type { ModeratorAction, ModeratorActionOptions } from "./moderator-actions";
 import { ChatLine, ChatPanel } from "./stream-layout";
+
+// A moderator's buttons come only for a moderator: fetched as soon as the chat says they are one.
+const loadModeratorActions = () => importFresh(() => import("./moderator-actions"));
+const LazyModeratorActions = lazy(() => loadModeratorActions().then((m) => ({ default: m.ModeratorActions })));
+
+function ModeratorActions(props: ComponentProps<typeof LazyModeratorActions>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyModeratorActions {...props} />
+    </Suspense>
+  );
+}
 
 interface LiveChatProps {
   store: LiveStore;
@@ -32,6 +45,10 @@ export function LiveChat({ store, connection, isAdmin = false, verifying, verifi
   useSignals();
   const ban = (target: string, reason?: string) => connection.send({ type: "ban_user", username: target, targetUsername: target, reason });
   const banAndRefund = useBanAndRefund(isAdmin, ban);
+  const isModerator = store.isModerator.value;
+  useEffect(() => {
+    if (isModerator) void loadModeratorActions().catch(() => {});
+  }, [isModerator]);
   const moderate = (action: ModeratorAction, message: ChatMessage, options: ModeratorActionOptions = {}) => {
     // The server checks every action; this only skips what the flag says cannot work.
     if (!store.isModerator.value) return;
