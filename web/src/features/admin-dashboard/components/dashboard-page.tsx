@@ -1,7 +1,8 @@
 import type { AdminStats, StatsSample } from "@contracts/admin-panel";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
-import { ActivityIcon, CoinsIcon, DashboardIcon, EyeIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
+import { ActivityIcon, CoinsIcon, DashboardIcon, KeyIcon, UsersIcon } from "@/components/ui/icons";
+import { EyeIcon } from "@/components/ui/stream-icons";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { formatCount } from "@/lib/numbers";

@@ -1,4 +1,4 @@
-import { HeartIcon } from "@/components/ui/icons";
+import { HeartIcon } from "@/components/ui/stream-icons";
 import { formatMoney } from "@contracts/money";
 import { DashPanel } from "./dash-panel";
 

@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import type { AdminStats } from "@contracts/admin-panel";
-import { EyeIcon } from "@/components/ui/icons";
+import { EyeIcon } from "@/components/ui/stream-icons";
 import { paths } from "@/config/paths";
 import { useCan } from "@/lib/admin-auth";
 import { formatCount } from "@/lib/numbers";

@@ -1,6 +1,6 @@
 import { AdminSection } from "@/components/admin/admin-section";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ClockIcon } from "@/components/ui/icons";
+import { ClockIcon } from "@/components/ui/stream-icons";
 import { toast } from "@/hooks/use-toast";
 import { formatTime } from "@/lib/dates";
 import { useLiftTimeout, useTimeouts } from "../api/moderation-log";

@@ -1,7 +1,8 @@
 import { formatMoney } from "@contracts/money";
 import { refundableAmount, refundFailureText, type PaymentRecord } from "@contracts/payments-ledger";
 import { IconFact } from "@/components/admin/icon-fact";
-import { CoinsIcon, GiftIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
+import { CoinsIcon, KeyIcon, MailIcon, UsersIcon } from "@/components/ui/icons";
+import { GiftIcon } from "@/components/ui/stream-icons";
 import { AlertIcon } from "@/components/ui/site-icons";
 import { formatDate, formatDateTime, formatTime } from "@/lib/dates";
 import { KIND_LABELS, refundButtonName, STATUS_BADGES, STATUS_LABELS } from "../lib/payment-labels";

@@ -1,5 +1,6 @@
 import type { RecordingState, RecordingView } from "@contracts/replay";
-import { DownloadIcon, EyeIcon, EyeOffIcon, TrashIcon } from "@/components/ui/icons";
+import { DownloadIcon, EyeOffIcon, TrashIcon } from "@/components/ui/icons";
+import { EyeIcon } from "@/components/ui/stream-icons";
 import { AlertIcon } from "@/components/ui/site-icons";
 import { toast, toastError } from "@/hooks/use-toast";
 import { formatBytes, formatClock } from "@/lib/admin-recordings";

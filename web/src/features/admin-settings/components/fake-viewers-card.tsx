@@ -2,7 +2,7 @@ import { useState, type KeyboardEvent } from "react";
 import { FAKE_VIEWERS_MAX } from "@contracts/admin-panel";
 import { AdminSectionHead } from "@/components/admin/admin-section";
 import { Switch } from "@/components/admin/switch";
-import { EyeIcon } from "@/components/ui/icons";
+import { EyeIcon } from "@/components/ui/stream-icons";
 import { toast } from "@/hooks/use-toast";
 import { useAdminStats } from "@/lib/admin-stats";
 import { formatCount } from "@/lib/numbers";

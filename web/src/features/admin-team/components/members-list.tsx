@@ -1,6 +1,7 @@
 import type { TeamMember } from "@contracts/team";
 import { IconFact } from "@/components/admin/icon-fact";
-import { ClockIcon, LogOutIcon, MailIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "@/components/ui/icons";
+import { LogOutIcon, MailIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "@/components/ui/icons";
+import { ClockIcon } from "@/components/ui/stream-icons";
 import { useMediaQuery } from "@/hooks/use-media-query";
 import { formatDateTime } from "@/lib/dates";
 import { RoleBadge } from "./role-choices";

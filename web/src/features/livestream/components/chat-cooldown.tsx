@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { describeDuration, SLOW_MODE_CHOICES } from "@contracts/chat-limits";
-import { ClockIcon } from "@/components/ui/icons";
+import { ClockIcon } from "@/components/ui/stream-icons";
 import type { ChatCooldown, LiveStore } from "../stores/live-store";
 
 function secondsUntil(cooldown: ChatCooldown | null): number {

@@ -4,7 +4,7 @@ import { DEFAULT_CURRENCY, DONATION_PRESETS, MAX_DONATION, donationAmountProblem
 import type { PaymentIntentState } from "@contracts/payments";
 import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { Field } from "@/components/ui/form-field";
-import { GiftIcon } from "@/components/ui/icons";
+import { GiftIcon } from "@/components/ui/stream-icons";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";

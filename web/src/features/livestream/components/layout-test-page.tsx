@@ -1,5 +1,5 @@
 import { formatCount } from "@/lib/numbers";
-import { EyeIcon, GiftIcon, HeartIcon, SendIcon } from "@/components/ui/icons";
+import { EyeIcon, GiftIcon, HeartIcon, SendIcon } from "@/components/ui/stream-icons";
 import { ChatPanel, FearMeter, StreamLayout, StreamStat } from "./stream-layout";
 
 // Sample numbers of the mock only.

@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type RefObject } from "react";
 import { formatCount } from "@/lib/numbers";
-import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/icons";
+import { EyeIcon, HeartIcon, VolumeIcon, VolumeOffIcon } from "@/components/ui/stream-icons";
 import { useEventCurrency } from "@/lib/money";
 import type { LiveStore } from "../stores/live-store";
 import { sendMuteToPlayer } from "../utils/player-messages";

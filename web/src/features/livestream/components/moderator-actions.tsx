@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { TIMEOUT_CHOICES } from "@contracts/chat-limits";
-import { BanIcon, ClockIcon, CoinsIcon, PinIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
+import { BanIcon, CoinsIcon, TrashIcon, UserXIcon } from "@/components/ui/icons";
+import { ClockIcon, PinIcon } from "@/components/ui/stream-icons";
 
 /** "banRefund": an admin bans and refunds the viewer's pass in one step. */
 export type ModeratorAction = "delete" | "pin" | "kick" | "ban" | "banRefund" | "timeout";

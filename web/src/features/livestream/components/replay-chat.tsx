@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { LockIcon, PinIcon, RewindIcon } from "@/components/ui/icons";
+import { LockIcon, RewindIcon } from "@/components/ui/icons";
+import { PinIcon } from "@/components/ui/stream-icons";
 import { useEventCurrency } from "@/lib/money";
 import { VISIBLE_MESSAGES } from "../stores/live-store";
 import { chatAtCut, type ChatCut, type ReplayChatIndex } from "../utils/replay-chat";
