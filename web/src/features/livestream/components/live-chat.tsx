@@ -5,6 +5,7 @@ import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { GiftIcon, HeartIcon, PinIcon, SendIcon } from "@/components/ui/stream-icons";
 import { RefreshIcon } from "@/components/ui/site-icons";
 import { importFresh } from "@/lib/app-version";
+import { withStylesheets } from "@/lib/stylesheets";
 import { useEventCurrency } from "@/lib/money";
 import { useBanAndRefund } from "../hooks/use-ban-and-refund";
 import type { LiveConnection } from "../hooks/use-live-connection";
@@ -13,9 +14,10 @@ import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
 import type { ModeratorAction, ModeratorActionOptions } from "./moderator-actions";
 import { ChatLine, ChatPanel } from "./stream-layout";
+import moderatorStyles from "./moderator-actions.css?url";
 
 // A moderator's buttons come only for a moderator: fetched as soon as the chat says they are one.
-const loadModeratorActions = () => importFresh(() => import("./moderator-actions"));
+const loadModeratorActions = () => importFresh(withStylesheets(() => import("./moderator-actions"), moderatorStyles));
 const LazyModeratorActions = lazy(() => loadModeratorActions().then((m) => ({ default: m.ModeratorActions })));
 
 function ModeratorActions(props: ComponentProps<typeof LazyModeratorActions>) {

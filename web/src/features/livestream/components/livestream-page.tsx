@@ -27,11 +27,12 @@ import { importFresh } from "@/lib/app-version";
 import { withStylesheets } from "@/lib/stylesheets";
 import { RequireAccessCode } from "@/components/guards/require-access-code";
 import { PageLoader } from "@/components/ui/page-loader";
+import donationStyles from "./donation-dialog.css?url";
 import replayStyles from "./replay.css?url";
 
 // The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.
 // Fetched ahead when the viewer reaches for the button; opening it reloads the page if the server was upgraded since.
-const loadDonationDialog = () => import("./donation-dialog");
+const loadDonationDialog = withStylesheets(() => import("./donation-dialog"), donationStyles);
 const DonationDialog = lazy(() => importFresh(loadDonationDialog).then((m) => ({ default: m.DonationDialog })));
 // The recording and its chat as it happened, after the night: what a live viewer never needs, with its styles.
 const ReplayStream = lazy(() => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles)).then((m) => ({ default: m.ReplayStream })));
