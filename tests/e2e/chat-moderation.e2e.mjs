@@ -133,3 +133,22 @@ app.browserTest("a moderator's line carries the MOD badge from the server; a vie
     await viewer.context.close();
   }
 });
+
+app.browserTest("a moderator's tools cut off on their way: the chat goes on without them, and they come once their file does", async ({ page, context }) => {
+  await routePlayer(context);
+  let cut = 0;
+  await context.route(/\/assets\/moderator-actions-[^/]+\.js$/, (route) => {
+    if (cut < 2) {
+      cut++;
+      return route.abort("connectionreset");
+    }
+    return route.fallback();
+  });
+  await enterStream(page, "Steadfast", await (await theAdmin()).generateCode("MOD"));
+  await say(page, "the cellar door is open again");
+  const line = chatLine(page, "the cellar door is open again");
+  await line.getByRole("button", { name: "Delete message from Steadfast" }).waitFor({ timeout: 20_000 });
+  assert.equal(cut, 2, "the tools' file was cut off twice");
+  assert.equal(await page.getByText("Something went wrong").count(), 0, "the page never gave way to the error card");
+  assert.equal(await page.getByText("Connected", { exact: true }).count(), 1);
+});

@@ -87,6 +87,32 @@ app.browserTest("an unreachable origin shows 'Loading Stream' and the player pic
   }
 });
 
+app.browserTest("the player's code cut off on its way twice: 'Loading Stream' and the chat stay, and the stream plays once it comes", async ({ page, context }) => {
+  const origin = await startHlsOrigin();
+  try {
+    await (await theAdmin()).setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    let cut = 0;
+    let asked = 0;
+    await context.route(/\/assets\/hls-video-[^/]+\.js$/, (route) => {
+      asked++;
+      if (cut < 2) {
+        cut++;
+        return route.abort("connectionreset");
+      }
+      return route.fallback();
+    });
+    await enterStream(page, "Unbroken");
+    await page.getByText("Loading Stream").waitFor();
+    await page.waitForFunction(() => document.querySelector(".stream-chat-status-connected") !== null);
+    await playsPast(page, 0.5, 30_000);
+    assert.equal(cut, 2, "the player's file was cut off twice");
+    assert.ok(asked >= 3, `and asked for again until it came: ${asked} requests`);
+    assert.equal(await page.getByText("Something went wrong").count(), 0, "the page never gave way to the error card");
+  } finally {
+    await origin.stop();
+  }
+});
+
 /**
  * Makes the page's browser one without Media Source Extensions, as Safari on an iPhone before iOS 17.1,
  * so the page hands the playlist to the browser's own HLS player (which Chromium has too), and records

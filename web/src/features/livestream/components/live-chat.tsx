@@ -1,9 +1,10 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { lazy, Suspense, useEffect, useState, type ComponentProps, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { GiftIcon, HeartIcon, PinIcon, SendIcon } from "@/components/ui/stream-icons";
 import { RefreshIcon } from "@/components/ui/site-icons";
+import { loadPart, useLazyPart } from "@/hooks/use-lazy-part";
 import { importFresh } from "@/lib/app-version";
 import { withStylesheets } from "@/lib/stylesheets";
 import { useEventCurrency } from "@/lib/money";
@@ -12,20 +13,17 @@ import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
-import type { ModeratorAction, ModeratorActionOptions } from "./moderator-actions";
+import type { ModeratorAction, ModeratorActionOptions, ModeratorActionsProps } from "./moderator-actions";
 import { ChatLine, ChatPanel } from "./stream-layout";
 import moderatorStyles from "./moderator-actions.css?url";
 
-// A moderator's buttons come only for a moderator: fetched as soon as the chat says they are one.
+// A moderator's buttons come only for a moderator: fetched as soon as the chat says they are one (and
+// tried again while the connection is down; the chat goes on without them until then).
 const loadModeratorActions = () => importFresh(withStylesheets(() => import("./moderator-actions"), moderatorStyles));
-const LazyModeratorActions = lazy(() => loadModeratorActions().then((m) => ({ default: m.ModeratorActions })));
 
-function ModeratorActions(props: ComponentProps<typeof LazyModeratorActions>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyModeratorActions {...props} />
-    </Suspense>
-  );
+function ModeratorActions(props: ModeratorActionsProps) {
+  const part = useLazyPart(loadModeratorActions);
+  return part ? <part.ModeratorActions {...props} /> : null;
 }
 
 interface LiveChatProps {
@@ -49,7 +47,7 @@ export function LiveChat({ store, connection, isAdmin = false, verifying, verifi
   const banAndRefund = useBanAndRefund(isAdmin, ban);
   const isModerator = store.isModerator.value;
   useEffect(() => {
-    if (isModerator) void loadModeratorActions().catch(() => {});
+    if (isModerator) void loadPart(loadModeratorActions).catch(() => {});
   }, [isModerator]);
   const moderate = (action: ModeratorAction, message: ChatMessage, options: ModeratorActionOptions = {}) => {
     // The server checks every action; this only skips what the flag says cannot work.

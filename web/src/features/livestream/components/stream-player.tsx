@@ -1,17 +1,30 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { lazy, Suspense, useEffect, type CSSProperties, type RefObject } from "react";
+import { useEffect, type CSSProperties, type RefObject } from "react";
 import { HeartIcon } from "@/components/ui/stream-icons";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { importFresh } from "@/lib/app-version";
 import { hasMediaSource, liveHlsEngine, loadHls } from "@/lib/hls-engine";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
+import type { HlsVideoProps } from "./hls-video";
 import { StreamLoading, StreamWaiting } from "./stream-loading";
 import { Watermark } from "./watermark";
 
 // The players of an HLS source come only for a source that needs one (a provider's plays in its frame):
-// fetched once the page knows its source, hls.js alongside where the browser needs it.
-const HlsVideo = lazy(() => importFresh(() => import("./hls-video")).then((m) => ({ default: m.HlsVideo })));
-const LiveVideo = lazy(() => importFresh(() => import("./live-video")).then((m) => ({ default: m.LiveVideo })));
+// fetched once the page knows its source, hls.js alongside where the browser needs it. Until one is in
+// (tried again while the connection is down) the loading card stands in for it.
+const loadHlsVideo = () => importFresh(() => import("./hls-video"));
+const loadLiveVideo = () => importFresh(() => import("./live-video"));
+
+function HlsVideo(props: HlsVideoProps) {
+  const part = useLazyPart(loadHlsVideo);
+  return part ? <part.HlsVideo {...props} /> : <StreamLoading overlay />;
+}
+
+function LiveVideo(props: HlsVideoProps) {
+  const part = useLazyPart(loadLiveVideo);
+  return part ? <part.LiveVideo {...props} /> : <StreamLoading overlay />;
+}
 
 /** Whether the player of this kind of source plays through hls.js in this browser. */
 function needsHlsJs(kind: StreamPlayback["kind"] | undefined): boolean {
@@ -52,13 +65,9 @@ export function StreamPlayer({ playback, offline = false, title, startDate, play
       {!url ? (
         <StreamWaiting startDate={startDate} offline={offline || publisherAway} />
       ) : playback?.kind === "hls" ? (
-        <Suspense fallback={<StreamLoading overlay />}>
-          <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
-        </Suspense>
+        <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
       ) : playback?.kind === "ingest" ? (
-        <Suspense fallback={<StreamLoading overlay />}>
-          <LiveVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
-        </Suspense>
+        <LiveVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
       ) : (
         <iframe
           ref={(element) => {

@@ -1,0 +1,60 @@
+import { useEffect, useState } from "react";
+
+/** After a part's code could not be fetched (the connection dropped), the next try this soon. */
+export const PART_RETRY_MS = 3000;
+
+interface Part {
+  module?: unknown;
+  loading?: Promise<unknown>;
+}
+
+const parts = new Map<() => Promise<unknown>, Part>();
+
+/** The part's code, fetched once (again after a failed fetch): `load` is the part's one loader. */
+export function loadPart<T>(load: () => Promise<T>): Promise<T> {
+  let part = parts.get(load);
+  if (!part) parts.set(load, (part = {}));
+  if (part.module !== undefined) return Promise.resolve(part.module as T);
+  const entry = part;
+  entry.loading ??= load().then(
+    (module) => {
+      entry.module = module;
+      return module;
+    },
+    (error: unknown) => {
+      entry.loading = undefined;
+      throw error;
+    },
+  );
+  return entry.loading as Promise<T>;
+}
+
+/**
+ * A split-off part of a screen that the screen goes on without until it comes (a player, a moderator's
+ * tools): its module once fetched, else null. A fetch that fails is tried again every few seconds, so the
+ * part appears once the connection is back, and the rest of the screen never gives way to an error.
+ */
+export function useLazyPart<T>(load: () => Promise<T>): T | null {
+  const [module, setModule] = useState<T | null>(() => (parts.get(load)?.module as T | undefined) ?? null);
+  useEffect(() => {
+    if (module !== null) return;
+    let stopped = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const attempt = () => {
+      loadPart(load).then(
+        (loaded) => {
+          if (!stopped) setModule(() => loaded);
+        },
+        () => {
+          if (!stopped) retry = setTimeout(attempt, PART_RETRY_MS);
+        },
+      );
+    };
+    attempt();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+    };
+  }, [load, module]);
+  return module;
+}
