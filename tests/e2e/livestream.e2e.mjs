@@ -307,6 +307,23 @@ app.browserTest("a demo donation moves the meter, floats hearts and shows the ti
   }
 });
 
+app.browserTest("the donation form's code cut off on its way: Donate says so and the stream stays; the next tap opens it", async ({ page, context }) => {
+  await routePlayer(context);
+  let failing = true;
+  await context.route(/\/assets\/donation-dialog-[^/]+\.js$/, (route) => (failing ? route.abort("connectionreset") : route.fallback()));
+  await enterStream(page, "Patient");
+  await page.getByRole("button", { name: "Donate" }).click();
+  await toastWith(page, "The donation form could not be loaded. Check your connection, then try again.").waitFor();
+  assert.equal(await page.getByRole("dialog", { name: "MAKE A DONATION" }).count(), 0, "no dialog opened");
+  assert.equal(await page.locator(".stream-dialog-loading").count(), 0, "and nothing is left over the stream");
+  assert.equal(await page.getByText("Something went wrong").count(), 0, "the stream page stayed");
+  await screenshotWidths(page, "livestream-donation-code-failed");
+
+  failing = false;
+  await page.getByRole("button", { name: "Donate" }).click();
+  await page.getByRole("dialog", { name: "MAKE A DONATION" }).waitFor();
+});
+
 // The target is 105 KiB before the player's own code; the entry (React DOM, the site), the query cache and
 // the stream screen's own code and stylesheet come to ~123 KiB (see `npm run bundle-report`).
 app.browserTest(

@@ -327,6 +327,30 @@ app.browserTest("Cancel after a failed payment setup closes the dialog", async (
   await page.getByRole("dialog").waitFor({ state: "detached" });
 });
 
+app.browserTest("the payment form's code cut off on its way: BUY NOW says so and the page stays; the next tap opens the form", async ({ page }) => {
+  let failing = true;
+  let cut = 0;
+  await page.route(/\/assets\/payment-dialog-[^/]+\.js$/, (route) => {
+    if (!failing) return route.fallback();
+    cut++;
+    return route.abort("connectionreset");
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: /BUY NOW/ }).click();
+  const notice = toastWith(page, "The payment form could not be loaded. Check your connection, then try again.");
+  await notice.waitFor();
+  assert.ok(cut >= 1, "the form's file was cut off");
+  assert.equal(await toastWith(page, "Could Not Open").count(), 1);
+  assert.equal(await page.getByRole("dialog", { name: "Secure Your Access" }).count(), 0, "no dialog opened");
+  assert.equal(await page.getByText("Something went wrong").count(), 0, "the landing page stayed");
+  await screenshotViewportWidths(page, "purchase-dialog-code-failed");
+
+  failing = false;
+  const dialog = await openBuyDialog(page);
+  await payWithDemoCard(dialog, "4242 4242 4242 4242");
+  await waitForPath(page, "/checkout-success");
+});
+
 app.browserTest("an answer lost after the card was charged: the dialog says it may have gone through, checks, and goes on to the code", async ({ page }) => {
   await page.goto("/");
   const dialog = await openBuyDialog(page);

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { AppErrorBoundary } from "@/components/app-update/app-error-boundary";
 import { UpdateBar } from "@/components/app-update/update-bar";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { useToast } from "@/hooks/use-toast";
 import { importFresh } from "@/lib/app-version";
 import { whenIdle } from "@/lib/idle";
@@ -9,9 +10,15 @@ import toastStyles from "@/components/ui/toast.css?url";
 import { loadQueryCache } from "@/lib/query-cache";
 
 // The toast area (Radix Toast) is not needed for the first paint: fetched when the page is idle, or at once
-// for a toast raised before then, which the store keeps until the area shows it.
-const loadToaster = withStylesheets(() => import("@/components/ui/toaster"), toastStyles);
-const Toaster = lazy(() => importFresh(loadToaster).then((m) => ({ default: m.Toaster })));
+// for a toast raised before then, which the store keeps until the area shows it (a fetch that fails is tried
+// again every few seconds, the toasts waiting meanwhile).
+const fetchToaster = withStylesheets(() => import("@/components/ui/toaster"), toastStyles);
+const loadToaster = () => importFresh(fetchToaster);
+
+function ToastArea() {
+  const part = useLazyPart(loadToaster);
+  return part ? <part.Toaster /> : null;
+}
 
 function DeferredToaster() {
   const { toasts } = useToast();
@@ -19,18 +26,14 @@ function DeferredToaster() {
   // A page left open across an upgrade cannot fetch it ahead: it waits for its first toast, which reloads it.
   useEffect(() => {
     const fetchAhead = async () => {
-      await loadToaster();
+      await fetchToaster();
       setFetched(true);
     };
     return whenIdle(() => void fetchAhead().catch(() => {}));
   }, []);
   const [needed, setNeeded] = useState(false);
   if (!needed && (fetched || toasts.length > 0)) setNeeded(true);
-  return needed ? (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  ) : null;
+  return needed ? <ToastArea /> : null;
 }
 
 /**

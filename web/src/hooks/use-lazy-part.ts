@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /** After a part's code could not be fetched (the connection dropped), the next try this soon. */
 export const PART_RETRY_MS = 3000;
@@ -56,5 +56,32 @@ export function useLazyPart<T>(load: () => Promise<T>): T | null {
       clearTimeout(retry);
     };
   }, [load, module]);
+  return module;
+}
+
+/**
+ * A dialog's code, fetched when the dialog is first wanted (or ahead, with `loadPart`): its module once in,
+ * else null. A fetch that fails calls `onFailed` (the caller closes the dialog and says why), and the next
+ * time the dialog is wanted its code is fetched again.
+ */
+export function useLazyDialog<T>(load: () => Promise<T>, wanted: boolean, onFailed: () => void): T | null {
+  const [module, setModule] = useState<T | null>(() => (parts.get(load)?.module as T | undefined) ?? null);
+  const failed = useRef(onFailed);
+  failed.current = onFailed;
+  useEffect(() => {
+    if (!wanted || module !== null) return;
+    let stopped = false;
+    loadPart(load).then(
+      (loaded) => {
+        if (!stopped) setModule(() => loaded);
+      },
+      () => {
+        if (!stopped) failed.current();
+      },
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [load, wanted, module]);
   return module;
 }

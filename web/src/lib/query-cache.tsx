@@ -41,18 +41,19 @@ function onLoaded(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** A screen split off the first paint that reads the server: its code and the cache fetched together, the cache given to it. */
+/** A part split off the first paint that reads the server: its code and the cache fetched together, the cache given to it. */
+export async function inQueryCache<P extends object>(load: () => Promise<ComponentType<P>>): Promise<ComponentType<P>> {
+  const [{ client }, Part] = await Promise.all([loadQueryCache(), load()]);
+  return (props: P) => (
+    <QueryClientContext value={client}>
+      <Part {...props} />
+    </QueryClientContext>
+  );
+}
+
+/** A screen split off the first paint that reads the server (`inQueryCache`), loaded by the router. */
 export function withQueryCache<P extends object>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
-  return lazy(async () => {
-    const [{ client }, Screen] = await Promise.all([loadQueryCache(), load()]);
-    return {
-      default: (props: P) => (
-        <QueryClientContext value={client}>
-          <Screen {...props} />
-        </QueryClientContext>
-      ),
-    };
-  });
+  return lazy(async () => ({ default: await inQueryCache(load) }));
 }
 
 /** What the first paint's code reads of a query: the cache's own result once it is loaded. */

@@ -1,15 +1,17 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useBackCloses } from "@/hooks/use-back-closes";
+import { useLazyDialog } from "@/hooks/use-lazy-part";
 import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "@/lib/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
 import { importFresh } from "@/lib/app-version";
 
-const StripePaymentForm = lazy(() => importFresh(() => import("./stripe-payment-form")).then((m) => ({ default: m.StripePaymentForm })));
+// Stripe's form comes only in Stripe mode; a fetch of it that fails shows the dialog's own error and Try again.
+const loadStripeForm = () => importFresh(() => import("./stripe-payment-form"));
 
 export const PAYMENT_SUCCESS_CLOSE_DELAY_MS = 1500;
 const SETUP_FAILED = "Failed to initialize payment. Please try again.";
@@ -65,6 +67,8 @@ function PaymentPanel({
     gcTime: 0,
   });
   const onStripeLoadError = useCallback(() => setStripeFailed(true), []);
+  const stripeMode = config.data?.mode === "stripe" && Boolean(config.data.publishableKey);
+  const stripeForm = useLazyDialog(loadStripeForm, stripeMode && !stripeFailed, onStripeLoadError);
   const tryAgain = () => {
     setStripeFailed(false);
     setAttempt((n) => n + 1);
@@ -92,11 +96,8 @@ function PaymentPanel({
 
   const formProps = { clientSecret: setup.data.clientSecret, productType, compact, onSucceeded, onCancel, onBusyChange };
   if (config.data.mode === "stripe" && config.data.publishableKey) {
-    return (
-      <Suspense fallback={<Initializing />}>
-        <StripePaymentForm key={attempt} {...formProps} publishableKey={config.data.publishableKey} onLoadError={onStripeLoadError} />
-      </Suspense>
-    );
+    if (!stripeForm) return <Initializing />;
+    return <stripeForm.StripePaymentForm key={attempt} {...formProps} publishableKey={config.data.publishableKey} onLoadError={onStripeLoadError} />;
   }
   return <DemoPaymentForm {...formProps} />;
 }

@@ -1,16 +1,17 @@
-import { Suspense, useState } from "react";
+import { useState } from "react";
 import { useLocation } from "wouter";
 import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
+import { useLazyDialog } from "@/hooks/use-lazy-part";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
-import { loadQueryCache, useEarlyQuery, withQueryCache } from "@/lib/query-cache";
+import { inQueryCache, loadQueryCache, useEarlyQuery } from "@/lib/query-cache";
 
-const PaymentDialog = withQueryCache(() => importFresh(loadPaymentDialog).then((m) => m.PaymentDialog));
+const loadDialog = () => inQueryCache(() => importFresh(loadPaymentDialog).then((m) => m.PaymentDialog));
 
 // Fetched ahead on a hint of BUY NOW (a pointer over it, a finger on it, focus), so the tap finds it loading:
 // the dialog's code, the query cache and the payment config the dialog reads.
@@ -26,6 +27,12 @@ export function BuyAccessCard() {
   const [, navigate] = useLocation();
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
+  // A dialog whose code could not be fetched (the connection dropped) does not open; the next tap fetches it again.
+  const PaymentDialog = useLazyDialog(loadDialog, requested, () => {
+    setOpen(false);
+    setRequested(false);
+    toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+  });
   // The event's price: from the public settings the page already has (in its HTML), or, when they cannot be
   // loaded, from the payment config. The dialog reads that config itself; a hint of BUY NOW fetches it ahead.
   const settings = useLivestreamSettings();
@@ -66,10 +73,8 @@ export function BuyAccessCard() {
       >
         BUY NOW <span className="home-buy-button-price">{formatMoney(price, currency)}</span>
       </button>
-      {requested ? (
-        <Suspense fallback={null}>
-          <PaymentDialog open={open} onOpenChange={setOpen} amount={price} productType="access" title="Secure Your Access" onPaymentSuccess={onPaymentSuccess} />
-        </Suspense>
+      {requested && PaymentDialog ? (
+        <PaymentDialog open={open} onOpenChange={setOpen} amount={price} productType="access" title="Secure Your Access" onPaymentSuccess={onPaymentSuccess} />
       ) : null}
     </section>
   );

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { lazy, Suspense, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { DEFAULT_CURRENCY, DONATION_PRESETS, MAX_DONATION, donationAmountProblem, isCurrency, minDonation, toMinorUnits } from "@contracts/money";
 import type { PaymentIntentState } from "@contracts/payments";
 import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
@@ -8,10 +8,12 @@ import { GiftIcon } from "@/components/ui/stream-icons";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";
+import { useLazyDialog } from "@/hooks/use-lazy-part";
+import { toast } from "@/hooks/use-toast";
 import { donationTier } from "./stream-layout";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
-const PaymentDialog = lazy(() => importFresh(loadPaymentDialog).then((m) => ({ default: m.PaymentDialog })));
+const loadPayment = () => importFresh(loadPaymentDialog);
 
 export const DEFAULT_DONATION_POUNDS = 5;
 
@@ -37,6 +39,11 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
   const [ownError, setOwnError] = useState<string | undefined>();
   // The amount being paid, fixed when the viewer goes on to pay.
   const [paying, setPaying] = useState<number | null>(null);
+  // A payment form whose code could not be fetched (the connection dropped) does not open; the next try fetches it again.
+  const payment = useLazyDialog(loadPayment, paying !== null, () => {
+    setPaying(null);
+    toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+  });
   const amount = useFormatAmount();
   const eventCurrency = useEventCurrency();
   const currency = isCurrency(eventCurrency) ? eventCurrency : DEFAULT_CURRENCY;
@@ -136,26 +143,22 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      {paying !== null ? (
-        <Suspense
-          fallback={
-            <div className="stream-dialog-overlay stream-dialog-loading" role="status">
-              <span className="spinner" aria-hidden="true" />
-              <span className="sr-only">Loading the payment form</span>
-            </div>
-          }
-        >
-          <PaymentDialog
-            open
-            onOpenChange={(next) => !next && setPaying(null)}
-            amount={paying}
-            productType="donation"
-            title="Make a Donation"
-            compact
-            onPaymentSuccess={(intent) => onDonated(paying / 100, intent)}
-          />
-        </Suspense>
-      ) : null}
+      {paying === null ? null : payment ? (
+        <payment.PaymentDialog
+          open
+          onOpenChange={(next) => !next && setPaying(null)}
+          amount={paying}
+          productType="donation"
+          title="Make a Donation"
+          compact
+          onPaymentSuccess={(intent) => onDonated(paying / 100, intent)}
+        />
+      ) : (
+        <div className="stream-dialog-overlay stream-dialog-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span className="sr-only">Loading the payment form</span>
+        </div>
+      )}
     </>
   );
 }

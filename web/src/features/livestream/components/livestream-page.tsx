@@ -1,6 +1,6 @@
 import { useSignalEffect } from "@preact/signals-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ComponentProps } from "react";
 import { useLocation } from "wouter";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-limits";
 import type { PublicLivestreamSettings } from "@contracts/settings";
@@ -11,6 +11,7 @@ import { paths } from "@/config/paths";
 import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
+import { useLazyDialog, useLazyPart } from "@/hooks/use-lazy-part";
 import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
@@ -33,9 +34,15 @@ import replayStyles from "./replay.css?url";
 // The donation dialogs (and the payment code behind them) load when a viewer first goes to donate.
 // Fetched ahead when the viewer reaches for the button; opening it reloads the page if the server was upgraded since.
 const loadDonationDialog = withStylesheets(() => import("./donation-dialog"), donationStyles);
-const DonationDialog = lazy(() => importFresh(loadDonationDialog).then((m) => ({ default: m.DonationDialog })));
+const loadDonation = () => importFresh(loadDonationDialog);
 // The recording and its chat as it happened, after the night: what a live viewer never needs, with its styles.
-const ReplayStream = lazy(() => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles)).then((m) => ({ default: m.ReplayStream })));
+// Tried again while the connection is down, the loader showing until it comes.
+const loadReplay = () => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles));
+
+function ReplayStream(props: ComponentProps<Awaited<ReturnType<typeof loadReplay>>["ReplayStream"]>) {
+  const part = useLazyPart(loadReplay);
+  return part ? <part.ReplayStream {...props} /> : <PageLoader fullScreen />;
+}
 
 export const SETTINGS_POLL_MS = 30_000;
 /** The meter's goal before the settings load: the default £50. */
@@ -65,6 +72,12 @@ export function LivestreamPage() {
   const [donating, setDonating] = useState(false);
   // Stays mounted once opened: the payment dialog it leads to lives inside it.
   const [donationMounted, setDonationMounted] = useState(false);
+  // A dialog whose code could not be fetched (the connection dropped) does not open; the next tap fetches it again.
+  const donation = useLazyDialog(loadDonation, donationMounted, () => {
+    setDonating(false);
+    setDonationMounted(false);
+    toast({ variant: "destructive", title: "Could Not Open", description: "The donation form could not be loaded. Check your connection, then try again." });
+  });
 
   useEffect(() => () => store.dispose(), [store]);
 
@@ -107,12 +120,7 @@ export function LivestreamPage() {
   const watchingAs = access.status === "verified" ? <WatchingAs store={store} username={access.username} isAdmin={isAdmin} /> : null;
 
   // After the night: the recording and its chat as it happened, or word that the replay has ended.
-  if (verified && playback.data?.kind === "replay")
-    return (
-      <Suspense fallback={<PageLoader fullScreen />}>
-        <ReplayStream title={title} playback={playback.data} headerEnd={watchingAs} onReload={reloadPlayback} />
-      </Suspense>
-    );
+  if (verified && playback.data?.kind === "replay") return <ReplayStream title={title} playback={playback.data} headerEnd={watchingAs} onReload={reloadPlayback} />;
 
   return (
     <>
@@ -155,18 +163,14 @@ export function LivestreamPage() {
           />
         }
       />
-      {donationMounted ? (
-        <Suspense
-          fallback={
-            <div className="stream-dialog-overlay stream-dialog-loading" role="status">
-              <span className="spinner" aria-hidden="true" />
-              <span className="sr-only">Loading…</span>
-            </div>
-          }
-        >
-          <DonationDialog open={donating} onOpenChange={setDonating} onDonated={donated} />
-        </Suspense>
-      ) : null}
+      {!donationMounted ? null : donation ? (
+        <donation.DonationDialog open={donating} onOpenChange={setDonating} onDonated={donated} />
+      ) : (
+        <div className="stream-dialog-overlay stream-dialog-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span className="sr-only">Loading…</span>
+        </div>
+      )}
     </>
   );
 }
