@@ -29,15 +29,28 @@ export function loadPart<T>(load: () => Promise<T>): Promise<T> {
   return entry.loading as Promise<T>;
 }
 
+interface PartOptions {
+  /** Fetch it now (a dialog: once it is opened); true unless said. */
+  wanted?: boolean;
+  /**
+   * A fetch that fails: for a dialog, the caller closes it and says why, and the next time it is wanted
+   * its code is fetched again. Without it, the fetch is tried again every few seconds.
+   */
+  onFailed?: () => void;
+}
+
 /**
  * A split-off part of a screen that the screen goes on without until it comes (a player, a moderator's
- * tools): its module once fetched, else null. A fetch that fails is tried again every few seconds, so the
- * part appears once the connection is back, and the rest of the screen never gives way to an error.
+ * tools, a dialog): its module once fetched, else null. A fetch that fails is tried again every few
+ * seconds (or handed to `onFailed`), so the part appears once the connection is back, and the rest of the
+ * screen never gives way to an error.
  */
-export function useLazyPart<T>(load: () => Promise<T>): T | null {
+export function useLazyPart<T>(load: () => Promise<T>, { wanted = true, onFailed }: PartOptions = {}): T | null {
   const [module, setModule] = useState<T | null>(() => (parts.get(load)?.module as T | undefined) ?? null);
+  const failed = useRef(onFailed);
+  failed.current = onFailed;
   useEffect(() => {
-    if (module !== null) return;
+    if (!wanted || module !== null) return;
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const attempt = () => {
@@ -46,7 +59,9 @@ export function useLazyPart<T>(load: () => Promise<T>): T | null {
           if (!stopped) setModule(() => loaded);
         },
         () => {
-          if (!stopped) retry = setTimeout(attempt, PART_RETRY_MS);
+          if (stopped) return;
+          if (failed.current) failed.current();
+          else retry = setTimeout(attempt, PART_RETRY_MS);
         },
       );
     };
@@ -54,33 +69,6 @@ export function useLazyPart<T>(load: () => Promise<T>): T | null {
     return () => {
       stopped = true;
       clearTimeout(retry);
-    };
-  }, [load, module]);
-  return module;
-}
-
-/**
- * A dialog's code, fetched when the dialog is first wanted (or ahead, with `loadPart`): its module once in,
- * else null. A fetch that fails calls `onFailed` (the caller closes the dialog and says why), and the next
- * time the dialog is wanted its code is fetched again.
- */
-export function useLazyDialog<T>(load: () => Promise<T>, wanted: boolean, onFailed: () => void): T | null {
-  const [module, setModule] = useState<T | null>(() => (parts.get(load)?.module as T | undefined) ?? null);
-  const failed = useRef(onFailed);
-  failed.current = onFailed;
-  useEffect(() => {
-    if (!wanted || module !== null) return;
-    let stopped = false;
-    loadPart(load).then(
-      (loaded) => {
-        if (!stopped) setModule(() => loaded);
-      },
-      () => {
-        if (!stopped) failed.current();
-      },
-    );
-    return () => {
-      stopped = true;
     };
   }, [load, wanted, module]);
   return module;

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useBackCloses } from "@/hooks/use-back-closes";
-import { useLazyDialog } from "@/hooks/use-lazy-part";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { useFormatMoney } from "@/lib/money";
 import { createPaymentSetup, paymentConfigQueryOptions, type ProductType } from "@/lib/payments";
 import { DemoPaymentForm } from "./demo-payment-form";
@@ -68,7 +68,7 @@ function PaymentPanel({
   });
   const onStripeLoadError = useCallback(() => setStripeFailed(true), []);
   const stripeMode = config.data?.mode === "stripe" && Boolean(config.data.publishableKey);
-  const stripeForm = useLazyDialog(loadStripeForm, stripeMode && !stripeFailed, onStripeLoadError);
+  const stripeForm = useLazyPart(loadStripeForm, { wanted: stripeMode && !stripeFailed, onFailed: onStripeLoadError });
   const tryAgain = () => {
     setStripeFailed(false);
     setAttempt((n) => n + 1);

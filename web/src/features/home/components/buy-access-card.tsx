@@ -5,7 +5,7 @@ import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast } from "@/hooks/use-toast";
-import { useLazyDialog } from "@/hooks/use-lazy-part";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
@@ -28,10 +28,13 @@ export function BuyAccessCard() {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
   // A dialog whose code could not be fetched (the connection dropped) does not open; the next tap fetches it again.
-  const PaymentDialog = useLazyDialog(loadDialog, requested, () => {
-    setOpen(false);
-    setRequested(false);
-    toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+  const PaymentDialog = useLazyPart(loadDialog, {
+    wanted: requested,
+    onFailed: () => {
+      setOpen(false);
+      setRequested(false);
+      toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+    },
   });
   // The event's price: from the public settings the page already has (in its HTML), or, when they cannot be
   // loaded, from the payment config. The dialog reads that config itself; a hint of BUY NOW fetches it ahead.

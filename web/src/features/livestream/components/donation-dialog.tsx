@@ -8,7 +8,7 @@ import { GiftIcon } from "@/components/ui/stream-icons";
 import { CloseIcon } from "@/components/ui/site-icons";
 import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";
-import { useLazyDialog } from "@/hooks/use-lazy-part";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { toast } from "@/hooks/use-toast";
 import { donationTier } from "./stream-layout";
 
@@ -40,9 +40,12 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
   // The amount being paid, fixed when the viewer goes on to pay.
   const [paying, setPaying] = useState<number | null>(null);
   // A payment form whose code could not be fetched (the connection dropped) does not open; the next try fetches it again.
-  const payment = useLazyDialog(loadPayment, paying !== null, () => {
-    setPaying(null);
-    toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+  const payment = useLazyPart(loadPayment, {
+    wanted: paying !== null,
+    onFailed: () => {
+      setPaying(null);
+      toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+    },
   });
   const amount = useFormatAmount();
   const eventCurrency = useEventCurrency();

@@ -11,7 +11,7 @@ import { paths } from "@/config/paths";
 import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
 import { toast } from "@/hooks/use-toast";
-import { useLazyDialog, useLazyPart } from "@/hooks/use-lazy-part";
+import { useLazyPart } from "@/hooks/use-lazy-part";
 import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
@@ -73,10 +73,13 @@ export function LivestreamPage() {
   // Stays mounted once opened: the payment dialog it leads to lives inside it.
   const [donationMounted, setDonationMounted] = useState(false);
   // A dialog whose code could not be fetched (the connection dropped) does not open; the next tap fetches it again.
-  const donation = useLazyDialog(loadDonation, donationMounted, () => {
-    setDonating(false);
-    setDonationMounted(false);
-    toast({ variant: "destructive", title: "Could Not Open", description: "The donation form could not be loaded. Check your connection, then try again." });
+  const donation = useLazyPart(loadDonation, {
+    wanted: donationMounted,
+    onFailed: () => {
+      setDonating(false);
+      setDonationMounted(false);
+      toast({ variant: "destructive", title: "Could Not Open", description: "The donation form could not be loaded. Check your connection, then try again." });
+    },
   });
 
   useEffect(() => () => store.dispose(), [store]);
