@@ -96,6 +96,11 @@ export function toastError(description: string) {
   return toast({ variant: "destructive", title: "Error", description });
 }
 
+/** A dialog whose code could not be fetched (the connection dropped): it stays shut, and the next try fetches it again. */
+export function toastCouldNotOpen(form: "payment" | "donation") {
+  return toast({ variant: "destructive", title: "Could Not Open", description: `The ${form} form could not be loaded. Check your connection, then try again.` });
+}
+
 export function useToast() {
   const [state, setState] = useState<State>(memoryState);
   useEffect(() => {

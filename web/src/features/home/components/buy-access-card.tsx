@@ -4,7 +4,7 @@ import { loadPaymentDialog } from "@/components/payments/load-payment-dialog";
 import { paths } from "@/config/paths";
 import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
-import { toast } from "@/hooks/use-toast";
+import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
 import { useLazyPart } from "@/hooks/use-lazy-part";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
@@ -33,7 +33,7 @@ export function BuyAccessCard() {
     onFailed: () => {
       setOpen(false);
       setRequested(false);
-      toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+      toastCouldNotOpen("payment");
     },
   });
   // The event's price: from the public settings the page already has (in its HTML), or, when they cannot be

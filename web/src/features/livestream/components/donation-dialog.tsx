@@ -9,7 +9,7 @@ import { CloseIcon } from "@/components/ui/site-icons";
 import { useEventCurrency, useFormatAmount } from "@/lib/money";
 import { importFresh } from "@/lib/app-version";
 import { useLazyPart } from "@/hooks/use-lazy-part";
-import { toast } from "@/hooks/use-toast";
+import { toastCouldNotOpen } from "@/hooks/use-toast";
 import { donationTier } from "./stream-layout";
 
 // The payment code (and Stripe.js behind it) loads only when a viewer goes on to pay.
@@ -44,7 +44,7 @@ export function DonationDialog({ open, onOpenChange, onDonated }: DonationDialog
     wanted: paying !== null,
     onFailed: () => {
       setPaying(null);
-      toast({ variant: "destructive", title: "Could Not Open", description: "The payment form could not be loaded. Check your connection, then try again." });
+      toastCouldNotOpen("payment");
     },
   });
   const amount = useFormatAmount();

@@ -10,7 +10,7 @@ import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { paths } from "@/config/paths";
 import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
-import { toast } from "@/hooks/use-toast";
+import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
 import { useLazyPart } from "@/hooks/use-lazy-part";
 import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
@@ -78,7 +78,7 @@ export function LivestreamPage() {
     onFailed: () => {
       setDonating(false);
       setDonationMounted(false);
-      toast({ variant: "destructive", title: "Could Not Open", description: "The donation form could not be loaded. Check your connection, then try again." });
+      toastCouldNotOpen("donation");
     },
   });
 
