@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { appGraph, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, webBuildOptions } from "./web-build-options.ts";
 
@@ -31,6 +31,14 @@ if (lazilyImported.length > 0) {
   process.exit(1);
 }
 
+// The bundler also writes, for a split-off chunk that imports a stylesheet the entry's already carries (the
+// countdown's, say), a copy of those rules that nothing loads: such stylesheets, named by no page or script,
+// are left out of the build.
+const referencing = await Promise.all(result.outputs.filter((o) => /\.(js|html)$/.test(o.path)).map((o) => o.text()));
+const unreferenced = new Set(result.outputs.filter((o) => o.path.endsWith(".css") && !referencing.some((text) => text.includes(basename(o.path)))).map((o) => o.path));
+for (const path of unreferenced) await rm(path);
+const outputs = result.outputs.filter((o) => !unreferenced.has(o.path));
+
 // The files each preloaded screen loads at once besides the entry, by the page paths that show it.
 const graph = await appGraph(result, outdir, stylesheets, meta);
 const preloads: Record<string, string[]> = {};
@@ -40,14 +48,14 @@ for (const { paths, screen } of PRELOADED_SCREENS) {
 }
 
 const hashed = new Set<string>();
-for (const output of result.outputs) {
+for (const output of outputs) {
   const rel = "/" + relative(outdir, output.path).split("\\").join("/");
   if (rel !== "/index.html") hashed.add(rel);
 }
 
 // The build's name: a hash of every file the bundler wrote, names and contents.
 const digest = createHash("sha256");
-for (const output of [...result.outputs].sort((a, b) => a.path.localeCompare(b.path))) {
+for (const output of [...outputs].sort((a, b) => a.path.localeCompare(b.path))) {
   digest
     .update(relative(outdir, output.path))
     .update("\0")
