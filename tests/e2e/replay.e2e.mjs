@@ -214,7 +214,9 @@ replayTest("after the night the viewer's /livestream plays the recording, seekab
   await screenshotWidths(page, "replay-livestream");
 });
 
-replayTest("the replay's chat that fails to load says so, and Try again loads it", async ({ page }) => {
+replayTest("the replay's code cut off on its way is fetched again; its chat that fails to load says so, and Try again loads it", async ({ page }) => {
+  let cut = 0;
+  await page.route(/\/assets\/replay-stream-[^/]+\.js$/, (route) => (cut++ === 0 ? route.abort("connectionreset") : route.fallback()));
   let failed = 0;
   await page.route("**/api/stream/replay-chat", async (route) => {
     if (failed++ === 0) return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Simulated failure" }) });
@@ -227,6 +229,8 @@ replayTest("the replay's chat that fails to load says so, and Try again loads it
   await replayChat(page).getByRole("button", { name: "Try again" }).click();
   await alert.waitFor({ state: "detached" });
   assert.equal(failed, 2, "the chat was asked for again");
+  assert.ok(cut >= 2, `the replay's code was asked for again after it was cut off: ${cut} requests`);
+  assert.equal(await page.getByText("Something went wrong").count(), 0, "the page never gave way to the error card");
   await seek(page, moments ? moments.later + 1 : 9999);
   await lineInReplay(page, LATER).waitFor();
 });
