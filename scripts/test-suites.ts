@@ -11,8 +11,8 @@
  */
 const PARALLEL = "--parallel=2";
 
-/** Lines that name a failed test in Bun's report. */
-const failures = (text: string): string[] => text.split("\n").filter((line) => line.startsWith("(fail)"));
+/** Lines that name a failed test in Bun's report (each once: the report names it again at its end). */
+const failures = (text: string): string[] => [...new Set(text.split("\n").filter((line) => line.startsWith("(fail)")))];
 
 /** A stream copied to one of ours as it comes, and kept. */
 const copyAndKeep = async (from: ReadableStream<Uint8Array>, to: NodeJS.WriteStream): Promise<string> => {
