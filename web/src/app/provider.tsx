@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { AppErrorBoundary } from "@/components/app-update/app-error-boundary";
 import { UpdateBar } from "@/components/app-update/update-bar";
-import { useLazyPart } from "@/hooks/use-lazy-part";
+import { lazyPart } from "@/hooks/use-lazy-part";
 import { useToast } from "@/hooks/use-toast";
 import { importFresh } from "@/lib/app-version";
 import { whenIdle } from "@/lib/idle";
@@ -13,12 +13,11 @@ import { loadQueryCache } from "@/lib/query-cache";
 // for a toast raised before then, which the store keeps until the area shows it (a fetch that fails is tried
 // again every few seconds, the toasts waiting meanwhile).
 const fetchToaster = withStylesheets(() => import("@/components/ui/toaster"), toastStyles);
-const loadToaster = () => importFresh(fetchToaster);
 
-function ToastArea() {
-  const part = useLazyPart(loadToaster);
-  return part ? <part.Toaster /> : null;
-}
+const ToastArea = lazyPart(
+  () => importFresh(fetchToaster),
+  (m) => m.Toaster,
+);
 
 function DeferredToaster() {
   const { toasts } = useToast();

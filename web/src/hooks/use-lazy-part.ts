@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { createElement, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 
 /** After a part's code could not be fetched (the connection dropped), the next try this soon. */
 export const PART_RETRY_MS = 3000;
@@ -72,4 +72,15 @@ export function useLazyPart<T>(load: () => Promise<T>, { wanted = true, onFailed
     };
   }, [load, wanted, module]);
   return module;
+}
+
+/**
+ * A component of a split-off part, shown in place as soon as its code is in (`fallback` until then), its
+ * fetch tried again while the connection is down: what `lazy()` is, without an error that takes the screen.
+ */
+export function lazyPart<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>, fallback: ReactNode = null): ComponentType<P> {
+  return function LazyPart(props: P) {
+    const part = useLazyPart(load);
+    return part ? createElement(pick(part), props) : fallback;
+  };
 }

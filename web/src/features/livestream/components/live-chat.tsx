@@ -4,7 +4,7 @@ import type { ChatMessage } from "@contracts/chat";
 import { CHAT_MESSAGE_MAX_LENGTH } from "@contracts/chat-limits";
 import { GiftIcon, HeartIcon, PinIcon, SendIcon } from "@/components/ui/stream-icons";
 import { RefreshIcon } from "@/components/ui/site-icons";
-import { loadPart, useLazyPart } from "@/hooks/use-lazy-part";
+import { lazyPart, loadPart } from "@/hooks/use-lazy-part";
 import { importFresh } from "@/lib/app-version";
 import { withStylesheets } from "@/lib/stylesheets";
 import { useEventCurrency } from "@/lib/money";
@@ -13,7 +13,7 @@ import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
-import type { ModeratorAction, ModeratorActionOptions, ModeratorActionsProps } from "./moderator-actions";
+import type { ModeratorAction, ModeratorActionOptions } from "./moderator-actions";
 import { ChatLine, ChatPanel } from "./stream-layout";
 import moderatorStyles from "./moderator-actions.css?url";
 
@@ -21,10 +21,7 @@ import moderatorStyles from "./moderator-actions.css?url";
 // tried again while the connection is down; the chat goes on without them until then).
 const loadModeratorActions = () => importFresh(withStylesheets(() => import("./moderator-actions"), moderatorStyles));
 
-function ModeratorActions(props: ModeratorActionsProps) {
-  const part = useLazyPart(loadModeratorActions);
-  return part ? <part.ModeratorActions {...props} /> : null;
-}
+const ModeratorActions = lazyPart(loadModeratorActions, (m) => m.ModeratorActions);
 
 interface LiveChatProps {
   store: LiveStore;

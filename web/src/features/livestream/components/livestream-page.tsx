@@ -1,6 +1,6 @@
 import { useSignalEffect } from "@preact/signals-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, type ComponentProps } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-limits";
 import type { PublicLivestreamSettings } from "@contracts/settings";
@@ -11,7 +11,7 @@ import { paths } from "@/config/paths";
 import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
 import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
-import { useLazyPart } from "@/hooks/use-lazy-part";
+import { lazyPart, useLazyPart } from "@/hooks/use-lazy-part";
 import { streamIsLive } from "@/lib/event-status";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
@@ -37,12 +37,11 @@ const loadDonationDialog = withStylesheets(() => import("./donation-dialog"), do
 const loadDonation = () => importFresh(loadDonationDialog);
 // The recording and its chat as it happened, after the night: what a live viewer never needs, with its styles.
 // Tried again while the connection is down, the loader showing until it comes.
-const loadReplay = () => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles));
-
-function ReplayStream(props: ComponentProps<Awaited<ReturnType<typeof loadReplay>>["ReplayStream"]>) {
-  const part = useLazyPart(loadReplay);
-  return part ? <part.ReplayStream {...props} /> : <PageLoader fullScreen />;
-}
+const ReplayStream = lazyPart(
+  () => importFresh(withStylesheets(() => import("./replay-stream"), replayStyles)),
+  (m) => m.ReplayStream,
+  <PageLoader fullScreen />,
+);
 
 export const SETTINGS_POLL_MS = 30_000;
 /** The meter's goal before the settings load: the default £50. */

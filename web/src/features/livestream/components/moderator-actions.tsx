@@ -13,7 +13,7 @@ export interface ModeratorActionOptions {
   reason?: string;
 }
 
-export interface ModeratorActionsProps {
+interface ModeratorActionsProps {
   message: ChatMessage;
   /** The moderator's own line: no timeout, kick or ban of oneself. */
   own: boolean;

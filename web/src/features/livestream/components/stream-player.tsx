@@ -1,12 +1,11 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, type CSSProperties, type RefObject } from "react";
 import { HeartIcon } from "@/components/ui/stream-icons";
-import { useLazyPart } from "@/hooks/use-lazy-part";
+import { lazyPart } from "@/hooks/use-lazy-part";
 import { importFresh } from "@/lib/app-version";
 import { hasMediaSource, liveHlsEngine, loadHls } from "@/lib/hls-engine";
 import type { StreamPlayback } from "@contracts/stream";
 import type { LiveStore } from "../stores/live-store";
-import type { HlsVideoProps } from "./hls-video";
 import { StreamLoading, StreamWaiting } from "./stream-loading";
 import { Watermark } from "./watermark";
 
@@ -16,15 +15,8 @@ import { Watermark } from "./watermark";
 const loadHlsVideo = () => importFresh(() => import("./hls-video"));
 const loadLiveVideo = () => importFresh(() => import("./live-video"));
 
-function HlsVideo(props: HlsVideoProps) {
-  const part = useLazyPart(loadHlsVideo);
-  return part ? <part.HlsVideo {...props} /> : <StreamLoading overlay />;
-}
-
-function LiveVideo(props: HlsVideoProps) {
-  const part = useLazyPart(loadLiveVideo);
-  return part ? <part.LiveVideo {...props} /> : <StreamLoading overlay />;
-}
+const HlsVideo = lazyPart(loadHlsVideo, (m) => m.HlsVideo, <StreamLoading overlay />);
+const LiveVideo = lazyPart(loadLiveVideo, (m) => m.LiveVideo, <StreamLoading overlay />);
 
 /** Whether the player of this kind of source plays through hls.js in this browser. */
 function needsHlsJs(kind: StreamPlayback["kind"] | undefined): boolean {
