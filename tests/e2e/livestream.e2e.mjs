@@ -325,9 +325,10 @@ app.browserTest("the donation form's code cut off on its way: Donate says so and
 });
 
 // The target is 105 KiB before the player's own code; the entry (React DOM, the site), the query cache and
-// the stream screen's own code and stylesheet come to ~123 KiB (see `npm run bundle-report`).
+// the stream screen's own code and stylesheet come to ~115 KiB (see `npm run bundle-report`). React 19.3
+// would be 8 KiB more (README, dependencies): a bump of React fails here rather than unseen.
 app.browserTest(
-  "the stream screen's first load is at most 125 KiB of gzipped JS and CSS, all named in its page, and no Stripe, admin, moderator or player code",
+  "the stream screen's first load is at most 117 KiB of gzipped JS and CSS, all named in its page, and no Stripe, admin, moderator or player code",
   async ({ page, context, url }) => {
     // An earlier test may have left the stream on the stand-in provider's player: it is served here too, or the
     // iframe's request to a host that does not exist keeps the network from falling quiet.
@@ -342,7 +343,7 @@ app.browserTest(
     assert.equal(urls.filter((u) => /stripe|admin/i.test(u)).length, 0, urls.join(", "));
     const firstLoad = await firstLoadAssets(fresh, assets);
     const { total, report } = await measureAssets(firstLoad);
-    assert.ok(total <= 125 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+    assert.ok(total <= 117 * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
     // A viewer of a provider's stream gets neither a moderator's tools, nor an admin's refund, nor an HLS player.
     const unneeded = urls.filter((u) => /\/assets\/(moderator-actions|refund-pass|hls-video|live-video|live-hls|hls\.light)-/.test(u));
     assert.deepEqual(unneeded, [], "code this viewer does not need is not loaded");

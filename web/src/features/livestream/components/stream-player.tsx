@@ -18,10 +18,13 @@ const loadLiveVideo = () => importFresh(() => import("./live-video"));
 const HlsVideo = lazyPart(loadHlsVideo, (m) => m.HlsVideo, <StreamLoading overlay />);
 const LiveVideo = lazyPart(loadLiveVideo, (m) => m.LiveVideo, <StreamLoading overlay />);
 
+/** A video element that is never shown, to ask what this browser can play: made once. */
+let probe: HTMLVideoElement | undefined;
+
 /** Whether the player of this kind of source plays through hls.js in this browser. */
 function needsHlsJs(kind: StreamPlayback["kind"] | undefined): boolean {
   if (kind === "hls") return hasMediaSource();
-  if (kind === "ingest") return liveHlsEngine(document.createElement("video")) === "hls.js";
+  if (kind === "ingest") return liveHlsEngine((probe ??= document.createElement("video"))) === "hls.js";
   return false;
 }
 
