@@ -17,7 +17,7 @@
  * CPU — with performance and accessibility only. / runs as a first visit; /livestream in a profile seeded
  * as above with `disableStorageReset`, so the stored code survives into the audited load.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
@@ -127,6 +127,7 @@ async function lighthouseRuns() {
       });
       const { lhr } = runner;
       // The whole report, for a look at its network and main-thread timelines (--reports DIR).
+      if (reportsDir) mkdirSync(reportsDir, { recursive: true });
       if (reportsDir) writeFileSync(join(reportsDir, `${path.replace(/\W+/g, "_") || "_"}.json`), JSON.stringify(lhr));
       const score = (id) => Math.round((lhr.categories[id]?.score ?? NaN) * 100);
       const metric = (id) => lhr.audits[id]?.numericValue;
