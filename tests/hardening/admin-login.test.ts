@@ -24,11 +24,13 @@ describe("admin login failures", () => {
     const waited = performance.now() - started;
     expect(owner.status).toBe(200);
     expect(owner.body).toEqual({ username: "boss" });
-    expect(waited).toBeLessThan(USERNAME_SLOWDOWN_MAX_MS + 2_000);
-    // Signed in, the name's failures are forgotten: the next login is not slowed.
+    // The cap, plus the password check itself (seconds of its own on a machine busy with other suites).
+    expect(waited).toBeLessThan(USERNAME_SLOWDOWN_MAX_MS + 5_000);
+    // Signed in, the name's failures are forgotten: the next login is not slowed (eight failures would
+    // hold it for the whole cap).
     const next = performance.now();
     expect((await login("boss", "the-right-one", "198.51.100.8")).status).toBe(200);
-    expect(performance.now() - next).toBeLessThan(1_500);
+    expect(performance.now() - next).toBeLessThan(USERNAME_SLOWDOWN_MAX_MS / 2);
   }, 60_000);
 
   test("one address trying many names is locked out, the right password included, while other addresses are not", async () => {
