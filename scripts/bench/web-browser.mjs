@@ -28,6 +28,7 @@ import { firstLoadAssets, measureAssets, recordAssets, settled } from "../../tes
 const baseUrl = process.argv[2];
 const runLighthouse = !process.argv.includes("--no-lighthouse");
 const reportsDir = process.argv.includes("--reports") ? process.argv[process.argv.indexOf("--reports") + 1] : null;
+if (reportsDir) mkdirSync(reportsDir, { recursive: true });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = [
   "--headless=new",
@@ -127,7 +128,6 @@ async function lighthouseRuns() {
       });
       const { lhr } = runner;
       // The whole report, for a look at its network and main-thread timelines (--reports DIR).
-      if (reportsDir) mkdirSync(reportsDir, { recursive: true });
       if (reportsDir) writeFileSync(join(reportsDir, `${path.replace(/\W+/g, "_") || "_"}.json`), JSON.stringify(lhr));
       const score = (id) => Math.round((lhr.categories[id]?.score ?? NaN) * 100);
       const metric = (id) => lhr.audits[id]?.numericValue;

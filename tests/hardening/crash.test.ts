@@ -243,7 +243,8 @@ for (const engine of await testEngines()) {
       }
       // Stripe then sends its own charge.refunded for what it refunded, whether or not the admin heard back
       // (a server killed between Stripe's answer and its own record, then down past the admin's patience).
-      if (stripe.chargeOf(intentId).amount_refunded > 0) objectEvent("charge.refunded", intentId, stripe.chargeOf(intentId), rng.chance(0.3));
+      const charge = stripe.chargeOf(intentId);
+      if (charge.amount_refunded > 0) objectEvent("charge.refunded", intentId, charge, rng.chance(0.3));
     };
     const afterSale = async () => {
       while (!stopping) {
