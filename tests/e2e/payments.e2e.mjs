@@ -182,6 +182,29 @@ app.browserTest("an admin bans a viewer and refunds their pass in one step from 
     assert.equal(payments.find((p) => p.code === victim.code).status, "refunded");
     const bans = await (await page.request.get("/api/admin/banned-users")).json();
     assert.ok(bans.bannedUsers.some((b) => b.username === "Doomed"));
+
+    // The refund call cut off on its way: the ban holds, the refund is reported as failed, the pass stays paid.
+    const unlucky = await buyPass(page, "unlucky@crypt.example");
+    const second = await openViewer(context.browser(), app.url, DESKTOP);
+    const cutOff = (route) => route.abort();
+    try {
+      await enterStream(second.page, "Unlucky", unlucky.code);
+      await say(second.page, "you will never touch my money");
+      const next = chatLine(page, "you will never touch my money");
+      await page.route("**/api/admin/payments/refund", cutOff);
+      await next.hover();
+      await next.getByRole("button", { name: "Ban Unlucky and refund their pass" }).click();
+      await page.evaluate(() => (window.toastTitles = []));
+      await next.getByRole("button", { name: "Yes" }).click();
+      await toastWith(page, "Refund Failed").getByText("The pass of Unlucky could not be refunded.", { exact: true }).waitFor();
+      assert.deepEqual(await page.evaluate(() => window.toastTitles), ["User Banned", "Refund Failed"]);
+      await second.page.getByText("You have been banned from this event.").waitFor();
+      const after = await (await page.request.get("/api/admin/payments")).json();
+      assert.equal(after.find((p) => p.code === unlucky.code).status, "succeeded", "nothing was refunded");
+    } finally {
+      await page.unroute("**/api/admin/payments/refund", cutOff);
+      await second.context.close();
+    }
   } finally {
     await viewer.context.close();
   }

@@ -1,11 +1,12 @@
 import { toast } from "@/hooks/use-toast";
 import { importFresh } from "@/lib/app-version";
+import { refundFailed } from "../utils/refund-failed";
 
 /** Refunds the pass `username` bought (the admin's payment calls are fetched when first used), in a toast. */
 const refundPassOf = (username: string) =>
   importFresh(() => import("../utils/refund-pass")).then(
     (m) => m.refundPassOf(username),
-    () => toast({ variant: "destructive", title: "Refund Failed", description: `The pass of ${username} could not be refunded.` }),
+    () => toast(refundFailed(username)),
   );
 
 /**

@@ -3,6 +3,7 @@ import { refundableAmount } from "@contracts/payments-ledger";
 import { toast } from "@/hooks/use-toast";
 import { getPayments, refundPayment } from "@/lib/admin-payments";
 import { serverErrorMessage } from "@/lib/api-client";
+import { refundFailed } from "./refund-failed";
 
 /** Refunds the pass `username` bought, reporting the outcome in a toast. */
 export async function refundPassOf(username: string): Promise<void> {
@@ -17,6 +18,6 @@ export async function refundPassOf(username: string): Promise<void> {
     const amount = formatMoney(payment.refundedAmount, payment.currency);
     toast({ title: "Pass Refunded", description: `${amount} refunded to ${username}${revokedCode ? `; ${revokedCode} no longer works` : ""}.` });
   } catch (error) {
-    toast({ variant: "destructive", title: "Refund Failed", description: serverErrorMessage(error) ?? `The pass of ${username} could not be refunded.` });
+    toast(refundFailed(username, serverErrorMessage(error)));
   }
 }
