@@ -24,6 +24,7 @@ Flags: --viewers N (2000) --senders S (25) --rate R msg/s per sender (0.8) --sec
 largest one a process serves at p99 ≤ 250 ms under half a core; "" skips the scan) --crowd-rounds R (3: turns the batched
 server and the batched floor take, the CPU figure being each one's median)
 --servers dreadcast,floor,socketio (which chat servers to run) --no-lighthouse --lighthouse-reports DIR (each Lighthouse report, whole, as JSON)
+--lighthouse-runs N (3: audits of each page, the median one being the figure)
 --nice=N (run the benchmark, its servers and load at this priority, e.g. --nice=-10 on a shared machine)
 --bin PATH (default dist/dreadcast; copied first, under the build lock)
 --help (this text)`;
@@ -59,6 +60,7 @@ export function readFlags() {
       long: { type: "boolean", default: false },
       "no-lighthouse": { type: "boolean", default: false },
       "lighthouse-reports": { type: "string" },
+      "lighthouse-runs": { type: "string" },
       servers: { type: "string", default: "dreadcast,floor,socketio" },
       nice: { type: "string" },
       bin: { type: "string" },
@@ -68,9 +70,14 @@ export function readFlags() {
 
 export type Flags = ReturnType<typeof readFlags>;
 
-/** The sizes each benchmark runs at: a flag's value, else the full size, or the quick one with --quick. */
+/** The sizes each benchmark runs at: a flag's value, else the full size, or the quick one with --quick; throws on a size that is not a number ≥ 0. */
 export function sizes(flags: Flags) {
-  const num = (value: string | undefined, full: number, quick: number) => (value !== undefined ? Number(value) : flags.quick ? quick : full);
+  const num = (value: string | undefined, full: number, quick: number) => {
+    if (value === undefined) return flags.quick ? quick : full;
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new Error(`a size must be a number of at least 0, not '${value}'`);
+    return n;
+  };
   return {
     viewers: num(flags.viewers, 2000, 200),
     senders: num(flags.senders, 25, 10),
@@ -93,7 +100,14 @@ export function sizes(flags: Flags) {
     ingestViewers: num(flags["ingest-viewers"], 500, 100),
     ingestSeconds: num(flags["ingest-seconds"], flags.long ? 600 : 180, 30),
     ingestLatencySeconds: num(flags["ingest-latency-seconds"], 60, 20),
+    lighthouseRuns: runs(num(flags["lighthouse-runs"], 3, 1)),
   };
+}
+
+/** A count of runs: a whole number, at least 1. */
+function runs(n: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--lighthouse-runs takes a whole number of at least 1, not ${n}`);
+  return n;
 }
 
 export type Sizes = ReturnType<typeof sizes>;

@@ -25,13 +25,21 @@ import { replayBench } from "./replay.ts";
 import { webBench } from "./web.ts";
 
 const root = resolve(import.meta.dir, "../..");
-const flags = readFlags();
+/** The command line read, or the reason it cannot be (exit code 2, as for a usage error). */
+function commandLine() {
+  try {
+    const flags = readFlags();
+    return { flags, opts: sizes(flags), selected: selection(flags) };
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)} (npm run bench -- --help)`);
+    process.exit(2);
+  }
+}
+const { flags, opts, selected } = commandLine();
 if (flags.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const opts = sizes(flags);
-const selected = selection(flags);
 
 const BUN = process.execPath;
 const work = mkdtempSync(join(tmpdir(), "dreadcast-bench-"));
