@@ -124,12 +124,21 @@ ingestTest(
       await playsWithoutStall(page, 20);
       assert.equal(hlsChunk.length, 1, "hls.js is loaded once, for the ingest");
       assert.ok(blocking.length > 20, `hls.js asks for parts with blocking playlist reloads (low-latency mode): ${blocking.length}`);
-      // Low latency: the player stays within a few seconds of the newest part.
-      const behind = await page.evaluate((s) => {
-        const video = document.querySelector(s);
-        return video.buffered.end(video.buffered.length - 1) - video.currentTime;
-      }, VIDEO);
-      assert.ok(behind < 3, `the player is ${behind.toFixed(2)} s behind the newest part it holds`);
+      // Low latency: the player stays within a few seconds of the newest part. Its distance is read five
+      // times over two seconds and the median held to it: one reading lands on a part just appended, or on
+      // a moment the player is catching up after a busy machine held it back.
+      const behind = [];
+      for (let i = 0; i < 5; i++) {
+        if (i > 0) await page.waitForTimeout(500);
+        behind.push(
+          await page.evaluate((s) => {
+            const video = document.querySelector(s);
+            return video.buffered.end(video.buffered.length - 1) - video.currentTime;
+          }, VIDEO),
+        );
+      }
+      const median = [...behind].sort((a, b) => a - b)[2];
+      assert.ok(median < 3, `the player is ${median.toFixed(2)} s behind the newest part it holds (readings: ${behind.map((b) => b.toFixed(2)).join(", ")})`);
       assert.equal(await page.getByTestId("stream-watermark").textContent(), `ObsOwl · ${code.slice(-4)}`);
       await screenshotWidths(page, "ingest-livestream-playing");
     } finally {
