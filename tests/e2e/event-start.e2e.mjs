@@ -54,7 +54,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       assert.equal(start.iso, FAR_START);
       assert.equal(start.day, LOCAL_DAY);
       assert.match(start.time, LOCAL_TIME);
-      await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
+      await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
       const values = await countdownValues(countdown);
       assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
       assert.ok(Number(values.Days) > 365, `${values.Days} days to 2030`);
@@ -121,7 +121,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       const start = await shownStart(countdown);
       assert.equal(start.day, LOCAL_DAY);
       assert.match(start.time, LOCAL_TIME);
-      await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
+      await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
       assert.ok(Number((await countdownValues(countdown)).Days) > 365);
       assert.equal(await page.locator(".stream-live").count(), 0, "no LIVE badge before there is a stream");
       assert.ok(await stage.getByRole("region", { name: "EVENT BEGINS IN" }).isVisible(), "the countdown fits in the player");

@@ -58,7 +58,7 @@ app.browserTest("the landing page shows the price, the countdown, the OR divider
   await page.getByRole("separator", { name: "or" }).getByText("OR", { exact: true }).waitFor();
   await page.getByRole("button", { name: "ENTER THE DARKNESS" }).waitFor();
   // The boxes read "--" until the settings arrive, which on a busy machine can be after the price.
-  await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
+  await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
   const values = await countdownValues(page);
   assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
   for (const value of Object.values(values)) assert.match(value, /^\d{2,}$/);
@@ -96,7 +96,7 @@ app.browserTest("when the settings cannot be loaded the event is taken to start 
   await withoutInlineSettings(page);
   await page.route("**/api/livestream-settings", (route) => route.fulfill({ status: 500, body: "down" }));
   await page.goto("/");
-  await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent !== "--");
+  await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
   const values = await countdownValues(page);
   const shown = ((Number(values.Days) * 24 + Number(values.Hours)) * 60 + Number(values.Minutes)) * 60 + Number(values.Seconds);
   assert.ok(shown <= 5 * 86_400 && shown >= 5 * 86_400 - 10, `${JSON.stringify(values)} is 5 days ahead`);
