@@ -3,6 +3,7 @@ import { accessibilityViolations } from "./support/a11y.mjs";
 import { DESKTOP, MOBILE, screenshot } from "./support/browser.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, connected, enterStream, PLAYER_URL, routePlayer, testCode } from "./support/live.mjs";
+import { countdownValues, countingDown } from "./support/countdown.mjs";
 
 const app = useApp();
 /** @type {Awaited<ReturnType<typeof adminApi>>} */
@@ -14,13 +15,6 @@ const VIEWER_ZONE = { timezoneId: "America/New_York" };
 const FAR_START = "2030-01-15T01:30:00.000Z";
 const LOCAL_DAY = "Monday 14 January 2030";
 const LOCAL_TIME = /^20:30 (GMT-5|EST)$/;
-
-/** The four countdown boxes as { Days: "04", ... } in this part of the page. */
-async function countdownValues(scope) {
-  return scope
-    .locator(".countdown-box")
-    .evaluateAll((boxes) => Object.fromEntries(boxes.map((box) => [box.querySelector(".countdown-label")?.textContent, box.querySelector(".countdown-value")?.textContent])));
-}
 
 /** The start's day and time as shown beside a countdown. */
 async function shownStart(scope) {
@@ -54,7 +48,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       assert.equal(start.iso, FAR_START);
       assert.equal(start.day, LOCAL_DAY);
       assert.match(start.time, LOCAL_TIME);
-      await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
+      await countingDown(page);
       const values = await countdownValues(countdown);
       assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
       assert.ok(Number(values.Days) > 365, `${values.Days} days to 2030`);
@@ -121,7 +115,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       const start = await shownStart(countdown);
       assert.equal(start.day, LOCAL_DAY);
       assert.match(start.time, LOCAL_TIME);
-      await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
+      await countingDown(page);
       assert.ok(Number((await countdownValues(countdown)).Days) > 365);
       assert.equal(await page.locator(".stream-live").count(), 0, "no LIVE badge before there is a stream");
       assert.ok(await stage.getByRole("region", { name: "EVENT BEGINS IN" }).isVisible(), "the countdown fits in the player");

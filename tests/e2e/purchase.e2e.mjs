@@ -4,20 +4,12 @@ import { accessibilityViolations } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { assertToastCoversNothing, controlsUnderToast, settleToast } from "./support/toast-cover.mjs";
 import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.mjs";
+import { countdownValues, countingDown } from "./support/countdown.mjs";
 
 // Demo mode: no Stripe keys, so the dialog shows the demo card form.
 const app = useApp();
 
 const DAY = 86_400_000;
-
-/** The four countdown boxes as { Days: "04", ... }. */
-async function countdownValues(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
-      [...document.querySelectorAll(".countdown-box")].map((box) => [box.querySelector(".countdown-label")?.textContent, box.querySelector(".countdown-value")?.textContent]),
-    ),
-  );
-}
 
 const INLINE_SETTINGS = /(<script type="application\/json" id="dreadcast-settings">)([\s\S]*?)(<\/script>)/;
 
@@ -58,7 +50,7 @@ app.browserTest("the landing page shows the price, the countdown, the OR divider
   await page.getByRole("separator", { name: "or" }).getByText("OR", { exact: true }).waitFor();
   await page.getByRole("button", { name: "ENTER THE DARKNESS" }).waitFor();
   // The boxes read "--" until the settings arrive, which on a busy machine can be after the price.
-  await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
+  await countingDown(page);
   const values = await countdownValues(page);
   assert.deepEqual(Object.keys(values), ["Days", "Hours", "Minutes", "Seconds"]);
   for (const value of Object.values(values)) assert.match(value, /^\d{2,}$/);
@@ -96,7 +88,7 @@ app.browserTest("when the settings cannot be loaded the event is taken to start 
   await withoutInlineSettings(page);
   await page.route("**/api/livestream-settings", (route) => route.fulfill({ status: 500, body: "down" }));
   await page.goto("/");
-  await page.waitForFunction(() => (document.querySelector(".countdown-value")?.textContent ?? "--") !== "--");
+  await countingDown(page);
   const values = await countdownValues(page);
   const shown = ((Number(values.Days) * 24 + Number(values.Hours)) * 60 + Number(values.Minutes)) * 60 + Number(values.Seconds);
   assert.ok(shown <= 5 * 86_400 && shown >= 5 * 86_400 - 10, `${JSON.stringify(values)} is 5 days ahead`);
