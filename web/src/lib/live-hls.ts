@@ -56,6 +56,30 @@ export async function playWithSound(video: HTMLVideoElement): Promise<"playing" 
   }
 }
 
+/**
+ * Where a live player that has fallen too far behind should jump, or null to leave it be. hls.js plays faster
+ * to get back to its target latency only while it is less than one target latency and one target duration
+ * past it; further back (a start held up by a busy phone, a tab that froze for a moment) it would stay behind
+ * for the rest of the night. Then the player jumps to hls.js's live position, when that is already buffered
+ * (no new wait for the viewer).
+ */
+export function rejoinPosition(player: {
+  latency: number;
+  targetLatency: number | null;
+  targetDuration: number | undefined;
+  liveSyncPosition: number | null;
+  currentTime: number;
+  buffered: Pick<TimeRanges, "length" | "start" | "end">;
+}): number | null {
+  const { latency, targetLatency, targetDuration, liveSyncPosition, currentTime, buffered } = player;
+  if (!targetLatency || !targetDuration || liveSyncPosition === null || liveSyncPosition <= currentTime) return null;
+  if (latency - targetLatency < targetLatency + targetDuration) return null;
+  for (let i = 0; i < buffered.length; i++) {
+    if (buffered.start(i) <= currentTime && liveSyncPosition < buffered.end(i)) return liveSyncPosition;
+  }
+  return null;
+}
+
 type Verdict = "live" | "offline" | "refused" | "failed" | { codec: string };
 
 /**
@@ -119,6 +143,8 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
   /** Counts starts, so a start overtaken by a restart while hls.js loads does nothing. */
   let starts = 0;
   let detach = () => {};
+  /** Jumps back to the live position when the player has fallen further behind than hls.js catches up by itself. */
+  let rejoin = () => {};
   let retry: ReturnType<typeof setTimeout> | undefined;
   let checking: AbortController | null = null;
   let startedAt = 0;
@@ -151,6 +177,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
     starts++;
     detach();
     detach = () => {};
+    rejoin = () => {};
     clearTimeout(retry);
     if (state === "playing") set("loading");
     const wait = Math.max(0, startedAt + SETTLE_MS - Date.now());
@@ -187,6 +214,17 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
       if (start !== starts) return;
       const hls = new Hls({ ...LIVE_HLS_OPTIONS });
       detach = () => hls.destroy();
+      rejoin = () => {
+        const position = rejoinPosition({
+          latency: hls.latency,
+          targetLatency: hls.targetLatency,
+          targetDuration: hls.latestLevelDetails?.targetduration,
+          liveSyncPosition: hls.liveSyncPosition,
+          currentTime: video.currentTime,
+          buffered: video.buffered,
+        });
+        if (position !== null) video.currentTime = position;
+      };
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.fatal) restart();
       });
@@ -213,6 +251,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
       lastTime = video.currentTime;
       lastProgressAt = now;
       if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) set("playing");
+      rejoin();
       return;
     }
     if (now - lastProgressAt > STALL_MS) restart();
