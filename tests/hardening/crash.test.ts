@@ -81,11 +81,10 @@ for (const engine of await testEngines()) {
       smtp.url,
       "--mail-from",
       "crypt@dreadcast.test",
-      ...(databaseUrl ? ["--database-url", databaseUrl] : []),
       "--trust-proxy",
       "127.0.0.1",
     ];
-    let server: ServerProcess | null = await startServer(dataDir, flags);
+    let server: ServerProcess | null = await startServer(dataDir, flags, { databaseUrl });
     let url: string | null = server.url;
     cleanup.push(() => server?.kill());
     let address = 0;
@@ -295,7 +294,7 @@ for (const engine of await testEngines()) {
       url = null;
       await server.kill("SIGKILL");
       const t = Date.now();
-      server = await startServer(dataDir, flags);
+      server = await startServer(dataDir, flags, { databaseUrl });
       url = server.url;
       downtimes.push(Date.now() - t);
     }

@@ -15,15 +15,18 @@ export interface ServerProcess extends Executable {
 /**
  * Starts `bun src/main.ts` on a free port of 127.0.0.1 over `dataDir` and waits until it listens (and,
  * given `until`, until it has printed that too). On the PostgreSQL test run, and unless the flags name a
- * database, it runs on the data directory's own database (the one a test's setup wrote to). `env` is its
- * whole environment: by default this process's, with NODE_ENV=production.
+ * database, it runs on the data directory's own database (the one a test's setup wrote to); a test that
+ * picks its engine itself says so with `databaseUrl` (a URL, or null for SQLite). `env` is its whole
+ * environment: by default this process's, with NODE_ENV=production.
  */
 export async function startServer(
   dataDir: string,
   flags: string[] = [],
-  options: { env?: Record<string, string | undefined>; until?: string | RegExp; timeoutMs?: number } = {},
+  options: { env?: Record<string, string | undefined>; until?: string | RegExp; timeoutMs?: number; databaseUrl?: string | null } = {},
 ): Promise<ServerProcess> {
-  const database = TEST_ENGINE === "postgres" && !flags.includes("--database-url") ? ["--database-url", await databaseForDataDir(dataDir)] : [];
+  const databaseUrl =
+    options.databaseUrl !== undefined ? options.databaseUrl : TEST_ENGINE === "postgres" && !flags.includes("--database-url") ? await databaseForDataDir(dataDir) : null;
+  const database = databaseUrl ? ["--database-url", databaseUrl] : [];
   const server = await startExecutable(process.execPath, ["src/main.ts", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...database, ...flags], {
     cwd: ROOT,
     env: options.env ?? { ...process.env, NODE_ENV: "production" },
