@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
+import { FFMPEG } from "./support/obs-publisher.mjs";
 import { screenshotWidths } from "./support/browser.mjs";
 import { useApp } from "./support/e2e.mjs";
 import { adminApi, enterStream, routePlayer } from "./support/live.mjs";
@@ -65,6 +72,58 @@ app.browserTest("the relayed HLS stream plays in the page through hls.js, one or
     for (const segment of origin.segments) assert.ok(origin.count(`/hls/${segment}`) <= 1, `${segment}: ${origin.count(`/hls/${segment}`)} origin requests`);
   } finally {
     await origin.stop();
+  }
+});
+
+/** How far the relayed video plays behind the newest media it holds: the median of five readings over two seconds. */
+async function behindNewest(page) {
+  const readings = [];
+  for (let i = 0; i < 5; i++) {
+    if (i > 0) await page.waitForTimeout(500);
+    readings.push(
+      await page.evaluate(() => {
+        const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
+        return video.buffered.end(video.buffered.length - 1) - video.currentTime;
+      }),
+    );
+  }
+  return { median: [...readings].sort((a, b) => a - b)[2], readings: readings.map((r) => r.toFixed(2)).join(", ") };
+}
+
+const relayLiveTest = (name, fn) => (existsSync(FFMPEG) ? app.browserTest(name, fn) : void test(name, { skip: `${FFMPEG} is missing (apt-get install ffmpeg)` }, () => {}));
+
+relayLiveTest("a viewer left far behind a live relayed stream (a pause, a phone that froze) is taken back to its live edge", async ({ page }) => {
+  // A live origin: FFmpeg writing 1 s MPEG-TS segments in real time, every one kept in the playlist.
+  const liveDir = mkdtempSync(join(tmpdir(), "dreadcast-relay-live-"));
+  const encoder = spawn(FFMPEG, hlsEncoderArgs(liveDir, { seconds: 90, type: "mpegts", prefix: "live-", listSize: 0 }), { stdio: "ignore" });
+  const origin = await startHlsOrigin({ liveDir });
+  try {
+    const playlist = join(liveDir, "stream.m3u8");
+    for (const giveUpAt = Date.now() + 20_000; !(existsSync(playlist) && readFileSync(playlist, "utf8").includes("live-2.ts"));) {
+      assert.ok(Date.now() < giveUpAt, "the encoder writes its live playlist");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await (await theAdmin()).setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
+    await enterStream(page, "LateOwl");
+    const started = await playsPast(page, 0.5);
+    // hls.js holds a relayed live stream three target durations (3 s here) behind its newest segment.
+    await playsPast(page, started + 12, 30_000);
+    const playing = await behindNewest(page);
+    assert.ok(playing.median < 5, `playing, the video is ${playing.median.toFixed(2)} s behind the newest it holds (readings: ${playing.readings})`);
+
+    // Set back 11 s, past where hls.js would ever catch up by itself (it plays a relay at its own pace):
+    // the page takes it back to the live edge.
+    await page.evaluate(() => {
+      const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
+      video.currentTime = video.buffered.end(video.buffered.length - 1) - 11;
+    });
+    await page.waitForTimeout(2500);
+    const after = await behindNewest(page);
+    assert.ok(after.median < 5, `set back 11 s, the video is ${after.median.toFixed(2)} s behind the newest it holds (readings: ${after.readings})`);
+  } finally {
+    encoder.kill("SIGKILL");
+    await origin.stop();
+    rmSync(liveDir, { recursive: true, force: true });
   }
 });
 

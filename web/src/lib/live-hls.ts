@@ -1,3 +1,4 @@
+import type Hls from "hls.js";
 import { liveHlsEngine, loadHls } from "./hls-engine";
 import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart, variantCodecs, videoCodecName } from "./ll-hls-playlist";
 import { LIVE_HLS_OPTIONS } from "./hls-options";
@@ -57,11 +58,11 @@ export async function playWithSound(video: HTMLVideoElement): Promise<"playing" 
 }
 
 /**
- * Where a live player that has fallen too far behind should jump, or null to leave it be. hls.js plays faster
- * to get back to its target latency only while it is less than one target latency and one target duration
- * past it; further back (a start held up by a busy phone, a tab that froze for a moment) it would stay behind
- * for the rest of the night. Then the player jumps to hls.js's live position, when that is already buffered
- * (no new wait for the viewer).
+ * Where a live player that has fallen too far behind should jump, or null to leave it be. In low-latency mode
+ * hls.js plays faster to get back to its target latency, but only while it is less than one target latency and
+ * one target duration past it; outside that mode it never does. Further back (a start held up by a busy phone,
+ * a tab that froze for a moment, a pause) the player would stay behind for the rest of the night: it then jumps
+ * to hls.js's live position, when that is already buffered (no new wait for the viewer).
  */
 export function rejoinPosition(player: {
   latency: number;
@@ -78,6 +79,20 @@ export function rejoinPosition(player: {
     if (buffered.start(i) <= currentTime && liveSyncPosition < buffered.end(i)) return liveSyncPosition;
   }
   return null;
+}
+
+/** Takes an hls.js player of a live stream back to its live position when it has fallen too far behind (`rejoinPosition`). */
+export function rejoinLiveEdge(hls: Pick<Hls, "latency" | "targetLatency" | "latestLevelDetails" | "liveSyncPosition">, video: HTMLVideoElement): void {
+  const details = hls.latestLevelDetails;
+  const position = rejoinPosition({
+    latency: hls.latency,
+    targetLatency: hls.targetLatency,
+    targetDuration: details?.live ? details.targetduration : undefined,
+    liveSyncPosition: hls.liveSyncPosition,
+    currentTime: video.currentTime,
+    buffered: video.buffered,
+  });
+  if (position !== null) video.currentTime = position;
 }
 
 type Verdict = "live" | "offline" | "refused" | "failed" | { codec: string };
@@ -214,17 +229,7 @@ export function playLiveHls(video: HTMLVideoElement, src: string, { onState, onR
       if (start !== starts) return;
       const hls = new Hls({ ...LIVE_HLS_OPTIONS });
       detach = () => hls.destroy();
-      rejoin = () => {
-        const position = rejoinPosition({
-          latency: hls.latency,
-          targetLatency: hls.targetLatency,
-          targetDuration: hls.latestLevelDetails?.targetduration,
-          liveSyncPosition: hls.liveSyncPosition,
-          currentTime: video.currentTime,
-          buffered: video.buffered,
-        });
-        if (position !== null) video.currentTime = position;
-      };
+      rejoin = () => rejoinLiveEdge(hls, video);
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.fatal) restart();
       });

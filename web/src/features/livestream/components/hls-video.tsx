@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { StreamLoading } from "./stream-loading";
 import { hasMediaSource, loadHls } from "@/lib/hls-engine";
-import { playWithSound } from "@/lib/live-hls";
+import { playWithSound, rejoinLiveEdge } from "@/lib/live-hls";
 
 /** After the relay or the origin fails, try again this soon (the relay's Retry-After is 2 s). */
 const RETRY_MS = 3000;
+/** How often the player's distance from the live edge is looked at. */
+const REJOIN_CHECK_MS = 1000;
 
 export interface HlsVideoProps {
   src: string;
@@ -17,7 +19,8 @@ export interface HlsVideoProps {
 /**
  * The relayed HLS stream: hls.js (loaded only when a player needs it) where the browser has Media Source
  * Extensions, the browser's own HLS otherwise. While it loads or after a failure it shows 'Loading Stream'
- * and retries.
+ * and retries. hls.js plays a relayed stream at its own pace, never faster: a viewer left far behind the live
+ * edge (a pause, a phone that froze) is taken back to it (`rejoinLiveEdge`).
  */
 export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -43,7 +46,13 @@ export function HlsVideo({ src, title, playerRef, onReload }: HlsVideoProps) {
       loadHls().then(({ default: Hls }) => {
         if (stopped) return;
         const hls = new Hls();
-        destroy = () => hls.destroy();
+        const rejoin = setInterval(() => {
+          if (!video.paused && !video.seeking) rejoinLiveEdge(hls, video);
+        }, REJOIN_CHECK_MS);
+        destroy = () => {
+          clearInterval(rejoin);
+          hls.destroy();
+        };
         hls.on(Hls.Events.ERROR, (_event, data) => {
           if (data.fatal) fail();
         });
