@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN, dismissToasts } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { adminApi, enterStream } from "./support/live.mjs";
+import { adminApi, behindNewest, enterStream, setBack } from "./support/live.mjs";
 import { repoRoot, startServer } from "./support/server.mjs";
 import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
 
@@ -140,27 +140,13 @@ ingestTest(
       assert.ok(partHoldBack + targetDuration < 3 * targetDuration, "the low-latency bound is tighter than a plain HLS player's");
       const bound = partHoldBack + targetDuration + 0.25;
       const holdsTheLiveEdge = async (when) => {
-        const behind = [];
-        for (let i = 0; i < 5; i++) {
-          if (i > 0) await page.waitForTimeout(500);
-          behind.push(
-            await page.evaluate((s) => {
-              const video = document.querySelector(s);
-              return video.buffered.end(video.buffered.length - 1) - video.currentTime;
-            }, VIDEO),
-          );
-        }
-        const median = [...behind].sort((a, b) => a - b)[2];
-        const readings = behind.map((b) => b.toFixed(2)).join(", ");
+        const { median, readings } = await behindNewest(page);
         assert.ok(median < bound, `${when}, the player is ${median.toFixed(2)} s behind the newest part it holds, over ${bound.toFixed(2)} s (readings: ${readings})`);
       };
       await holdsTheLiveEdge("playing");
       // A phone that froze for a moment is left 6 s back, further than hls.js catches up by playing faster:
       // the page brings it back to the live edge by itself.
-      await page.evaluate((s) => {
-        const video = document.querySelector(s);
-        video.currentTime = video.buffered.end(video.buffered.length - 1) - 6;
-      }, VIDEO);
+      await setBack(page, 6);
       await page.waitForTimeout(2000);
       await holdsTheLiveEdge("6 s back after a freeze");
       assert.equal(await page.getByTestId("stream-watermark").textContent(), `ObsOwl · ${code.slice(-4)}`);

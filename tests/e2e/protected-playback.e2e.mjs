@@ -10,7 +10,7 @@ import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { FFMPEG } from "./support/obs-publisher.mjs";
 import { screenshotWidths } from "./support/browser.mjs";
 import { useApp } from "./support/e2e.mjs";
-import { adminApi, enterStream, routePlayer } from "./support/live.mjs";
+import { adminApi, behindNewest, enterStream, routePlayer, setBack } from "./support/live.mjs";
 
 // The HLS origin runs on this machine, beside the server.
 const app = useApp({ args: ["--allow-private-origins"] });
@@ -75,21 +75,6 @@ app.browserTest("the relayed HLS stream plays in the page through hls.js, one or
   }
 });
 
-/** How far the relayed video plays behind the newest media it holds: the median of five readings over two seconds. */
-async function behindNewest(page) {
-  const readings = [];
-  for (let i = 0; i < 5; i++) {
-    if (i > 0) await page.waitForTimeout(500);
-    readings.push(
-      await page.evaluate(() => {
-        const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
-        return video.buffered.end(video.buffered.length - 1) - video.currentTime;
-      }),
-    );
-  }
-  return { median: [...readings].sort((a, b) => a - b)[2], readings: readings.map((r) => r.toFixed(2)).join(", ") };
-}
-
 const relayLiveTest = (name, fn) => (existsSync(FFMPEG) ? app.browserTest(name, fn) : void test(name, { skip: `${FFMPEG} is missing (apt-get install ffmpeg)` }, () => {}));
 
 relayLiveTest("a viewer left far behind a live relayed stream (a pause, a phone that froze) is taken back to its live edge", async ({ page }) => {
@@ -113,10 +98,7 @@ relayLiveTest("a viewer left far behind a live relayed stream (a pause, a phone 
 
     // Set back 11 s, past where hls.js would ever catch up by itself (it plays a relay at its own pace):
     // the page takes it back to the live edge.
-    await page.evaluate(() => {
-      const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
-      video.currentTime = video.buffered.end(video.buffered.length - 1) - 11;
-    });
+    await setBack(page, 11);
     await page.waitForTimeout(2500);
     const after = await behindNewest(page);
     assert.ok(after.median < 5, `set back 11 s, the video is ${after.median.toFixed(2)} s behind the newest it holds (readings: ${after.readings})`);

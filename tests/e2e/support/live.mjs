@@ -117,3 +117,33 @@ export async function donateByApi(page, pence) {
     return confirmed.paymentIntent;
   }, pence);
 }
+
+/**
+ * How far the stream page's video plays behind the newest media it holds: the median of five readings over
+ * two seconds (one reading can land on a part just appended, or on a moment of catching up), and the readings.
+ * @param {import("playwright-core").Page} page
+ */
+export async function behindNewest(page) {
+  const readings = [];
+  for (let i = 0; i < 5; i++) {
+    if (i > 0) await page.waitForTimeout(500);
+    readings.push(
+      await page.evaluate(() => {
+        const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
+        return video.buffered.end(video.buffered.length - 1) - video.currentTime;
+      }),
+    );
+  }
+  return { median: [...readings].sort((a, b) => a - b)[2], readings: readings.map((r) => r.toFixed(2)).join(", ") };
+}
+
+/**
+ * Sets the stream page's video `seconds` behind the newest media it holds, as a pause or a phone that froze leaves it.
+ * @param {import("playwright-core").Page} page @param {number} seconds
+ */
+export function setBack(page, seconds) {
+  return page.evaluate((s) => {
+    const video = /** @type {HTMLVideoElement} */ (document.querySelector("video.stream-video"));
+    video.currentTime = video.buffered.end(video.buffered.length - 1) - s;
+  }, seconds);
+}
