@@ -9,7 +9,7 @@ import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { FFMPEG } from "./support/obs-publisher.mjs";
 import { screenshotWidths } from "./support/browser.mjs";
-import { useApp } from "./support/e2e.mjs";
+import { until, useApp } from "./support/e2e.mjs";
 import { adminApi, behindNewest, enterStream, routePlayer, setBack } from "./support/live.mjs";
 
 // The HLS origin runs on this machine, beside the server.
@@ -84,10 +84,7 @@ relayLiveTest("a viewer left far behind a live relayed stream (a pause, a phone 
   const origin = await startHlsOrigin({ liveDir });
   try {
     const playlist = join(liveDir, "stream.m3u8");
-    for (const giveUpAt = Date.now() + 20_000; !(existsSync(playlist) && readFileSync(playlist, "utf8").includes("live-2.ts"));) {
-      assert.ok(Date.now() < giveUpAt, "the encoder writes its live playlist");
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until("the encoder's live playlist with three segments", () => existsSync(playlist) && readFileSync(playlist, "utf8").includes("live-2.ts"), 20_000);
     await (await theAdmin()).setStreamSource({ kind: "hls", originUrl: origin.playlistUrl });
     await enterStream(page, "LateOwl");
     const started = await playsPast(page, 0.5);

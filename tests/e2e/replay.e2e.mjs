@@ -16,7 +16,7 @@ import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { DESKTOP, MOBILE, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN, dismissToasts, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
-import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { toastWith, until, useApp, waitForPath } from "./support/e2e.mjs";
 import { chatLine, enterStream, say, testCode } from "./support/live.mjs";
 import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
 
@@ -70,16 +70,6 @@ function publish(rtmpUrl, streamKey) {
       clearTimeout(timer);
     },
   };
-}
-
-async function until(what, check, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
 }
 
 const VIDEO = "video.stream-video";

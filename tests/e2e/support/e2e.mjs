@@ -67,3 +67,18 @@ export function toastWith(page, text) {
 export async function waitForPath(page, path, timeout = 10_000) {
   await page.waitForURL((url) => url.pathname === path, { timeout });
 }
+
+/**
+ * Asks `check` every 300 ms until it answers something truthy, and resolves with that; throws once `timeout`
+ * has passed, naming `what` was waited for.
+ * @template T @param {string} what @param {() => T | Promise<T>} check @param {number} [timeout]
+ */
+export async function until(what, check, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
