@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
-import { appGraph, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, webBuildOptions } from "./web-build-options.ts";
+import { appGraph, gzipAsServed, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, webBuildOptions } from "./web-build-options.ts";
 
 const root = resolve(import.meta.dir, "..");
 const outdir = join(root, "dist/web");
@@ -93,7 +93,7 @@ for (const file of files) {
   if (!COMPRESSIBLE.test(file) || bytes.length <= 512) continue;
   const base = join(compressedDir, relative(outdir, file));
   await mkdir(dirname(base), { recursive: true });
-  await Bun.write(`${base}.gz`, Bun.gzipSync(bytes, { level: 9 }));
+  await Bun.write(`${base}.gz`, gzipAsServed(bytes));
   await Bun.write(`${base}.br`, brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
   precompressed.set(file, { gzip: `${base}.gz`, br: `${base}.br` });
 }

@@ -9,14 +9,14 @@
  *   purchase dialog, the admin panel, hls.js…) and the other screens' stylesheets are listed apart: they
  *   load when first needed.
  *
- * The figures are the bundler's output gzipped at level 9, the way the server sends them precompressed.
+ * The figures are the bundler's output gzipped the way the server sends them precompressed (gzipAsServed).
  * It ends with the rules in the stylesheet index.html names that only lazily loaded code imports (the build
  * refuses them: see `lazilyImportedStyles`).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appGraph, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, urlPath, webBuildOptions, type Screen } from "./web-build-options.ts";
+import { appGraph, gzipAsServed, lazilyImportedStyles, PRELOADED_SCREENS, screenFiles, urlPath, webBuildOptions, type Screen } from "./web-build-options.ts";
 
 interface MetaOutput {
   bytes: number;
@@ -53,7 +53,7 @@ try {
   const sheetBytes = async (path: string) => (await Bun.file(join(outdir, path)).arrayBuffer()).byteLength;
 
   const gzip = new Map<string, number>();
-  for (const path of [...outputs.keys(), ...sheets.values()]) gzip.set(path, Bun.gzipSync(new Uint8Array(await Bun.file(join(outdir, path)).arrayBuffer()), { level: 9 }).length);
+  for (const path of [...outputs.keys(), ...sheets.values()]) gzip.set(path, gzipAsServed(new Uint8Array(await Bun.file(join(outdir, path)).arrayBuffer())).length);
 
   /** Where a module's bytes count: its package for a dependency, its file for our own code. */
   const owner = (input: string) => {

@@ -34,6 +34,12 @@ function stylesheetUrls(built: Map<string, string>): Bun.BunPlugin {
   };
 }
 
+/**
+ * A file gzipped the way the server sends it: precompressed once at build time with libdeflate's slowest,
+ * tightest level, about 3% smaller than zlib's -9 for the same standard stream.
+ */
+export const gzipAsServed = (bytes: Uint8Array<ArrayBuffer>) => Bun.gzipSync(bytes, { level: 12, library: "libdeflate" });
+
 /** `stylesheets` is filled with the stylesheets built on their own: source (from the repository's root) → CSS. */
 export function webBuildOptions(outdir: string, stylesheets = new Map<string, string>()) {
   return {
@@ -42,6 +48,9 @@ export function webBuildOptions(outdir: string, stylesheets = new Map<string, st
     target: "browser",
     minify: true,
     splitting: true,
+    // Side-effect-free chunks under 16 KiB of source fold into a chunk more screens load (nothing lazy becomes
+    // eager): fewer, larger files, which compress better and cost fewer requests on a phone's network.
+    minChunkSize: 16_384,
     sourcemap: "none",
     publicPath: "/",
     naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
