@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotDir, screenshotWidths } from "./support/browser.mjs";
 import { ADMIN, dismissToasts } from "./support/admin-panel.mjs";
-import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
+import { toastWith, until, useApp, waitForPath } from "./support/e2e.mjs";
 import { adminApi, behindNewest, enterStream, setBack } from "./support/live.mjs";
 import { repoRoot, startServer } from "./support/server.mjs";
 import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
@@ -30,13 +30,15 @@ async function adminClient(url) {
     ...api,
     /** Waits until the ingest says OBS is live and its video is measured. */
     async live(timeout = 30_000) {
-      const until = Date.now() + timeout;
-      for (;;) {
-        const view = await api.ingest();
-        if (view.live && view.publisher?.video?.fps) return view;
-        if (Date.now() > until) throw new Error(`the ingest did not go live: ${JSON.stringify(view)}`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      let view;
+      return until(
+        () => `the ingest to go live: ${JSON.stringify(view)}`,
+        async () => {
+          view = await api.ingest();
+          return view.live && view.publisher?.video?.fps ? view : null;
+        },
+        timeout,
+      );
     },
   };
 }
@@ -190,11 +192,11 @@ ingestTest(
 
       // HEVC: this Chromium has no decoder for it. The viewer is told, instead of a player loading for ever.
       hevc = enhancedPublish(rtmpUrl, streamKey, "hevc", 16);
-      const until = Date.now() + 60_000;
-      while ((await admin.ingest()).publisher?.video?.codec !== "HEVC") {
-        if (Date.now() > until) throw new Error(`HEVC did not go live (publisher: ${hevc.errors()})`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      await until(
+        () => `HEVC to go live (publisher: ${hevc.errors()})`,
+        async () => (await admin.ingest()).publisher?.video?.codec === "HEVC",
+        60_000,
+      );
       const told = page.getByRole("alert").filter({ hasText: "This browser cannot play the stream" });
       await told.waitFor({ timeout: 30_000 });
       assert.match(await told.textContent(), /The video comes as HEVC \(H\.265\), which this browser cannot decode/);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startHlsOrigin } from "../support/hls-origin.mjs";
 import { MOBILE } from "./support/browser.mjs";
-import { useApp } from "./support/e2e.mjs";
+import { until, useApp } from "./support/e2e.mjs";
 import { adminApi, chatLine, connected, enterStream, PLAYER_ORIGIN, PLAYER_URL, routePlayer, say } from "./support/live.mjs";
 import { screenshotViewportWidths } from "./support/viewer-flows.mjs";
 
@@ -17,20 +17,21 @@ const app = useApp({ args: ["--allow-private-origins"] });
 
 /** Resolves once the player frame has loaded the stand-in player at this address (not a blocked frame). */
 async function playerShows(page, url, timeout = 15_000) {
-  const until = Date.now() + timeout;
-  for (;;) {
-    const frame = page.frames().find((f) => f.url() === url);
-    if (
-      frame &&
-      (await frame
-        .locator(".rec")
-        .count()
-        .catch(() => 0)) > 0
-    )
-      return;
-    if (Date.now() > until) throw new Error(`the player at ${url} did not load within ${timeout} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(
+    `the player at ${url} to load`,
+    async () => {
+      const frame = page.frames().find((f) => f.url() === url);
+      return (
+        frame &&
+        (await frame
+          .locator(".rec")
+          .count()
+          .catch(() => 0)) > 0
+      );
+    },
+    timeout,
+    100,
+  );
 }
 
 app.browserTest(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BLOCKED_LINK_NOTICE, BLOCKED_WORD_NOTICE } from "../../src/contracts/chat-limits.ts";
+import { eventually } from "../support/eventually.ts";
 import { acrossRestart, adminOf, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { joinAs } from "../support/viewer.ts";
 import { WsClient } from "../support/ws.ts";
@@ -39,7 +40,8 @@ describe("blocked words", () => {
     expect(await outcome(sender!, watcher!, "I hate this")).toEqual({ shown: "I hate this" });
     expect((await admin.put("/api/admin/chat-rules", RULES)).status).toBe(200);
     expect(await outcome(sender!, watcher!, "I hate this")).toEqual({ notice: BLOCKED_WORD_NOTICE });
-    const refused = (await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0]!;
+    // The refusal is logged in the background, so the sender can be told before the entry is written.
+    const refused = await eventually(async () => (await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0], 5000, "the refused line in the moderation log");
     expect(refused).toMatchObject({ action: "filtered", moderator: null, detail: "blocked term: hate" });
     expect(refused.target).toStartWith("FilSCP");
     expect(refused.messageText).toStartWith("I hate this");
@@ -76,7 +78,7 @@ describe("links", () => {
     expect(await outcome(b!, watcher!, "https://example.com/x")).toEqual({ notice: BLOCKED_LINK_NOTICE });
     expect(await outcome(c!, watcher!, "e.g. this is fine")).toEqual({ shown: "e.g. this is fine" });
     expect(await outcome(mod!, watcher!, "rules: https://example.com/rules")).toEqual({ shown: "rules: https://example.com/rules" });
-    expect((await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0]!.detail).toBe("link");
+    await eventually(async () => (await app.ctx.chat.moderation.log.list({ action: "filtered" }))[0]?.detail === "link", 5000, "a refused link in the moderation log");
     expect((await admin.put("/api/admin/chat-rules", { ...RULES, blockLinks: false })).status).toBe(200);
     expect(await outcome(a!, watcher!, "scam.gg/now")).toEqual({ shown: "scam.gg/now" });
     for (const ws of [a, b, c, watcher, mod]) ws!.close();

@@ -69,16 +69,16 @@ export async function waitForPath(page, path, timeout = 10_000) {
 }
 
 /**
- * Asks `check` every 300 ms until it answers something truthy, and resolves with that; throws once `timeout`
- * has passed, naming `what` was waited for.
- * @template T @param {string} what @param {() => T | Promise<T>} check @param {number} [timeout]
+ * Asks `check` every `every` ms (300) until it answers something truthy, and resolves with that; throws once
+ * `timeout` has passed, naming what was waited for (`what`, or what it says then: the last state seen).
+ * @template T @param {string | (() => string)} what @param {() => T | Promise<T>} check @param {number} [timeout] @param {number} [every]
  */
-export async function until(what, check, timeout = 30_000) {
+export async function until(what, check, timeout = 30_000, every = 300) {
   const end = Date.now() + timeout;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === "function" ? what() : what}`);
+    await new Promise((resolve) => setTimeout(resolve, every));
   }
 }
