@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { DESKTOP, MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { accessibilityViolations } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
@@ -14,6 +15,15 @@ const codeField = (page) => page.getByLabel("Access code", { exact: true });
 const usernameField = (page) => page.getByLabel("Chat username", { exact: true });
 const emailField = (page) => page.getByLabel("Email (optional)", { exact: true });
 const submit = (page) => page.getByRole("button", { name: "ENTER THE STREAM" });
+
+/** Records the page's requests for the plain-JS SHA-256, which only a page without crypto.subtle needs. */
+function recordSha256Chunk(page) {
+  const requests = [];
+  page.on("request", (request) => {
+    if (/^\/assets\/sha256-sync-\w+\.js$/.test(new URL(request.url()).pathname)) requests.push(request.url());
+  });
+  return requests;
+}
 
 /**
  * @param {import("playwright-core").Page} page
@@ -76,6 +86,7 @@ app.browserTest(
   "a bought code lets this device in, stores the code, name, e-mail and device token, and is restored silently on return",
   async ({ page, url }) => {
     const code = await buyCodeViaApi(url);
+    const sha256Chunk = recordSha256Chunk(page);
     await page.goto("/access");
     await page.evaluate((c) => localStorage.setItem("accessCode", c), code);
     await page.reload();
@@ -103,6 +114,8 @@ app.browserTest(
     for (const key of ["userAgent", "screenResolution", "colorDepth", "timezone", "language", "platform", "webglVendor", "webglRenderer", "createdAt"]) {
       assert.ok(stored.fingerprint[key] !== undefined && stored.fingerprint[key] !== "", `fingerprint has ${key}`);
     }
+
+    assert.equal(sha256Chunk.length, 0, "the browser hashes the fingerprint itself: the plain-JS SHA-256 is not loaded");
 
     // Back on /access later: the stored code, name and fingerprint are checked silently.
     await page.evaluate(() => sessionStorage.clear());
@@ -137,6 +150,25 @@ app.browserTest("the same code on another device (another fingerprint) is refuse
   } finally {
     await other.close();
   }
+});
+
+app.browserTest("a page without crypto.subtle (plain http at a LAN address) loads the plain-JS SHA-256 when it hashes, and lets the viewer in", async ({ page, url }) => {
+  await page.context().addInitScript(() => Object.defineProperty(Crypto.prototype, "subtle", { get: () => undefined }));
+  const sha256Chunk = recordSha256Chunk(page);
+  const code = await buyCodeViaApi(url);
+  await page.goto("/access");
+  await page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor();
+  assert.equal(await page.evaluate(() => crypto.subtle), undefined);
+  assert.equal(sha256Chunk.length, 0, "not loaded before a fingerprint is made");
+  await enter(page, { code, username: "LanLurker" });
+  await toastWith(page, "Access Granted").waitFor();
+  await waitForPath(page, "/livestream");
+  assert.ok(sha256Chunk.length >= 1, "the plain-JS SHA-256 was loaded to hash the fingerprint");
+  const fp = await page.evaluate(() => JSON.parse(localStorage.getItem("device_fingerprint") ?? "null"));
+  const input = JSON.stringify(
+    ["userAgent", "screenResolution", "colorDepth", "timezone", "language", "platform", "webglVendor", "webglRenderer", "deviceToken", "createdAt"].map((k) => fp[k]),
+  );
+  assert.equal(fp.fingerprint, createHash("sha256").update(input).digest("hex"), "the same digest as the standard SHA-256");
 });
 
 app.browserTest("a stored code that no longer works is not restored: the form stays, filled in", async ({ page }) => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { deviceFingerprintSchema } from "@contracts/access";
-import { buildFingerprint, deviceTokenFrom, fingerprintInput, newDeviceToken, sha256Hex, sha256HexSync, type DeviceTraits, type KeyValueStore } from "./fingerprint";
+import { sha256HexSync } from "./sha256-sync";
+import { buildFingerprint, deviceTokenFrom, fingerprintInput, newDeviceToken, sha256Hex, type DeviceTraits, type KeyValueStore } from "./fingerprint";
 
 const traits: DeviceTraits = {
   userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)",
@@ -30,6 +31,17 @@ describe("SHA-256", () => {
 
   test("the plain-JS fallback (pages over plain http) gives the same digest at every padding boundary", () => {
     for (const text of samples) expect(sha256HexSync(text)).toBe(nodeSha256(text));
+  });
+
+  test("without crypto.subtle the fallback is loaded and hashes", async () => {
+    const own = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+    Object.defineProperty(globalThis, "crypto", { value: { getRandomValues: crypto.getRandomValues.bind(crypto) }, configurable: true });
+    try {
+      expect(globalThis.crypto.subtle).toBeUndefined();
+      for (const text of samples) expect(await sha256Hex(text)).toBe(nodeSha256(text));
+    } finally {
+      Object.defineProperty(globalThis, "crypto", own);
+    }
   });
 });
 
