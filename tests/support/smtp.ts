@@ -114,6 +114,11 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
+  // A client that goes away mid-session (a server a test kills) resets its connection: that is the client's
+  // doing, not this server failing, and an 'error' event with no listener would end the test run.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET" && error.code !== "EPIPE") console.error(`test SMTP server: ${error.message}`);
+  });
   const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
   return {
     port: address.port,
