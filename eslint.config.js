@@ -118,6 +118,18 @@ export default tseslint.config(
     },
   },
   {
+    // The screens take TanStack Query's hooks from web/src/lib/query.ts, which hands them the library loaded
+    // with the query cache (one split-off file); its types may come from the package itself.
+    files: ["web/src/**/*.ts", "web/src/**/*.tsx"],
+    ignores: ["web/src/lib/query.ts", "web/src/lib/query-client.ts", "web/src/lib/query-cache.tsx", "web/src/**/*.test.ts", "web/src/**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "@tanstack/react-query", message: "Import the hooks from @/lib/query (types with `import type`).", allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read JSON answers and parsed frames as they come, and check them with expect():
     // typing every one (about 700 places) would say nothing the assertions do not.
     files: ["tests/**", "scripts/**", "web/src/**/*.test.ts", "src/**/*.test.ts"],

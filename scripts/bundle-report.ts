@@ -5,7 +5,8 @@
  * - every output file (entry, route and shared chunks, stylesheets): its gzip size and the packages and
  *   modules that take the most room in it;
  * - what `/` and `/livestream` load before first paint: the files index.html names (scripts, stylesheets),
- *   each route's own lazy chunk and stylesheet, and everything those import statically. Dynamic imports (the
+ *   each route's own lazy chunks and stylesheets (the screen its HTML names), and everything those import
+ *   statically. Dynamic imports (the
  *   purchase dialog, the admin panel, hls.js…) and the other screens' stylesheets are listed apart: they
  *   load when first needed.
  *
@@ -26,11 +27,8 @@ interface MetaOutput {
   cssBundle?: string;
 }
 
-/** Each route's own screen: none for the landing page, built in; the stream screen's chunk and stylesheet. */
-const ROUTES: Record<string, Screen | null> = {
-  "/": null,
-  "/livestream": PRELOADED_SCREENS.find((s) => s.paths.includes("/livestream"))!.screen,
-};
+/** Each route's own screen, as its HTML names it: the public site's frame with the landing page; the stream screen's chunk and stylesheet. */
+const ROUTES: Record<string, Screen | null> = Object.fromEntries(["/", "/livestream"].map((path) => [path, PRELOADED_SCREENS.find((s) => s.paths.includes(path))!.screen]));
 
 const args = process.argv.slice(2);
 const top = Number(args[args.indexOf("--top") + 1]) || 6;

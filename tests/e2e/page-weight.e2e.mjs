@@ -9,6 +9,10 @@ const app = useApp();
 // first tap), about 81 KiB; React DOM, React and the scheduler are about 56 KiB of it (see `npm run bundle-report`).
 const BUDGET_KIB = 90;
 const QUERY_CACHE_CHUNK = /\/assets\/query-client-[^/]+\.js$/;
+/** The public site's frame and landing page, split off the entry the stream screen shares. */
+const SITE_PAGES_CHUNK = /\/assets\/site-pages-[^/]+\.js$/;
+// The stream screen's first load, before the player's own code (about 104 KiB).
+const STREAM_BUDGET_KIB = 105;
 
 app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzipped JS and CSS, the query cache fetched once idle`, async ({ page }) => {
   const assets = recordAssets(page);
@@ -26,6 +30,54 @@ app.browserTest(`the home page's first load is at most ${BUDGET_KIB} KiB of gzip
   assert.ok(total <= BUDGET_KIB * 1024, `/ loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
   assert.ok(!firstLoad.some((url) => QUERY_CACHE_CHUNK.test(url)), `the query cache is not part of the first load (${report})`);
   assert.ok(await cacheFetched, "the query cache is fetched once the page is idle");
+});
+
+app.browserTest(`the stream screen's first load is at most ${STREAM_BUDGET_KIB} KiB of gzipped JS and CSS, without the site's frame`, async ({ page }) => {
+  await enterStream(page, "weighed");
+  const assets = recordAssets(page);
+  await page.goto("/livestream");
+  await page.locator(".stream-title").waitFor();
+  await connected(page);
+  await settled(page);
+  const firstLoad = await firstLoadAssets(page, assets);
+  const { total, report } = await measureAssets(firstLoad);
+  assert.ok(total <= STREAM_BUDGET_KIB * 1024, `/livestream loads ${(total / 1024).toFixed(1)} KiB gzipped (${report})`);
+  assert.ok(!firstLoad.some((url) => SITE_PAGES_CHUNK.test(url)), `the site's frame is not part of the stream screen's first load (${report})`);
+  assert.ok(
+    firstLoad.some((url) => QUERY_CACHE_CHUNK.test(url)),
+    `the stream screen reads the server through the query cache (${report})`,
+  );
+});
+
+app.browserTest("the landing page's frame is named in its HTML, and its first paint is the page itself, never the loader", async ({ page }) => {
+  // Every element the page ever adds, in order, from before its first script runs.
+  await page.addInitScript(() => {
+    const seen = [];
+    window["seenParts"] = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          if (node.matches(".page-loader") || node.querySelector(".page-loader")) seen.push("loader");
+          if (node.matches(".home") || node.querySelector(".home")) seen.push("home");
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const html = await (await fetch(`${app.url}/`)).text();
+  const named = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  assert.ok(
+    named.some((file) => SITE_PAGES_CHUNK.test(file)),
+    `the landing page names the site's code: ${named.join(", ")}`,
+  );
+  assert.ok(
+    named.some((file) => /\/assets\/site-pages-[^/]+\.css$/.test(file)),
+    `and its stylesheet: ${named.join(", ")}`,
+  );
+  await page.goto("/");
+  await page.getByRole("button", { name: /BUY NOW/ }).waitFor();
+  assert.deepEqual(await page.evaluate(() => window["seenParts"]), ["home"]);
+  // The stylesheet that came with it applies: the frame's header is laid out as a bar, not as bare links.
+  assert.equal(await page.locator(".site-header").evaluate((e) => getComputedStyle(e).position), "sticky");
 });
 
 app.browserTest("the display fonts and the code for later are asked for only once the largest paint is shown", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@/lib/query";
 import { useEffect, type ReactNode } from "react";
 import { Link, Redirect, useLocation } from "wouter";
 import { ROLE_LABELS, type Capability } from "@contracts/team";

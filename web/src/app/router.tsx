@@ -1,20 +1,16 @@
 import { Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { ShellLayout } from "@/components/layouts/shell-layout";
 import { PageLoader } from "@/components/ui/page-loader";
 import { isAdminPath, paths } from "@/config/paths";
-import { HomePage } from "@/features/home/components/home-page";
-import { NotFoundPage } from "@/features/not-found/components/not-found-page";
+import { lazyPart, loadPart } from "@/hooks/use-lazy-part";
 import { importFresh } from "@/lib/app-version";
 import { withQueryCache } from "@/lib/query-cache";
 import { withStylesheets } from "@/lib/stylesheets";
 import adminStyles from "@/app/admin-panel.css?url";
 import designStyles from "@/app/routes/design.css?url";
-import accessStyles from "@/features/access/components/access.css?url";
-import checkoutSuccessStyles from "@/features/checkout-success/components/checkout-success.css?url";
+import sitePagesStyles from "@/app/site-pages.css?url";
 import livestreamStyles from "@/features/livestream/components/livestream-page.css?url";
 import streamLayoutStyles from "@/features/livestream/components/stream-layout.css?url";
-import testAccessStyles from "@/features/test-access/components/test-access.css?url";
 
 // Code only some visitors need is split off: the admin panel (never downloaded by viewers) and the bare pages,
 // each fetched together with its own stylesheet.
@@ -28,14 +24,20 @@ const DesignPage = withQueryCache(() => importFresh(withStylesheets(() => import
 const LayoutTestPage = withQueryCache(() =>
   importFresh(withStylesheets(() => import("@/features/livestream/components/layout-test-page"), streamLayoutStyles)).then((m) => m.LayoutTestPage),
 );
-// The access pages carry the form and fingerprint code; the landing page stays light without them.
-const CheckoutSuccessPage = withQueryCache(() =>
-  importFresh(withStylesheets(() => import("@/features/checkout-success/components/checkout-success-page"), checkoutSuccessStyles)).then((m) => m.CheckoutSuccessPage),
-);
-const AccessPage = withQueryCache(() => importFresh(withStylesheets(() => import("@/features/access/components/access-page"), accessStyles)).then((m) => m.AccessPage));
-const TestAccessPage = withQueryCache(() =>
-  importFresh(withStylesheets(() => import("@/features/test-access/components/test-access-page"), testAccessStyles)).then((m) => m.TestAccessPage),
-);
+// The public site (its frame, the landing page, the pages around the purchase) is split off too: the stream
+// screen goes without it. A page of the site waits for it before its first paint (`firstScreen`); a fetch that
+// fails shows the loader and is tried again every few seconds.
+const loadSitePages = () => importFresh(withStylesheets(() => import("@/app/site-pages"), sitePagesStyles));
+const SitePages = lazyPart(loadSitePages, (m) => m.SitePages, <PageLoader />);
+
+/** The screens outside the public site's frame, each on a path of its own (matched as the router does: any case, a trailing slash allowed). */
+const OWN_SCREENS = new Set<string>([paths.livestream, paths.livestreamNew, paths.livestreamFixed, paths.design, paths.layoutTest]);
+
+/** What the page at `path` waits for before its first paint: the public site's code, for one of its pages (never rejects). */
+export function firstScreen(path: string): Promise<unknown> {
+  if (isAdminPath(path) || OWN_SCREENS.has(path.replace(/\/$/, "").toLowerCase())) return Promise.resolve();
+  return loadPart(loadSitePages).catch(() => undefined);
+}
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
   return (
@@ -64,17 +66,7 @@ export function AppRouter() {
         <Lazy page={LayoutTestPage} />
       </Route>
       <Route>
-        <ShellLayout>
-          <Suspense fallback={<PageLoader />}>
-            <Switch>
-              <Route path={paths.home} component={HomePage} />
-              <Route path={paths.checkoutSuccess} component={CheckoutSuccessPage} />
-              <Route path={paths.access} component={AccessPage} />
-              <Route path={paths.testAccess} component={TestAccessPage} />
-              <Route component={NotFoundPage} />
-            </Switch>
-          </Suspense>
-        </ShellLayout>
+        <SitePages />
       </Route>
     </Switch>
   );

@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@/lib/query";
+import type { QueryClient } from "@tanstack/react-query";
 import type { CreateFirstAdminBody, FirstAdminStatus, LoginBody } from "@contracts/admin";
 import type { AdminProfile, Capability, LoginAnswer } from "@contracts/team";
 import { api, serverErrorMessage } from "@/lib/api-client";

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@/lib/query";
 import type { IngestView, StreamSourceView } from "@contracts/stream";
 import { api } from "@/lib/api-client";
 

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@/lib/query";
 import type { PublicLivestreamSettings } from "@contracts/settings";
 import { api } from "@/lib/api-client";
 import { INLINE_SETTINGS_ID } from "@contracts/event-defaults";

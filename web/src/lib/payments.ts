@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@/lib/query";
 import type { DemoConfirmPaymentBody, PaymentConfig, PaymentIntentSetup, PaymentIntentState } from "@contracts/payments";
 import { api } from "@/lib/api-client";
 

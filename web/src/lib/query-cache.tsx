@@ -1,5 +1,5 @@
 import { QueryClientContext } from "@tanstack/react-query";
-import type { QueryClient, QueryKey, QueryObserver, QueryObserverOptions } from "@tanstack/react-query";
+import type { keepPreviousData, QueryClient, QueryKey, QueryObserver, QueryObserverOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, useEffect, useState, useSyncExternalStore, type ComponentType, type LazyExoticComponent } from "react";
 import { importFresh } from "@/lib/app-version";
 
@@ -12,6 +12,16 @@ import { importFresh } from "@/lib/app-version";
 export interface LoadedQueryCache {
   client: QueryClient;
   Observer: typeof QueryObserver;
+  /** The library's hooks, which web/src/lib/query.ts hands to the screens. */
+  library: QueryLibrary;
+}
+
+/** TanStack Query's parts a screen uses, loaded with the cache. */
+export interface QueryLibrary {
+  useQuery: typeof useQuery;
+  useMutation: typeof useMutation;
+  useQueryClient: typeof useQueryClient;
+  keepPreviousData: typeof keepPreviousData;
 }
 
 let loaded: LoadedQueryCache | undefined;
@@ -24,7 +34,11 @@ export function loadQueryCache(): Promise<LoadedQueryCache> {
     (m) => {
       const client = m.createQueryClient();
       client.mount();
-      loaded = { client, Observer: m.QueryObserver };
+      loaded = {
+        client,
+        Observer: m.QueryObserver,
+        library: { useQuery: m.useQuery, useMutation: m.useMutation, useQueryClient: m.useQueryClient, keepPreviousData: m.keepPreviousData },
+      };
       for (const listener of listeners) listener();
       return loaded;
     },
@@ -34,6 +48,12 @@ export function loadQueryCache(): Promise<LoadedQueryCache> {
     },
   );
   return loading;
+}
+
+/** The library, for a screen's hooks: a screen is only shown once the cache is loaded (`withQueryCache`, `inQueryCache`). */
+export function queryLibrary(): QueryLibrary {
+  if (!loaded) throw new Error("The query cache is used before it is loaded: show this part through withQueryCache or inQueryCache.");
+  return loaded.library;
 }
 
 function onLoaded(listener: () => void): () => void {

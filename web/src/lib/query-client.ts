@@ -1,7 +1,8 @@
 import { MutationCache, QueryClient } from "@tanstack/react-query";
 
-// What the first paint's code observes the cache with, loaded with it (web/src/lib/query-cache.tsx).
-export { QueryObserver } from "@tanstack/react-query";
+// The library's parts the screens use, loaded with the cache and handed to them by web/src/lib/query.ts, and
+// what the first paint's code observes the cache with (web/src/lib/query-cache.tsx).
+export { keepPreviousData, QueryObserver, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast, type ToastInput } from "@/hooks/use-toast";
 import { serverErrorMessage } from "@/lib/api-client";
 

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@/lib/query";
 import { useEffect, useState, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { ROLE_LABELS } from "@contracts/team";

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { SiteFooter } from "@/components/layouts/site-footer";
 import { SiteHeader } from "@/components/layouts/site-header";
-import "./shell.css";
 
 /** The public site frame: top navigation, the page, the footer. */
 export function ShellLayout({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 import type { OrganizerDetails, SocialNetwork } from "@contracts/settings";
 import { BRAND } from "@/config/event";
-import { DiscordIcon, InstagramIcon, TiktokIcon, XSocialIcon, YoutubeIcon } from "@/components/ui/site-icons";
+import { DiscordIcon, InstagramIcon, TiktokIcon, XSocialIcon, YoutubeIcon } from "@/components/layouts/social-icons";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 
 const SOCIALS: { network: SocialNetwork; name: string; Icon: ComponentType }[] = [

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PaymentIntentState } from "@contracts/payments";
 import { CloseIcon } from "@/components/ui/site-icons";

@@ -1,6 +1,5 @@
 import { useNow } from "@/hooks/use-now";
 import { formatEventDay, formatEventTime } from "@/lib/dates";
-import "./countdown.css";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

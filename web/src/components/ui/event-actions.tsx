@@ -3,7 +3,6 @@ import { DEFAULT_EVENT_TITLE } from "@/config/event";
 import { toast } from "@/hooks/use-toast";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { shareEventLink } from "@/lib/share-event";
-import "./event-actions.css";
 
 /** The server's calendar file of the event (RFC 5545), the same one the purchase e-mail carries. */
 export const EVENT_CALENDAR_PATH = "/event.ics";

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation } from "@/lib/query";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { lostCodeBody, type LostCodeBody } from "@contracts/access";

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery, type QueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@/lib/query";
+import type { QueryClient } from "@tanstack/react-query";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
 

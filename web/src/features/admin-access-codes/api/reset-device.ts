@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@/lib/query";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
 import { api } from "@/lib/api-client";
 import { serverMessageOr } from "@/lib/query-client";

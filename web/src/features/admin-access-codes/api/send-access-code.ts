@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@/lib/query";
 import { api } from "@/lib/api-client";
 import { accessCodesQueryKey } from "./get-access-codes";
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@/lib/query";
 import type { AuditEntry, AuditQuery } from "@contracts/team";
 import { api } from "@/lib/api-client";
 

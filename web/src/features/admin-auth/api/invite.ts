@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { z } from "zod";
 import type { acceptInviteBody, AdminProfile, Role } from "@contracts/team";
 import { api } from "@/lib/api-client";

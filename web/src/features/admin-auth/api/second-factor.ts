@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@/lib/query";
 import type { AdminProfile, LoginAnswer, SecondFactorBody } from "@contracts/team";
 import { api, ApiError } from "@/lib/api-client";
 import { loadSignedInProfile } from "@/lib/admin-auth";

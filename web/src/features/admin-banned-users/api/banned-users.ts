@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@/lib/query";
 import { api } from "@/lib/api-client";
 
 export interface BannedUser {

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import { Link } from "wouter";
 import { TvIcon } from "@/components/ui/icons";
 import { paths } from "@/config/paths";

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { PaymentRecord } from "@contracts/payments-ledger";
 import { adminPaymentsQueryKey, getPayments, refundPayment } from "@/lib/admin-payments";
 import { serverMessageOr } from "@/lib/query-client";

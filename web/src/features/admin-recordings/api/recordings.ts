@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { RecordingPatchBody, RecordingView } from "@contracts/replay";
 import { api } from "@/lib/api-client";
 import { recordingsQueryKey, recordingsQueryOptions, type RecordingsList } from "@/lib/admin-recordings";

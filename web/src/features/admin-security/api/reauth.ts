@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation } from "@/lib/query";
 import type { ReauthBody } from "@contracts/team";
 import { api } from "@/lib/api-client";
 import { getAssertion, webauthnFailure, type RequestOptionsJSON } from "@/lib/webauthn";

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { AdminSessionView } from "@contracts/team";
 import { api } from "@/lib/api-client";
 import { serverMessageOr } from "@/lib/query-client";

@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@/lib/query";
 import { useLocation } from "wouter";
 import { AdminPageHeader } from "@/components/layouts/admin-page-header";
 import { Alert } from "@/components/ui/alert";

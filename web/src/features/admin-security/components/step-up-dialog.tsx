@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { recoveryCode, totpCode } from "@contracts/team";
 import { AdminDialog } from "@/components/admin/admin-dialog";

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { IngestView, RotatedStreamKey, StreamPlayback } from "@contracts/stream";
 import { api } from "@/lib/api-client";
 import { ingestQueryKey, ingestQueryOptions } from "@/lib/admin-stream";

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { LivestreamSettings, LivestreamSettingsBody } from "@contracts/settings";
 import { api } from "@/lib/api-client";
 import { livestreamSettingsQueryKey } from "@/lib/livestream-settings";

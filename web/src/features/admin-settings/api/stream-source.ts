@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@/lib/query";
 import type { StreamSourceBody, StreamSourceView } from "@contracts/stream";
 import { api } from "@/lib/api-client";
 import { ingestQueryKey, streamSourceQueryKey, streamSourceQueryOptions } from "@/lib/admin-stream";

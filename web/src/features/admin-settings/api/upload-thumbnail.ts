@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation } from "@/lib/query";
 import { api, serverErrorMessage } from "@/lib/api-client";
 
 export function uploadThumbnail(file: File): Promise<{ thumbnailUrl: string }> {

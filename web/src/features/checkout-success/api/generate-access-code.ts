@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions } from "@/lib/query";
 import type { GenerateAccessCodeBody, GeneratedAccessCode } from "@contracts/access";
 import { api } from "@/lib/api-client";
 import { getDeviceFingerprint } from "@/lib/fingerprint";

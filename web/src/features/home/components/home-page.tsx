@@ -5,7 +5,6 @@ import { BuyAccessCard } from "./buy-access-card";
 import { EventSchedule } from "./event-schedule";
 import { LandingEntryForm } from "./landing-entry-form";
 import { ThumbnailBanner } from "./thumbnail-banner";
-import "./home.css";
 
 /** The landing page: banner, countdown, the pass on sale, and the way in for code holders. */
 export function HomePage() {

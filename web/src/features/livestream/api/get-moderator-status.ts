@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import type { ModeratorStatus } from "@contracts/access";
 import { api } from "@/lib/api-client";
 

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import type { StreamPlayback } from "@contracts/stream";
 import { api, ApiError } from "@/lib/api-client";
 

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
 import type { ReplayChat } from "@contracts/replay";
 import { api } from "@/lib/api-client";
 

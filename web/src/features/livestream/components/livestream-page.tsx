@@ -1,5 +1,5 @@
 import { useSignalEffect } from "@preact/signals-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@/lib/query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { DEVICE_RESET_MESSAGE, WS_CLOSE_SESSION_ENDED } from "@contracts/chat-limits";

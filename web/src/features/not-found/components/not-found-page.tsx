@@ -1,7 +1,6 @@
 import { Link } from "wouter";
 import { AlertIcon } from "@/components/ui/site-icons";
 import { paths } from "@/config/paths";
-import "./not-found.css";
 
 /** Any path the router does not know. */
 export function NotFoundPage() {

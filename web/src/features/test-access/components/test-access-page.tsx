@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { useQuery } from "@/lib/query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { GeneratedAccessCode } from "@contracts/access";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
