@@ -16,6 +16,7 @@ import { reminders } from "./migrations/015-reminders.ts";
 import { adminTeam } from "./migrations/016-admin-team.ts";
 import { replay } from "./migrations/017-replay.ts";
 import { chatLineEvents } from "./migrations/018-chat-line-events.ts";
+import { relayPositions } from "./migrations/019-relay-positions.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   adminTeam,
   replay,
   chatLineEvents,
+  relayPositions,
 ];

@@ -219,9 +219,10 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () =>
     const live = join(dir, "handover");
     const origin = await relayFrom(live);
     await useOrigin(origin);
-    // A playlist of eight segments: the next instance's first look sees the ones already kept. Long enough that
-    // the next one sees it move (its segments carry no program date-times) before the encoder stops.
-    const encoding = encode(live, { seconds: 12, type: "mpegts", prefix: "h-", listSize: 8, flags: ["omit_endlist"] });
+    // A playlist that keeps every segment: the next instance's first look sees the ones already kept, and goes
+    // on after the last by its number (its segments carry no program date-times to go by). Long enough that
+    // the next one sees it move before the encoder stops.
+    const encoding = encode(live, { seconds: 12, type: "mpegts", prefix: "h-", listSize: 16, flags: ["omit_endlist"] });
     await eventually(async () => (((await recordings())[0]?.segments ?? 0) >= 3 ? true : null), 15_000, "the first instance keeping");
     // The job moves: this instance stops it, another (here a fresh follower with the same parts) starts it.
     await app.ctx.relayRecorder.stop();
@@ -248,8 +249,14 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () =>
       ).catch((error: unknown) => {
         throw new Error(`${(error as Error).message}: kept ${kept} of ${published(live, "h-")} published`);
       });
-      // Every published segment kept once: the two recordings together hold each of them, none twice.
+      // Every published segment kept once: the two recordings together hold each of them, none twice — by
+      // their numbers in the origin's playlist, each once, in a row, the second run going on after the first.
       expect(list.reduce((n, r) => n + r.segments, 0)).toBe(published(live, "h-"));
+      const numbers = await app.ctx.store.all<{ origin_msn: number; origin: string }>(
+        "SELECT s.origin_msn, r.origin FROM recording_segments s JOIN recordings r ON r.id = s.recording_id ORDER BY r.started_at, s.seq",
+      );
+      expect(numbers.map((row) => Number(row.origin_msn))).toEqual([...Array(published(live, "h-")).keys()]);
+      expect(new Set(numbers.map((row) => row.origin))).toEqual(new Set([origin.playlistUrl]));
       expect(Math.abs(list.reduce((t, r) => t + r.durationS, 0) - 12)).toBeLessThanOrEqual(1.5);
       // And back to the first instance, which had it before: still nothing twice.
       await next.stop();
@@ -261,6 +268,29 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () =>
       app.ctx.relayRecorder.start();
     }
   }, 60_000);
+
+  test("what another origin's recording kept says nothing of this one's: a new origin is kept from its first segment", async () => {
+    // The newest kept segment came from the origin used before this one (the streamer switched), numbered 1
+    // there, and by its time it ends after this one's first segments start.
+    const before = await app.ctx.recordings.begin(Date.now() - 60_000, 640, 360, "https://old-origin.example/live/stream.m3u8");
+    await app.ctx.store.run(
+      "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes, origin_msn) VALUES (?, 0, 'seg-0.ts', '', 0, 6000, ?, 0, 1)",
+      before.id,
+      Date.now(),
+    );
+    await app.ctx.recordings.finish(before.id, "complete", null);
+    const live = join(dir, "fresh");
+    const origin = await relayFrom(live);
+    await useOrigin(origin);
+    await encode(live, { seconds: 4, type: "mpegts", prefix: "f-", listSize: 8, flags: [] });
+    const fresh = await eventually(
+      async () => (await recordings()).find((r) => r.id !== before.id && r.segments === published(live, "f-")) ?? null,
+      10_000,
+      "the new origin kept from its first segment",
+    );
+    const numbers = await app.ctx.store.all<{ origin_msn: number }>("SELECT origin_msn FROM recording_segments WHERE recording_id = ? ORDER BY seq", fresh.id);
+    expect(numbers.map((row) => Number(row.origin_msn))).toEqual([...Array(published(live, "f-")).keys()]);
+  }, 30_000);
 
   test("an origin that goes away mid-way and comes back starting again gives two recordings, a discontinuity between them", async () => {
     const first = join(dir, "gone-a");

@@ -1,6 +1,6 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { Segment } from "../ingest/hls/window.ts";
-import type { KeptSegment, RecordingStore } from "./recordings.ts";
+import type { KeptPosition, KeptSegment, RecordingStore } from "./recordings.ts";
 
 /** What the ingest tells the recording of one publish session. */
 export interface RecordingSink {
@@ -30,9 +30,9 @@ export class Recorder {
     private readonly log: Logger,
   ) {}
 
-  /** When the newest segment kept so far ends (epoch ms), by whichever instance kept it; null when none is. */
-  keptUntil(): Promise<number | null> {
-    return this.recordings.keptUntil();
+  /** The newest segment kept so far, by whichever instance kept it; null when none is. */
+  keptPosition(): Promise<KeptPosition | null> {
+    return this.recordings.keptPosition();
   }
 
   open(size: () => { width: number; height: number }): RecordingSink {
@@ -45,7 +45,8 @@ export class Recorder {
     };
   }
 
-  keep(size: () => { width: number; height: number }): KeptSink {
+  /** A recording of one continuous run; `origin` names the relayed origin it follows (null: the ingest's own stream). */
+  keep(size: () => { width: number; height: number }, origin: string | null = null): KeptSink {
     let recording: { id: number; dir: string } | null = null;
     let failed = false;
     let seq = 0;
@@ -67,7 +68,7 @@ export class Recorder {
             if (failed) return;
             if (!recording) {
               const { width, height } = size();
-              recording = await this.recordings.begin(segment.programDateTime, width, height);
+              recording = await this.recordings.begin(segment.programDateTime, width, height, origin);
             }
             startMs += await this.recordings.addSegment(recording, seq++, segment, startMs, initsWritten);
           })

@@ -12,6 +12,18 @@ export interface KeptSegment {
   programDateTime: number;
   /** Its fMP4 init segment; null for an MPEG-TS segment, which carries its own codec settings. */
   init: { name: string; bytes: Uint8Array } | null;
+  /** Its media sequence number in the relayed origin's playlist; absent for the ingest's own. */
+  originMsn?: number;
+}
+
+/** Where the newest kept segment (of any recording) ends, and for a relayed one, which origin and number it was there. */
+export interface KeptPosition {
+  /** When it ends (epoch ms). */
+  until: number;
+  /** The relayed origin its recording followed; null for the ingest's own. */
+  origin: string | null;
+  /** Its media sequence number in that origin's playlist; null for the ingest's own. */
+  msn: number | null;
 }
 
 /** Whether a kept segment's file is MPEG-TS (an HLS origin's `.ts`) rather than fMP4. */
@@ -33,6 +45,7 @@ export interface RecordingRow {
   trim_end_ms: number | null;
   hidden: number;
   segments: number;
+  origin: string | null;
 }
 
 export interface SegmentRow {
@@ -44,6 +57,7 @@ export interface SegmentRow {
   duration_ms: number;
   program_date_time: number;
   bytes: number;
+  origin_msn: number | null;
 }
 
 /** The tables a recording and its segments are read from. */
@@ -102,17 +116,19 @@ export class RecordingStore {
     await this.store.run("UPDATE recordings SET state = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE state = 'recording'", now);
   }
 
-  async begin(startedAt: number, width: number, height: number): Promise<{ id: number; dir: string }> {
+  /** A new recording, of the ingest's own stream or (`origin`) of a relayed origin's. */
+  async begin(startedAt: number, width: number, height: number, origin: string | null = null): Promise<{ id: number; dir: string }> {
     // The directory is made with the first file: a recording that cannot be written is still listed, failed.
     const dir = `${new Date(startedAt).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
     const title = `Live session of ${new Date(startedAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
     const row = await this.store.get<{ id: number }>(
-      "INSERT INTO recordings (dir, title, state, started_at, width, height) VALUES (?, ?, 'recording', ?, ?, ?) RETURNING id",
+      "INSERT INTO recordings (dir, title, state, started_at, width, height, origin) VALUES (?, ?, 'recording', ?, ?, ?, ?) RETURNING id",
       dir,
       title,
       startedAt,
       width,
       height,
+      origin,
     );
     return { id: n(row!.id), dir };
   }
@@ -132,7 +148,7 @@ export class RecordingStore {
     const durationMs = Math.round(segment.duration * 1000);
     await this.store.tx(async () => {
       await this.store.run(
-        "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO recording_segments (recording_id, seq, file, init_file, start_ms, duration_ms, program_date_time, bytes, origin_msn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         recording.id,
         seq,
         file,
@@ -142,6 +158,7 @@ export class RecordingStore {
         durationMs,
         segment.programDateTime,
         segment.bytes.length,
+        segment.originMsn ?? null,
       );
       await this.store.run("UPDATE recordings SET duration_ms = ?, bytes = bytes + ? WHERE id = ?", startMs + durationMs, written, recording.id);
     });
@@ -159,10 +176,15 @@ export class RecordingStore {
     );
   }
 
-  /** When the newest kept segment of any recording ends (epoch ms), or null when none is kept. */
-  async keptUntil(): Promise<number | null> {
-    const row = await this.store.get<{ until: number | null }>("SELECT MAX(program_date_time + duration_ms) AS until FROM recording_segments");
-    return row?.until === null || row?.until === undefined ? null : Number(row.until);
+  /** The newest kept segment of any recording (the one that ends last), or null when none is kept. */
+  async keptPosition(): Promise<KeptPosition | null> {
+    const row = await this.store.get<{ until: number; origin: string | null; msn: number | null }>(
+      `SELECT s.program_date_time + s.duration_ms AS until, r.origin AS origin, s.origin_msn AS msn
+         FROM recording_segments s JOIN recordings r ON r.id = s.recording_id
+        ORDER BY until DESC, s.recording_id DESC, s.seq DESC LIMIT 1`,
+    );
+    if (!row) return null;
+    return { until: Number(row.until), origin: row.origin, msn: row.msn === null ? null : Number(row.msn) };
   }
 
   async segmentsOf(id: number): Promise<SegmentRow[]> {

@@ -21,6 +21,8 @@ const IDLE_MS = 2000;
 const RECHECK_MS = 30_000;
 /** An origin that gives no new segment for this long (down, or its playlist stuck) has ended its run. */
 const GONE_MS = 10_000;
+/** A segment numbered at or below the last one kept that starts this long after it ends belongs to a new numbering. */
+const RESTARTED_AFTER_MS = 10_000;
 /** On first sight of a live playlist, the segments of its last minute are kept (not hours of an EVENT playlist's past). */
 const FIRST_LOOK_MS = 60_000;
 
@@ -156,14 +158,24 @@ export class RelayRecorder implements SingleJob {
       }
     }
     this.sighted = null;
-    // Taking over from another instance (or after a restart): what is already kept is not kept twice.
-    const keptUntil = firstLook ? await this.recorder.keptUntil() : null;
+    // Taking over from another instance (or after a restart): what is already kept is not kept twice. Kept from
+    // this origin, and its numbering not gone back since: by number, after the last one kept. Kept from another
+    // origin: nothing of this one is. Kept from the ingest, or before recordings named their origin: by time.
+    const found = firstLook ? await this.recorder.keptPosition() : null;
+    const kept = found && (found.origin === null || found.origin === origin) ? found : null;
+    const keptMsn = kept?.origin === origin && kept.msn !== null && segments.length && kept.msn <= segments.at(-1)!.msn ? kept.msn : null;
     for (const [i, segment] of segments.entries()) {
       if (segment.msn <= this.lastMsn) continue;
       const start = segment.programDateTime ?? estimated[i]!;
       if (firstLook && estimated[i]! < now - FIRST_LOOK_MS) continue;
-      // Half a segment's leeway: an estimated start is off by the two fetches' timing, not by a segment.
-      if (keptUntil !== null && start + (segment.duration * 1000) / 2 < keptUntil) continue;
+      if (keptMsn !== null) {
+        // A number kept already, unless the segment clearly starts after what is kept ends: the origin started
+        // numbering again, and has gone past the number kept since.
+        if (segment.msn <= keptMsn && start < kept!.until + RESTARTED_AFTER_MS) continue;
+      } else if (kept && start + (segment.duration * 1000) / 2 < kept.until) {
+        // By time, with half a segment's leeway: an estimated start is off by the two fetches' timing, not by a segment.
+        continue;
+      }
       this.lastNewAt = now;
       if ((await this.keep(segment, start)) === "later") break;
       this.lastMsn = segment.msn;
@@ -218,13 +230,13 @@ export class RelayRecorder implements SingleJob {
     if (!continues) {
       await this.endRun();
       const size = init ? initPictureSize(init.bytes) : tsPictureSize(bytes);
-      this.run = { sink: this.recorder.keep(() => size), lastMsn: segment.msn, ts, map: null, init: null, inits: 0 };
+      this.run = { sink: this.recorder.keep(() => size, this.origin), lastMsn: segment.msn, ts, map: null, init: null, inits: 0 };
       this.log.info(`replay: recording the relayed stream (${ts ? "MPEG-TS" : "fMP4"}${size.width ? `, ${size.width}x${size.height}` : ""})`);
     }
     const current = this.run!;
     if (init && init !== current.init) current.inits++;
     Object.assign(current, { lastMsn: segment.msn, map: segment.map, init });
-    current.sink.add({ bytes, duration: segment.duration, programDateTime, init });
+    current.sink.add({ bytes, duration: segment.duration, programDateTime, init, originMsn: segment.msn });
     // One segment at a time in memory: the next is fetched once this one is written.
     await current.sink.written();
     return "kept";
