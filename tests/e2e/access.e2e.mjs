@@ -87,6 +87,15 @@ app.browserTest(
   async ({ page, url }) => {
     const code = await buyCodeViaApi(url);
     const sha256Chunk = recordSha256Chunk(page);
+    // The WebGL contexts each page load makes (the fingerprint reads the graphics names from one).
+    await page.addInitScript(() => {
+      window["webglContexts"] = 0;
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+        if (/webgl/.test(String(kind))) window["webglContexts"]++;
+        return getContext.call(this, kind, ...rest);
+      };
+    });
     await page.goto("/access");
     await page.evaluate((c) => localStorage.setItem("accessCode", c), code);
     await page.reload();
@@ -116,6 +125,10 @@ app.browserTest(
     }
 
     assert.equal(sha256Chunk.length, 0, "the browser hashes the fingerprint itself: the plain-JS SHA-256 is not loaded");
+    // The form's check and the stream screen's each took the fingerprint; the graphics names were read once.
+    await page.locator(".stream-title").waitFor();
+    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/verify-stream-access")), null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => window["webglContexts"]), 1);
 
     // Back on /access later: the stored code, name and fingerprint are checked silently.
     await page.evaluate(() => sessionStorage.clear());

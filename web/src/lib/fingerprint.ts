@@ -71,8 +71,15 @@ export async function buildFingerprint(traits: DeviceTraits, deviceToken: string
 
 const clip = (value: unknown, max: number) => (typeof value === "string" && value ? value.slice(0, max) : UNKNOWN);
 
+/** The graphics names, read once a page: a WebGL context costs tens of milliseconds on a slow phone, and they do not change. */
+let webgl: { webglVendor: string; webglRenderer: string } | undefined;
+
 /** The graphics vendor and renderer: the unmasked names where the browser gives them, else the generic ones. */
 function readWebgl(): { webglVendor: string; webglRenderer: string } {
+  return (webgl ??= askWebgl());
+}
+
+function askWebgl(): { webglVendor: string; webglRenderer: string } {
   try {
     const canvas = document.createElement("canvas");
     const gl = (canvas.getContext("webgl") ?? canvas.getContext("experimental-webgl")) as WebGLRenderingContext | null;
