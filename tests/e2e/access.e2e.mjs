@@ -91,10 +91,12 @@ app.browserTest(
     await page.addInitScript(() => {
       window["webglContexts"] = 0;
       const getContext = HTMLCanvasElement.prototype.getContext;
-      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
-        if (/webgl/.test(String(kind))) window["webglContexts"]++;
-        return getContext.call(this, kind, ...rest);
-      };
+      HTMLCanvasElement.prototype.getContext = /** @type {any} */ (
+        function (kind, ...rest) {
+          if (/webgl/.test(String(kind))) window["webglContexts"]++;
+          return getContext.call(this, kind, ...rest);
+        }
+      );
     });
     await page.goto("/access");
     await page.evaluate((c) => localStorage.setItem("accessCode", c), code);
