@@ -80,6 +80,36 @@ app.browserTest("the landing page's frame is named in its HTML, and its first pa
   assert.equal(await page.locator(".site-header").evaluate((e) => getComputedStyle(e).position), "sticky");
 });
 
+app.browserTest("the landing page's frame cut off on its way: the loader shows, then the page by itself, never the error card", async ({ page, context }) => {
+  await page.addInitScript(() => {
+    const seen = [];
+    window["seenParts"] = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          if ((node.matches(".page-loader") || node.querySelector(".page-loader")) && seen.at(-1) !== "loader") seen.push("loader");
+          if (node.matches(".home") || node.querySelector(".home")) seen.push("home");
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  // The file is refused twice (the page's own preload of it and its first import), then served.
+  let cut = 0;
+  await context.route(SITE_PAGES_CHUNK, (route) => {
+    if (cut < 2) {
+      cut++;
+      return route.abort("connectionreset");
+    }
+    return route.fallback();
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: /BUY NOW/ }).waitFor({ timeout: 20_000 });
+  assert.equal(cut, 2, "the frame's file was cut off twice");
+  assert.deepEqual(await page.evaluate(() => window["seenParts"]), ["loader", "home"]);
+  assert.equal(await page.getByText("Something went wrong").count(), 0, "the page never gave way to the error card");
+  await page.getByRole("heading", { level: 1, name: "DREADCAST: The Night It Streams" }).waitFor();
+});
+
 app.browserTest("the display fonts and the code for later are asked for only once the largest paint is shown", async ({ page }) => {
   await page.addInitScript(() => {
     window["largestPaintAt"] = null;
