@@ -110,6 +110,21 @@ app.browserTest("the landing page's frame cut off on its way: the loader shows, 
   await page.getByRole("heading", { level: 1, name: "DREADCAST: The Night It Streams" }).waitFor();
 });
 
+app.browserTest("the landing page's frame slow to come: the loader shows within a few seconds, not a blank page, then the page", async ({ page, context }) => {
+  let servedAt = 0;
+  await context.route(SITE_PAGES_CHUNK, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    servedAt = Date.now();
+    return route.fallback();
+  });
+  const started = Date.now();
+  await page.goto("/");
+  await page.locator(".page-loader").waitFor({ timeout: 5000 });
+  assert.equal(servedAt, 0, "the loader showed before the frame's file came");
+  await page.getByRole("button", { name: /BUY NOW/ }).waitFor({ timeout: 20_000 });
+  assert.ok(servedAt - started >= 5000, "the file was held back");
+});
+
 app.browserTest("the display fonts and the code for later are asked for only once the largest paint is shown", async ({ page }) => {
   await page.addInitScript(() => {
     window["largestPaintAt"] = null;

@@ -33,10 +33,16 @@ const SitePages = lazyPart(loadSitePages, (m) => m.SitePages, <PageLoader />);
 /** The screens outside the public site's frame, each on a path of its own (matched as the router does: any case, a trailing slash allowed). */
 const OWN_SCREENS = new Set<string>([paths.livestream, paths.livestreamNew, paths.livestreamFixed, paths.design, paths.layoutTest]);
 
-/** What the page at `path` waits for before its first paint: the public site's code, for one of its pages (never rejects). */
+/** How long a page of the site holds its first paint for the site's code: on a slow connection the loader shows after that. */
+const FIRST_SCREEN_WAIT_MS = 2500;
+
+/**
+ * What the page at `path` waits for before its first paint: the public site's code, for one of its pages, for
+ * at most a few seconds (never rejects: a failed fetch shows the loader, which tries again).
+ */
 export function firstScreen(path: string): Promise<unknown> {
   if (isAdminPath(path) || OWN_SCREENS.has(path.replace(/\/$/, "").toLowerCase())) return Promise.resolve();
-  return loadPart(loadSitePages).catch(() => undefined);
+  return Promise.race([loadPart(loadSitePages).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]);
 }
 
 function Lazy({ page: Page }: { page: LazyExoticComponent<ComponentType> }) {
