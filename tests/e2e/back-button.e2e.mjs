@@ -55,11 +55,17 @@ for (const viewport of [MOBILE, DESKTOP]) {
     async ({ page }) => {
       await page.goto("/");
       const dialog = await openBuyDialog(page);
+      // The buyer scrolled down to BUY NOW; the code's page opens at its top, its header over nothing.
+      const scrolledTo = await page.evaluate(() => window.scrollY);
       await payWithDemoCard(dialog);
       await waitForPath(page, "/checkout-success");
+      await page.getByRole("heading", { name: "Your Access Code" }).waitFor();
+      assert.ok(scrolledTo > 0, "the landing page was scrolled to BUY NOW");
+      assert.equal(await page.evaluate(() => window.scrollY), 0, "the code's page opens at its top");
       await page.getByRole("button", { name: "CONTINUE NOW" }).click();
       await waitForPath(page, "/access");
       await page.getByRole("heading", { name: "Enter The Nightmare" }).waitFor();
+      assert.equal(await page.evaluate(() => window.scrollY), 0, "and so does the access page");
 
       await page.goBack();
       await waitForPath(page, "/");

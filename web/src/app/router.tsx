@@ -3,6 +3,7 @@ import { Route, Switch, useLocation } from "wouter";
 import { PageLoader } from "@/components/ui/page-loader";
 import { isAdminPath, paths } from "@/config/paths";
 import { lazyPart, loadPart } from "@/hooks/use-lazy-part";
+import { useTopOnNewPage } from "@/hooks/use-top-on-new-page";
 import { importFresh } from "@/lib/app-version";
 import { withQueryCache } from "@/lib/query-cache";
 import { withStylesheets } from "@/lib/stylesheets";
@@ -59,6 +60,7 @@ function Livestream() {
 
 export function AppRouter() {
   const [location] = useLocation();
+  useTopOnNewPage();
   if (isAdminPath(location)) return <Lazy page={AdminRouter} />;
   return (
     <Switch>
