@@ -49,38 +49,12 @@ app.browserTest(`the stream screen's first load is at most ${STREAM_BUDGET_KIB} 
   );
 });
 
-app.browserTest("the landing page's frame is named in its HTML, and its first paint is the page itself, never the loader", async ({ page }) => {
-  // Every element the page ever adds, in order, from before its first script runs.
-  await page.addInitScript(() => {
-    const seen = [];
-    window["seenParts"] = seen;
-    new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes) {
-          if (!(node instanceof Element)) continue;
-          if (node.matches(".page-loader") || node.querySelector(".page-loader")) seen.push("loader");
-          if (node.matches(".home") || node.querySelector(".home")) seen.push("home");
-        }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const html = await (await fetch(`${app.url}/`)).text();
-  const named = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
-  assert.ok(
-    named.some((file) => SITE_PAGES_CHUNK.test(file)),
-    `the landing page names the site's code: ${named.join(", ")}`,
-  );
-  assert.ok(
-    named.some((file) => /\/assets\/site-pages-[^/]+\.css$/.test(file)),
-    `and its stylesheet: ${named.join(", ")}`,
-  );
-  await page.goto("/");
-  await page.getByRole("button", { name: /BUY NOW/ }).waitFor();
-  assert.deepEqual(await page.evaluate(() => window["seenParts"]), ["home"]);
-  // The stylesheet that came with it applies: the frame's header is laid out as a bar, not as bare links.
-  assert.equal(await page.locator(".site-header").evaluate((e) => getComputedStyle(e).position), "sticky");
-});
-
-app.browserTest("the landing page's frame cut off on its way: the loader shows, then the page by itself, never the error card", async ({ page, context }) => {
+/**
+ * Records, from before the page's first script runs, what it shows in turn: the loader (once for each time it
+ * comes) and the landing page. Resolves with a reader of that list.
+ * @param {import("playwright-core").Page} page
+ */
+async function recordParts(page) {
   await page.addInitScript(() => {
     const seen = [];
     window["seenParts"] = seen;
@@ -93,6 +67,30 @@ app.browserTest("the landing page's frame cut off on its way: the loader shows, 
         }
     }).observe(document, { childList: true, subtree: true });
   });
+  return () => page.evaluate(() => window["seenParts"]);
+}
+
+app.browserTest("the landing page's frame is named in its HTML, and its first paint is the page itself, never the loader", async ({ page }) => {
+  const seenParts = await recordParts(page);
+  const html = await (await fetch(`${app.url}/`)).text();
+  const named = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  assert.ok(
+    named.some((file) => SITE_PAGES_CHUNK.test(file)),
+    `the landing page names the site's code: ${named.join(", ")}`,
+  );
+  assert.ok(
+    named.some((file) => /\/assets\/site-pages-[^/]+\.css$/.test(file)),
+    `and its stylesheet: ${named.join(", ")}`,
+  );
+  await page.goto("/");
+  await page.getByRole("button", { name: /BUY NOW/ }).waitFor();
+  assert.deepEqual(await seenParts(), ["home"]);
+  // The stylesheet that came with it applies: the frame's header is laid out as a bar, not as bare links.
+  assert.equal(await page.locator(".site-header").evaluate((e) => getComputedStyle(e).position), "sticky");
+});
+
+app.browserTest("the landing page's frame cut off on its way: the loader shows, then the page by itself, never the error card", async ({ page, context }) => {
+  const seenParts = await recordParts(page);
   // The file is refused twice (the page's own preload of it and its first import), then served.
   let cut = 0;
   await context.route(SITE_PAGES_CHUNK, (route) => {
@@ -105,7 +103,7 @@ app.browserTest("the landing page's frame cut off on its way: the loader shows, 
   await page.goto("/");
   await page.getByRole("button", { name: /BUY NOW/ }).waitFor({ timeout: 20_000 });
   assert.equal(cut, 2, "the frame's file was cut off twice");
-  assert.deepEqual(await page.evaluate(() => window["seenParts"]), ["loader", "home"]);
+  assert.deepEqual(await seenParts(), ["loader", "home"]);
   assert.equal(await page.getByText("Something went wrong").count(), 0, "the page never gave way to the error card");
   await page.getByRole("heading", { level: 1, name: "DREADCAST: The Night It Streams" }).waitFor();
 });
