@@ -28,7 +28,7 @@ interface MetaOutput {
 }
 
 /** Each route's own screen, as its HTML names it: the public site's frame with the landing page; the stream screen's chunk and stylesheet. */
-const ROUTES: Record<string, Screen | null> = Object.fromEntries(["/", "/livestream"].map((path) => [path, PRELOADED_SCREENS.find((s) => s.paths.includes(path))!.screen]));
+const ROUTES: Record<string, Screen> = Object.fromEntries(["/", "/livestream"].map((path) => [path, PRELOADED_SCREENS.find((s) => s.paths.includes(path))!.screen]));
 
 const args = process.argv.slice(2);
 const top = Number(args[args.indexOf("--top") + 1]) || 6;
@@ -85,7 +85,7 @@ try {
   const firstPaint: Record<string, { files: { file: string; gzipBytes: number }[]; gzipBytes: number; lazy: string[] }> = {};
   const entry = screenFiles(graph, null);
   for (const [route, screen] of Object.entries(ROUTES)) {
-    const own = screen ? screenFiles(graph, screen) : { files: [], lazy: [] };
+    const own = screenFiles(graph, screen);
     const seen = new Set([...entry.files, ...own.files]);
     const lazy = new Set([...entry.lazy, ...own.lazy, ...sheets.values()]);
     const loaded = [...seen].filter((p) => /\.(js|css)$/.test(p)).map((p) => ({ file: p, gzipBytes: gzip.get(p)! }));
