@@ -59,10 +59,19 @@ export function replayUntilOf(settings: { replayUntil: string | null; startDate:
 export const REPLAY_CHAT_LIMIT = 20_000;
 
 /**
+ * A line of the replay's chat. One moderators took down (deleted, or its author kicked or banned) keeps its
+ * place and time and nothing else: no text, no name, no badge or amount, `removed` set.
+ */
+export type ReplayLine = ChatMessage & { removed?: true };
+
+/** What the replay shows in place of a line moderators took down. */
+export const REMOVED_LINE_TEXT = "Message removed";
+
+/**
  * GET /api/stream/replay-chat: the night's chat as it happened — each line (unpinned, as it was said, with its
  * own time) and when lines were pinned, unpinned and deleted. The page shows what the video has reached.
  */
 export interface ReplayChat {
-  lines: ChatMessage[];
+  lines: ReplayLine[];
   events: { messageId: string; kind: "pin" | "unpin" | "delete"; at: string }[];
 }

@@ -1,5 +1,6 @@
 import type { Param, Store } from "../../db/store.ts";
 import { CHAT_HISTORY_LIMIT, type ChatMessage } from "../../contracts/chat.ts";
+import type { ReplayChat, ReplayLine } from "../../contracts/replay.ts";
 import { randomToken } from "../../lib/tokens.ts";
 
 interface MessageRow {
@@ -51,6 +52,19 @@ function toMessage(row: MessageRow): ChatMessage {
   if (row.donation_pence !== null && row.donation_currency !== null) message.currency = row.donation_currency;
   if (row.staff !== null) message.staff = row.staff;
   return message;
+}
+
+/** A line moderators took down, as the replay carries it: its place and time only. */
+function removedLine(row: MessageRow): ReplayLine {
+  return {
+    id: row.id,
+    username: "",
+    text: "",
+    timestamp: new Date(Number(row.created_at)).toISOString(),
+    type: row.type === "system" ? "system" : "user",
+    isPinned: false,
+    removed: true,
+  };
 }
 
 /** What storing one new line came to: the stored line, or why it could not be stored. */
@@ -209,18 +223,25 @@ export class ChatMessageStore {
   }
 
   /**
-   * Every line said between two times, as it was when said (unpinned; deleted ones too, which the replay
-   * shows until their deletion), oldest first; and what happened to them in that time.
+   * Every line said between two times, as it was when said (unpinned), oldest first; and what happened to
+   * them in that time. A line moderators took down — deleted, its author kicked or banned, or by a name
+   * banned now (a line stored as the ban came) — keeps its place and time, never its words or its author.
    */
-  async asItHappened(from: number, to: number, limit: number): Promise<{ lines: ChatMessage[]; events: { messageId: string; kind: "pin" | "unpin" | "delete"; at: string }[] }> {
-    const rows = await this.store.all<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE created_at >= ? AND created_at <= ? ORDER BY seq LIMIT ?`, from, to, limit);
+  async asItHappened(from: number, to: number, limit: number): Promise<ReplayChat> {
+    const rows = await this.store.all<MessageRow & { removed: number }>(
+      `SELECT ${COLUMNS}, CASE WHEN deleted = 1 OR (type <> 'system' AND EXISTS (SELECT 1 FROM banned_users b WHERE b.username = chat_messages.username COLLATE NOCASE)) THEN 1 ELSE 0 END AS removed
+         FROM chat_messages WHERE created_at >= ? AND created_at <= ? ORDER BY seq LIMIT ?`,
+      from,
+      to,
+      limit,
+    );
     const events = await this.store.all<{ message_id: string; kind: "pin" | "unpin" | "delete"; at: number }>(
       "SELECT message_id, kind, at FROM chat_line_events WHERE at >= ? AND at <= ? ORDER BY at, id",
       from,
       to,
     );
     return {
-      lines: rows.map((r) => ({ ...toMessage(r), isPinned: false })),
+      lines: rows.map((r) => (Number(r.removed) === 1 ? removedLine(r) : { ...toMessage(r), isPinned: false })),
       events: events.map((e) => ({ messageId: e.message_id, kind: e.kind, at: new Date(Number(e.at)).toISOString() })),
     };
   }
@@ -252,9 +273,13 @@ export class ChatMessageStore {
     return deleted;
   }
 
-  /** Hides every message of a kicked or banned user, as the clients do. */
+  /**
+   * Hides every message of a kicked or banned user, as the clients do. Under the chat's lock, so a line
+   * being stored at that moment is stored first and hidden with the others.
+   */
   async deleteAllBy(username: string): Promise<void> {
     await this.store.tx(async () => {
+      await this.store.lock("chat_messages");
       const gone = await this.store.all<{ id: string }>(
         "UPDATE chat_messages SET deleted = 1, is_pinned = 0 WHERE username = ? COLLATE NOCASE AND deleted = 0 RETURNING id",
         username,

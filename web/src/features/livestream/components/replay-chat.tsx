@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { LockIcon, RewindIcon } from "@/components/ui/icons";
 import { PinIcon } from "@/components/ui/stream-icons";
 import { useEventCurrency } from "@/lib/money";
+import { REMOVED_LINE_TEXT, type ReplayLine } from "@contracts/replay";
 import { VISIBLE_MESSAGES } from "../stores/live-store";
 import { chatAtCut, type ChatCut, type ReplayChatIndex } from "../utils/replay-chat";
 import { ChatLine } from "./stream-layout";
@@ -28,6 +29,16 @@ function ReplayChatFrame({ pinned, children, note }: { pinned?: ReactNode; child
         </p>
       </div>
     </div>
+  );
+}
+
+/** A line as the replay shows it: one moderators took down keeps its place, marked, without its words or its author. */
+function ReplayChatLine({ line, currency }: { line: ReplayLine; currency: string }) {
+  if (!line.removed) return <ChatLine message={line} currency={currency} />;
+  return (
+    <li className="stream-chat-line stream-replay-chat-removed">
+      <p className="stream-chat-line-text">{REMOVED_LINE_TEXT}</p>
+    </li>
   );
 }
 
@@ -75,7 +86,7 @@ export function ReplayChat({ index, loading, failed, onRetry, cut }: ReplayChatP
             <div className="stream-chat-pinned-body">
               <span className="stream-chat-pinned-label">Pinned</span>
               <ul className="stream-chat-pinned-list">
-                <ChatLine message={pinned} currency={currency} />
+                <ReplayChatLine line={pinned} currency={currency} />
               </ul>
             </div>
           </div>
@@ -87,7 +98,7 @@ export function ReplayChat({ index, loading, failed, onRetry, cut }: ReplayChatP
       ) : (
         <ol className="stream-chat-list">
           {lines.map((line) => (
-            <ChatLine key={line.id} message={line} currency={currency} />
+            <ReplayChatLine key={line.id} line={line} currency={currency} />
           ))}
         </ol>
       )}

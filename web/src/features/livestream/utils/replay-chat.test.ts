@@ -60,6 +60,13 @@ describe("the replay's chat at a moment of the night", () => {
     expect(sameCut(chatCutAt(index, T0 + 4900), chatCutAt(index, T0 + 5000))).toBe(false);
   });
 
+  test("a line moderators took down keeps its place from its own time until its deletion", () => {
+    const removed = { id: "x", username: "", text: "", timestamp: iso(2), type: "user" as const, isPinned: false, removed: true as const };
+    const taken = indexReplayChat({ lines: [line("a", 1), removed, line("b", 3)], events: [{ messageId: "x", kind: "delete", at: iso(4) }] });
+    expect(chatAtCut(taken, chatCutAt(taken, T0 + 3000), 10).lines).toEqual([line("a", 1), removed, line("b", 3)]);
+    expect(chatAtCut(taken, chatCutAt(taken, T0 + 4000), 10).lines.map((l) => l.id)).toEqual(["a", "b"]);
+  });
+
   test("lines sent out of order are shown in the order they were said", () => {
     const shuffled = indexReplayChat({ lines: [line("late", 3), line("early", 2)], events: [] });
     expect(chatAtCut(shuffled, chatCutAt(shuffled, T0 + 5000), 10).lines.map((l) => l.id)).toEqual(["early", "late"]);

@@ -1,5 +1,4 @@
-import type { ChatMessage } from "@contracts/chat";
-import type { ReplayChat } from "@contracts/replay";
+import type { ReplayChat, ReplayLine } from "@contracts/replay";
 
 /**
  * The night's chat as the replay shows it: at a moment of the night, the lines said by then, less those
@@ -7,7 +6,7 @@ import type { ReplayChat } from "@contracts/replay";
  */
 export interface ReplayChatIndex {
   /** Oldest first, with their times (ms) beside them. */
-  lines: ChatMessage[];
+  lines: ReplayLine[];
   lineTimes: number[];
   events: { messageId: string; kind: "pin" | "unpin" | "delete"; at: number }[];
   eventTimes: number[];
@@ -52,7 +51,7 @@ export function chatCutAt(index: ReplayChatIndex, at: number | null): ChatCut {
 export const sameCut = (a: ChatCut, b: ChatCut) => a.said === b.said && a.happened === b.happened;
 
 /** The newest `visible` lines at a cut (deleted ones gone), and the line pinned then. */
-export function chatAtCut(index: ReplayChatIndex, cut: ChatCut, visible: number): { lines: ChatMessage[]; pinned: ChatMessage | null } {
+export function chatAtCut(index: ReplayChatIndex, cut: ChatCut, visible: number): { lines: ReplayLine[]; pinned: ReplayLine | null } {
   const deleted = new Set<string>();
   let pinnedId: string | null = null;
   for (const event of index.events.slice(0, cut.happened)) {
@@ -63,8 +62,8 @@ export function chatAtCut(index: ReplayChatIndex, cut: ChatCut, visible: number)
       if (pinnedId === event.messageId) pinnedId = null;
     }
   }
-  const lines: ChatMessage[] = [];
-  let pinned: ChatMessage | null = null;
+  const lines: ReplayLine[] = [];
+  let pinned: ReplayLine | null = null;
   for (let i = cut.said - 1; i >= 0; i--) {
     const line = index.lines[i]!;
     if (deleted.has(line.id)) continue;
