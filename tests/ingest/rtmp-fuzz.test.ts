@@ -129,7 +129,16 @@ test.skipIf(!FFMPEG)(
       host: "127.0.0.1",
       logger: recordingLogger(lines),
       authorize: (app, key) => (app === "live" && key.startsWith("f") ? "ok" : "bad key"),
-      limits: { maxPendingConnections: 32, setupIdleTimeoutMs: 500, publishIdleTimeoutMs: 1000 },
+      // One address replays them all, 25 at a time: the per-address door is widened to let it (the flood test narrows it).
+      limits: {
+        maxPendingConnections: 32,
+        maxPendingPerAddress: 32,
+        connectionsPerAddressPerSecond: 1e6,
+        addressMessagesPerSecond: 1e6,
+        addressBytesPerSecond: 1e9,
+        setupIdleTimeoutMs: 500,
+        publishIdleTimeoutMs: 1000,
+      },
       onPublish: (): MediaSink => {
         // Checks the sink contract on every call: nothing after end, dts never going back per track.
         const state = { ended: [] as string[], calls: [] as string[] };

@@ -231,8 +231,11 @@ describe("RTMP ingest with a hand-driven client", () => {
     expect(lines.some((line) => line.includes("closed: no publish in time"))).toBe(true);
   });
 
+  /** Allowances before a publish high enough for a test about something else. */
+  const UNMETERED: Partial<RtmpLimits> = { setupMessagesPerSecond: 1e6, setupBytesPerSecond: 1e9, addressMessagesPerSecond: 1e6, addressBytesPerSecond: 1e9 };
+
   test("the server acknowledges received bytes each time the window the client set fills", async () => {
-    const { server } = await start();
+    const { server } = await start({ limits: UNMETERED });
     const client = await RawRtmpClient.open(server.port);
     client.send(control.windowAckSize(5000));
     client.command(["connect", 1, { app: "live" }]);
@@ -250,7 +253,7 @@ describe("RTMP ingest with a hand-driven client", () => {
   });
 
   test("a client that asks without reading the answers is dropped before its replies pile up", async () => {
-    const { server, lines } = await start();
+    const { server, lines } = await start({ limits: UNMETERED });
     const client = await RawRtmpClient.open(server.port);
     client.command(["connect", 1, { app: "live" }]);
     client.socket.pause();

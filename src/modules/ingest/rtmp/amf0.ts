@@ -1,7 +1,9 @@
 /**
  * AMF0, the encoding of RTMP's commands and metadata. Decoding is strict and bounded: anything malformed,
- * truncated, nested too deep or of a type RTMP publishers never send is an `Amf0Error`, which the
- * connection turns into a refused session — never an exception that escapes it.
+ * truncated, nested too deep, holding more values or properties than the caller allows, or of a type RTMP
+ * publishers never send is an `Amf0Error`, which the connection turns into a refused session — never an
+ * exception that escapes it. The bounds keep a message's decoding to microseconds: a 64 KiB message of
+ * thousands of tiny properties is refused after the first few hundred, not built into an object.
  */
 
 export class Amf0Error extends Error {
@@ -29,14 +31,34 @@ const DATE = 0x0b;
 const LONG_STRING = 0x0c;
 
 const MAX_DEPTH = 16;
+
+/** How much one decode may build: every value counts (an object's properties each count as one). */
+export interface Amf0Bounds {
+  /** Values in the whole message, nested ones and object properties included. */
+  maxValues: number;
+  /** Properties of one object or ECMA array, items of one strict array. */
+  maxProperties: number;
+}
+
+/** Far above what any publisher sends (OBS's connect object has 10 properties, its onMetaData 20). */
+export const DEFAULT_AMF0_BOUNDS: Amf0Bounds = { maxValues: 4096, maxProperties: 1024 };
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const utf8Encoder = new TextEncoder();
 
 class Reader {
   offset = 0;
   private readonly view: DataView;
-  constructor(private readonly bytes: Uint8Array) {
+  private valuesLeft: number;
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly bounds: Amf0Bounds,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.valuesLeft = bounds.maxValues;
+  }
+  /** Counts one more value against the message's bound. */
+  value(): void {
+    if (--this.valuesLeft < 0) throw new Amf0Error(`AMF0 message holds more than ${this.bounds.maxValues} values`);
   }
   get remaining(): number {
     return this.bytes.length - this.offset;
@@ -79,15 +101,31 @@ class Reader {
 }
 
 /** Every value in `bytes`, in order (a command is a sequence: name, transaction id, object, arguments). */
-export function decodeAmf0(bytes: Uint8Array): Amf0Value[] {
-  const reader = new Reader(bytes);
+export function decodeAmf0(bytes: Uint8Array, bounds: Amf0Bounds = DEFAULT_AMF0_BOUNDS): Amf0Value[] {
+  const reader = new Reader(bytes, bounds);
   const values: Amf0Value[] = [];
   while (reader.remaining > 0) values.push(readValue(reader, 0));
   return values;
 }
 
+/**
+ * The first value of `bytes` when it is a short string (a command's or data message's name), without
+ * decoding the rest; null otherwise. What a message is decides whether it is worth decoding at all.
+ */
+export function peekName(bytes: Uint8Array, maxLength = 64): string | null {
+  if (bytes.length < 3 || bytes[0] !== STRING) return null;
+  const length = (bytes[1]! << 8) | bytes[2]!;
+  if (length > maxLength || 3 + length > bytes.length) return null;
+  try {
+    return utf8.decode(bytes.subarray(3, 3 + length));
+  } catch {
+    return null;
+  }
+}
+
 function readValue(reader: Reader, depth: number): Amf0Value {
   if (depth > MAX_DEPTH) throw new Amf0Error("AMF0 value nested too deep");
+  reader.value();
   const marker = reader.u8();
   switch (marker) {
     case NUMBER:
@@ -110,6 +148,7 @@ function readValue(reader: Reader, depth: number): Amf0Value {
     case STRICT_ARRAY: {
       const count = reader.u32();
       if (count > reader.remaining) throw new Amf0Error("AMF0 strict array longer than its message");
+      if (count > reader.bounds.maxProperties) throw new Amf0Error(`AMF0 strict array of more than ${reader.bounds.maxProperties} items`);
       const items: Amf0Value[] = [];
       for (let i = 0; i < count; i++) items.push(readValue(reader, depth + 1));
       return items;
@@ -129,12 +168,13 @@ function readValue(reader: Reader, depth: number): Amf0Value {
 function readProperties(reader: Reader, depth: number): Amf0Object {
   // No prototype: a key named __proto__ or constructor is only data.
   const object = Object.create(null) as Amf0Object;
-  for (;;) {
+  for (let count = 0; ; count++) {
     const key = reader.utf8(reader.u16());
     if (key === "") {
       if (reader.u8() !== OBJECT_END) throw new Amf0Error("AMF0 empty property name without object end");
       return object;
     }
+    if (count >= reader.bounds.maxProperties) throw new Amf0Error(`AMF0 object of more than ${reader.bounds.maxProperties} properties`);
     object[key] = readValue(reader, depth + 1);
   }
 }

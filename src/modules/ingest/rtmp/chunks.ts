@@ -42,6 +42,8 @@ export interface RtmpMessage {
 export interface ChunkReaderLimits {
   /** Largest message accepted (its declared length), bytes. */
   maxMessageBytes: number;
+  /** Largest message of any type but audio and video (commands, metadata, control), bytes; default `maxMessageBytes`. */
+  maxOtherMessageBytes?: number;
   /** Chunk streams with a message partly received at once. */
   maxChunkStreams: number;
   /** Bytes declared by all partly received messages together. */
@@ -168,8 +170,10 @@ export class ChunkReader {
       state.timestampField = field;
       state.extended = extended;
       state.timestamp = format === 0 ? field : (state.timestamp + field) >>> 0;
-      if (state.length > this.limits.maxMessageBytes) {
-        throw new RtmpProtocolError(`message of ${state.length} bytes exceeds the limit of ${this.limits.maxMessageBytes}`);
+      const media = state.type === MessageType.Audio || state.type === MessageType.Video;
+      const max = media ? this.limits.maxMessageBytes : Math.min(this.limits.maxMessageBytes, this.limits.maxOtherMessageBytes ?? Infinity);
+      if (state.length > max) {
+        throw new RtmpProtocolError(`${media ? "" : `type ${state.type} `}message of ${state.length} bytes exceeds the limit of ${max}`);
       }
       if (this.inFlightBytes + state.length > this.limits.maxInFlightBytes) {
         throw new RtmpProtocolError("too many bytes announced in partly received messages");

@@ -4,7 +4,7 @@
  * as librtmp and FFmpeg send them).
  */
 
-import { type Amf0Object, type Amf0Value, decodeAmf0, encodeAmf0 } from "./amf0.ts";
+import { type Amf0Bounds, type Amf0Object, type Amf0Value, DEFAULT_AMF0_BOUNDS, decodeAmf0, encodeAmf0, peekName } from "./amf0.ts";
 import { MessageType, RtmpProtocolError, type RtmpMessage } from "./chunks.ts";
 
 /** Chunk streams and the message stream used for what the server sends. */
@@ -20,15 +20,46 @@ export interface Command {
   args: Amf0Value[];
 }
 
-/** Values of an AMF0 command or data message (AMF3-wrapped ones unwrapped). Throws Amf0Error. */
-export function decodeMessageValues(message: RtmpMessage): Amf0Value[] {
+/**
+ * The commands a publishing server acts on; any other (`_checkbw`, `getStreamLength`, `_result` of its own
+ * calls…) needs nothing, so it is dropped by its name without its body ever being decoded.
+ */
+export const HANDLED_COMMANDS: ReadonlySet<string> = new Set([
+  "connect",
+  "releaseStream",
+  "FCPublish",
+  "createStream",
+  "publish",
+  "FCUnpublish",
+  "deleteStream",
+  "closeStream",
+  "play",
+  "play2",
+]);
+
+/** Bounds for what is decoded before a publish: a connect object, a key, a few short arguments. */
+export const SETUP_AMF0_BOUNDS: Amf0Bounds = { maxValues: 128, maxProperties: 64 };
+/** Bounds for onMetaData (OBS sends about 20 properties; encoders with their own extras a few dozen). */
+export const METADATA_AMF0_BOUNDS: Amf0Bounds = { maxValues: 512, maxProperties: 256 };
+
+function amf0Body(message: RtmpMessage): Uint8Array {
   const amf3 = message.type === MessageType.CommandAmf3 || message.type === MessageType.DataAmf3;
   if (amf3 && message.payload[0] !== 0) throw new RtmpProtocolError("AMF3-encoded commands are not supported");
-  return decodeAmf0(amf3 ? message.payload.subarray(1) : message.payload);
+  return amf3 ? message.payload.subarray(1) : message.payload;
 }
 
-export function readCommand(message: RtmpMessage): Command {
-  const [name, transactionId, object = null, ...args] = decodeMessageValues(message);
+/** A command or data message's name (its first value), read without decoding the rest; null when it has none. */
+export function messageName(message: RtmpMessage): string | null {
+  return peekName(amf0Body(message));
+}
+
+/** Values of an AMF0 command or data message (AMF3-wrapped ones unwrapped). Throws Amf0Error. */
+export function decodeMessageValues(message: RtmpMessage, bounds: Amf0Bounds = DEFAULT_AMF0_BOUNDS): Amf0Value[] {
+  return decodeAmf0(amf0Body(message), bounds);
+}
+
+export function readCommand(message: RtmpMessage, bounds: Amf0Bounds = DEFAULT_AMF0_BOUNDS): Command {
+  const [name, transactionId, object = null, ...args] = decodeMessageValues(message, bounds);
   if (typeof name !== "string") throw new RtmpProtocolError("command without a name");
   return { name, transactionId: typeof transactionId === "number" && Number.isFinite(transactionId) ? transactionId : 0, object, args };
 }

@@ -3,14 +3,19 @@
  * createStream → publish (the stream key checked through `authorize`) → media into a MediaSink →
  * FCUnpublish/deleteStream or the socket's close → `sink.end`. Anything out of order is dropped with one
  * log line; anything malformed ends the connection. `receive` never throws: a bad peer costs only itself.
- * Transport-agnostic (TCP or TLS): the server hands it bytes and a way to write and close.
+ * Before its publish a connection is anyone's: a command is known by its name before its body is decoded
+ * (what a publisher does not need then is dropped undecoded), what is decoded is bounded, and what it may
+ * send each second is spent from an allowance the server keeps for it and its address. Once publishing,
+ * messages other than media stay small and media may not run far ahead of real time: the connection
+ * stops reading until the clock catches up, so a file pushed as fast as the link goes plays at its pace.
+ * Transport-agnostic (TCP or TLS): the server hands it bytes and a way to write, pause and close.
  */
 
 import type { Logger } from "../../../lib/logger.ts";
 import type { MediaSink } from "../media.ts";
 import { Amf0Error, asObject } from "./amf0.ts";
 import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, readU32, type RtmpMessage } from "./chunks.ts";
-import { decodeMessageValues, PUBLISH_STREAM_ID, readCommand, replies, type Command } from "./commands.ts";
+import { decodeMessageValues, HANDLED_COMMANDS, METADATA_AMF0_BOUNDS, messageName, PUBLISH_STREAM_ID, readCommand, replies, SETUP_AMF0_BOUNDS, type Command } from "./commands.ts";
 import { FlvDemuxer, FlvError } from "./flv.ts";
 import { ServerHandshake } from "./handshake.ts";
 import type { RtmpLimits } from "./limits.ts";
@@ -23,6 +28,8 @@ export type AuthorizeResult = "ok" | "bad key" | "busy";
 export interface RtmpTransport {
   readonly remoteAddress: string;
   write(data: Uint8Array): void;
+  /** Stops reading for `ms` (the peer is held back by TCP's own flow control). */
+  pause(ms: number): void;
   /** Closes after what was written is sent. */
   end(): void;
 }
@@ -45,6 +52,16 @@ export interface ConnectionHooks {
   /** Marks app/key live for this connection; false when another connection holds it. */
   claim(name: string): boolean;
   release(name: string): void;
+  /** Spends from the allowance of a connection not publishing (its own and its address's); false when it is used up. */
+  spend(bytes: number, messages: number, now: number): boolean;
+  /** Ms the connection's address must still wait before a publish is looked at (after wrong keys); 0 when none. */
+  waitMs(now: number): number;
+  /** A publish with a wrong key (the server counts, backs off and logs it per address). */
+  onWrongKey(now: number): void;
+  /** The connection starts publishing (true) or is back to not publishing (false). */
+  onPublishing(publishing: boolean): void;
+  /** A line about a connection not publishing: the server keeps such lines few per address. */
+  log(level: "info" | "warn", message: string): void;
   /** Called once, when the connection is over. */
   onClosed(): void;
 }
@@ -73,6 +90,10 @@ export class RtmpConnection {
   private session: PublishSession | null = null;
   private peerWindow = WINDOW_ACK_SIZE;
   private bytesAcknowledged = 0;
+  /** The first media frame of the publish: its dts and when it came (what "ahead of real time" is measured from). */
+  private mediaAnchor: { dts: number; at: number } | null = null;
+  /** Not reading until then (media ahead of real time): not silence. */
+  private pausedUntil = 0;
 
   constructor(
     readonly id: number,
@@ -93,6 +114,7 @@ export class RtmpConnection {
     const now = Date.now();
     this.lastDataAt = now;
     this.meter.bytes(data.length, now);
+    if (this.phase !== "publishing" && !this.hooks.spend(data.length, 0, now)) return this.shed("sent more bytes than a publisher does before publishing");
     try {
       let rest = data;
       if (this.phase === "handshake") {
@@ -103,7 +125,8 @@ export class RtmpConnection {
         rest = step.rest;
       }
       for (const message of this.reader.push(rest)) {
-        this.handle(message);
+        if (this.phase !== "publishing" && !this.hooks.spend(0, 1, now)) return this.shed("sent more messages than a publisher does before publishing");
+        this.handle(message, now);
         if (this.isClosed()) return;
       }
       if (this.meter.bytesIn - this.bytesAcknowledged >= this.peerWindow) {
@@ -129,7 +152,7 @@ export class RtmpConnection {
   /** Ends the connection if it has been silent or setting up for too long. */
   checkTimeouts(now: number): void {
     if (this.phase === "closed") return;
-    const silent = now - this.lastDataAt;
+    const silent = now - Math.max(this.lastDataAt, this.pausedUntil);
     if (this.phase === "publishing") {
       if (silent > this.limits.publishIdleTimeoutMs) this.timeout(`no data for ${Math.round(silent / 1000)} s`);
     } else if (silent > this.limits.setupIdleTimeoutMs) this.timeout(`no data for ${Math.round(silent / 1000)} s before publishing`);
@@ -154,17 +177,27 @@ export class RtmpConnection {
     this.close(`timeout: ${reason}`);
   }
 
-  private handle(message: RtmpMessage): void {
+  /** Over its allowance before publishing: closed (the server counts such connections; no line each). */
+  private shed(reason: string): void {
+    this.close(reason);
+  }
+
+  private handle(message: RtmpMessage, now: number): void {
     switch (message.type) {
       case MessageType.CommandAmf0:
-      case MessageType.CommandAmf3:
-        return this.command(readCommand(message));
+      case MessageType.CommandAmf3: {
+        // Known by its name first: a command nothing answers is not worth decoding.
+        const name = messageName(message);
+        if (name === null) throw new RtmpProtocolError("command without a name");
+        if (!HANDLED_COMMANDS.has(name)) return;
+        return this.command(readCommand(message, SETUP_AMF0_BOUNDS));
+      }
       case MessageType.DataAmf0:
       case MessageType.DataAmf3:
         return this.data(message);
       case MessageType.Video:
       case MessageType.Audio:
-        return this.media(message);
+        return this.media(message, now);
       case MessageType.WindowAckSize:
         if (message.payload.length >= 4) this.peerWindow = Math.max(readU32(message.payload, 0), 4096);
         return;
@@ -225,6 +258,12 @@ export class RtmpConnection {
   private async publish(command: Command): Promise<void> {
     if (this.phase !== "connected") return this.drop(`publish while ${this.phase}`);
     const key = command.args[0];
+    const wait = this.hooks.waitMs(Date.now());
+    if (wait > 0) {
+      // After a burst of wrong keys the address waits; its key is not even looked at until then.
+      this.send(replies.onStatus("error", "NetStream.Publish.BadName", `Too many wrong stream keys from this address: try again in ${Math.ceil(wait / 1000)} s`));
+      return this.close("publish refused (waiting after wrong keys)");
+    }
     if (typeof key !== "string" || key === "" || key.length > 1024) return this.refuse("bad key");
     this.phase = "authorizing";
     let result: AuthorizeResult;
@@ -256,6 +295,8 @@ export class RtmpConnection {
     }
     this.session = session;
     this.phase = "publishing";
+    this.mediaAnchor = null;
+    this.hooks.onPublishing(true);
     this.reader.setLimits(this.readerLimits(true));
     this.send(control.streamBegin(PUBLISH_STREAM_ID));
     this.send(replies.onStatus("status", "NetStream.Publish.Start", "Publishing"));
@@ -264,21 +305,55 @@ export class RtmpConnection {
 
   private refuse(result: "bad key" | "busy"): void {
     const description = result === "busy" ? "Another publisher is live on this stream key" : "Stream key refused";
-    this.log("warn", `publish refused: ${description.toLowerCase()}`);
+    // Wrong keys are counted and logged per address, once per burst; the rest here.
+    if (result === "bad key") this.hooks.onWrongKey(Date.now());
+    else this.log("warn", `publish refused: ${description.toLowerCase()}`);
     this.send(replies.onStatus("error", "NetStream.Publish.BadName", description));
     this.close(`publish refused (${result})`);
   }
 
   private data(message: RtmpMessage): void {
-    const values = decodeMessageValues(message);
+    const name = messageName(message);
+    if (name !== "@setDataFrame" && name !== "onMetaData") return; // nothing else is read
+    if (this.phase !== "publishing" || !this.sink) return this.drop("metadata before publish");
+    let values;
+    try {
+      values = decodeMessageValues(message, METADATA_AMF0_BOUNDS);
+    } catch (error) {
+      if (!(error instanceof Amf0Error)) throw error;
+      return this.drop(`metadata that cannot be read (${error.message})`);
+    }
     const [first, second, third] = values;
     const meta = first === "@setDataFrame" && second === "onMetaData" ? third : first === "onMetaData" ? second : undefined;
     if (meta === undefined) return;
-    if (this.phase !== "publishing" || !this.sink) return this.drop("metadata before publish");
     this.sink.metadata(readMetadata(meta));
   }
 
-  private media(message: RtmpMessage): void {
+  /**
+   * Media running ahead of real time (a file pushed as fast as the link goes): the connection stops
+   * reading until the clock catches up. Far ahead is timestamps jumping: the publish ends. True when the
+   * frame may go on to the sink.
+   */
+  private paced(dts: number, now: number): boolean {
+    const anchor = (this.mediaAnchor ??= { dts, at: now });
+    const ahead = dts - anchor.dts - (now - anchor.at);
+    const max = this.limits.maxMediaAheadMs;
+    if (ahead <= max) return true;
+    if (ahead > max * 10) {
+      this.log("warn", `publish ended: its timestamps run ${Math.round(ahead / 1000)} s ahead of real time`);
+      this.close("media timestamps far ahead of real time");
+      return false;
+    }
+    const pause = Math.min(ahead - max / 2, max);
+    if (now >= this.pausedUntil) {
+      this.pausedUntil = now + pause;
+      this.transport.pause(pause);
+      this.drop("media faster than real time (held back to its pace)");
+    }
+    return true;
+  }
+
+  private media(message: RtmpMessage, now: number): void {
     const sink = this.sink;
     if (this.phase !== "publishing" || !sink) return this.drop("media before publish");
     const video = message.type === MessageType.Video;
@@ -289,6 +364,7 @@ export class RtmpConnection {
         if (tag.kind === "config") sink.videoConfig(tag.config);
         if (tag.kind !== "frame") return;
         const dts = this.videoClock.dts(tag.frame.dts);
+        if (!this.paced(dts, now)) return;
         const frame = { ...tag.frame, pts: tag.frame.pts - tag.frame.dts + dts, dts };
         this.meter.video(frame.dts, frame.keyframe);
         sink.video(frame);
@@ -297,8 +373,10 @@ export class RtmpConnection {
         if (tag.kind === "unsupported") return this.unsupported(tag.reason);
         if (tag.kind === "config") sink.audioConfig(tag.config);
         if (tag.kind !== "frame") return;
+        const dts = this.audioClock.dts(tag.frame.dts);
+        if (!this.paced(dts, now)) return;
         this.meter.audio();
-        sink.audio({ ...tag.frame, dts: this.audioClock.dts(tag.frame.dts) });
+        sink.audio({ ...tag.frame, dts });
       }
     } catch (error) {
       if (!(error instanceof FlvError)) throw error;
@@ -316,7 +394,10 @@ export class RtmpConnection {
     this.claimed = null;
     const sink = this.sink;
     this.sink = null;
-    if (this.phase === "publishing") this.phase = "connected";
+    if (this.phase === "publishing") {
+      this.phase = "connected";
+      this.hooks.onPublishing(false);
+    }
     if (!sink) return;
     this.log("info", `publish ended: ${reason}`);
     try {
@@ -338,12 +419,20 @@ export class RtmpConnection {
   }
 
   private log(level: "info" | "warn", message: string): void {
-    this.logger[level](`rtmp #${this.id} ${this.transport.remoteAddress}: ${message}`);
+    const line = `rtmp #${this.id} ${this.transport.remoteAddress}: ${message}`;
+    // Before a publish anyone can make lines: the server keeps them few per address.
+    if (this.session) this.logger[level](line);
+    else this.hooks.log(level, line);
   }
 
   private readerLimits(publishing: boolean) {
     const maxMessageBytes = publishing ? this.limits.maxMessageBytes : this.limits.maxSetupMessageBytes;
-    return { maxMessageBytes, maxChunkStreams: this.limits.maxChunkStreams, maxInFlightBytes: maxMessageBytes + 1024 * 1024 };
+    return {
+      maxMessageBytes,
+      maxOtherMessageBytes: this.limits.maxNonMediaMessageBytes,
+      maxChunkStreams: this.limits.maxChunkStreams,
+      maxInFlightBytes: maxMessageBytes + 1024 * 1024,
+    };
   }
 }
 

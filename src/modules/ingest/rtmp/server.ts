@@ -1,8 +1,11 @@
 /**
- * The RTMP(S) listener: accepts TCP (or TLS) connections within bounds — at most `maxConnections` in all
- * and `maxPendingConnections` not yet publishing, so a flood of junk connections holds little memory and
- * cannot lock a real publisher out for longer than the setup timeouts — and runs one RtmpConnection per
- * socket. One publisher per app/key at a time. The stream key is never logged.
+ * The RTMP(S) listener: accepts TCP connections within bounds — at most `maxConnections` in all, and those
+ * not yet publishing kept within what the door (door.ts) allows each address, so a flood of junk
+ * connections holds little memory and CPU and never locks a real publisher out: a newcomer is always let
+ * in, an older pending connection dropped for it — and runs one RtmpConnection per socket. RTMPS is TLS
+ * over the same accepted socket, so a connection counts (and times out) from its first byte of TCP, not
+ * from the end of a TLS handshake it may never start. One publisher per app/key at a time. The stream key
+ * is never logged.
  */
 
 import net from "node:net";
@@ -10,9 +13,11 @@ import tls from "node:tls";
 import type { Logger } from "../../../lib/logger.ts";
 import type { MediaSink } from "../media.ts";
 import { type AuthorizeResult, type PublishSession, RtmpConnection } from "./connection.ts";
+import { RtmpDoor, type WrongKeyReport } from "./door.ts";
 import { DEFAULT_RTMP_LIMITS, type RtmpLimits } from "./limits.ts";
 
 export type { AuthorizeResult, PublishSession } from "./connection.ts";
+export type { WrongKeyReport } from "./door.ts";
 export type { RtmpLimits } from "./limits.ts";
 export { DEFAULT_RTMP_LIMITS } from "./limits.ts";
 export type { PublishStats } from "./stats.ts";
@@ -49,6 +54,8 @@ export interface RtmpServer {
   publishers(): PublishSession[];
   /** Connections open now, and how many of them are not publishing. */
   connections(): { total: number; pending: number };
+  /** Addresses refused for wrong stream keys lately, and how long each waits now. */
+  wrongKeys(): WrongKeyReport[];
   /** RTMPS: the certificate and key for connections from now on; throws when TLS does not accept the pair. */
   setCertificate(pair: { cert: string | Uint8Array; key: string | Uint8Array }): void;
   /** Stops listening and ends every connection (each sink gets `end("server closing")`). */
@@ -56,6 +63,8 @@ export interface RtmpServer {
 }
 
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
+/** Lines about connections not publishing, per address a minute; the rest are counted. */
+const SETUP_LINES_PER_MINUTE = 10;
 /** Replies a peer has not read: past this it is asking without reading (a publisher reads all it gets). */
 const MAX_UNSENT_BYTES = 1024 * 1024;
 
@@ -65,47 +74,74 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
   const { logger } = options;
   const connections = new Set<RtmpConnection>();
   const live = new Set<string>();
+  const door = new RtmpDoor(limits, logger);
+  const setupLines = new Map<string, { count: number; since: number; held: number }>();
+  let secureContext = options.tls ? tls.createSecureContext({ cert: toPem(options.tls.cert), key: toPem(options.tls.key) }) : null;
   let nextId = 1;
   let refused = 0;
   let lastRefusalLog = 0;
 
-  const pendingCount = (): number => {
-    let pending = 0;
-    for (const connection of connections) if (connection.phase !== "publishing") pending++;
-    return pending;
+  const setupLog = (key: string, level: "info" | "warn", line: string) => {
+    const now = Date.now();
+    let lines = setupLines.get(key);
+    if (!lines || now - lines.since >= 60_000) {
+      if (lines?.held) logger.warn(`rtmp ${key}: ${lines.held} more line(s) about connections not publishing were not logged`);
+      lines = { count: 0, since: now, held: 0 };
+      setupLines.set(key, lines);
+    }
+    if (lines.count++ < SETUP_LINES_PER_MINUTE) logger[level](line);
+    else lines.held++;
   };
 
-  const accept = (socket: net.Socket): void => {
-    socket.on("error", () => {}); // a reset peer: 'close' follows and ends the connection
-    if (connections.size >= limits.maxConnections || pendingCount() >= limits.maxPendingConnections) {
-      refused++;
-      const now = Date.now();
-      if (now - lastRefusalLog > REFUSAL_LOG_INTERVAL_MS) {
-        logger.warn(`rtmp: refused ${refused} connection(s): ${connections.size} open, limits ${limits.maxConnections} in all and ${limits.maxPendingConnections} not publishing`);
-        lastRefusalLog = now;
-        refused = 0;
+  const accept = (raw: net.Socket): void => {
+    raw.on("error", () => {}); // a reset peer: 'close' follows and ends the connection
+    const now = Date.now();
+    const key = connections.size >= limits.maxConnections ? null : door.arrive(raw.remoteAddress ?? "unknown", now);
+    if (key === null) {
+      if (connections.size >= limits.maxConnections) {
+        refused++;
+        if (now - lastRefusalLog > REFUSAL_LOG_INTERVAL_MS) {
+          logger.warn(`rtmp: refused ${refused} connection(s): ${connections.size} open, the limit is ${limits.maxConnections}`);
+          lastRefusalLog = now;
+          refused = 0;
+        }
       }
-      socket.destroy();
+      raw.destroy();
       return;
     }
-    socket.setNoDelay(true);
+    raw.setNoDelay(true);
+    const socket: net.Socket = secureContext ? new tls.TLSSocket(raw, { isServer: true, secureContext }) : raw;
+    if (socket !== raw) socket.on("error", () => {}); // a failed handshake: the raw socket's 'close' ends it
     const id = nextId++;
-    const connection = new RtmpConnection(
+    let resumeTimer: ReturnType<typeof setTimeout> | null = null;
+    const connection: RtmpConnection = new RtmpConnection(
       id,
       {
-        remoteAddress: socket.remoteAddress ?? "unknown",
+        remoteAddress: raw.remoteAddress ?? "unknown",
         write: (data) => {
           if (socket.destroyed) return;
           socket.write(data);
           if (socket.writableLength > MAX_UNSENT_BYTES) {
-            logger.warn(`rtmp #${id} ${socket.remoteAddress ?? "unknown"}: closed: does not read what it is sent`);
+            logger.warn(`rtmp #${id} ${raw.remoteAddress ?? "unknown"}: closed: does not read what it is sent`);
             connection.close("peer not reading");
             socket.destroy();
           }
         },
+        pause: (ms) => {
+          if (resumeTimer || socket.destroyed) return;
+          socket.pause();
+          resumeTimer = setTimeout(() => {
+            resumeTimer = null;
+            socket.resume();
+          }, ms);
+        },
         end: () => {
+          if (resumeTimer) clearTimeout(resumeTimer);
           socket.end();
-          setTimeout(() => socket.destroy(), 1000).unref();
+          setTimeout(() => {
+            socket.destroy();
+            raw.destroy();
+          }, 1000).unref();
         },
       },
       limits,
@@ -118,19 +154,32 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
           return true;
         },
         release: (name) => live.delete(name),
-        onClosed: () => connections.delete(connection),
+        spend: (bytes, messages, at) => allowance.spend(bytes, messages, at),
+        waitMs: (at) => door.waitMs(key, at),
+        onWrongKey: (at) => door.wrongKey(key, at),
+        onPublishing: (publishing) => {
+          if (publishing) door.leave(key, doorHandle);
+          else allowance = door.pend(key, doorHandle, Date.now());
+        },
+        log: (level, line) => setupLog(key, level, line),
+        onClosed: () => {
+          connections.delete(connection);
+          door.leave(key, doorHandle);
+        },
       },
       logger,
     );
+    const doorHandle = { close: (reason: string) => connection.close(reason) };
+    let allowance = door.pend(key, doorHandle, now);
     connections.add(connection);
     socket.on("data", (data: Buffer) => connection.receive(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
-    socket.on("close", () => connection.closed());
+    raw.on("close", () => connection.closed());
+    if (socket !== raw) socket.on("close", () => connection.closed());
   };
 
-  const server = options.tls
-    ? tls.createServer({ cert: toPem(options.tls.cert), key: toPem(options.tls.key), handshakeTimeout: limits.setupIdleTimeoutMs }, accept)
-    : net.createServer(accept);
-  // A backstop below our own bookkeeping (TLS connections still in their handshake count here only).
+  // TLS is layered on the accepted socket (see above), so the listener is plain TCP either way.
+  const server = net.createServer(accept);
+  // A backstop below our own bookkeeping.
   server.maxConnections = limits.maxConnections + limits.maxPendingConnections;
 
   await new Promise<void>((resolve, reject) => {
@@ -149,6 +198,12 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
     () => {
       const now = Date.now();
       for (const connection of [...connections]) connection.checkTimeouts(now);
+      door.sweep(now);
+      for (const [key, lines] of setupLines) {
+        if (now - lines.since < 60_000) continue;
+        if (lines.held) logger.warn(`rtmp ${key}: ${lines.held} more line(s) about connections not publishing were not logged`);
+        setupLines.delete(key);
+      }
     },
     Math.min(1000, Math.max(50, Math.floor(limits.setupIdleTimeoutMs / 4))),
   );
@@ -161,12 +216,12 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
   return {
     port,
     publishers: () => [...connections].flatMap((connection) => (connection.publishSession && connection.phase === "publishing" ? [connection.publishSession] : [])),
-    connections: () => ({ total: connections.size, pending: pendingCount() }),
+    connections: () => ({ total: connections.size, pending: [...connections].filter((connection) => connection.phase !== "publishing").length }),
+    wrongKeys: () => door.wrongKeyReport(Date.now()),
     setCertificate: (pair) => {
-      if (!(server instanceof tls.Server)) throw new Error("not an RTMPS listener");
-      // Checked first: a pair that does not go together throws here, and the one in use stays.
-      tls.createSecureContext({ cert: toPem(pair.cert), key: toPem(pair.key) });
-      server.setSecureContext({ cert: toPem(pair.cert), key: toPem(pair.key) });
+      if (!secureContext) throw new Error("not an RTMPS listener");
+      // A pair that does not go together throws here, and the one in use stays.
+      secureContext = tls.createSecureContext({ cert: toPem(pair.cert), key: toPem(pair.key) });
     },
     close: async () => {
       clearInterval(sweep);
