@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, testEngines } from "../../tests/support/postgres.ts";
+import { randomToken, sha256Hex } from "../lib/tokens.ts";
+import { AdminService } from "../modules/admin/service.ts";
 import { openSqlite, openStore } from "./database.ts";
 import { migrate } from "./migrate.ts";
 import { migrations } from "./migrations.ts";
@@ -302,6 +304,29 @@ for (const engine of await testEngines()) {
       ]);
       // Two viewers never hold look-alike names again.
       await expect(store.run("UPDATE users SET name_key = 'raven' WHERE id = 3")).rejects.toThrow();
+    });
+  });
+}
+
+for (const engine of await testEngines()) {
+  test(`on ${engine}, migration 20 keeps admin sessions by their token's hash: a session open before the upgrade still opens with its cookie, and the stored id no longer does`, async () => {
+    await atVersion(engine, 19, async (store) => {
+      const now = Date.now();
+      await store.run("INSERT INTO admins (id, username, email, password_hash, created_at, role) VALUES (1, 'warden', 'w@example.com', 'x', ?, 'owner')", now);
+      const token = randomToken();
+      await store.run(
+        "INSERT INTO admin_sessions (id, admin_id, created_at, expires_at, public_id, last_seen_at, verified_at) VALUES (?, 1, ?, ?, 'p1', ?, ?)",
+        token,
+        now,
+        now + 3_600_000,
+        now,
+        now,
+      );
+      expect(await migrate(store, migrations)).toEqual([20]);
+      expect(await store.all("SELECT id FROM admin_sessions")).toEqual([{ id: sha256Hex(token) }]);
+      const admins = new AdminService(store);
+      expect((await admins.findSession(token))?.admin.username).toBe("warden");
+      expect(await admins.findSession(sha256Hex(token))).toBeNull();
     });
   });
 }

@@ -17,6 +17,7 @@ import { adminTeam } from "./migrations/016-admin-team.ts";
 import { replay } from "./migrations/017-replay.ts";
 import { chatLineEvents } from "./migrations/018-chat-line-events.ts";
 import { relayPositions } from "./migrations/019-relay-positions.ts";
+import { hashedAdminSessions } from "./migrations/020-hashed-admin-sessions.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   replay,
   chatLineEvents,
   relayPositions,
+  hashedAdminSessions,
 ];

@@ -42,15 +42,14 @@ export function adminRoutes(ctx: AppContext, need: AdminNeed) {
       server = app.server;
     })
     .derive(async ({ request }) => {
-      const sessionToken = readCookie(request, ADMIN_COOKIE);
-      const session = await ctx.admins.requireSession(sessionToken);
+      const session = await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
       if (session.enrolOnly && need !== "self") throw new HttpError(403, ENROL_FIRST, {}, undefined, { enrol: true });
       if (need !== "self" && need !== "member" && !roleCan(session.admin.role, need)) throw new HttpError(403, ROLE_REFUSED);
       return {
         admin: session.admin,
         session,
-        /** The cookie's session id (never shown; for the calls that act on this very session). */
-        sessionToken: sessionToken!,
+        /** This session's row id (never shown; for the calls that act on this very session). */
+        sessionId: session.id,
         clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), ctx.config.trustProxy),
         userAgent: request.headers.get("user-agent") ?? "",
       };

@@ -6,6 +6,7 @@ import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { ADMIN_COOKIE, adminRoutes, startAdminSession } from "./auth.ts";
+import { sessionIdOf } from "./service.ts";
 import { CHALLENGE_GONE, CHALLENGE_TTL_MS, WRONG_CODE } from "./two-factor.ts";
 
 /** The longest a login waits because its username failed often from other addresses. */
@@ -131,7 +132,8 @@ export function adminAuthRoutes(ctx: AppContext) {
       { body: secondFactorBody },
     )
     .post("/logout", async ({ request, set }) => {
-      await ctx.admins.endSession(readCookie(request, ADMIN_COOKIE));
+      const token = readCookie(request, ADMIN_COOKIE);
+      if (token) await ctx.admins.endSession(sessionIdOf(token));
       setSessionCookie(set, ADMIN_COOKIE, "", { secure, maxAge: 0 });
       return { ok: true };
     });

@@ -28,9 +28,9 @@ export function securityRoutes(ctx: AppContext) {
     );
 
   /** A member who had to enrol has now: their enrolment-only session gives way to a full one (a new id). */
-  const finishEnrolment = async (session: AdminSession, token: string, set: { headers: Record<string, unknown> }, clientIp: string, userAgent: string) => {
+  const finishEnrolment = async (session: AdminSession, set: { headers: Record<string, unknown> }, clientIp: string, userAgent: string) => {
     if (!session.enrolOnly) return;
-    await ctx.admins.endSession(token);
+    await ctx.admins.endSession(session.id);
     await startAdminSession(ctx, set, session.admin.id, { address: clientIp, userAgent });
   };
 
@@ -54,7 +54,7 @@ export function securityRoutes(ctx: AppContext) {
     // Step-up: the password (an account without two factors) or a second factor, given again.
     .post(
       "/reauth",
-      async ({ body, admin, sessionToken, clientIp }) => {
+      async ({ body, admin, sessionId, clientIp }) => {
         const key = String(admin.id);
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
@@ -65,21 +65,19 @@ export function securityRoutes(ctx: AppContext) {
           ok = await ctx.admins.checkPassword(admin.id, body.password);
         } else if ("code" in body) ok = await twoFactor.verifyTotp(admin.id, body.code);
         else if ("recoveryCode" in body) ok = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);
-        else ok = await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionToken));
+        else ok = await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId));
         if (!ok) {
           await proofFailures.fail(key);
           await ctx.audit.record(admin, "reauth.failed", null, null, null, clientIp);
           throw unauthorized("password" in body ? WRONG_PASSWORD : WRONG_CODE);
         }
         proofFailures.succeed(key);
-        await sessions.verified(sessionToken);
+        await sessions.verified(sessionId);
         return { ok: true };
       },
       { body: reauthBody },
     )
-    .post("/reauth/webauthn-options", ({ admin, sessionToken }) =>
-      twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionToken, challenge)),
-    )
+    .post("/reauth/webauthn-options", ({ admin, sessionId }) => twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionId, challenge)))
     .get("/2fa", async ({ admin }) => ({ ...(await twoFactor.factorsOf(admin.id)), passkeys: await twoFactor.passkeys(admin.id), teamRequires: await team.requiresTwoFactor() }))
     .post("/2fa/totp/setup", ({ admin, session }) => {
       requireRecentProof(session);
@@ -87,12 +85,12 @@ export function securityRoutes(ctx: AppContext) {
     })
     .post(
       "/2fa/totp/enable",
-      async ({ body, admin, session, sessionToken, set, clientIp, userAgent }) => {
+      async ({ body, admin, session, set, clientIp, userAgent }) => {
         requireRecentProof(session);
         const recoveryCodes = await twoFactor.enableTotp(admin.id, body.code);
         await ctx.audit.record(admin, "2fa.totp-enable", admin.username, { totp: false }, { totp: true }, clientIp);
         await tell(admin, "two-factor sign-in with an authenticator app was turned on.");
-        await finishEnrolment(session, sessionToken, set, clientIp, userAgent);
+        await finishEnrolment(session, set, clientIp, userAgent);
         return { recoveryCodes };
       },
       { body: totpEnableBody },
@@ -124,21 +122,21 @@ export function securityRoutes(ctx: AppContext) {
       },
       { body: passwordAndCodeBody },
     )
-    .post("/2fa/webauthn/register-options", ({ admin, session, sessionToken }) => {
+    .post("/2fa/webauthn/register-options", ({ admin, session, sessionId }) => {
       requireRecentProof(session);
-      return twoFactor.registrationOptions(admin, sessionToken);
+      return twoFactor.registrationOptions(admin, sessionId);
     })
     .post(
       "/2fa/webauthn/register",
-      async ({ body, admin, session, sessionToken, set, clientIp, userAgent }) => {
+      async ({ body, admin, session, sessionId, set, clientIp, userAgent }) => {
         requireRecentProof(session);
         const hadFactor = await twoFactor.hasSecondFactor(admin.id);
-        const key = await twoFactor.register(admin.id, sessionToken, body.response as never, body.name);
+        const key = await twoFactor.register(admin.id, sessionId, body.response as never, body.name);
         // The first factor comes with recovery codes, as with an app.
         const recoveryCodes = hadFactor ? null : await twoFactor.replaceRecoveryCodes(admin.id);
         await ctx.audit.record(admin, "2fa.key-add", key.name, null, { key: key.name }, clientIp);
         await tell(admin, `a security key or passkey ("${key.name}") was added.`);
-        await finishEnrolment(session, sessionToken, set, clientIp, userAgent);
+        await finishEnrolment(session, set, clientIp, userAgent);
         return { key, recoveryCodes };
       },
       { body: webauthnRegisterBody },
@@ -163,7 +161,7 @@ export function securityRoutes(ctx: AppContext) {
 
   // Sessions and the password: open to full sessions only (an enrolling member has one session, this one).
   const account = adminRoutes(ctx, "member")
-    .get("/sessions", async ({ admin, sessionToken }) => ({ sessions: await sessions.list(admin.id, sessionToken) }))
+    .get("/sessions", async ({ admin, sessionId }) => ({ sessions: await sessions.list(admin.id, sessionId) }))
     .delete(
       "/sessions/:id",
       async ({ params, admin, clientIp }) => {
@@ -173,14 +171,14 @@ export function securityRoutes(ctx: AppContext) {
       },
       { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
     )
-    .post("/sessions/end-others", async ({ admin, sessionToken, clientIp }) => {
-      const ended = await sessions.endOthers(admin.id, sessionToken);
+    .post("/sessions/end-others", async ({ admin, sessionId, clientIp }) => {
+      const ended = await sessions.endOthers(admin.id, sessionId);
       await ctx.audit.record(admin, "session.end-others", admin.username, null, { ended }, clientIp);
       return { ended };
     })
     .post(
       "/password",
-      async ({ body, admin, sessionToken, clientIp }) => {
+      async ({ body, admin, sessionId, clientIp }) => {
         const key = String(admin.id);
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
@@ -190,8 +188,8 @@ export function securityRoutes(ctx: AppContext) {
         }
         proofFailures.succeed(key);
         // A new password ends every other session: whoever knew the old one is out.
-        await ctx.admins.resetPassword(admin.username, body.next, sessionToken);
-        await sessions.verified(sessionToken);
+        await ctx.admins.resetPassword(admin.username, body.next, sessionId);
+        await sessions.verified(sessionId);
         await ctx.audit.record(admin, "password.change", admin.username, null, null, clientIp);
         await tell(admin, "your password was changed, and your other sessions were ended.");
         return { ok: true };

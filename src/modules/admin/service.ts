@@ -1,7 +1,7 @@
 import type { Role } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { conflict, unauthorized } from "../../lib/errors.ts";
-import { randomToken } from "../../lib/tokens.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 
 export const ADMIN_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A session's "last seen" is written at most this often (not on every request). */
@@ -17,6 +17,8 @@ export interface Admin {
 /** A signed-in admin's session as a request sees it. */
 export interface AdminSession {
   admin: Admin;
+  /** Its row's id: the hash of the cookie's token (the token itself is never stored). */
+  id: string;
   /** The id shown and ended in the panel (never the cookie's). */
   publicId: string;
   /** When its holder last gave a password or a second factor (the step-up window). */
@@ -32,6 +34,9 @@ export interface SessionMeta {
 }
 
 const ADMIN_COLUMNS = "a.id, a.username, a.email, a.role";
+
+/** The row id of the session a cookie's token opens: its hash, as challenges and invites are kept. */
+export const sessionIdOf = (token: string): string => sha256Hex(token);
 
 /** Admin accounts and their cookie sessions. Passwords are argon2id through Bun.password. */
 export class AdminService {
@@ -72,7 +77,7 @@ export class AdminService {
     }
   }
 
-  /** Sets a new password and ends every session of that admin (but `keepSession`, the one that changed it). */
+  /** Sets a new password and ends every session of that admin (but `keepSession`, the row id of the one that changed it). */
   async resetPassword(username: string, password: string, keepSession?: string): Promise<Admin | null> {
     const admin = await this.findByUsername(username);
     if (!admin) return null;
@@ -98,15 +103,15 @@ export class AdminService {
     return Bun.password.verify(password, row?.password_hash ?? (await dummyPasswordHash()));
   }
 
-  /** A new session (a new id every sign-in); its holder has just proved who they are. */
+  /** A new session (a new id every sign-in); its holder has just proved who they are. Answers the cookie's token. */
   async createSession(adminId: number, meta: SessionMeta = {}): Promise<string> {
-    const id = randomToken();
+    const token = randomToken();
     const now = Date.now();
     await this.store.run("DELETE FROM admin_sessions WHERE expires_at <= ?", now);
     await this.store.run(
       `INSERT INTO admin_sessions (id, admin_id, created_at, expires_at, public_id, last_seen_at, address, user_agent, verified_at, enrol_only)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      id,
+      sessionIdOf(token),
       adminId,
       now,
       now + ADMIN_SESSION_TTL_MS,
@@ -118,12 +123,13 @@ export class AdminService {
       meta.enrolOnly ? 1 : 0,
     );
     await this.store.run("UPDATE admins SET last_seen_at = ? WHERE id = ?", now, adminId);
-    return id;
+    return token;
   }
 
   /** The live session behind a cookie, or null; notes when it was last seen (at most once a minute). */
-  async findSession(sessionId: string | undefined): Promise<AdminSession | null> {
-    if (!sessionId || sessionId.length !== 64) return null;
+  async findSession(token: string | undefined): Promise<AdminSession | null> {
+    if (!token || token.length !== 64) return null;
+    const sessionId = sessionIdOf(token);
     const now = Date.now();
     const row = await this.store.get<Admin & { public_id: string; verified_at: number; enrol_only: number; last_seen_at: number | null }>(
       `SELECT ${ADMIN_COLUMNS}, s.public_id, s.verified_at, s.enrol_only, s.last_seen_at FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
@@ -143,20 +149,22 @@ export class AdminService {
     }
     return {
       admin: { id: row.id, username: row.username, email: row.email, role: row.role },
+      id: sessionId,
       publicId: row.public_id,
       verifiedAt: Number(row.verified_at),
       enrolOnly: Number(row.enrol_only) === 1,
     };
   }
 
-  async requireSession(sessionId: string | undefined): Promise<AdminSession> {
-    const session = await this.findSession(sessionId);
+  async requireSession(token: string | undefined): Promise<AdminSession> {
+    const session = await this.findSession(token);
     if (!session) throw unauthorized();
     return session;
   }
 
-  async endSession(sessionId: string | undefined): Promise<void> {
-    if (sessionId) await this.store.run("DELETE FROM admin_sessions WHERE id = ?", sessionId);
+  /** Ends one session by its row id (`AdminSession.id`, or `sessionIdOf` a cookie's token). */
+  async endSession(sessionId: string): Promise<void> {
+    await this.store.run("DELETE FROM admin_sessions WHERE id = ?", sessionId);
   }
 
   async findById(id: number): Promise<Admin | null> {

@@ -15,7 +15,7 @@ interface SessionRow {
 export class AdminSessions {
   constructor(private readonly store: Store) {}
 
-  async list(adminId: number, currentToken: string | null): Promise<AdminSessionView[]> {
+  async list(adminId: number, currentId: string | null): Promise<AdminSessionView[]> {
     const rows = await this.store.all<SessionRow>(
       "SELECT id, public_id, created_at, last_seen_at, address, user_agent FROM admin_sessions WHERE admin_id = ? AND expires_at > ? ORDER BY last_seen_at DESC, created_at DESC",
       adminId,
@@ -27,7 +27,7 @@ export class AdminSessions {
       lastSeenAt: new Date(Number(r.last_seen_at ?? r.created_at)).toISOString(),
       address: r.address ?? "unknown",
       browser: browserName(r.user_agent),
-      current: r.id === currentToken,
+      current: r.id === currentId,
     }));
   }
 
@@ -36,13 +36,13 @@ export class AdminSessions {
     return (await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND public_id = ?", adminId, publicId)).changes === 1;
   }
 
-  /** Ends every session of this member but `keepToken`; answers how many. */
-  async endOthers(adminId: number, keepToken: string | null): Promise<number> {
-    return (await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND id <> ?", adminId, keepToken ?? "")).changes;
+  /** Ends every session of this member but `keepId` (a session's row id); answers how many. */
+  async endOthers(adminId: number, keepId: string | null): Promise<number> {
+    return (await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND id <> ?", adminId, keepId ?? "")).changes;
   }
 
   /** Marks that this session's holder just gave a password or a second factor (the step-up window starts again). */
-  async verified(token: string, now = Date.now()): Promise<void> {
-    await this.store.run("UPDATE admin_sessions SET verified_at = ? WHERE id = ?", now, token);
+  async verified(sessionId: string, now = Date.now()): Promise<void> {
+    await this.store.run("UPDATE admin_sessions SET verified_at = ? WHERE id = ?", now, sessionId);
   }
 }

@@ -83,11 +83,11 @@ export function teamRoutes(ctx: AppContext) {
     )
     .post(
       "/team/:id/end-sessions",
-      async ({ params, admin, session, clientIp, sessionToken }) => {
+      async ({ params, admin, session, clientIp, sessionId }) => {
         requireRecentProof(session);
         const member = await ctx.admins.findById(params.id);
         if (!member) throw notFound("No such team member");
-        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionToken : null);
+        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null);
         await ctx.audit.record(admin, "session.end-member", member.username, null, { ended }, clientIp);
         return { ended };
       },

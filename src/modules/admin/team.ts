@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import type { Role, TeamMember, TeamView } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
-import { randomToken } from "../../lib/tokens.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { Admin, AdminService } from "./service.ts";
 
 /** An invite link works this long, once. */
@@ -10,8 +9,6 @@ export const INVITE_TTL_MS = 48 * 60 * 60 * 1000;
 export const INVITE_GONE = "This invite link has expired or has already been used. Ask an owner for a new one.";
 export const LAST_OWNER = "The team needs at least one owner";
 export const OWNERS_ONLY = "Only an owner can change another owner";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 interface MemberRow {
   id: number;
@@ -79,7 +76,7 @@ export class TeamService {
     const token = randomToken(24);
     const row = await this.store.get<{ id: number }>(
       "INSERT INTO admin_invites (token_hash, email, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-      sha256(token),
+      sha256Hex(token),
       email,
       role,
       by.username,
@@ -103,7 +100,7 @@ export class TeamService {
     if (!/^[0-9a-f]{48}$/.test(token)) throw notFound(INVITE_GONE);
     const row = await this.store.get<{ id: number; email: string; role: Role }>(
       "SELECT id, email, role FROM admin_invites WHERE token_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?",
-      sha256(token),
+      sha256Hex(token),
       now,
     );
     if (!row) throw notFound(INVITE_GONE);

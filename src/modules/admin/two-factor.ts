@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -14,7 +14,7 @@ import type { SecondFactorKind } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, unauthorized } from "../../lib/errors.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
-import { randomToken } from "../../lib/tokens.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 
 export const TOTP_PERIOD_S = 30;
 export const RECOVERY_CODE_COUNT = 10;
@@ -26,8 +26,6 @@ const ISSUER = "dreadcast";
 
 export const WRONG_CODE = "That code is not right";
 export const CHALLENGE_GONE = "Your sign-in has expired. Enter your password again.";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** "abcde-fghjk": ten characters from an alphabet without look-alikes (no 0/o, 1/l/i). */
 function newRecoveryCode(): string {
@@ -187,7 +185,7 @@ export class TwoFactorService {
     const write = async () => {
       await this.store.run("DELETE FROM admin_recovery_codes WHERE admin_id = ?", adminId);
       for (const code of codes)
-        await this.store.run("INSERT INTO admin_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)", adminId, sha256(code.replace("-", "")), now);
+        await this.store.run("INSERT INTO admin_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)", adminId, sha256Hex(code.replace("-", "")), now);
     };
     if (this.store.inTransaction()) await write();
     else await this.store.tx(write);
@@ -196,7 +194,7 @@ export class TwoFactorService {
 
   /** Uses up one recovery code (normalised: lower case, no dash); false when it is not one of the current set or was used. */
   async useRecoveryCode(adminId: number, code: string, now = Date.now()): Promise<boolean> {
-    const used = await this.store.run("UPDATE admin_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL", now, adminId, sha256(code));
+    const used = await this.store.run("UPDATE admin_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL", now, adminId, sha256Hex(code));
     return used.changes === 1;
   }
 
@@ -206,7 +204,7 @@ export class TwoFactorService {
   async openChallenge(adminId: number, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
     const token = randomToken();
     await this.store.run("DELETE FROM admin_challenges WHERE expires_at <= ?", now);
-    await this.store.run("INSERT INTO admin_challenges (id, admin_id, created_at, expires_at) VALUES (?, ?, ?, ?)", sha256(token), adminId, now, now + CHALLENGE_TTL_MS);
+    await this.store.run("INSERT INTO admin_challenges (id, admin_id, created_at, expires_at) VALUES (?, ?, ?, ?)", sha256Hex(token), adminId, now, now + CHALLENGE_TTL_MS);
     return { token, expiresAt: now + CHALLENGE_TTL_MS };
   }
 
@@ -215,7 +213,7 @@ export class TwoFactorService {
     if (!token || !/^[0-9a-f]{64}$/.test(token)) throw unauthorized(CHALLENGE_GONE);
     const row = await this.store.get<{ admin_id: number; webauthn_challenge: string | null; failures: number }>(
       "SELECT admin_id, webauthn_challenge, failures FROM admin_challenges WHERE id = ? AND expires_at > ?",
-      sha256(token),
+      sha256Hex(token),
       now,
     );
     if (!row || Number(row.failures) >= CHALLENGE_MAX_FAILURES) throw unauthorized(CHALLENGE_GONE);
@@ -224,10 +222,10 @@ export class TwoFactorService {
 
   /** Counts a wrong code; the fifth ends the challenge. Answers whether it is still open. */
   async failChallenge(token: string): Promise<boolean> {
-    await this.store.run("UPDATE admin_challenges SET failures = failures + 1 WHERE id = ?", sha256(token));
-    const row = await this.store.get<{ failures: number }>("SELECT failures FROM admin_challenges WHERE id = ?", sha256(token));
+    await this.store.run("UPDATE admin_challenges SET failures = failures + 1 WHERE id = ?", sha256Hex(token));
+    const row = await this.store.get<{ failures: number }>("SELECT failures FROM admin_challenges WHERE id = ?", sha256Hex(token));
     if (!row || Number(row.failures) >= CHALLENGE_MAX_FAILURES) {
-      await this.store.run("DELETE FROM admin_challenges WHERE id = ?", sha256(token));
+      await this.store.run("DELETE FROM admin_challenges WHERE id = ?", sha256Hex(token));
       return false;
     }
     return true;
@@ -235,7 +233,7 @@ export class TwoFactorService {
 
   /** Ends a challenge once it led to a session (it is good once); false when another request got there first. */
   async closeChallenge(token: string): Promise<boolean> {
-    return (await this.store.run("DELETE FROM admin_challenges WHERE id = ?", sha256(token))).changes === 1;
+    return (await this.store.run("DELETE FROM admin_challenges WHERE id = ?", sha256Hex(token))).changes === 1;
   }
 
   // ---- passkeys and security keys (WebAuthn) ----
@@ -251,7 +249,7 @@ export class TwoFactorService {
   }
 
   /** Options for adding a key to this account; the challenge is kept on the session that asked. */
-  async registrationOptions(admin: { id: number; username: string }, sessionToken: string) {
+  async registrationOptions(admin: { id: number; username: string }, sessionId: string) {
     const rp = this.relyingParty();
     const existing = await this.store.all<PasskeyRow>("SELECT * FROM admin_passkeys WHERE admin_id = ?", admin.id);
     const options = await generateRegistrationOptions({
@@ -263,16 +261,16 @@ export class TwoFactorService {
       excludeCredentials: existing.map((c) => ({ id: c.id, transports: JSON.parse(c.transports) as AuthenticatorTransport[] })),
       authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
     });
-    await this.store.run("UPDATE admin_sessions SET webauthn_challenge = ? WHERE id = ?", options.challenge, sessionToken);
+    await this.store.run("UPDATE admin_sessions SET webauthn_challenge = ? WHERE id = ?", options.challenge, sessionId);
     return options;
   }
 
   /** Checks the browser's answer to `registrationOptions` (once: the challenge is taken) and keeps the key. */
-  async register(adminId: number, sessionToken: string, response: RegistrationResponseJSON, name: string | undefined, now = Date.now()): Promise<PasskeyView> {
-    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_sessions WHERE id = ?", sessionToken);
+  async register(adminId: number, sessionId: string, response: RegistrationResponseJSON, name: string | undefined, now = Date.now()): Promise<PasskeyView> {
+    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_sessions WHERE id = ?", sessionId);
     const expectedChallenge = row?.webauthn_challenge;
     if (!expectedChallenge) throw badRequest("Start adding the key again");
-    const taken = await this.store.run("UPDATE admin_sessions SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sessionToken, expectedChallenge);
+    const taken = await this.store.run("UPDATE admin_sessions SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sessionId, expectedChallenge);
     if (taken.changes !== 1) throw badRequest("Start adding the key again");
     const rp = this.relyingParty();
     let verification;
@@ -321,26 +319,26 @@ export class TwoFactorService {
   }
 
   async keepChallengeOnSignIn(token: string, challenge: string): Promise<void> {
-    await this.store.run("UPDATE admin_challenges SET webauthn_challenge = ? WHERE id = ?", challenge, sha256(token));
+    await this.store.run("UPDATE admin_challenges SET webauthn_challenge = ? WHERE id = ?", challenge, sha256Hex(token));
   }
 
-  async keepChallengeOnSession(sessionToken: string, challenge: string): Promise<void> {
-    await this.store.run("UPDATE admin_sessions SET webauthn_challenge = ? WHERE id = ?", challenge, sessionToken);
+  async keepChallengeOnSession(sessionId: string, challenge: string): Promise<void> {
+    await this.store.run("UPDATE admin_sessions SET webauthn_challenge = ? WHERE id = ?", challenge, sessionId);
   }
 
   /** Takes the challenge kept for a sign-in (good once). */
   async takeSignInChallenge(token: string): Promise<string | null> {
-    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_challenges WHERE id = ?", sha256(token));
+    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_challenges WHERE id = ?", sha256Hex(token));
     if (!row?.webauthn_challenge) return null;
-    const taken = await this.store.run("UPDATE admin_challenges SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sha256(token), row.webauthn_challenge);
+    const taken = await this.store.run("UPDATE admin_challenges SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sha256Hex(token), row.webauthn_challenge);
     return taken.changes === 1 ? row.webauthn_challenge : null;
   }
 
   /** Takes the challenge kept for a step-up on this session (good once). */
-  async takeSessionChallenge(sessionToken: string): Promise<string | null> {
-    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_sessions WHERE id = ?", sessionToken);
+  async takeSessionChallenge(sessionId: string): Promise<string | null> {
+    const row = await this.store.get<{ webauthn_challenge: string | null }>("SELECT webauthn_challenge FROM admin_sessions WHERE id = ?", sessionId);
     if (!row?.webauthn_challenge) return null;
-    const taken = await this.store.run("UPDATE admin_sessions SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sessionToken, row.webauthn_challenge);
+    const taken = await this.store.run("UPDATE admin_sessions SET webauthn_challenge = NULL WHERE id = ? AND webauthn_challenge = ?", sessionId, row.webauthn_challenge);
     return taken.changes === 1 ? row.webauthn_challenge : null;
   }
 

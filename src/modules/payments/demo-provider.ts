@@ -1,8 +1,7 @@
 import type { Store } from "../../db/store.ts";
-import { createHash } from "node:crypto";
 import { CARD_DECLINED_MESSAGE, DEMO_CARD_DECLINED, DEMO_CARD_SUCCESS } from "../../contracts/payments.ts";
 import { HttpError, badRequest, notFound } from "../../lib/errors.ts";
-import { randomToken } from "../../lib/tokens.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { CreateIntentRequest, PaymentProvider, ProviderIntent, ProviderRefund } from "./provider.ts";
 
 interface DemoIntentRow {
@@ -53,7 +52,7 @@ export class DemoPaymentProvider implements PaymentProvider {
   async refund(_intentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
     // Only this app refunds a demo payment, so the ledger's own refunds are the whole story.
     return {
-      id: `re_demo_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`,
+      id: `re_demo_${sha256Hex(idempotencyKey).slice(0, 24)}`,
       amount,
       status: "succeeded",
       created: Math.floor(Date.now() / 1000),

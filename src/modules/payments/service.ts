@@ -1,11 +1,11 @@
 import type { Store } from "../../db/store.ts";
 import type Stripe from "stripe";
-import { createHash } from "node:crypto";
 import type { Config } from "../../config.ts";
 import { donationAmountProblem } from "../../contracts/money.ts";
 import { ACCESS_PRODUCT, type DonationIntentSetup, type PaymentConfig, type PaymentIntentSetup, type PaymentIntentState } from "../../contracts/payments.ts";
 import { HttpError, badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { sha256Hex } from "../../lib/tokens.ts";
 import type { AccessCodeRecord, AccessService } from "../access/service.ts";
 import type { ViewerSession, ViewerSessionService } from "../access/sessions.ts";
 import type { MailService } from "../mail/service.ts";
@@ -126,7 +126,7 @@ export class PaymentService {
         username: viewer.username,
         userId: String(viewer.userId),
         // A reference to the session, not the session id itself: that is a credential.
-        viewerSession: createHash("sha256").update(viewer.sessionId).digest("hex").slice(0, 24),
+        viewerSession: sha256Hex(viewer.sessionId).slice(0, 24),
       },
     });
     await this.insertPayment(intent.id, "donation", amount, currency, {
