@@ -1,3 +1,4 @@
+import { HTTP_IDLE_TIMEOUT_S } from "./http/timeouts.ts";
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
 import { WS_MAX_FRAME_BYTES } from "./contracts/chat.ts";
@@ -105,7 +106,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?:
   // when the server opens it to send it — is answered here: a file deleted by hand is a 404, not a 500.
   const streamHeaders = apiHeaders(ctx.config);
   const error = (failure: Error): Response => errorResponse(errorAnswer((failure as { code?: unknown }).code === "ENOENT" ? notFound() : failure), streamHeaders);
-  const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, reusePort: false, routes, error }, websocket: WEBSOCKET_SETTINGS })
+  const app = new Elysia({ serve: { maxRequestBodySize: UPLOAD_BODY_LIMIT, idleTimeout: HTTP_IDLE_TIMEOUT_S, reusePort: false, routes, error }, websocket: WEBSOCKET_SETTINGS })
     .onStart(({ server }) => {
       if (server?.port) ctx.site.listening(server.port);
     })

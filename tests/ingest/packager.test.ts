@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BLOCKING_WAIT_MS, HTTP_IDLE_TIMEOUT_S } from "../../src/http/timeouts.ts";
 import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
 import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
 import { makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
@@ -19,6 +20,7 @@ let bframes: FlvEvent[] = [];
 let audioOnly: FlvEvent[] = [];
 let small: FlvEvent[] = [];
 let longGop: FlvEvent[] = [];
+let noKeyframes: FlvEvent[] = [];
 
 beforeAll(() => {
   if (mediaToolsMissing) return;
@@ -28,6 +30,7 @@ beforeAll(() => {
   audioOnly = readFlv(makeFlv(join(dir, "audio.flv"), { seconds: 3, video: false }));
   small = readFlv(makeFlv(join(dir, "small.flv"), { seconds: 2, size: "160x90" }));
   longGop = readFlv(makeFlv(join(dir, "long-gop.flv"), { seconds: 4, size: "320x180", gop: 90 }));
+  noKeyframes = readFlv(makeFlv(join(dir, "no-keyframes.flv"), { seconds: 12, size: "160x90", gop: 600 }));
 }, 60_000);
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -427,6 +430,25 @@ withMedia("blocking playlist reload", () => {
     expect(await packager.playlist()).toEqual({ status: "gone" });
     expect(packager.getInit("init-1.mp4")).toBeNull();
   });
+});
+
+withMedia("blocking under the server's timeouts", () => {
+  test("a publisher that raised the target duration (keyframes 12 s apart) still has its blocked reloads answered before the HTTP server's idle timeout", async () => {
+    expect(BLOCKING_WAIT_MS).toBeLessThan(HTTP_IDLE_TIMEOUT_S * 1000 - 2000);
+    const packager = new Packager();
+    feed(packager, noKeyframes); // still live: the publisher has not left
+    expect(packager.targetDuration).toBeGreaterThanOrEqual(10); // 3 × target would be 30 s or more
+    const hint = /PRELOAD-HINT:TYPE=PART,URI="part-(\d+)-(\d+)\.m4s"/.exec(await playlistText(packager))!;
+    const msn = Number(hint[1]) + 1;
+    const started = performance.now();
+    const [reload, part] = await Promise.all([packager.playlist({ msn }), packager.awaitPart(`part-${hint[1]}-${hint[2]}.m4s`)]);
+    const waited = performance.now() - started;
+    expect(reload).toEqual({ status: "not-yet" });
+    expect(part).toBeNull();
+    expect(waited).toBeGreaterThanOrEqual(BLOCKING_WAIT_MS - 50);
+    expect(waited).toBeLessThan(BLOCKING_WAIT_MS + 1000);
+    packager.close();
+  }, 20_000);
 });
 
 withMedia("memory", () => {

@@ -5,6 +5,7 @@
  * part and segment fetched from it once, however many viewers ask, over an internal path that answers
  * nobody without the secret.
  */
+import { LONGEST_WAIT_MS } from "../../http/timeouts.ts";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IngestPublisher } from "../../contracts/stream.ts";
 import type { PlaylistResult } from "./hls/packager.ts";
@@ -52,7 +53,7 @@ export function secretMatches(secret: string, given: string | null): boolean {
 }
 
 /** How long a fetch from the publishing instance may take (a blocking reload waits there a few seconds at most). */
-const FETCH_TIMEOUT_MS = 10_000;
+const FETCH_TIMEOUT_MS = LONGEST_WAIT_MS;
 /** A blocking reload's answer is kept this long for viewers asking the same a moment later. */
 const PLAYLIST_KEEP_MS = 1000;
 /** The plain playlist (a player's first load) is fetched again after this long. */

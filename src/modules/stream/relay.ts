@@ -1,3 +1,4 @@
+import { LONGEST_WAIT_MS } from "../../http/timeouts.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { badRequest, notFound, serviceUnavailable } from "../../lib/errors.ts";
 import { ALLOW_PRIVATE_FLAG, BodyTooLarge, fetchFromOrigin, NoRoom, OriginRefused, readBounded } from "./origin.ts";
@@ -32,7 +33,7 @@ const MAX_PLAYLIST_BYTES = 4 * 1024 * 1024;
 /** At most this many named paths are remembered (a playlist of hours names a few thousand). */
 const MAX_NAMED = 100_000;
 const PLAYLIST_TIMEOUT_MS = 5000;
-const SEGMENT_TIMEOUT_MS = 15000;
+const SEGMENT_TIMEOUT_MS = LONGEST_WAIT_MS;
 const RETRY_AFTER_S = 2;
 
 interface Fetched {

@@ -4,6 +4,7 @@
  * playlists with blocking reload, init segments, segments and parts by their relative names, and the
  * publisher's figures. A publisher that leaves (`end`) leaves the playlist for a reconnect; `close` drops it.
  */
+import { BLOCKING_WAIT_MS } from "../../../http/timeouts.ts";
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
 import { Waiters } from "./blocking.ts";
 import { audioCodecString, videoCodecString } from "./codecs.ts";
@@ -147,7 +148,7 @@ export class Packager implements MediaSink {
     if (part !== undefined && !(Number.isSafeInteger(part) && part >= 0)) return { status: "bad-request", reason: "bad _HLS_part" };
     if (msn !== undefined && this.tooFarAhead(msn, part)) return { status: "bad-request", reason: "_HLS_msn/_HLS_part too far ahead" };
     const satisfied = () => this.closed || (this.ready && (msn === undefined || this.holds(msn, part)));
-    const timeoutMs = this.blockingTimeoutMs ?? this.segmenter.targetDuration * 3000;
+    const timeoutMs = this.blockingTimeoutMs ?? this.blockingBoundMs();
     const ok = satisfied() || (await this.waiters.wait(satisfied, timeoutMs));
     if (this.closed) return { status: "gone" };
     if (!ok) return { status: "not-yet" };
@@ -227,7 +228,7 @@ export class Packager implements MediaSink {
     const found = () => this.window.findPart(parsed.msn, parsed.index);
     if (found()) return found()!.bytes;
     if (name !== this.window.preloadHint()) return null;
-    const timeoutMs = options.timeoutMs ?? this.blockingTimeoutMs ?? this.segmenter.targetDuration * 3000;
+    const timeoutMs = options.timeoutMs ?? this.blockingTimeoutMs ?? this.blockingBoundMs();
     await this.waiters.wait(() => this.closed || found() !== null, timeoutMs);
     return this.closed ? null : (found()?.bytes ?? null);
   }
@@ -236,6 +237,11 @@ export class Packager implements MediaSink {
   figures(): PublisherFigures {
     const { live, since, meta, lastVideo, lastAudio } = this.segmenter;
     return measureFigures(this.window, { live, since, meta, video: lastVideo, audio: lastAudio });
+  }
+
+  /** How long a blocking request is held: three target durations, as LL-HLS asks, but never past the HTTP server's own timeout. */
+  private blockingBoundMs(): number {
+    return Math.min(this.segmenter.targetDuration * 3000, BLOCKING_WAIT_MS);
   }
 
   /** Requests being held (blocking reloads, hinted parts). */
