@@ -1,24 +1,35 @@
+/** One range of RFC 9110 §14.1.2: `first-last`, `first-` or `-suffix`, digits only. */
+const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
+
 /**
- * `Range: bytes=…` as players and download managers send it: the first range of the header, clamped to the
- * size; "unsatisfiable" for one outside it (416); null for none (the whole file).
+ * `Range: bytes=…` (RFC 9110 §14.2), read strictly: one range of the `bytes` unit, clamped to the size; or
+ * "unsatisfiable" (416) when it starts past the end. A header of another unit, a malformed one, or one of
+ * several ranges is ignored (null: the whole file, 200), as a server may; no part of it is guessed at.
  */
 export function parseByteRange(range: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
-  const match = range ? /bytes=(\d*)-(\d*)/.exec(range) : null;
+  const specifier = range?.trim() ?? "";
+  const equals = specifier.indexOf("=");
+  if (equals < 0 || specifier.slice(0, equals).toLowerCase() !== "bytes") return null;
+  // A list (§5.6.1): elements apart by commas and optional white space, empty ones allowed.
+  const specs = specifier
+    .slice(equals + 1)
+    .split(",")
+    .map((spec) => spec.replace(/^[ \t]+|[ \t]+$/g, ""))
+    .filter((spec) => spec !== "");
+  if (specs.length !== 1) return null;
+  const match = RANGE_SPEC.exec(specs[0]!);
   if (!match) return null;
-  let start: number;
-  let end: number;
-  if (match[1]) {
-    start = Number(match[1]);
-    end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-  } else if (match[2]) {
-    // A suffix: the last N bytes.
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    return "unsatisfiable";
+  const [, first, last, suffix] = match;
+  if (suffix !== undefined) {
+    // The last N bytes; none of an empty file, nor zero of any.
+    const length = Number(suffix);
+    if (length === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - length), end: size - 1 };
   }
-  if (start < 0 || start >= size || start > end) return "unsatisfiable";
-  return { start, end };
+  const start = Number(first);
+  if (last !== "" && Number(last) < start) return null;
+  if (start >= size) return "unsatisfiable";
+  return { start, end: last === "" ? size - 1 : Math.min(Number(last), size - 1) };
 }
 
 /**

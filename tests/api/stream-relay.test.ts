@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { FIXTURE_DIR, startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
-import { enter } from "../support/viewer.ts";
+import { enter, viewerSession } from "../support/viewer.ts";
 
 let app: TestApp;
 let admin: TestClient;
@@ -67,6 +67,29 @@ describe("the HLS relay", () => {
       expect(segment.status).toBe(200);
       expect(segment.headers.get("content-type")).toBe("video/mp2t");
       expect(await bytes(segment)).toEqual(new Uint8Array(readFileSync(join(FIXTURE_DIR, origin.segments[i]!))));
+    }
+  });
+
+  test("a segment under the Range header: one range of bytes is a 206 of it, any other header the whole segment, past its end a 416", async () => {
+    const origin = await relayFrom();
+    // Let in through the database: the entry's rate limit is this file's other viewers'.
+    const { cookie } = await viewerSession(app.ctx, "Ranges");
+    const uri = `/api/stream/hls/${origin.segments[0]!}`;
+    const segment = new Uint8Array(readFileSync(join(FIXTURE_DIR, origin.segments[0]!)));
+    const size = segment.length;
+    const cases: [range: string, status: number, contentRange: string, body: Uint8Array][] = [
+      ["bytes=5-9", 206, `bytes 5-9/${size}`, segment.slice(5, 10)],
+      ["bytes=-4", 206, `bytes ${size - 4}-${size - 1}/${size}`, segment.slice(size - 4)],
+      // The whole segment, with the whole file as its range, as without a Range header.
+      ["xbytes=5-9", 200, `bytes 0-${size - 1}/${size}`, segment],
+      ["bytes=5-9 junk", 200, `bytes 0-${size - 1}/${size}`, segment],
+      ["bytes=0-0,5-10", 200, `bytes 0-${size - 1}/${size}`, segment],
+      [`bytes=${size}-`, 416, `bytes */${size}`, new Uint8Array()],
+    ];
+    for (const [range, status, contentRange, body] of cases) {
+      const res = await fetch(app.url + uri, { headers: { cookie, range } });
+      const got = Buffer.from(await res.arrayBuffer());
+      expect({ range, status: res.status, contentRange: res.headers.get("content-range"), same: got.equals(body) }).toEqual({ range, status, contentRange, same: true });
     }
   });
 
