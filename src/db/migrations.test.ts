@@ -322,7 +322,7 @@ for (const engine of await testEngines()) {
         now,
         now,
       );
-      expect(await migrate(store, migrations)).toEqual([20]);
+      expect(await migrate(store, migrations)).toEqual([20, 21]);
       expect(await store.all("SELECT id FROM admin_sessions")).toEqual([{ id: sha256Hex(token) }]);
       const admins = new AdminService(store);
       expect((await admins.findSession(token))?.admin.username).toBe("warden");

@@ -18,6 +18,7 @@ import { replay } from "./migrations/017-replay.ts";
 import { chatLineEvents } from "./migrations/018-chat-line-events.ts";
 import { relayPositions } from "./migrations/019-relay-positions.ts";
 import { hashedAdminSessions } from "./migrations/020-hashed-admin-sessions.ts";
+import { enrolmentByRule } from "./migrations/021-enrolment-by-rule.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   chatLineEvents,
   relayPositions,
   hashedAdminSessions,
+  enrolmentByRule,
 ];

@@ -301,7 +301,13 @@ describe("the team", () => {
   });
 
   test("owners can require two factors: a member without is sent to enrol and can do nothing else until they have", async () => {
-    const owner = await signIn("owner", "owner-pass");
+    // An owner without a second factor may not turn the rule on: it would hold them too.
+    const plain = await signIn("owner", "owner-pass");
+    const refused = await plain.put("/api/admin/team/require-2fa", { required: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("Set up two-factor sign-in for yourself first: the rule applies to you too, at once");
+    const owner = await member("owner-rule", "owner");
+    await enableTotp(owner);
     expect((await owner.put("/api/admin/team/require-2fa", { required: true })).status).toBe(200);
     try {
       const browser = app.client();

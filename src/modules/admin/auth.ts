@@ -15,6 +15,8 @@ export const STEP_UP_WINDOW_MS = 10 * 60_000;
 export const ROLE_REFUSED = "Your role does not allow this";
 export const ENROL_FIRST = "Set up two-factor sign-in to continue";
 export const REAUTH_NEEDED = "Confirm it's you to continue";
+/** A member who must enrol proves it is them again by signing in, never by the password alone. */
+export const SIGN_IN_TO_ENROL = "Your team requires two-factor sign-in. Sign in again to set it up.";
 
 /**
  * What a group of admin routes needs: a capability (the roles that have it, CAPABILITY_ROLES), `member`
@@ -63,15 +65,16 @@ export function requireRecentProof(session: AdminSession, now = Date.now()): voi
 
 /**
  * A new admin session for `adminId` (signed in, enrolled, or just joined), its cookie set on the answer;
- * returns its token. `enrolOnly`: a member who must set up two factors first, and may do nothing else.
+ * returns its token. A member the team requires to set up two factors may only enrol with it until they
+ * have (`AdminSession.enrolOnly`, read on every request).
  */
 export async function startAdminSession(
   ctx: AppContext,
   set: { headers: Record<string, unknown> },
   adminId: number,
-  client: { address: string; userAgent: string | null; enrolOnly?: boolean },
+  client: { address: string; userAgent: string | null },
 ): Promise<string> {
-  const token = await ctx.admins.createSession(adminId, { address: client.address, userAgent: client.userAgent, enrolOnly: client.enrolOnly ?? false });
+  const token = await ctx.admins.createSession(adminId, { address: client.address, userAgent: client.userAgent });
   setSessionCookie(set, ADMIN_COOKIE, token, { secure: cookieIsSecure(ctx.config), maxAge: ADMIN_SESSION_TTL_MS / 1000 });
   return token;
 }

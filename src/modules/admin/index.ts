@@ -30,8 +30,8 @@ export function adminAuthRoutes(ctx: AppContext) {
   const codeFailuresPerIp = ctx.cluster.backoff("admin-2fa-failures-ip", 10);
   const secure = cookieIsSecure(ctx.config);
 
-  const startSession = (set: { headers: Record<string, unknown> }, adminId: number, clientIp: string, userAgent: string | null, enrolOnly = false) =>
-    startAdminSession(ctx, set, adminId, { address: clientIp, userAgent, enrolOnly });
+  const startSession = (set: { headers: Record<string, unknown> }, adminId: number, clientIp: string, userAgent: string | null) =>
+    startAdminSession(ctx, set, adminId, { address: clientIp, userAgent });
   const clearChallenge = (set: { headers: Record<string, unknown> }) => {
     // One Set-Cookie header per response through `set`: the session cookie wins; the challenge cookie
     // is dead anyway once its row is gone.
@@ -79,7 +79,7 @@ export function adminAuthRoutes(ctx: AppContext) {
           return { secondFactor: kinds, challengeExpiresAt: new Date(challenge.expiresAt).toISOString() };
         }
         const mustEnrol = await team.requiresTwoFactor();
-        await startSession(set, admin.id, clientIp, request.headers.get("user-agent"), mustEnrol);
+        await startSession(set, admin.id, clientIp, request.headers.get("user-agent"));
         await ctx.audit.record(admin, "sign-in", null, null, { factor: "password", mustEnrol }, clientIp);
         return mustEnrol ? { username: admin.username, mustEnrol: true } : { username: admin.username };
       },

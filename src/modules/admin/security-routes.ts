@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import { t } from "elysia";
 import { changePasswordBody, passwordAndCodeBody, reauthBody, totpEnableBody, webauthnRegisterBody } from "../../contracts/team.ts";
 import type { AppContext } from "../../context.ts";
-import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { adminRoutes, requireRecentProof, startAdminSession } from "./auth.ts";
+import { badRequest, conflict, HttpError, notFound, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { adminRoutes, requireRecentProof, SIGN_IN_TO_ENROL, startAdminSession } from "./auth.ts";
 import { securityChangeMail } from "./mails.ts";
 import type { Admin, AdminSession } from "./service.ts";
 import { AdminSessions } from "./sessions.ts";
@@ -54,7 +54,7 @@ export function securityRoutes(ctx: AppContext) {
     // Step-up: the password (an account without two factors) or a second factor, given again.
     .post(
       "/reauth",
-      async ({ body, admin, sessionId, clientIp }) => {
+      async ({ body, admin, session, sessionId, clientIp }) => {
         const key = String(admin.id);
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
@@ -62,6 +62,8 @@ export function securityRoutes(ctx: AppContext) {
         let ok: boolean;
         if ("password" in body) {
           if (hasFactor) throw badRequest("Enter a code from your authenticator app, a recovery code or use your security key");
+          // The team requires two factors: the password alone proves nothing more here than at sign-in.
+          if (session.enrolOnly) throw new HttpError(403, SIGN_IN_TO_ENROL, {}, undefined, { enrol: true });
           ok = await ctx.admins.checkPassword(admin.id, body.password);
         } else if ("code" in body) ok = await twoFactor.verifyTotp(admin.id, body.code);
         else if ("recoveryCode" in body) ok = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);

@@ -23,14 +23,13 @@ export interface AdminSession {
   publicId: string;
   /** When its holder last gave a password or a second factor (the step-up window). */
   verifiedAt: number;
-  /** The team requires two factors and this member has none yet: only enrolment is open. */
+  /** The team requires two factors and this member has none yet: only enrolment is open (read on every request). */
   enrolOnly: boolean;
 }
 
 export interface SessionMeta {
   address?: string | null;
   userAgent?: string | null;
-  enrolOnly?: boolean;
 }
 
 const ADMIN_COLUMNS = "a.id, a.username, a.email, a.role";
@@ -109,8 +108,8 @@ export class AdminService {
     const now = Date.now();
     await this.store.run("DELETE FROM admin_sessions WHERE expires_at <= ?", now);
     await this.store.run(
-      `INSERT INTO admin_sessions (id, admin_id, created_at, expires_at, public_id, last_seen_at, address, user_agent, verified_at, enrol_only)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO admin_sessions (id, admin_id, created_at, expires_at, public_id, last_seen_at, address, user_agent, verified_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       sessionIdOf(token),
       adminId,
       now,
@@ -120,7 +119,6 @@ export class AdminService {
       meta.address?.slice(0, 100) ?? null,
       meta.userAgent?.slice(0, 400) ?? null,
       now,
-      meta.enrolOnly ? 1 : 0,
     );
     await this.store.run("UPDATE admins SET last_seen_at = ? WHERE id = ?", now, adminId);
     return token;
@@ -131,8 +129,13 @@ export class AdminService {
     if (!token || token.length !== 64) return null;
     const sessionId = sessionIdOf(token);
     const now = Date.now();
+    // Enrolment only follows the team's rule as it is now, not as it was at sign-in: turned on, it reaches
+    // the open sessions of members without a second factor at their next request.
     const row = await this.store.get<Admin & { public_id: string; verified_at: number; enrol_only: number; last_seen_at: number | null }>(
-      `SELECT ${ADMIN_COLUMNS}, s.public_id, s.verified_at, s.enrol_only, s.last_seen_at FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
+      `SELECT ${ADMIN_COLUMNS}, s.public_id, s.verified_at, s.last_seen_at,
+         CASE WHEN (SELECT require_two_factor FROM team_settings WHERE id = 1) = 1 AND a.totp_enabled_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM admin_passkeys p WHERE p.admin_id = a.id) THEN 1 ELSE 0 END AS enrol_only
+       FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
        WHERE s.id = ? AND s.expires_at > ?`,
       sessionId,
       now,

@@ -3,16 +3,18 @@ import { acceptInviteBody, auditQuery, inviteBody, requireTwoFactorBody, roleBod
 import type { AppContext } from "../../context.ts";
 import { csvResponse } from "../../http/csv.ts";
 import { clientIpPlugin } from "../../http/security.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
+import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { adminRoutes, requireRecentProof, startAdminSession } from "./auth.ts";
 import { inviteMail, teamChangeMail } from "./mails.ts";
 import { AdminSessions } from "./sessions.ts";
+
+export const OWN_FACTOR_FIRST = "Set up two-factor sign-in for yourself first: the rule applies to you too, at once";
 
 const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 
 /** The Team screen (owners): members, roles, invites, two factors for all, members' sessions; the audit log; accepting an invite. */
 export function teamRoutes(ctx: AppContext) {
-  const { team } = ctx.adminTeam;
+  const { team, twoFactor } = ctx.adminTeam;
   const sessions = new AdminSessions(ctx.store);
   const invitesPerIp = ctx.cluster.limiter("admin-invite-accepts", 20, 15 * 60_000);
 
@@ -52,6 +54,8 @@ export function teamRoutes(ctx: AppContext) {
       "/team/require-2fa",
       async ({ body, admin, session, clientIp }) => {
         requireRecentProof(session);
+        // On at once for every open session: an owner without a second factor would lock themselves out of all but enrolling.
+        if (body.required && !(await twoFactor.hasSecondFactor(admin.id))) throw conflict(OWN_FACTOR_FIRST);
         const before = await team.requiresTwoFactor();
         await team.setRequireTwoFactor(body.required);
         await ctx.audit.record(admin, "team.require-2fa", null, { required: before }, { required: body.required }, clientIp);
@@ -109,7 +113,7 @@ export function teamRoutes(ctx: AppContext) {
         if (wait > 0) throw badRequest("Too many attempts. Please try again later.");
         const member = await team.accept(params.token, body.username, body.password);
         const mustEnrol = await team.requiresTwoFactor();
-        await startAdminSession(ctx, set, member.id, { address: clientIp, userAgent: request.headers.get("user-agent"), enrolOnly: mustEnrol });
+        await startAdminSession(ctx, set, member.id, { address: clientIp, userAgent: request.headers.get("user-agent") });
         await ctx.audit.record(member, "team.join", member.username, null, { role: member.role, email: member.email }, clientIp);
         await tellOwners(`${member.username} (${member.email}) joined the team as ${member.role}.`);
         set.status = 201;
