@@ -2,7 +2,7 @@ import { livestreamSettingsBody } from "../../contracts/settings.ts";
 import type { AppContext } from "../../context.ts";
 import { roleCan } from "../../contracts/team.ts";
 import { badRequest, forbidden } from "../../lib/errors.ts";
-import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
+import { adminRoutes, requireRecentProof, ROLE_REFUSED } from "../admin/auth.ts";
 import type { UploadService } from "../uploads/service.ts";
 import { announceSettings } from "./announce.ts";
 
@@ -22,9 +22,21 @@ export function settingsAdminRoutes(ctx: AppContext, uploads: UploadService) {
           if (!roleCan(admin.role, "pricing")) throw forbidden("Only an owner can change the price or currency");
           requireRecentProof(session);
         }
+        // The embed address is where every viewer's player points: a change is a change of the stream
+        // source, asked for and logged as the Stream source card's save is.
+        const embedUrl = body.embedUrl === undefined ? before.embedUrl : ctx.settings.embedLink(body.embedUrl);
+        const moved = embedUrl !== before.embedUrl;
+        if (moved) {
+          if (!roleCan(admin.role, "stream")) throw forbidden(ROLE_REFUSED);
+          requireRecentProof(session);
+        }
         const saved = await ctx.settings.update(body);
         await announceSettings(ctx);
-        await ctx.audit.record(admin, "settings.update", null, changedFrom(before, saved), changedFrom(saved, before), clientIp);
+        const [from, to] = [changedFrom(before, saved), changedFrom(saved, before)];
+        delete from.embedUrl;
+        delete to.embedUrl;
+        if (Object.keys(from).length > 0 || !moved) await ctx.audit.record(admin, "settings.update", null, from, to, clientIp);
+        if (moved) await ctx.audit.record(admin, "stream-source.update", "embed", { embedUrl: before.embedUrl }, { embedUrl: saved.embedUrl }, clientIp);
         return saved;
       },
       { body: livestreamSettingsBody },
