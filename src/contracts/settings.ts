@@ -129,9 +129,12 @@ export const socialLinks = z.object({
   discord: socialUrl("discord"),
 });
 
+/** A one-line field (it goes into mails, pages and calendar entries as one line): no line break or other control character. */
+const isOneLine = (value: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value);
+
 /** The organiser's details as the admin sends them ("" clears one). */
 export const organizerFields = {
-  organizerName: z.string().trim().max(200, "Organiser name is too long"),
+  organizerName: z.string().trim().max(200, "Organiser name is too long").refine(isOneLine, "Organiser name must be one line, without line breaks or control characters"),
   contactEmail: z
     .string()
     .trim()
@@ -144,7 +147,12 @@ export const organizerFields = {
 
 /** The event's own fields of PUT /api/admin/livestream-settings (donationGoal already in pence). */
 export const livestreamSettingsFields = {
-  eventTitle: z.string().trim().min(1, "Event title is required").max(200, "Event title is too long"),
+  eventTitle: z
+    .string()
+    .trim()
+    .min(1, "Event title is required")
+    .max(200, "Event title is too long")
+    .refine(isOneLine, "Event title must be one line, without line breaks or control characters"),
   thumbnailUrl: z.string().trim().min(1, "Thumbnail path is required").max(2000, "Thumbnail path is too long"),
   embedUrl,
   donationGoal: z.number().int("Donation goal must be whole pence").min(100, "Donation goal must be at least 1").max(100_000_000, "Donation goal is too large"),

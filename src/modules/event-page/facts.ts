@@ -1,6 +1,7 @@
 import type { OrganizerDetails } from "../../contracts/settings.ts";
 import { eventStartUtc } from "../mail/templates.ts";
-import { clip, oneLine } from "./text.ts";
+import { oneLine } from "../../lib/one-line.ts";
+import { clip } from "./text.ts";
 
 /** The longest title a tag carries (the settings allow 200; rows from before the limit may hold more). */
 export const MAX_TITLE = 100;

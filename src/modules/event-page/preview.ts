@@ -2,7 +2,8 @@ import { BANNER_SIZES, DEFAULT_THUMBNAIL_SRCSET, DEFAULT_THUMBNAIL_URL, INLINE_S
 import { SOCIAL_NETWORKS, type PublicLivestreamSettings } from "../../contracts/settings.ts";
 import type { EventFacts } from "./facts.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import { clip, oneLine, scriptSafeJson, scriptSafeText } from "./text.ts";
+import { oneLine } from "../../lib/one-line.ts";
+import { clip, scriptSafeJson, scriptSafeText } from "./text.ts";
 
 /** The pages a shared link leads to, each with its own title; the landing page also carries the event for search engines. */
 export const PREVIEW_PAGES: Record<string, { title: (event: string) => string; canonical: string; jsonLd: boolean; firstPaint?: FirstPaint }> = {

@@ -1,8 +1,3 @@
-/** The event's words made safe for one line of a tag: control characters and runs of space become one space. */
-export function oneLine(value: string): string {
-  return value.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, " ").trim();
-}
-
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
 /** At most `max` characters as a reader counts them (an emoji is one, never cut in half), "…" ending a cut. */

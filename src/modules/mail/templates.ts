@@ -1,4 +1,5 @@
 import { escapeHtml } from "../../lib/html.ts";
+import { oneLine } from "../../lib/one-line.ts";
 
 /** The e-mails the event sends: dark, simple HTML with a plain-text twin. */
 export interface MailContent {
@@ -86,9 +87,20 @@ function contactHtml(contact: MailContact): string {
   return `<p style="font-size:14px;color:#a3a3a3;">Questions, or watching on a new device? Write to ${escapeHtml(contact.name || "the organiser")} at <a href="${href}" style="color:#f87171;">${escapeHtml(contact.email)}</a> and quote your access code.</p>`;
 }
 
+/**
+ * The event's one-line fields as one line each, whatever was stored (a value saved before line breaks were
+ * refused): a line break in them would draw lines of its own into the message, a fake header among them.
+ */
+function oneLineEvent(event: MailEvent | null): MailEvent | null {
+  if (!event) return null;
+  const contact = event.contact ? { name: oneLine(event.contact.name), email: oneLine(event.contact.email) } : null;
+  return { ...event, title: oneLine(event.title), contact };
+}
+
 /** The code e-mail: the code, and (when known) the event's title, its start in UTC and the organiser's contact. */
-export function accessCodeMail(code: string, siteUrl: string, event: MailEvent | null = null): MailContent {
+export function accessCodeMail(code: string, siteUrl: string, given: MailEvent | null = null): MailContent {
   const subject = "Your DREADCAST access code";
+  const event = oneLineEvent(given);
   const contact = event?.contact ?? null;
   const text = [
     "Your access to the livestream is secured.",
@@ -192,7 +204,8 @@ export interface ReminderDetails {
   unsubscribeUrl: string;
 }
 
-export function reminderMail(reminder: ReminderDetails, siteUrl: string): MailContent {
+export function reminderMail(given: ReminderDetails, siteUrl: string): MailContent {
+  const reminder = { ...given, title: oneLine(given.title) };
   const subject = `${reminder.title} starts ${reminder.startsIn}`;
   const text = [
     `${reminder.title} starts ${reminder.startsIn}: ${reminder.startText}.`,

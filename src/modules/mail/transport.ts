@@ -3,6 +3,7 @@ import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { oneLine } from "../../lib/one-line.ts";
 
 export interface OutgoingMail {
   /** The queue row id; names the outbox file. */
@@ -28,7 +29,8 @@ function message(mail: OutgoingMail, config: Config) {
   return {
     from: config.mailFrom,
     to: mail.to,
-    subject: mail.subject,
+    // One line whatever was queued: a line break in a subject would begin a header of its own.
+    subject: oneLine(mail.subject),
     text: mail.text,
     html: mail.html ?? undefined,
     messageId: messageIdOf(mail, config),
