@@ -135,14 +135,12 @@ export interface IngestPublisher {
   audio: { codec: string; sampleRate: number; channels: number; bitrateKbps: number | null } | null;
 }
 
-/** GET /api/admin/ingest: what OBS is set up with, and what it sends. */
+/** GET /api/admin/ingest: what OBS is set up with (but the key, revealed on its own), and what it sends. */
 export interface IngestView {
   /** OBS's "Server" field, e.g. rtmp://live.example.com:1935/live. */
   rtmpUrl: string;
   /** The same over TLS, or null when the server has no certificate (--tls-cert). */
   rtmpsUrl: string | null;
-  /** OBS's "Stream Key". */
-  streamKey: string;
   /** A publisher is sending now. */
   live: boolean;
   /** Null while no one publishes. */
@@ -151,7 +149,10 @@ export interface IngestView {
   warnings: string[];
 }
 
-/** POST /api/admin/ingest/rotate-key: the new key (the publisher that used the old one is dropped). */
-export interface RotatedStreamKey {
+/**
+ * OBS's "Stream Key": POST /api/admin/ingest/reveal-key (behind a fresh proof, and logged), and
+ * POST /api/admin/ingest/rotate-key's new key (the publisher that used the old one is dropped).
+ */
+export interface StreamKeyAnswer {
   streamKey: string;
 }

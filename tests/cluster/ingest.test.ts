@@ -14,7 +14,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clusterNamespace } from "../../src/cluster/redis-cluster.ts";
 import { IngestMirror, INTERNAL_HEADER, INTERNAL_PREFIX, parseLeader, PUBLISHER_LEASE } from "../../src/modules/ingest/mirror.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startInstance, type InstanceProcess } from "../support/server.ts";
 import { eventually } from "../support/eventually.ts";
 import { publish, type Publisher } from "../ingest/rtmp-support.ts";
@@ -137,7 +137,7 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
 
     const admin = await loginAsAdmin(b);
     expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-    const { streamKey } = (await admin.get("/api/admin/ingest")).body as { streamKey: string };
+    const { streamKey } = await ingestWithKey(admin);
     expect(streamKey).toMatch(/^[0-9a-f]{40}$/);
     // A opens its RTMP port when told of the save.
     await eventually(() => listening(rtmpA), 10_000, "A's RTMP port open");
@@ -266,7 +266,7 @@ describe.skipIf(missing.length > 0)("the built-in ingest across a cluster", () =
     cleanup.push(() => c.close());
     const admin = await loginAsAdmin(b);
     expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-    const { streamKey } = (await admin.get("/api/admin/ingest")).body as { streamKey: string };
+    const { streamKey } = await ingestWithKey(admin);
     await eventually(() => c.ctx.ingest.ports !== null, 10_000, "C's RTMP port open");
 
     // Redis goes away; two encoders publish, one to each instance: each instance, alone, takes its own.

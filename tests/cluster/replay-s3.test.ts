@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
@@ -40,7 +40,7 @@ describe.skipIf(!ready)("recordings in a bucket, across a cluster", () => {
     const [alpha, beta] = apps as [TestApp, TestApp];
     const admin = await loginAsAdmin(alpha);
     expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-    const { streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const { streamKey } = await ingestWithKey(admin);
     // OBS publishes to alpha's RTMP port.
     const obs = publish(`rtmp://127.0.0.1:${alpha.ctx.ingest.ports!.rtmp}/live/${streamKey}`, { seconds: 5 });
     expect((await obs.done).code).toBe(0);

@@ -34,7 +34,7 @@ async function adminClient(url) {
       return until(
         () => `the ingest to go live: ${JSON.stringify(view)}`,
         async () => {
-          view = await api.ingest();
+          view = await api.ingestView();
           return view.live && view.publisher?.video?.fps ? view : null;
         },
         timeout,
@@ -194,7 +194,7 @@ ingestTest(
       hevc = enhancedPublish(rtmpUrl, streamKey, "hevc", 16);
       await until(
         () => `HEVC to go live (publisher: ${hevc.errors()})`,
-        async () => (await admin.ingest()).publisher?.video?.codec === "HEVC",
+        async () => (await admin.ingestView()).publisher?.video?.codec === "HEVC",
         60_000,
       );
       const told = page.getByRole("alert").filter({ hasText: "This browser cannot play the stream" });
@@ -363,12 +363,17 @@ ingestTest(
     assert.equal(await panel.getByLabel("Server", { exact: true }).inputValue(), rtmpUrl);
     const key = panel.getByTestId("stream-key");
     assert.equal(await key.getAttribute("type"), "password", "the key is hidden until revealed");
+    assert.notEqual(await key.inputValue(), streamKey, "the page does not hold the key before it is revealed");
     await panel.getByRole("button", { name: "Copy Server" }).click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), rtmpUrl);
     await panel.getByRole("button", { name: "Copy Stream key" }).click();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), streamKey, "the key is copied without being shown");
-    assert.equal(await key.getAttribute("type"), "password");
+    await until(
+      () => "the key on the clipboard",
+      async () => (await page.evaluate(() => navigator.clipboard.readText())) === streamKey,
+    );
+    assert.equal(await key.getAttribute("type"), "password", "the key is copied without being shown");
     await panel.getByRole("button", { name: "Reveal" }).click();
+    await panel.getByRole("button", { name: "Hide" }).waitFor();
     assert.equal(await key.getAttribute("type"), "text");
     assert.equal(await key.inputValue(), streamKey);
     await panel.getByRole("button", { name: "Hide" }).click();

@@ -181,6 +181,7 @@ const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/api/stream/live/*", auth: "viewer", body: "none", weight: 2 },
   { method: "GET", path: "/api/admin/ingest", auth: "admin", body: "none" },
   { method: "POST", path: "/api/admin/ingest/rotate-key", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/ingest/reveal-key", auth: "admin", body: "none" },
   // The team: second factors, step-up, sessions, members, invites, the audit log.
   { method: "POST", path: "/api/admin/login/webauthn-options", auth: "none", body: "none", weight: 0.3 },
   { method: "POST", path: "/api/admin/login/second-factor", auth: "none", body: "json", valid: () => ({ code: "123456" }), weight: 0.5 },

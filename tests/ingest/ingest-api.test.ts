@@ -9,7 +9,7 @@ import net from "node:net";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OFFLINE_AFTER_MS } from "../../src/modules/ingest/service.ts";
-import { loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
@@ -41,10 +41,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function ingest(): Promise<{ rtmpUrl: string; streamKey: string; [k: string]: any }> {
-  const res = await admin.get("/api/admin/ingest");
-  expect(res.status).toBe(200);
-  return res.body;
+function ingest(): Promise<{ rtmpUrl: string; streamKey: string; [k: string]: any }> {
+  return ingestWithKey(admin);
 }
 
 function obs(url: string, seconds = 30): Publisher {
@@ -279,7 +277,7 @@ describe("the RTMP port", () => {
       try {
         const owner = await loginAsAdmin(secure);
         expect((await owner.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-        const view = (await owner.get("/api/admin/ingest")).body;
+        const view = await ingestWithKey(owner);
         expect(view.rtmpsUrl).toBe(`rtmps://127.0.0.1:${secure.ctx.ingest.ports!.rtmps}/live`);
         const p = publish(`${view.rtmpsUrl}/${view.streamKey}`, { seconds: 2 });
         await eventually(() => secure.ctx.ingest.live, 10_000, "a publisher over TLS");
@@ -292,15 +290,17 @@ describe("the RTMP port", () => {
     30_000,
   );
 
-  test("the admin's ingest view needs an admin; rotate-key refuses a cross-site request", async () => {
+  test("the admin's ingest view and its key need an admin; rotate-key and reveal-key refuse a cross-site request", async () => {
     const other = await startTestApp();
     try {
       expect((await other.client().get("/api/admin/ingest")).status).toBe(401);
       expect((await other.client().post("/api/admin/ingest/rotate-key")).status).toBe(401);
+      expect((await other.client().post("/api/admin/ingest/reveal-key")).status).toBe(401);
       const owner = await loginAsAdmin(other);
-      const before = (await owner.get("/api/admin/ingest")).body.streamKey;
+      const before = (await ingestWithKey(owner)).streamKey;
       expect((await owner.post("/api/admin/ingest/rotate-key", undefined, { origin: "https://evil.example" })).status).toBe(403);
-      expect((await owner.get("/api/admin/ingest")).body.streamKey).toBe(before);
+      expect((await owner.post("/api/admin/ingest/reveal-key", undefined, { origin: "https://evil.example" })).status).toBe(403);
+      expect((await ingestWithKey(owner)).streamKey).toBe(before);
     } finally {
       await other.close();
     }

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../support/free-port.mjs";
-import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { startServer } from "../support/server.ts";
@@ -32,7 +32,7 @@ describe.skipIf(mediaToolsMissing !== null)("the recording when things go wrong"
     writeFileSync(join(app.config.dataDir, "recordings"), "not a directory");
     const admin = await loginAsAdmin(app);
     expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-    const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const { rtmpUrl, streamKey } = await ingestWithKey(admin);
     const obs: Publisher = publish(`${rtmpUrl}/${streamKey}`, { seconds: 5 });
     cleanup.push(() => void obs.child.kill());
     const viewer = app.client();
@@ -65,7 +65,7 @@ describe.skipIf(mediaToolsMissing !== null)("the recording when things go wrong"
     expect((await admin.post("/api/admin/create-first", { username: "warden", email: "w@example.com", password: "s3cret-pass" })).status).toBe(201);
     expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
     expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-    const { streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const { streamKey } = await ingestWithKey(admin);
     const obs = publish(`rtmp://127.0.0.1:${rtmpPort}/live/${streamKey}`, { seconds: 20 });
     cleanup.push(() => void obs.child.kill());
     await eventually(async () => ((await admin.get("/api/admin/recordings")).body.recordings[0]?.segments >= 3 ? true : null), 15_000, "three segments recorded");

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 import { say, WsClient } from "../support/ws.ts";
@@ -46,7 +46,7 @@ const get = (client: TestClient | null, path: string, headers: Record<string, st
 
 describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest", () => {
   test("a publish is recorded; after the night pass holders watch it as VOD, and the panel trims, downloads and deletes it", async () => {
-    const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const { rtmpUrl, streamKey } = await ingestWithKey(admin);
     const obs = publish(`${rtmpUrl}/${streamKey}`, { seconds: 6 });
     // The chat during the night: a line, pinned, another, deleted.
     const { client: nyx } = await viewer("Nyx");

@@ -175,6 +175,15 @@ export async function loginAsAdmin(app: TestApp, username = "warden", password =
   return client;
 }
 
+/** The built-in ingest as the panel shows it, with the stream key revealed as the panel does (the session's proof must be fresh). */
+export async function ingestWithKey(client: TestClient): Promise<{ rtmpUrl: string; rtmpsUrl: string | null; streamKey: string; [k: string]: any }> {
+  const view = await client.get("/api/admin/ingest");
+  if (view.status !== 200) throw new Error(`GET /api/admin/ingest: ${view.status} ${view.text}`);
+  const key = await client.post("/api/admin/ingest/reveal-key");
+  if (key.status !== 200) throw new Error(`POST /api/admin/ingest/reveal-key: ${key.status} ${key.text}`);
+  return { ...view.body, streamKey: key.body.streamKey };
+}
+
 const admins = new WeakMap<TestApp, Promise<TestClient>>();
 /** One logged-in admin browser per app. */
 export async function adminOf(app: TestApp): Promise<TestClient> {

@@ -1,12 +1,12 @@
 /**
  * The built-in ingest's routes: the LL-HLS viewers play (GET {INGEST_PREFIX}<name>, behind the same
- * session gate as the relay) and the admin's GET /api/admin/ingest and POST /api/admin/ingest/rotate-key.
+ * session gate as the relay) and the admin's GET /api/admin/ingest, POST /api/admin/ingest/reveal-key and /rotate-key.
  */
 import type { AppContext } from "../../context.ts";
-import type { RotatedStreamKey } from "../../contracts/stream.ts";
+import type { StreamKeyAnswer } from "../../contracts/stream.ts";
 import { errorResponse, type ErrorAnswerer } from "../../http/error-answer.ts";
 import { apiHeaders } from "../../http/security.ts";
-import { badRequest, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
+import { badRequest, conflict, forbidden, notFound, serviceUnavailable } from "../../lib/errors.ts";
 import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
 import { announceSettings } from "../settings/announce.ts";
 import { watcherGate, type StreamRoute } from "../stream/gate.ts";
@@ -21,6 +21,7 @@ const MEDIA_PLAYLIST = "stream.m3u8";
 const MULTIVARIANT_PLAYLIST = "index.m3u8";
 const RETRY_AFTER_S = 1;
 const NOT_YET = "The stream has not started yet, or its next part is late. Trying again shortly.";
+const KEY_UNREADABLE = "The stream key cannot be read on this server: rotate the key and put the new one in OBS.";
 
 /**
  * `_HLS_msn` and `_HLS_part` of a query, as whole numbers (undefined when absent, the first of each counting,
@@ -154,15 +155,26 @@ export function internalIngestRoute(ctx: AppContext, errorAnswer: ErrorAnswerer)
   };
 }
 
-/** GET /api/admin/ingest and POST /api/admin/ingest/rotate-key. */
+/**
+ * GET /api/admin/ingest (the server address and the live figures, asked every few seconds: no proof), and
+ * the key: POST /api/admin/ingest/reveal-key and /rotate-key, each behind a fresh proof and logged.
+ */
 export function ingestAdminRoutes(ctx: AppContext) {
   // Open pages fetch their playback again when a stream starts or ends.
   ctx.ingest.onWatchableChange = () => void announceSettings(ctx).catch((error: unknown) => ctx.log.error("could not tell pages that the stream started or ended", error));
   return adminRoutes(ctx, "stream")
     .get("/ingest", () => ingestView(ctx.ingest, ctx.config, ctx.site.url(), ctx.stream.provider().kind))
+    .post("/ingest/reveal-key", async ({ admin, session, clientIp }) => {
+      requireRecentProof(session);
+      const streamKey = await ctx.ingest.keys.current();
+      if (streamKey === null) throw conflict(KEY_UNREADABLE);
+      await ctx.audit.record(admin, "ingest.reveal-key", null, null, null, clientIp);
+      const revealed: StreamKeyAnswer = { streamKey };
+      return revealed;
+    })
     .post("/ingest/rotate-key", async ({ admin, session, clientIp }) => {
       requireRecentProof(session);
-      const rotated: RotatedStreamKey = { streamKey: await ctx.ingest.rotateKey() };
+      const rotated: StreamKeyAnswer = { streamKey: await ctx.ingest.rotateKey() };
       await ctx.audit.record(admin, "ingest.rotate-key", null, null, null, clientIp);
       return rotated;
     });

@@ -74,6 +74,7 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
 export async function ingestView(ingest: IngestService, config: Config, siteUrl: string, kind: StreamKind): Promise<IngestView> {
   const host = new URL(siteUrl).hostname;
   const ports = ingest.ports ?? { rtmp: config.rtmpPort, rtmps: config.tlsCert ? config.rtmpsPort : null };
+  // Read for the warning alone: the key itself is revealed on its own (POST /api/admin/ingest/reveal-key).
   const streamKey = await ingest.keys.current();
   const live = ingest.live;
   // Another instance has the publisher: its figures, as it measures them.
@@ -83,7 +84,6 @@ export async function ingestView(ingest: IngestService, config: Config, siteUrl:
     // Behind a proxy that forwards RTMP, OBS is given the proxy's address (the flags), not this port.
     rtmpUrl: `${config.rtmpPublicUrl ?? `rtmp://${host}:${ports.rtmp}`}/${INGEST_APP}`,
     rtmpsUrl: ports.rtmps === null ? null : `${config.rtmpsPublicUrl ?? `rtmps://${host}:${ports.rtmps}`}/${INGEST_APP}`,
-    streamKey: streamKey ?? "",
     live: live !== null || ingest.publishingElsewhere !== null,
     publisher,
     warnings: warningsFor(ingest, config, kind, streamKey, publisher),

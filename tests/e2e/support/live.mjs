@@ -97,8 +97,10 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
     saveChatRules: (rules) => call("PUT", "/api/admin/chat-rules", { slowModeSeconds: 0, blockedTerms: [], filterAction: "block", blockLinks: false, ...rules }),
     /** Chooses the stream source (PUT /api/admin/stream-source). */
     setStreamSource: (body) => call("PUT", "/api/admin/stream-source", body),
-    /** The built-in ingest: server address, stream key, whether OBS is live and what it sends (GET /api/admin/ingest). */
-    ingest: () => call("GET", "/api/admin/ingest"),
+    /** The built-in ingest: server address, whether OBS is live and what it sends (GET /api/admin/ingest). */
+    ingestView: () => call("GET", "/api/admin/ingest"),
+    /** The same with the stream key, revealed as the panel does (POST /api/admin/ingest/reveal-key). */
+    ingest: async () => ({ ...(await call("GET", "/api/admin/ingest")), ...(await call("POST", "/api/admin/ingest/reveal-key")) }),
     /** Saves the stream settings with these fields changed. */
     updateSettings: async (patch) => {
       const current = await call("GET", "/api/admin/livestream-settings");

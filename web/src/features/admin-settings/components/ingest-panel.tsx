@@ -8,13 +8,17 @@ import { AlertIcon, RefreshIcon } from "@/components/ui/site-icons";
 import { useNow } from "@/hooks/use-now";
 import { toast, toastError } from "@/hooks/use-toast";
 import { codecName, formatAudio, formatBitrate, formatFps, formatKeyframeInterval, liveFor } from "@/lib/ingest-figures";
-import { useIngest, useRotateStreamKey } from "../api/ingest";
+import { useIngest, useRevealStreamKey, useRotateStreamKey } from "../api/ingest";
 import { IngestPreview } from "./ingest-preview";
+
+/** What the key field holds until the key is revealed: dots of a key's length, not the key. */
+const HIDDEN_KEY = "•".repeat(40);
 
 /**
  * The built-in ingest in the Stream source card: what OBS is set up with (server and key, copied in one
- * click, the key hidden until revealed and rotated after a confirmation), whether it is live with what it
- * sends, what to change, and a small muted preview. Asked again every few seconds while shown.
+ * click, the key fetched only when revealed or copied and rotated after a confirmation), whether it is
+ * live with what it sends, what to change, and a small muted preview. Asked again every few seconds while
+ * shown (the key is not).
  */
 export function IngestPanel() {
   const ingest = useIngest(true);
@@ -50,7 +54,7 @@ function IngestDetails({ view }: { view: IngestView }) {
           </p>
           <CopyField label="Server" value={view.rtmpUrl} what="The server address" />
           {view.rtmpsUrl ? <CopyField label="Server (RTMPS, encrypted)" value={view.rtmpsUrl} what="The RTMPS server address" /> : null}
-          <StreamKeyField streamKey={view.streamKey} live={view.live} />
+          <StreamKeyField live={view.live} />
         </div>
         <IngestPreview live={view.live} />
       </div>
@@ -140,17 +144,47 @@ function CopyField({ label, value, what }: { label: string; value: string; what:
   );
 }
 
-/** The key, hidden until revealed, copied without showing it; rotating it asks first. */
-function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean }) {
+/**
+ * The key: not sent with the rest of the card, asked for when revealed or copied (behind a fresh proof,
+ * so the panel's "Confirm it's you" dialog may open first), copied without showing it, hidden again on
+ * request; rotating it asks first and shows the new one.
+ */
+function StreamKeyField({ live }: { live: boolean }) {
   const id = useId();
+  const [streamKey, setStreamKey] = useState<string | null>(null);
   const [shown, setShown] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const reveal = useRevealStreamKey();
   const rotate = useRotateStreamKey();
+
+  /** The key, asked of the server the first time; null when the admin gave up (the error is toasted). */
+  const known = async (): Promise<string | null> => {
+    if (streamKey !== null) return streamKey;
+    try {
+      const answer = await reveal.mutateAsync();
+      setStreamKey(answer.streamKey);
+      return answer.streamKey;
+    } catch {
+      return null;
+    }
+  };
+
+  const visible = shown && streamKey !== null;
+  const onReveal = async () => {
+    if (visible) return setShown(false);
+    if ((await known()) !== null) setShown(true);
+  };
+
+  const onCopy = async () => {
+    const key = await known();
+    if (key !== null) await copy(key, "The stream key");
+  };
 
   const onRotate = () =>
     rotate.mutate(undefined, {
-      onSuccess: () => {
+      onSuccess: (answer) => {
         setConfirming(false);
+        setStreamKey(answer.streamKey);
         setShown(true);
         toast({ title: "Stream Key Rotated", description: "Paste the new key into OBS (Settings → Stream → Stream Key) and start streaming again." });
       },
@@ -165,23 +199,27 @@ function StreamKeyField({ streamKey, live }: { streamKey: string; live: boolean 
         <input
           id={id}
           className="input mono settings-ingest-value"
-          type={shown ? "text" : "password"}
-          value={streamKey}
+          type={visible ? "text" : "password"}
+          value={visible ? streamKey : HIDDEN_KEY}
           readOnly
           autoComplete="off"
           spellCheck={false}
+          aria-describedby={`${id}-hint`}
           data-testid="stream-key"
         />
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShown((s) => !s)} aria-pressed={shown} aria-controls={id}>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void onReveal()} aria-pressed={visible} aria-controls={id} disabled={reveal.isPending}>
           <EyeIcon width={16} height={16} />
-          {shown ? "Hide" : "Reveal"}
+          {visible ? "Hide" : "Reveal"}
         </button>
-        <button type="button" className="btn btn-outline btn-sm" onClick={() => void copy(streamKey, "The stream key")} aria-label="Copy Stream key">
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => void onCopy()} aria-label="Copy Stream key" disabled={reveal.isPending}>
           <CopyIcon width={16} height={16} />
           Copy
         </button>
       </div>
-      <p className="field-hint">Keep it secret: anyone with the key can stream to your viewers. Rotate it if it got out.</p>
+      <p className="field-hint" id={`${id}-hint`}>
+        Keep it secret: anyone with the key can stream to your viewers. Revealing or copying it asks you to confirm it&apos;s you when your last proof is over 10 minutes old.
+        Rotate it if it got out.
+      </p>
       <div className="settings-ingest-key-actions">
         <button type="button" className="btn btn-ghost btn-sm settings-ingest-rotate" onClick={() => setConfirming(true)}>
           <RefreshIcon width={16} height={16} />
