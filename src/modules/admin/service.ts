@@ -2,6 +2,7 @@ import type { Role } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { conflict, unauthorized } from "../../lib/errors.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import { nameSkeleton } from "../access/name-skeleton.ts";
 
 export const ADMIN_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A session's "last seen" is written at most this often (not on every request). */
@@ -67,6 +68,7 @@ export class AdminService {
       return await this.store.tx(async () => {
         await this.store.lock("admins");
         if (await this.findByUsername(username)) throw conflict(`An admin named '${username}' already exists`);
+        await this.refuseLookAlike(username);
         await inside?.();
         return this.insert(username, email, hash, role);
       });
@@ -176,6 +178,17 @@ export class AdminService {
 
   async findByUsername(username: string): Promise<Admin | null> {
     return this.store.get<Admin>("SELECT id, username, email, role FROM admins WHERE username = ?", username);
+  }
+
+  /**
+   * A name that looks like a member's (the same skeleton, as viewers' names are compared: Cyrillic `оwner`,
+   * full-width `ＯＷＮＥＲ`) would pass for them on the Team screen, in the chat and in the audit log.
+   */
+  private async refuseLookAlike(username: string): Promise<void> {
+    const key = nameSkeleton(username);
+    const members = await this.store.all<{ username: string }>("SELECT username FROM admins");
+    const alike = members.find((m) => nameSkeleton(m.username) === key);
+    if (alike) throw conflict(`The name '${username}' looks like '${alike.username}', already on the team. Choose another.`);
   }
 
   private async insert(username: string, email: string, hash: string, role: Role): Promise<Admin> {
