@@ -78,7 +78,11 @@ export function adminPanelRoutes(ctx: AppContext) {
 
   const codes = adminRoutes(ctx, "codes")
     .get("/access-codes", () => panel.listAccessCodes())
-    .get("/access-codes.csv", async () => csvResponse("access-codes", await panel.accessCodesCsv()))
+    .get("/access-codes.csv", async ({ admin, clientIp }) => {
+      const csv = await panel.accessCodesCsv();
+      await ctx.audit.record(admin, "export.access-codes", "csv", null, null, clientIp);
+      return csvResponse("access-codes", csv);
+    })
     .post(
       "/generate-access-code",
       async ({ body, set, admin, clientIp }) => {
@@ -136,7 +140,11 @@ export function adminPanelRoutes(ctx: AppContext) {
     const list = await panel.listUsers();
     return roleCan(admin.role, "userEmails") ? list : list.map((u) => ({ ...u, email: null, accessCode: null }));
   });
-  const userExport = adminRoutes(ctx, "userEmails").get("/users.csv", async () => csvResponse("users", await panel.usersCsv()));
+  const userExport = adminRoutes(ctx, "userEmails").get("/users.csv", async ({ admin, clientIp }) => {
+    const csv = await panel.usersCsv();
+    await ctx.audit.record(admin, "export.users", "csv", null, null, clientIp);
+    return csvResponse("users", csv);
+  });
 
   return new Elysia().use(dashboard).use(fakeViewers).use(codes).use(users).use(userExport);
 }

@@ -60,6 +60,7 @@ export function securityRoutes(ctx: AppContext) {
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
         const hasFactor = await twoFactor.hasSecondFactor(admin.id);
         let ok: boolean;
+        const factor = "password" in body ? "password" : "code" in body ? "totp" : "recoveryCode" in body ? "recovery" : "webauthn";
         if ("password" in body) {
           if (hasFactor) throw badRequest("Enter a code from your authenticator app, a recovery code or use your security key");
           // The team requires two factors: the password alone proves nothing more here than at sign-in.
@@ -70,11 +71,12 @@ export function securityRoutes(ctx: AppContext) {
         else ok = await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId));
         if (!ok) {
           await proofFailures.fail(key);
-          await ctx.audit.record(admin, "reauth.failed", null, null, null, clientIp);
+          await ctx.audit.record(admin, "reauth.failed", null, null, { factor }, clientIp);
           throw unauthorized("password" in body ? WRONG_PASSWORD : WRONG_CODE);
         }
         proofFailures.succeed(key);
         await sessions.verified(sessionId);
+        await ctx.audit.record(admin, "reauth", null, null, { factor }, clientIp);
         return { ok: true };
       },
       { body: reauthBody },

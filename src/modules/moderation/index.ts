@@ -76,8 +76,16 @@ export function moderationRoutes(ctx: AppContext) {
       },
       { params: userIdParam, body: banUserBody },
     )
-    .get("/chat-export.json", async () => downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages: await service.chatExport() }, null, 2)))
-    .get("/chat-export.csv", async () => csvResponse("chat", service.chatExportCsv(await service.chatExport())))
+    .get("/chat-export.json", async ({ admin, clientIp }) => {
+      const messages = await service.chatExport();
+      await ctx.audit.record(admin, "export.chat", "json", null, { messages: messages.length }, clientIp);
+      return downloadResponse("chat", "json", JSON.stringify({ exportedAt: new Date().toISOString(), messages }, null, 2));
+    })
+    .get("/chat-export.csv", async ({ admin, clientIp }) => {
+      const messages = await service.chatExport();
+      await ctx.audit.record(admin, "export.chat", "csv", null, { messages: messages.length }, clientIp);
+      return csvResponse("chat", service.chatExportCsv(messages));
+    })
     .get("/banned-users", async () => ({ bannedUsers: await hub.listBans() }))
     .post(
       "/unban-user",
