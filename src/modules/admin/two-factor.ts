@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -15,6 +14,7 @@ import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, unauthorized } from "../../lib/errors.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import { drawRecoveryCode } from "./recovery-codes.ts";
 
 export const TOTP_PERIOD_S = 30;
 export const RECOVERY_CODE_COUNT = 10;
@@ -26,14 +26,6 @@ const ISSUER = "dreadcast";
 
 export const WRONG_CODE = "That code is not right";
 export const CHALLENGE_GONE = "Your sign-in has expired. Enter your password again.";
-
-/** "abcde-fghjk": ten characters from an alphabet without look-alikes (no 0/o, 1/l/i). */
-function newRecoveryCode(): string {
-  const alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
-  const bytes = randomBytes(10);
-  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-}
 
 function totpFor(secret: string, label: string): TOTP {
   return new TOTP({ issuer: ISSUER, label, algorithm: "SHA1", digits: 6, period: TOTP_PERIOD_S, secret: Secret.fromBase32(secret) });
@@ -181,7 +173,7 @@ export class TwoFactorService {
 
   /** A new set of ten; the old set stops working. Answers the codes, which are kept only as hashes. */
   async replaceRecoveryCodes(adminId: number, now = Date.now()): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => drawRecoveryCode());
     const write = async () => {
       await this.store.run("DELETE FROM admin_recovery_codes WHERE admin_id = ?", adminId);
       for (const code of codes)
