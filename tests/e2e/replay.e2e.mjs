@@ -30,6 +30,9 @@ const replayTest = (name, fn, options) => (hasFfmpeg ? app.browserTest(name, fn,
 
 const FIRST = "the door opened by itself";
 const LATER = "there is someone behind you";
+/** Said between them and deleted by the staff two seconds later: the replay keeps its place, never its words. */
+const DOXX = "she lives at 13 Elm Street, flat 4";
+const REMOVED = "Message removed";
 
 /** The admin API from Node, signed in as the admin the browser signs in as (made first, once). */
 let adminPromise;
@@ -117,25 +120,69 @@ async function enterReplay(page, username) {
   await page.goto("/livestream");
 }
 
+/**
+ * The staff in a browser of their own, on the chat's socket: once `text` is said, it is deleted `afterMs`
+ * later. Resolves when the chat has told everyone.
+ */
+async function staffDeletes(context, text, afterMs) {
+  const staffContext = await context.browser().newContext({ baseURL: app.url });
+  const staff = await staffContext.newPage();
+  await admin();
+  await staff.goto("/design");
+  const login = await staff.request.post("/api/admin/login", { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: app.url } });
+  assert.equal(login.status(), 200, await login.text());
+  const socketOpen = staff.evaluate(
+    ([said, delay]) =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`${location.origin.replace(/^http/, "ws")}/ws`);
+        ws.addEventListener("error", () => reject(new Error("the staff's socket failed")));
+        ws.addEventListener("message", (event) => {
+          const frame = JSON.parse(event.data);
+          if (frame.type === "chatHistory") window["staffReady"] = true;
+          const lines = frame.type === "chat" ? [frame.message] : frame.type === "chatHistory" ? frame.messages : [];
+          const line = lines.find((l) => l.text === said);
+          if (line) setTimeout(() => ws.send(JSON.stringify({ type: "delete_message", messageId: line.id })), delay);
+          if (frame.type === "message_deleted") {
+            ws.close();
+            resolve(frame.messageId);
+          }
+        });
+      }),
+    [text, afterMs],
+  );
+  await staff.waitForFunction(() => window["staffReady"] === true);
+  return {
+    deleted: socketOpen.finally(() => staffContext.close()),
+  };
+}
+
 const replayChat = (page) => page.getByTestId("replay-chat");
 const lineInReplay = (page, text) => replayChat(page).getByRole("log", { name: "Chat messages" }).locator("li").filter({ hasText: text });
 
 /** Where the viewer's two lines fall on the replay's timeline. */
 let moments = null;
 
-replayTest("after the night the viewer's /livestream plays the recording, seekable, with the chat beside it as it happened", async ({ page }) => {
+replayTest("after the night the viewer's /livestream plays the recording, seekable, with the chat beside it as it happened", async ({ page, context }) => {
   await call("PUT", "/api/admin/stream-source", { kind: "ingest" });
   await call("PUT", "/api/admin/livestream-settings", { isActive: true });
-  const { rtmpUrl, streamKey } = await call("GET", "/api/admin/ingest");
+  const { rtmpUrl } = await call("GET", "/api/admin/ingest");
+  const { streamKey } = await call("POST", "/api/admin/ingest/reveal-key");
   const publisher = publish(rtmpUrl, streamKey);
   try {
     await until("OBS live", async () => (await call("GET", "/api/admin/ingest")).live);
     // The night: the viewer watches live and chats, one line at once, another about four seconds later.
     await enterStream(page, "Nyx");
     await page.waitForFunction((s) => (document.querySelector(s)?.currentTime ?? 0) > 0.5, VIDEO, { timeout: 30_000 });
+    const staff = await staffDeletes(context, DOXX, 2000);
     await say(page, FIRST);
     await chatLine(page, FIRST).waitFor();
-    await page.waitForTimeout(4000);
+    await page.waitForTimeout(1500);
+    await say(page, DOXX);
+    await chatLine(page, DOXX).waitFor();
+    await staff.deleted;
+    // The room sees it go.
+    await chatLine(page, DOXX).waitFor({ state: "detached" });
+    await page.waitForTimeout(500);
     await say(page, LATER);
     await chatLine(page, LATER).waitFor();
     await page.waitForTimeout(2500);
@@ -174,7 +221,24 @@ replayTest("after the night the viewer's /livestream plays the recording, seekab
   const playlist = await (await page.request.get(playback.url)).text();
   const chat = await (await page.request.get("/api/stream/replay-chat")).json();
   const saidAt = (text) => Date.parse(chat.lines.find((l) => l.text === text).timestamp);
-  moments = { first: positionOf(playlist, saidAt(FIRST)), later: positionOf(playlist, saidAt(LATER)) };
+  // The deleted line: its place and time, no words, no author; in the night's order between the two.
+  assert.ok(!JSON.stringify(chat).includes(DOXX), "the deleted line's words are not sent");
+  const removed = chat.lines.filter((l) => l.removed);
+  assert.deepEqual(
+    removed.map((l) => ({ username: l.username, text: l.text })),
+    [{ username: "", text: "" }],
+  );
+  assert.deepEqual(
+    chat.lines.map((l) => l.text),
+    [FIRST, "", LATER],
+  );
+  const deletedAt = Date.parse(chat.events.find((e) => e.kind === "delete" && e.messageId === removed[0].id).at);
+  moments = {
+    first: positionOf(playlist, saidAt(FIRST)),
+    later: positionOf(playlist, saidAt(LATER)),
+    removed: positionOf(playlist, Date.parse(removed[0].timestamp)),
+    deleted: positionOf(playlist, deletedAt),
+  };
   assert.ok(moments.later - moments.first > 3, `the lines are apart on the timeline: ${JSON.stringify(moments)}`);
   const duration = await page.evaluate((s) => document.querySelector(s).duration, VIDEO);
   assert.ok(moments.later < duration - 0.5, `the later line falls inside the recording: ${JSON.stringify({ moments, duration })}`);
@@ -202,6 +266,26 @@ replayTest("after the night the viewer's /livestream plays the recording, seekab
 
   await assertAccessible(page, "the replay");
   await screenshotWidths(page, "replay-livestream");
+
+  // Between the deleted line's moment and its deletion: its place, marked, without its words or its author; after it, gone as the room saw.
+  assert.ok(moments.deleted - moments.removed > 1, `the deletion came after the line: ${JSON.stringify(moments)}`);
+  await seek(page, (moments.removed + moments.deleted) / 2);
+  await video.evaluate((v) => v.pause());
+  await lineInReplay(page, REMOVED).waitFor();
+  await lineInReplay(page, FIRST).waitFor();
+  assert.equal(await lineInReplay(page, REMOVED).count(), 1);
+  assert.equal(await lineInReplay(page, LATER).count(), 0);
+  assert.equal(await page.getByText(DOXX).count(), 0, "the deleted line's words are nowhere on the page");
+  const lines = await replayChat(page).getByRole("log", { name: "Chat messages" }).locator("li").allTextContents();
+  assert.deepEqual(
+    lines.map((l) => l.trim()),
+    [`Nyx ${FIRST}`, REMOVED],
+  );
+  await assertAccessible(page, "the replay with a removed line");
+  await screenshotWidths(page, "replay-removed-line");
+  await seek(page, moments.deleted + 0.5);
+  await lineInReplay(page, REMOVED).waitFor({ state: "detached" });
+  await lineInReplay(page, FIRST).waitFor();
 });
 
 replayTest("the replay's code cut off on its way is fetched again; its chat that fails to load says so, and Try again loads it", async ({ page }) => {

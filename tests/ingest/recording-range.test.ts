@@ -4,7 +4,7 @@
  * the end is a 416 naming the size.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf } from "../support/ws.ts";
 import { publish } from "./rtmp-support.ts";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   app = await startTestApp({}, { page: STAND_IN_PAGE });
   admin = await loginAsAdmin(app);
   expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
-  const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
+  const { rtmpUrl, streamKey } = await ingestWithKey(admin);
   expect((await publish(`${rtmpUrl}/${streamKey}`, { seconds: 3 }).done).code).toBe(0);
   const rec = await eventually(
     async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ReplayLine } from "../../src/contracts/replay.ts";
-import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { joinAs } from "../support/viewer.ts";
 import { say, WsClient } from "../support/ws.ts";
@@ -33,7 +33,7 @@ const KEPT = "is that a face in the window";
 
 describe.skipIf(mediaToolsMissing !== null)("the replay's chat after moderation", () => {
   test("a deleted line and the lines of a kicked or banned viewer keep their place and time, never their text or author", async () => {
-    const { rtmpUrl, streamKey } = (await admin.get("/api/admin/ingest")).body;
+    const { rtmpUrl, streamKey } = await ingestWithKey(admin);
     const obs = publish(`${rtmpUrl}/${streamKey}`, { seconds: 4 });
     const nyx = await joinAs(app, "Nyx");
     await eventually(async () => ((await nyx.get("/api/stream/playback")).body.url ? true : null), 10_000, "the stream live");
