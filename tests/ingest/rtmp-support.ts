@@ -36,6 +36,8 @@ export interface PublishOptions {
   size?: string;
   /** x264 options: the default is OBS's low-latency set (ultrafast, zerolatency: no B-frames). */
   video?: string[];
+  /** Sent at the pace it is captured (the default, as OBS does); false: as fast as FFmpeg encodes it. */
+  realTime?: boolean;
 }
 
 export interface Publisher {
@@ -53,7 +55,7 @@ export function publish(url: string, options: PublishOptions = {}): Publisher {
     "-loglevel",
     "error",
     "-nostdin",
-    "-re",
+    ...(options.realTime === false ? [] : ["-re"]),
     "-f",
     "lavfi",
     "-i",
@@ -134,8 +136,9 @@ export class RawRtmpClient {
     socket.on("close", () => (this.closed = true));
   }
 
-  static async open(port: number, handshake = true): Promise<RawRtmpClient> {
-    const socket = net.connect({ port, host: "127.0.0.1" });
+  /** `from`: the local address to connect from (any of 127.0.0.0/8 reaches a server on 127.0.0.1: another "host"). */
+  static async open(port: number, handshake = true, from?: string): Promise<RawRtmpClient> {
+    const socket = net.connect({ port, host: "127.0.0.1", ...(from ? { localAddress: from } : {}) });
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     const client = new RawRtmpClient(socket);
     if (handshake) {

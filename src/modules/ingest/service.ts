@@ -17,7 +17,7 @@ import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
 import type { StreamKeyStore } from "./key.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
 import { CERTIFICATE_CHECK_MS, startRtmpsServer } from "./rtmp/certificate-watch.ts";
-import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "./rtmp/server.ts";
+import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer, type WrongKeyReport } from "./rtmp/server.ts";
 
 /** The RTMP application OBS's "Server" field ends in. */
 export const INGEST_APP = "live";
@@ -122,6 +122,16 @@ export class IngestService {
 
   get live(): LivePublish | null {
     return this.publish;
+  }
+
+  /** Addresses refused for wrong stream keys lately (RTMP and RTMPS together), the most tries first. */
+  wrongKeys(): WrongKeyReport[] {
+    const byAddress = new Map<string, WrongKeyReport>();
+    for (const report of [...(this.rtmp?.wrongKeys() ?? []), ...(this.rtmps?.wrongKeys() ?? [])]) {
+      const seen = byAddress.get(report.address);
+      byAddress.set(report.address, seen ? { address: report.address, attempts: seen.attempts + report.attempts, waitMs: Math.max(seen.waitMs, report.waitMs) } : report);
+    }
+    return [...byAddress.values()].sort((a, b) => b.attempts - a.attempts);
   }
 
   /** A publisher's stream can be watched (or it left so recently that it may be back any moment). */

@@ -49,6 +49,14 @@ function warningsFor(ingest: IngestService, config: Config, kind: StreamKind, st
     warnings.push(`The stream key cannot be read on this server (it was sealed under another ${config.dataDir}/secrets.key): rotate the key and put the new one in OBS.`);
   }
   if (ingest.lastRefusal) warnings.push(`The last publish was refused: ${ingest.lastRefusal}.`);
+  const wrongKeys = ingest.wrongKeys();
+  for (const { address, attempts, waitMs } of wrongKeys.slice(0, 3)) {
+    const waits = waitMs > 0 ? `; it waits ${Math.ceil(waitMs / 1000)} s before its next try is looked at` : "";
+    warnings.push(
+      `${attempts} ${attempts === 1 ? "publish" : "publishes"} with a wrong stream key from ${address} in the last 10 minutes${waits}. If that is your OBS, copy the stream key from here again.`,
+    );
+  }
+  if (wrongKeys.length > 3) warnings.push(`Wrong stream keys came from ${wrongKeys.length - 3} more addresses in the last 10 minutes.`);
   const elsewhere = ingest.live ? null : ingest.publishingElsewhere;
   if (elsewhere) warnings.push(`OBS publishes to the instance ${elsewhere}${publisher ? "" : ": its figures could not be read from it just now"}.`);
   if (!publisher) return warnings;

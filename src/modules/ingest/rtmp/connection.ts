@@ -28,8 +28,8 @@ export type AuthorizeResult = "ok" | "bad key" | "busy";
 export interface RtmpTransport {
   readonly remoteAddress: string;
   write(data: Uint8Array): void;
-  /** Stops reading for `ms` (the peer is held back by TCP's own flow control). */
-  pause(ms: number): void;
+  /** Stops reading for `ms` (the peer is held back by TCP's own flow control), then calls `resumed`. */
+  pause(ms: number, resumed: () => void): void;
   /** Closes after what was written is sent. */
   end(): void;
 }
@@ -90,10 +90,16 @@ export class RtmpConnection {
   private session: PublishSession | null = null;
   private peerWindow = WINDOW_ACK_SIZE;
   private bytesAcknowledged = 0;
-  /** The first media frame of the publish: its dts and when it came (what "ahead of real time" is measured from). */
-  private mediaAnchor: { dts: number; at: number } | null = null;
+  /** The first media message of the publish: its time and when it came (what "ahead of real time" is measured from). */
+  private mediaAnchor: { time: number; at: number } | null = null;
+  /** Audio and video on one timeline, unwrapped: how far the publish has got. */
+  private paceClock = new TrackClock();
   /** Not reading until then (media ahead of real time): not silence. */
   private pausedUntil = 0;
+  /** Messages received but held back while media runs ahead of real time, in order. */
+  private held: RtmpMessage[] = [];
+  /** How far media may run ahead of real time, ms (no bound once the peer has gone: what it sent is all there is). */
+  private maxAhead: number;
 
   constructor(
     readonly id: number,
@@ -103,6 +109,7 @@ export class RtmpConnection {
     private readonly logger: Logger,
   ) {
     this.reader = new ChunkReader(this.readerLimits(false));
+    this.maxAhead = limits.maxMediaAheadMs;
   }
 
   get publishSession(): PublishSession | null {
@@ -124,28 +131,72 @@ export class RtmpConnection {
         this.phase = "connecting";
         rest = step.rest;
       }
-      for (const message of this.reader.push(rest)) {
-        if (this.phase !== "publishing" && !this.hooks.spend(0, 1, now)) return this.shed("sent more messages than a publisher does before publishing");
-        this.handle(message, now);
-        if (this.isClosed()) return;
-      }
+      const messages = this.reader.push(rest);
+      if (this.held.length) {
+        // Still held back: what comes now waits behind it (the socket is paused, so this stays a read or two).
+        for (const message of messages) this.held.push(message);
+      } else this.run(messages, now);
       if (this.meter.bytesIn - this.bytesAcknowledged >= this.peerWindow) {
         this.bytesAcknowledged = this.meter.bytesIn;
         this.send(control.acknowledgement(this.meter.bytesIn % 2 ** 32));
       }
     } catch (error) {
-      if (error instanceof RtmpProtocolError || error instanceof Amf0Error) {
-        this.log("warn", `protocol error: ${error.message}`);
-        this.close(`protocol error: ${error.message}`);
-      } else {
-        this.logger.error(`rtmp #${this.id}: unexpected failure; connection closed`, error);
-        this.close("server error");
-      }
+      this.failed(error);
     }
   }
 
-  /** The socket closed (by the peer or by us). */
+  /** Handles messages in order; media ahead of real time stops it, the rest held until the clock catches up. */
+  private run(messages: RtmpMessage[], now: number): void {
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      if (this.phase !== "publishing" && !this.hooks.spend(0, 1, now)) return this.shed("sent more messages than a publisher does before publishing");
+      if (this.phase === "publishing" && (message.type === MessageType.Video || message.type === MessageType.Audio)) {
+        const pace = this.pace(message.timestamp, now);
+        if (pace === "hold") {
+          this.held = messages.slice(i);
+          return;
+        }
+        if (pace === "end") return;
+      }
+      this.handle(message);
+      if (this.isClosed()) return;
+    }
+  }
+
+  /** The pause is over: what was held goes on (and may be held again). */
+  private resume(): void {
+    if (this.isClosed()) return;
+    const held = this.held;
+    this.held = [];
+    try {
+      this.run(held, Date.now());
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  private failed(error: unknown): void {
+    if (error instanceof RtmpProtocolError || error instanceof Amf0Error) {
+      this.log("warn", `protocol error: ${error.message}`);
+      this.close(`protocol error: ${error.message}`);
+    } else {
+      this.logger.error(`rtmp #${this.id}: unexpected failure; connection closed`, error);
+      this.close("server error");
+    }
+  }
+
+  /** The socket closed (by the peer or by us). What was held back had been sent: it goes on before the end. */
   closed(): void {
+    if (this.held.length && this.phase === "publishing") {
+      const held = this.held;
+      this.held = [];
+      this.maxAhead = Infinity;
+      try {
+        this.run(held, Date.now());
+      } catch (error) {
+        this.failed(error);
+      }
+    }
     this.close("disconnected");
   }
 
@@ -182,7 +233,7 @@ export class RtmpConnection {
     this.close(reason);
   }
 
-  private handle(message: RtmpMessage, now: number): void {
+  private handle(message: RtmpMessage): void {
     switch (message.type) {
       case MessageType.CommandAmf0:
       case MessageType.CommandAmf3: {
@@ -197,7 +248,7 @@ export class RtmpConnection {
         return this.data(message);
       case MessageType.Video:
       case MessageType.Audio:
-        return this.media(message, now);
+        return this.media(message);
       case MessageType.WindowAckSize:
         if (message.payload.length >= 4) this.peerWindow = Math.max(readU32(message.payload, 0), 4096);
         return;
@@ -296,6 +347,7 @@ export class RtmpConnection {
     this.session = session;
     this.phase = "publishing";
     this.mediaAnchor = null;
+    this.paceClock = new TrackClock();
     this.hooks.onPublishing(true);
     this.reader.setLimits(this.readerLimits(true));
     this.send(control.streamBegin(PUBLISH_STREAM_ID));
@@ -331,29 +383,28 @@ export class RtmpConnection {
 
   /**
    * Media running ahead of real time (a file pushed as fast as the link goes): the connection stops
-   * reading until the clock catches up. Far ahead is timestamps jumping: the publish ends. True when the
-   * frame may go on to the sink.
+   * reading, and holds what it has, until the clock catches up. Far ahead is timestamps jumping, not a
+   * fast sender: the publish ends.
    */
-  private paced(dts: number, now: number): boolean {
-    const anchor = (this.mediaAnchor ??= { dts, at: now });
-    const ahead = dts - anchor.dts - (now - anchor.at);
-    const max = this.limits.maxMediaAheadMs;
-    if (ahead <= max) return true;
+  private pace(timestamp: number, now: number): "go" | "hold" | "end" {
+    const time = this.paceClock.dts(timestamp);
+    const anchor = (this.mediaAnchor ??= { time, at: now });
+    const ahead = time - anchor.time - (now - anchor.at);
+    const max = this.maxAhead;
+    if (ahead <= max) return "go";
     if (ahead > max * 10) {
       this.log("warn", `publish ended: its timestamps run ${Math.round(ahead / 1000)} s ahead of real time`);
       this.close("media timestamps far ahead of real time");
-      return false;
+      return "end";
     }
     const pause = Math.min(ahead - max / 2, max);
-    if (now >= this.pausedUntil) {
-      this.pausedUntil = now + pause;
-      this.transport.pause(pause);
-      this.drop("media faster than real time (held back to its pace)");
-    }
-    return true;
+    this.pausedUntil = now + pause;
+    this.transport.pause(pause, () => this.resume());
+    this.drop("media faster than real time (held back to its pace)");
+    return "hold";
   }
 
-  private media(message: RtmpMessage, now: number): void {
+  private media(message: RtmpMessage): void {
     const sink = this.sink;
     if (this.phase !== "publishing" || !sink) return this.drop("media before publish");
     const video = message.type === MessageType.Video;
@@ -364,7 +415,6 @@ export class RtmpConnection {
         if (tag.kind === "config") sink.videoConfig(tag.config);
         if (tag.kind !== "frame") return;
         const dts = this.videoClock.dts(tag.frame.dts);
-        if (!this.paced(dts, now)) return;
         const frame = { ...tag.frame, pts: tag.frame.pts - tag.frame.dts + dts, dts };
         this.meter.video(frame.dts, frame.keyframe);
         sink.video(frame);
@@ -374,7 +424,6 @@ export class RtmpConnection {
         if (tag.kind === "config") sink.audioConfig(tag.config);
         if (tag.kind !== "frame") return;
         const dts = this.audioClock.dts(tag.frame.dts);
-        if (!this.paced(dts, now)) return;
         this.meter.audio();
         sink.audio({ ...tag.frame, dts });
       }

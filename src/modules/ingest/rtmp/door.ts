@@ -174,10 +174,10 @@ export class RtmpDoor {
     address.recentWrongKeys.push(now);
     let started = "";
     if (address.wrongKeys.length >= wrongKeysBeforeBackoff) {
-      // A burst: the address waits, twice as long as after its last burst (forgotten after a quiet window).
+      // A burst: the address waits, twice as long as the last time (forgotten after a quiet window).
       address.backoffMs = address.waitUntil + wrongKeyWindowMs > now && address.backoffMs ? Math.min(maxBackoffMs, address.backoffMs * 2) : firstBackoffMs;
+      // The window's wrong keys are kept: one more after the wait starts the next, longer one at once.
       address.waitUntil = now + address.backoffMs;
-      address.wrongKeys = [];
       started = `; it waits ${Math.round(address.backoffMs / 1000)} s before its next try is looked at`;
     }
     if (address.unlogged === 0 && now - address.loggedAt >= LOG_EVERY_MS) {
@@ -217,8 +217,7 @@ export class RtmpDoor {
   }
 
   private flush(address: Address, now: number, started: string): void {
-    const seconds = Math.max(1, Math.round((now - address.loggedAt) / 1000));
-    const since = Number.isFinite(seconds) && address.loggedAt > 0 ? ` in the last ${seconds} s` : "";
+    const since = Number.isFinite(address.loggedAt) ? ` in the last ${Math.max(1, Math.round((now - address.loggedAt) / 1000))} s` : "";
     this.logger.warn(`rtmp ${address.key}: ${address.unlogged} more publish(es) refused for a wrong stream key${since}${started}`);
     address.unlogged = 0;
     address.loggedAt = now;

@@ -127,12 +127,14 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
             socket.destroy();
           }
         },
-        pause: (ms) => {
-          if (resumeTimer || socket.destroyed) return;
+        pause: (ms, resumed) => {
+          if (socket.destroyed) return;
+          if (resumeTimer) clearTimeout(resumeTimer);
           socket.pause();
           resumeTimer = setTimeout(() => {
             resumeTimer = null;
-            socket.resume();
+            resumed();
+            if (!socket.destroyed && !resumeTimer) socket.resume();
           }, ms);
         },
         end: () => {
