@@ -8,8 +8,13 @@
  * Each run also spreads its files over two workers: one file mostly waits (on timers, sockets and the
  * database), so two at a time halve a run on two cores. Every test app has its own port, data directory
  * and database, so files in parallel never meet.
+ *
+ * The RTMP flood test runs last, alone: it measures that a viewer's parts keep coming and /readyz keeps
+ * answering on time while the server is flooded, which only means something when the flood is all that
+ * shares the two cores with it.
  */
 const PARALLEL = "--parallel=2";
+const ALONE = "tests/ingest/rtmp-flood.test.ts";
 
 /** Lines that name a failed test in Bun's report (each once: the report names it again at its end). */
 const failures = (text: string): string[] => [...new Set(text.split("\n").filter((line) => line.startsWith("(fail)")))];
@@ -24,7 +29,7 @@ const copyAndKeep = async (from: ReadableStream<Uint8Array>, to: NodeJS.WriteStr
   }
   return kept + decoder.decode();
 };
-const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**"], { stdio: ["ignore", "pipe", "pipe"] });
+const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**", `--path-ignore-patterns=${ALONE}`], { stdio: ["ignore", "pipe", "pipe"] });
 const sqliteOutput = Promise.all([copyAndKeep(sqlite.stdout, process.stdout), copyAndKeep(sqlite.stderr, process.stderr)]);
 
 /** A run whose output is kept until it is done (stdout and stderr, read as it goes so it never blocks). */
@@ -49,6 +54,10 @@ for (const { name, run, output } of others) {
   process.stdout.write(out);
   process.stderr.write(err);
 }
+process.stdout.write(`\n--- ${ALONE}, alone ---\n`);
+const alone = Bun.spawn([process.execPath, "test", ALONE], { stdio: ["ignore", "pipe", "pipe"] });
+const [aloneOut, aloneErr] = await Promise.all([copyAndKeep(alone.stdout, process.stdout), copyAndKeep(alone.stderr, process.stderr)]);
+results.push({ name: "RTMP flood test", code: await alone.exited, failed: failures(aloneOut + aloneErr) });
 for (const { name, failed } of results) {
   if (failed.length > 0) console.log(`\n${name}, failed:\n${failed.join("\n")}`);
 }
