@@ -1,5 +1,6 @@
-import { useQuery } from "@/lib/query";
+import { useQuery, useQueryClient } from "@/lib/query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useLocation } from "wouter";
 import { recoveryCode, totpCode } from "@contracts/team";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { Alert } from "@/components/ui/alert";
@@ -7,6 +8,8 @@ import { RecoveryCodeField, TotpField } from "@/components/ui/code-field";
 import { FormField } from "@/components/ui/form-field";
 import { KeyIcon, LockIcon, PhoneIcon } from "@/components/ui/icons";
 import { PageLoader } from "@/components/ui/page-loader";
+import { paths } from "@/config/paths";
+import { useLogout } from "@/lib/admin-auth";
 import { serverErrorMessage } from "@/lib/api-client";
 import { setStepUpPrompt } from "@/lib/step-up";
 import { webauthnSupported } from "@/lib/webauthn";
@@ -37,6 +40,41 @@ const SWITCH: Record<Method, { label: string; Icon: typeof KeyIcon }> = {
   recovery: { label: "Use a recovery code", Icon: LockIcon },
   webauthn: { label: "Use your security key", Icon: KeyIcon },
 };
+
+/**
+ * A member the team requires to set up two factors, whose last proof is old: their password alone is no
+ * step-up (the server refuses it), so they sign in again, which opens the set-up for ten minutes.
+ */
+function SignInAgain({ onCancel }: { onCancel: () => void }) {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const logout = useLogout();
+  const signInAgain = () =>
+    logout.mutate(undefined, {
+      onSuccess: () => {
+        onCancel();
+        navigate(paths.admin.login, { replace: true });
+        queryClient.clear();
+      },
+    });
+  return (
+    <div className="form">
+      <Alert title="Sign in again to set up two-factor sign-in">
+        Your team requires a second step at sign-in, so your password alone cannot confirm it&apos;s you. Sign in again, then set up an authenticator app or a passkey within 10
+        minutes.
+      </Alert>
+      <div className="admin-dialog-actions">
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" onClick={signInAgain} disabled={logout.isPending}>
+          <LockIcon />
+          {logout.isPending ? "Signing out..." : "Sign In Again"}
+        </button>
+      </div>
+    </div>
+  );
+}
 
 function StepUpForm({ factors, onConfirmed, onCancel }: { factors: TwoFactorState; onConfirmed: () => void; onCancel: () => void }) {
   const methods = methodsOf(factors);
@@ -161,7 +199,11 @@ export function StepUpDialog() {
       icon={<LockIcon />}
     >
       {factors.data && !factors.isFetching ? (
-        <StepUpForm key={round} factors={factors.data} onConfirmed={() => close(true)} onCancel={() => close(false)} />
+        factors.data.teamRequires && !factors.data.totp && factors.data.webauthn === 0 ? (
+          <SignInAgain onCancel={() => close(false)} />
+        ) : (
+          <StepUpForm key={round} factors={factors.data} onConfirmed={() => close(true)} onCancel={() => close(false)} />
+        )
       ) : factors.isError ? (
         <Alert variant="error">{serverErrorMessage(factors.error) ?? "Could not load your sign-in methods. Close this and try again."}</Alert>
       ) : (
