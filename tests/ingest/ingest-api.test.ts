@@ -190,7 +190,7 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     const refused = obs(`${rtmpUrl}/${wrong}`, 3);
     expect((await refused.done).code).not.toBe(0);
     expect(app.ctx.ingest.live).toBeNull();
-    expect(log.join("\n")).toContain("publish refused: stream key refused");
+    expect(log.join("\n")).toContain("publish refused: wrong stream key");
     expect(log.join("\n")).not.toContain(wrong);
 
     const first = obs(`${rtmpUrl}/${streamKey}`);
