@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
-import { repoRoot } from "./server.mjs";
+import { executablePath, repoRoot } from "./server.mjs";
 
 /**
  * The TOTP code of `base32` secret (SHA-1, 6 digits, 30 s steps) for the step `at` falls in.
@@ -81,6 +81,17 @@ export function runSql(dataDir, statement, ...params) {
 export function ageProof(dataDir, username) {
   const changed = runSql(dataDir, "UPDATE admin_sessions SET verified_at = ? WHERE admin_id = (SELECT id FROM admins WHERE username = ?)", Date.now() - 11 * 60_000, username);
   assert.ok(changed > 0, `no session of ${username} to age`);
+}
+
+/**
+ * Turns every second factor of `username` off with the command line (`dreadcast admin disable-2fa`), as an
+ * operator does for a member whose phone is lost.
+ * @param {string} dataDir
+ * @param {string} username
+ */
+export function disableTwoFactor(dataDir, username) {
+  const result = spawnSync(executablePath(), ["admin", "disable-2fa", "--username", username, "--data-dir", dataDir], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stderr);
 }
 
 /**
