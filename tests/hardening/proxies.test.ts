@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ACCESS_PRODUCT } from "../../src/contracts/payments.ts";
 import { clientAddress } from "../../src/http/client-ip.ts";
+import { type PublishSession, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
+import { RawRtmpClient, recordingSink } from "../ingest/rtmp-support.ts";
 import { CADDY, NGINX, OPENSSL, request, ROOT, SITE, startCaddy, startEcho, startNginx, substitute, upgrade, type Echoed, type RunningProxy } from "../support/proxies.ts";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
@@ -207,3 +209,39 @@ for (const proxy of PROXIES) {
     }, 60_000);
   });
 }
+
+const STREAM_MODULE = existsSync("/usr/lib/nginx/modules/ngx_stream_module.so");
+describe.skipIf(!NGINX || !OPENSSL || !STREAM_MODULE)("deploy/cluster/nginx.conf's RTMP pass-through", () => {
+  test("names each publisher's address to the instance in a PROXY header: the door counts the publisher, not nginx", async () => {
+    const sessions: PublishSession[] = [];
+    const servers = await Promise.all(
+      [0, 1, 2].map(() =>
+        startRtmpServer({
+          port: 0,
+          host: "127.0.0.1",
+          logger: silentLogger,
+          trustProxy: ["127.0.0.1"],
+          authorize: (_app, key) => (key === "right-key" ? "ok" : "bad key"),
+          onPublish: (session) => (sessions.push(session), recordingSink().sink),
+        }),
+      ),
+    );
+    cleanup.push(() => Promise.all(servers.map((server) => server.close())));
+    const [a, b, c] = await echoes();
+    const running = await startNginx([a!.port!, b!.port!, c!.port!], [servers[0]!.port, servers[1]!.port, servers[2]!.port]);
+    cleanup.push(() => running.stop());
+    const publisher = await RawRtmpClient.open(running.rtmpPort!, true, "127.0.0.7");
+    await publisher.publish("right-key");
+    expect(publisher.statusCodes()).toEqual(["NetStream.Publish.Start"]);
+    expect(sessions.map((session) => session.remoteAddress)).toEqual(["127.0.0.7"]);
+    publisher.socket.destroy();
+    // Wrong keys through nginx hold only the address that sent them.
+    for (let i = 0; i < 6; i++) {
+      const wrong = await RawRtmpClient.open(running.rtmpPort!, true, "127.0.0.8");
+      await wrong.publish(`wrong-${i}`);
+      wrong.socket.destroy();
+    }
+    const reports = servers.flatMap((server) => server.wrongKeys());
+    expect(new Set(reports.map((report) => report.address))).toEqual(new Set(["127.0.0.8"]));
+  }, 30_000);
+});

@@ -5,6 +5,7 @@
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MediaSink } from "../../src/modules/ingest/media.ts";
@@ -28,7 +29,12 @@ afterEach(async () => {
 
 const rightKey = (app: string, key: string): AuthorizeResult => (app === "live" && key === KEY ? "ok" : "bad key");
 
-async function start({ authorize = rightKey, limits, tls }: { authorize?: typeof rightKey; limits?: Partial<RtmpLimits>; tls?: { cert: string; key: string } } = {}) {
+async function start({
+  authorize = rightKey,
+  limits,
+  tls,
+  trustProxy,
+}: { authorize?: typeof rightKey; limits?: Partial<RtmpLimits>; tls?: { cert: string; key: string }; trustProxy?: string[] } = {}) {
   const lines: string[] = [];
   const recordings: Recording[] = [];
   const sessions: PublishSession[] = [];
@@ -39,6 +45,7 @@ async function start({ authorize = rightKey, limits, tls }: { authorize?: typeof
     authorize,
     limits,
     tls,
+    trustProxy,
     onPublish: (session): MediaSink => {
       sessions.push(session);
       const { sink, recording } = recordingSink();
@@ -144,6 +151,66 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
       expect(recordings[0]!.video.length).toBeGreaterThanOrEqual(25);
     },
     15_000,
+  );
+
+  test.skipIf(!OPENSSL)(
+    "behind a trusted TCP proxy that sends the PROXY header, the door counts the client it names: RTMP and RTMPS publish through it, wrong keys hold only their sender",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
+      selfSignedCertificate(dir, "localhost");
+      const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
+      rmSync(dir, { recursive: true, force: true });
+      const plain = await start({ trustProxy: ["127.0.0.1"] });
+      const plainServer = plain.server;
+      server = undefined; // this test closes its two servers itself
+      const secure = await start({ tls, trustProxy: ["127.0.0.1"] });
+      const secureServer = secure.server;
+      server = undefined;
+      // nginx's `proxy_protocol on;` in a stream block: a v1 line naming the client, then its bytes.
+      let client = "203.0.113.9";
+      const proxies = [plainServer.port, secureServer.port].map((port) =>
+        net.createServer((socket) => {
+          const upstream = net.connect({ port, host: "127.0.0.1" }, () => {
+            upstream.write(`PROXY TCP4 ${client} 192.0.2.1 ${socket.remotePort} 1935\r\n`);
+            socket.pipe(upstream).pipe(socket);
+          });
+          socket.on("error", () => upstream.destroy());
+          upstream.on("error", () => socket.destroy());
+        }),
+      );
+      await Promise.all(proxies.map((proxy) => new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve))));
+      const [plainPort, securePort] = proxies.map((proxy) => (proxy.address() as net.AddressInfo).port);
+      try {
+        expect((await publish(`rtmp://127.0.0.1:${plainPort}/live/${KEY}`, { seconds: 1, size: "160x90" }).done).code).toBe(0);
+        expect((await publish(`rtmps://localhost:${securePort}/live/${KEY}`, { seconds: 1, size: "160x90" }).done).code).toBe(0);
+        await eventually(() => plain.recordings[0]?.ended.length === 1 && secure.recordings[0]?.ended.length === 1, 3000);
+        expect(plain.sessions[0]!.remoteAddress).toBe("203.0.113.9");
+        expect(secure.sessions[0]!.remoteAddress).toBe("203.0.113.9");
+        // Six wrong keys from one client behind the proxy: that client waits, another one behind it does not.
+        client = "198.51.100.66";
+        for (let i = 0; i < 6; i++) expect((await publish(`rtmp://127.0.0.1:${plainPort}/live/wrong${i}`, { seconds: 1, size: "160x90" }).done).code).not.toBe(0);
+        expect(plainServer.wrongKeys()).toEqual([{ address: "198.51.100.66", attempts: 5, waitMs: expect.any(Number) }]);
+        expect(plainServer.wrongKeys()[0]!.waitMs).toBeGreaterThan(5000);
+        client = "203.0.113.9";
+        expect((await publish(`rtmp://127.0.0.1:${plainPort}/live/${KEY}`, { seconds: 1, size: "160x90" }).done).code).toBe(0);
+        // Straight from the trusted address, without a header: its own address, as before.
+        const direct = await RawRtmpClient.open(plainServer.port);
+        await direct.publish("wrong-direct");
+        direct.socket.destroy();
+        expect(plainServer.wrongKeys().map((report) => report.address)).toEqual(["198.51.100.66", "127.0.0.1"]);
+        // A header from anyone not trusted is only a bad handshake.
+        const untrusted = await start();
+        const raw = await RawRtmpClient.open(untrusted.server.port, false);
+        raw.socket.write("PROXY TCP4 203.0.113.9 192.0.2.1 1 1935\r\n");
+        await eventually(() => raw.closed, 3000);
+        expect(untrusted.lines.join("\n")).toContain("RTMP version 80 is not supported");
+      } finally {
+        for (const proxy of proxies) proxy.close();
+        await plainServer.close();
+        await secureServer.close();
+      }
+    },
+    30_000,
   );
 
   test("the application's own 'busy' is a refusal too", async () => {

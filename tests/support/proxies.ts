@@ -25,6 +25,8 @@ export interface RunningProxy {
   /** Where a client connects: the HTTPS port for nginx, the (plain HTTP) site's port for Caddy. */
   port: number;
   tls: boolean;
+  /** nginx: the RTMP pass-through's port (stream {}), where the stream module is installed. */
+  rtmpPort?: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -77,7 +79,7 @@ export function substitute(text: string, pairs: [string | RegExp, string][]): st
  * port with a self-signed certificate for SITE. Its IPv6 listens are left out (the machine may have none)
  * and its temp paths set (they default to /var/lib/nginx, which needs root).
  */
-export async function startNginx(backends: [number, number, number]): Promise<RunningProxy> {
+export async function startNginx(backends: [number, number, number], rtmpBackends?: [number, number, number]): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), "dreadcast-nginx-"));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   selfSignedCertificate(dir, SITE);
@@ -98,9 +100,17 @@ export async function startNginx(backends: [number, number, number]): Promise<Ru
   ]);
   // The RTMP pass-through (stream {}) on a free port where the stream module is installed (libnginx-mod-stream), left out where not.
   const streamModule = "/usr/lib/nginx/modules/ngx_stream_module.so";
-  conf = existsSync(streamModule)
-    ? conf.replace("listen 1935;", `listen 127.0.0.1:${await freePort()};`).replace("include /etc/nginx/modules-enabled/*.conf;", `load_module ${streamModule};`)
+  const rtmpPort = existsSync(streamModule) ? await freePort() : undefined;
+  conf = rtmpPort
+    ? conf.replace("listen 1935;", `listen 127.0.0.1:${rtmpPort};`).replace("include /etc/nginx/modules-enabled/*.conf;", `load_module ${streamModule};`)
     : conf.replace(/\nstream \{[\s\S]*\n\}\n/, "\n").replace("include /etc/nginx/modules-enabled/*.conf;", "");
+  if (rtmpPort && rtmpBackends) {
+    conf = substitute(conf, [
+      ["127.0.0.1:13001", `127.0.0.1:${rtmpBackends[0]}`],
+      ["127.0.0.1:13002", `127.0.0.1:${rtmpBackends[1]}`],
+      ["127.0.0.1:13003", `127.0.0.1:${rtmpBackends[2]}`],
+    ]);
+  }
   writeFileSync(join(dir, "nginx.conf"), conf);
   const proc = Bun.spawn([NGINX!, "-p", dir, "-c", join(dir, "nginx.conf"), "-e", "stderr", "-g", "daemon off;"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = collect(proc);
@@ -108,6 +118,7 @@ export async function startNginx(backends: [number, number, number]): Promise<Ru
   return {
     port: httpsPort,
     tls: true,
+    rtmpPort,
     output,
     async stop() {
       if (proc.exitCode === null) proc.kill("SIGTERM");

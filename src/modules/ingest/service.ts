@@ -211,6 +211,7 @@ export class IngestService {
       logger: this.log,
       authorize: (app: string, key: string) => this.authorize(app, key),
       onPublish: (session: PublishSession) => this.onPublish(session),
+      trustProxy: this.config.trustProxy,
     };
     const packager = new Packager();
     const rtmp = await startRtmpServer({ ...options, port: this.config.rtmpPort });

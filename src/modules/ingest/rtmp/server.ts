@@ -9,12 +9,14 @@
  */
 
 import net from "node:net";
+import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { Logger } from "../../../lib/logger.ts";
 import type { MediaSink } from "../media.ts";
 import { type AuthorizeResult, type PublishSession, RtmpConnection } from "./connection.ts";
 import { RtmpDoor, type WrongKeyReport } from "./door.ts";
 import { DEFAULT_RTMP_LIMITS, type RtmpLimits } from "./limits.ts";
+import { ProxyHeaderReader } from "./proxy-header.ts";
 
 export type { AuthorizeResult, PublishSession } from "./connection.ts";
 export type { WrongKeyReport } from "./door.ts";
@@ -45,6 +47,8 @@ export interface RtmpServerOptions {
   /** Called once per accepted publish; returns where its media goes. A throw refuses the publish. */
   onPublish(session: PublishSession): MediaSink;
   limits?: Partial<RtmpLimits>;
+  /** Proxies (--trust-proxy) whose PROXY protocol header names the client: the door counts the client, not the proxy. */
+  trustProxy?: string[];
 }
 
 export interface RtmpServer {
@@ -93,10 +97,37 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
     else lines.held++;
   };
 
+  const trusted = new Set((options.trustProxy ?? []).map(plainAddress));
   const accept = (raw: net.Socket): void => {
     raw.on("error", () => {}); // a reset peer: 'close' follows and ends the connection
+    if (!trusted.has(plainAddress(raw.remoteAddress ?? ""))) return admit(raw, raw.remoteAddress ?? "unknown", null);
+    // A proxy the operator trusts: the client's address comes first, in a PROXY header (if it sends one).
+    const reader = new ProxyHeaderReader();
+    const timer = setTimeout(() => raw.destroy(), limits.setupIdleTimeoutMs);
+    const read = (data: Buffer) => {
+      let step;
+      try {
+        step = reader.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      } catch (error) {
+        logger.warn(`rtmp ${raw.remoteAddress ?? "unknown"}: closed: ${(error as Error).message}`);
+        clearTimeout(timer);
+        raw.destroy();
+        return;
+      }
+      if (!step.done) return;
+      clearTimeout(timer);
+      raw.off("data", read);
+      raw.pause();
+      admit(raw, step.address ?? raw.remoteAddress ?? "unknown", step.rest);
+    };
+    raw.on("data", read);
+    raw.once("close", () => clearTimeout(timer));
+  };
+
+  /** A connection from `address` (the peer's, or the one its proxy named); `first`: bytes already read from it. */
+  const admit = (raw: net.Socket, address: string, first: Uint8Array | null): void => {
     const now = Date.now();
-    const key = connections.size >= limits.maxConnections ? null : door.arrive(raw.remoteAddress ?? "unknown", now);
+    const key = connections.size >= limits.maxConnections ? null : door.arrive(address, now);
     if (key === null) {
       if (connections.size >= limits.maxConnections) {
         refused++;
@@ -110,19 +141,20 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
       return;
     }
     raw.setNoDelay(true);
-    const socket: net.Socket = secureContext ? new tls.TLSSocket(raw, { isServer: true, secureContext }) : raw;
+    // TLS over the socket itself, or over what is left of it once a PROXY header was read off it.
+    const socket: net.Socket = secureContext ? new tls.TLSSocket(first ? (remainderOf(raw, first) as net.Socket) : raw, { isServer: true, secureContext }) : raw;
     if (socket !== raw) socket.on("error", () => {}); // a failed handshake: the raw socket's 'close' ends it
     const id = nextId++;
     let resumeTimer: ReturnType<typeof setTimeout> | null = null;
     const connection: RtmpConnection = new RtmpConnection(
       id,
       {
-        remoteAddress: raw.remoteAddress ?? "unknown",
+        remoteAddress: address,
         write: (data) => {
           if (socket.destroyed) return;
           socket.write(data);
           if (socket.writableLength > MAX_UNSENT_BYTES) {
-            logger.warn(`rtmp #${id} ${raw.remoteAddress ?? "unknown"}: closed: does not read what it is sent`);
+            logger.warn(`rtmp #${id} ${address}: closed: does not read what it is sent`);
             connection.close("peer not reading");
             socket.destroy();
           }
@@ -175,6 +207,10 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
     let allowance = door.pend(key, doorHandle, now);
     connections.add(connection);
     socket.on("data", (data: Buffer) => connection.receive(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+    if (first && socket === raw) {
+      if (first.length) connection.receive(first);
+      raw.resume();
+    }
     raw.on("close", () => connection.closed());
     if (socket !== raw) socket.on("close", () => connection.closed());
   };
@@ -232,6 +268,35 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
       await closing;
     },
   };
+}
+
+/** An address as written in --trust-proxy: IPv4-mapped IPv6 as plain IPv4. */
+function plainAddress(address: string): string {
+  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+}
+
+/** The rest of a socket's stream after `first` (already read off it), as a stream TLS can run over. */
+function remainderOf(raw: net.Socket, first: Uint8Array): Duplex {
+  const rest = new Duplex({
+    read: () => void raw.resume(),
+    write: (chunk: Buffer, _encoding, done) => void raw.write(chunk, done),
+    final: (done) => {
+      raw.end();
+      done();
+    },
+    destroy: (error, done) => {
+      raw.destroy();
+      done(error);
+    },
+  });
+  raw.on("data", (data: Buffer) => {
+    if (!rest.push(data)) raw.pause();
+  });
+  raw.on("end", () => rest.push(null));
+  raw.on("close", () => rest.destroy());
+  if (first.length) rest.push(first);
+  raw.resume();
+  return rest;
 }
 
 function toPem(value: string | Uint8Array): string | Buffer {
