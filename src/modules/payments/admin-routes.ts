@@ -1,11 +1,8 @@
 import { refundPaymentBody } from "../../contracts/admin-panel.ts";
 import type { AppContext } from "../../context.ts";
 import { csvResponse } from "../../http/csv.ts";
-import type { PaymentRecord } from "../../contracts/payments-ledger.ts";
 import { adminRoutes, requireRecentProof } from "../admin/auth.ts";
-
-/** What a refund changes of a payment, for the audit log's before and after. */
-const paymentState = (p: PaymentRecord) => ({ status: p.status, amount: p.amount, currency: p.currency, refundedAmount: p.refundedAmount, disputedAmount: p.disputedAmount });
+import { paymentState } from "./refunds.ts";
 
 /** The panel's Payments screen: the ledger, its CSV and refunds. */
 export function paymentAdminRoutes(ctx: AppContext) {
@@ -20,18 +17,11 @@ export function paymentAdminRoutes(ctx: AppContext) {
       "/payments/refund",
       async ({ body, admin, session, clientIp }) => {
         requireRecentProof(session);
-        const [before] = await ctx.ledger.list(body.paymentIntentId);
-        const answer = await ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason);
-        const after = answer.payment;
-        await ctx.audit.record(
-          admin,
-          "payment.refund",
-          body.paymentIntentId,
-          before ? paymentState(before) : null,
-          { ...paymentState(after), refunded: after.refundedAmount - (before?.refundedAmount ?? 0), reason: body.reason ?? null },
-          clientIp,
-        );
-        return answer;
+        const { outcome, before } = await ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason);
+        const after = paymentState(outcome.payment);
+        const refunded = after.refundedAmount - before.refundedAmount;
+        await ctx.audit.record(admin, "payment.refund", body.paymentIntentId, before, { ...after, refunded, reason: body.reason ?? null }, clientIp);
+        return outcome;
       },
       { body: refundPaymentBody },
     );

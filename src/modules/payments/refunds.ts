@@ -1,10 +1,27 @@
 import type { Store } from "../../db/store.ts";
-import { refundableAmount, type RefundOutcome, type RefundReason } from "../../contracts/payments-ledger.ts";
+import { refundableAmount, type PaymentRecord, type PaymentStatus, type RefundOutcome, type RefundReason } from "../../contracts/payments-ledger.ts";
 import { formatMoney } from "../../contracts/money.ts";
 import { conflict, badRequest, notFound } from "../../lib/errors.ts";
 import type { AccessService } from "../access/service.ts";
 import { ledgerStatus, type PaymentLedger } from "./ledger.ts";
 import type { PaymentProvider } from "./provider.ts";
+
+/** What a refund changes of a payment, as the audit log records it before and after. */
+export interface PaymentState {
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  refundedAmount: number;
+  disputedAmount: number;
+}
+
+export const paymentState = (p: PaymentRecord): PaymentState => ({
+  status: p.status,
+  amount: p.amount,
+  currency: p.currency,
+  refundedAmount: p.refundedAmount,
+  disputedAmount: p.disputedAmount,
+});
 
 /** An admin's refund: through the provider's Refunds API (at once in demo mode), then into the ledger. */
 export class RefundService {
@@ -23,7 +40,13 @@ export class RefundService {
    * making a second one under a new key. `reason` goes to the provider; it is not part of the key, so a
    * retry with another reason cannot refund twice.
    */
-  async refund(intentId: string, amount: number | undefined, siteUrl: string, expectedRefunded?: number, reason?: RefundReason): Promise<RefundOutcome> {
+  async refund(
+    intentId: string,
+    amount: number | undefined,
+    siteUrl: string,
+    expectedRefunded?: number,
+    reason?: RefundReason,
+  ): Promise<{ outcome: RefundOutcome; before: PaymentState }> {
     const before = await this.ledger.find(intentId);
     if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
     const left = refundableAmount({
@@ -56,6 +79,13 @@ export class RefundService {
     this.ledger.announce(effects);
     const [payment] = await this.ledger.list(intentId);
     const revokedCode = effects.revokedCodeIds?.length ? ((await this.access.codeForPayment(before.id))?.code ?? null) : null;
-    return { payment: payment!, revokedCode };
+    const state: PaymentState = {
+      status: ledgerStatus(before),
+      amount: before.amount,
+      currency: before.currency,
+      refundedAmount: before.refunded_amount,
+      disputedAmount: before.disputed_amount,
+    };
+    return { outcome: { payment: payment!, revokedCode }, before: state };
   }
 }
