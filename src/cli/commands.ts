@@ -1,9 +1,9 @@
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { createFirstAdminBody } from "../contracts/admin.ts";
 import { ConfigError, parseDatabaseUrl, parseServeArgs } from "../config.ts";
-import { backupDatabase, closeStore, describePostgres, openStore, sqliteHandle } from "../db/database.ts";
+import { backupDatabase, closeStore, DATABASE_FILE, databasePath, describePostgres, openStore, sqliteHandle } from "../db/database.ts";
 import { HttpError } from "../lib/errors.ts";
 import { roleSchema } from "../contracts/team.ts";
 import type { Store } from "../db/store.ts";
@@ -129,6 +129,7 @@ export async function backupCommand(argv: string[], env: Record<string, string |
   const target = resolve(rest[0]!);
   if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
   const dataDir = dataDirOf(flags, env);
+  requireEventDatabase(dataDir);
   const store = await openStore({ dataDir });
   try {
     backupDatabase(sqliteHandle(store), target);
@@ -139,7 +140,29 @@ export async function backupCommand(argv: string[], env: Record<string, string |
   } finally {
     await closeStore(store);
   }
-  return `backup written to ${target}`;
+  return `backup written to ${target} (${formatBytes(statSync(target).size)})`;
+}
+
+/**
+ * A command that reads the event refuses a data directory without its database rather than make an empty
+ * one (a typo in --data-dir, or cron started elsewhere, must not pass for a backup).
+ */
+export function requireEventDatabase(dataDir: string): void {
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new CommandError(`no data directory at ${dataDir}; point --data-dir at the event's`);
+  if (!existsSync(databasePath(dataDir))) throw new CommandError(`no event database in ${dataDir} (${DATABASE_FILE} is missing); point --data-dir at the event's data directory`);
+}
+
+/** A size for people: 1.2 MiB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** --database-url, else DREADCAST_DATABASE_URL, checked as the server checks it; null for SQLite. */

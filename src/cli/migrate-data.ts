@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parseDatabaseUrl, redactPassword } from "../config.ts";
@@ -7,7 +7,7 @@ import { DataDirHeldError, holdDataDir } from "../db/data-dir-hold.ts";
 import { DATABASE_FILE, DatabaseUnavailableError, databasePath, describePostgres, openStore } from "../db/database.ts";
 import type { SqliteStore } from "../db/sqlite-store.ts";
 import { sniffImage } from "../modules/uploads/service.ts";
-import { CommandError, dataDirOf, parseCommandFlags, requireFlags } from "./commands.ts";
+import { CommandError, dataDirOf, parseCommandFlags, requireEventDatabase, requireFlags } from "./commands.ts";
 
 const USAGE = "dreadcast migrate-data --to postgres://… [--data-dir DIR]";
 
@@ -71,9 +71,8 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
   requireFlags(flags, ["to"], USAGE);
   const to = parseDatabaseUrl("to", flags.to!);
   const dataDir = dataDirOf(flags, env);
-  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new CommandError(`no data directory at ${dataDir}; point --data-dir at the event's`);
+  requireEventDatabase(dataDir);
   const file = databasePath(dataDir);
-  if (!existsSync(file)) throw new CommandError(`no event database in ${dataDir} (${DATABASE_FILE} is missing); point --data-dir at the event's data directory`);
   const where = describePostgres(to);
 
   const temp = mkdtempSync(join(tmpdir(), "dreadcast-migrate-"));

@@ -254,6 +254,7 @@ describe("backup", () => {
     const target = join(tempDir(), "copy.db");
     const first = await run(["backup", target, "--data-dir", dir]);
     expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^backup written to \S+copy\.db \(\d+\.\d KiB\)$/m);
     const copy = new Database(target, { readonly: true });
     expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     expect(copy.query("SELECT username FROM admins").all()).toEqual([{ username: "warden" }]);
@@ -261,6 +262,26 @@ describe("backup", () => {
     const second = await run(["backup", target, "--data-dir", dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("already exists");
+  });
+
+  test.skipIf(onPostgres)("backup refuses a data directory without a database, and makes neither the database nor the directory", async () => {
+    const parent = tempDir();
+    for (const dir of [join(parent, "dta"), parent]) {
+      const target = join(tempDir(), "copy.db");
+      const { code, stdout, stderr } = await run(["backup", target, "--data-dir", dir]);
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr).toContain(dir);
+      expect(existsSync(target)).toBe(false);
+      expect(existsSync(join(dir, "dreadcast.db"))).toBe(false);
+    }
+    expect(existsSync(join(parent, "dta"))).toBe(false);
+    // Without --data-dir, from a directory with no data/ in it (cron's working directory).
+    const proc = Bun.spawn([process.execPath, MAIN, "backup", join(parent, "copy.db")], { cwd: parent, env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain(`no data directory at ${join(parent, "data")}`);
+    expect(existsSync(join(parent, "data"))).toBe(false);
   });
 
   test.skipIf(onPostgres)("a backup onto a full disk fails in one line, exit 1, and leaves no half-written file behind", async () => {
