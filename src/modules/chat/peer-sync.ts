@@ -103,11 +103,15 @@ export class PeerSync {
         break;
       case "message_deleted":
       case "message_updated":
-      case "user_banned":
-      case "user_kicked":
-        if (event.type === "user_banned" || event.type === "user_kicked") this.parts.fanout.drop(event.username);
         // The change may reach anywhere into the history: read again, as the instance that made it did.
         await this.parts.messages.load();
+        break;
+      case "user_banned":
+      case "user_kicked":
+        this.parts.fanout.drop(event.username);
+        // Their lines are hidden again here: one this instance was storing as the other hid them is hidden
+        // too (the replay and the history never bring it back). The history is read again with it.
+        await this.parts.messages.deleteAllBy(event.username);
         break;
       case "donation_update":
         this.parts.donations.show(event.current, event.goal);
