@@ -1,11 +1,12 @@
-import pkg from "../package.json";
 import { createApp } from "./app.ts";
 import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
 import { migrateDataCommand } from "./cli/migrate-data.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
 import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
-import { closeStore, DatabaseUnavailableError, describePostgres, openStore } from "./db/database.ts";
+import { closeStore, DatabaseUnavailableError, describePostgres, describeSchema, openStore } from "./db/database.ts";
+import { SchemaTooNewError } from "./db/migrate.ts";
+import { VERSION } from "./version.ts";
 import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
@@ -15,11 +16,13 @@ const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 async function serve(config: Config): Promise<void> {
   // One process per SQLite file; on PostgreSQL several instances share the database.
   const hold = config.databaseUrl ? null : holdDataDir(config.dataDir);
+  let schema = "";
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     databaseTimeoutMs: config.databaseTimeoutMs,
     applicationName: `dreadcast ${config.instanceName}`,
+    onSchema: (from, to) => (schema = describeSchema(from, to)),
   });
   let ctx;
   try {
@@ -49,10 +52,10 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // The bound address first, even behind a balancer: it is what the balancer must reach.
   const notes = [EVERY_ADDRESS.includes(config.host) ? `every address of this machine` : "", config.publicUrl ? `public URL ${config.publicUrl}` : ""].filter(Boolean);
-  console.log(`dreadcast ${pkg.version} listening on ${bound}${notes.length ? ` (${notes.join(", ")})` : ""}`);
+  console.log(`dreadcast ${VERSION} listening on ${bound}${notes.length ? ` (${notes.join(", ")})` : ""}`);
   console.log(paymentMode(config) === "demo" ? "payments: demo mode — no real money, test card 4242 4242 4242 4242" : "payments: live Stripe payments");
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
-  console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}` : `data: ${config.dataDir}`);
+  console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}, ${schema}` : `data: ${config.dataDir}, ${schema}`);
   if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);
   if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }
@@ -77,13 +80,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (argv.includes("--version")) {
-      console.log(`dreadcast ${pkg.version}`);
+      console.log(`dreadcast ${VERSION}`);
       return 0;
     }
     await serve(parseServeArgs(argv, env));
     return -1;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof SchemaTooNewError) {
       console.error(`dreadcast: ${error.message}`);
       return 2;
     }

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { migrate } from "./migrate.ts";
-import { migrations } from "./migrations.ts";
+import { appliedSchema, migrate, SchemaTooNewError } from "./migrate.ts";
+import { migrations, SCHEMA_VERSION } from "./migrations.ts";
 import { PostgresStore } from "./postgres-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Store } from "./store.ts";
@@ -22,6 +22,13 @@ export interface StoreOptions {
   databaseTimeoutMs?: number;
   /** What the server shows the connections as (pg_stat_activity). */
   applicationName?: string;
+  /** Told the schema found and the one left after migrating (the same when nothing ran). */
+  onSchema?: (from: number, to: number) => void;
+}
+
+/** `schema 21`, or `schema 20 → 21` when this start migrated it. */
+export function describeSchema(from: number, to: number): string {
+  return from === to ? `schema ${to}` : `schema ${from} → ${to}`;
 }
 
 /** Opens the SQLite file in dataDir with the pragmas every connection needs. */
@@ -54,11 +61,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ? PostgresStore.connect(options.databaseUrl, { statementTimeoutMs: options.databaseTimeoutMs, applicationName: options.applicationName })
     : new SqliteStore(openSqlite(options.dataDir));
   try {
+    const from = await appliedSchema(store);
     // Migrations may take long on a large event (and a second instance waits for the first's): no deadline.
     await (store instanceof PostgresStore ? store.unbounded(() => migrate(store, migrations)) : migrate(store, migrations));
+    options.onSchema?.(from, Math.max(from, SCHEMA_VERSION));
   } catch (error) {
     await store.close().catch(() => {});
-    if (options.databaseUrl) {
+    if (options.databaseUrl && !(error instanceof SchemaTooNewError)) {
       const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
       throw new DatabaseUnavailableError(`cannot use PostgreSQL at ${describePostgres(options.databaseUrl)}: ${reason}`);
     }

@@ -13,8 +13,35 @@ export interface Migration {
 /** Two instances starting together take this (a PostgreSQL advisory lock) so that one of them migrates. */
 const MIGRATION_LOCK = 7_310_144_311;
 
+/** The database was migrated by a newer dreadcast: this build would misread it (and write to it). */
+export class SchemaTooNewError extends Error {}
+
+/** The newest migration applied to the database (0 for a new one), read without writing anything. */
+export async function appliedSchema(store: Store): Promise<number> {
+  const table =
+    store.engine === "postgres"
+      ? await store.get<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t")
+      : await store.get<{ t: string }>("SELECT name AS t FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
+  if (!table?.t) return 0;
+  const row = await store.get<{ v: number | null }>("SELECT MAX(version) AS v FROM schema_migrations");
+  return Number(row?.v ?? 0);
+}
+
+/** Refuses, before anything is written, a database whose schema is newer than `list` knows. */
+export async function refuseNewerSchema(store: Store, list: Migration[]): Promise<number> {
+  const applied = await appliedSchema(store);
+  const known = Math.max(0, ...list.map((m) => m.version));
+  if (applied > known) {
+    throw new SchemaTooNewError(
+      `this database was written by a newer dreadcast: run that version, or restore a backup (its schema is ${applied}, this build knows up to ${known})`,
+    );
+  }
+  return applied;
+}
+
 /** Runs the migrations not yet applied, each in its own transaction, in order; returns their versions. */
 export async function migrate(store: Store, list: Migration[]): Promise<number[]> {
+  await refuseNewerSchema(store, list);
   // A migration may take a while on a large event, and another instance waits for it: no statement timeout.
   const lock = async () => {
     if (store.engine !== "postgres") return;

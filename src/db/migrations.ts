@@ -49,3 +49,6 @@ export const migrations: Migration[] = [
   hashedAdminSessions,
   enrolmentByRule,
 ];
+
+/** The schema this build writes: the newest migration's number. */
+export const SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import pkg from "../../package.json";
+import { VERSION } from "../../src/version.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { joinAs } from "../support/viewer.ts";
 import { say, WsClient } from "../support/ws.ts";
@@ -36,7 +36,7 @@ describe("health, readiness and metrics", () => {
     const ready = await a.client().get("/readyz");
     expect(ready.status).toBe(200);
     const { build, ...rest } = ready.body as { build: string | null };
-    expect(rest).toEqual({ status: "ready", instance: "solo-1", version: pkg.version, database: "up", redis: "off" });
+    expect(rest).toEqual({ status: "ready", instance: "solo-1", version: VERSION, database: "up", redis: "off" });
     // The web build it serves: the one named in the built index.html (null where the web app is not built).
     const index = Bun.file(join(import.meta.dir, "../../dist/web/index.html"));
     const named = (await index.exists()) ? /name="dreadcast-build" content="([0-9a-f]{12})"/.exec(await index.text())?.[1] : null;

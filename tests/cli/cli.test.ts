@@ -4,11 +4,15 @@ import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json";
-import { openStore } from "../../src/db/database.ts";
+import { openSqlite, openStore } from "../../src/db/database.ts";
+import { SqliteStore } from "../../src/db/sqlite-store.ts";
 import { createTestDatabase, databaseForDataDir, postgresAvailable, TEST_ENGINE } from "../support/postgres.ts";
 import { AdminService } from "../../src/modules/admin/service.ts";
 import { runCli } from "../support/cli.ts";
 import { startServer } from "../support/server.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import { migrations, SCHEMA_VERSION } from "../../src/db/migrations.ts";
+import { describeCheckout, VERSION, versionFromDescribe } from "../../src/version.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
@@ -64,10 +68,15 @@ describe("flags", () => {
     expect(stdout).toContain("DREADCAST_PORT");
   });
 
-  test("--version prints the package version", async () => {
+  test("--version prints the version the checkout describes (its tag, or package.json's with the commit)", async () => {
     const { stdout, code } = await run(["--version"]);
     expect(code).toBe(0);
-    expect(stdout.trim()).toBe(`dreadcast ${pkg.version}`);
+    expect(stdout.trim()).toBe(`dreadcast ${VERSION}`);
+    const described = describeCheckout(resolve(import.meta.dir, "../.."));
+    expect(VERSION).toBe(versionFromDescribe(described!, pkg.version));
+    expect(versionFromDescribe("513d8b7-dirty", "0.1.0")).toBe("0.1.0+g513d8b7-dirty");
+    expect(versionFromDescribe("v1.2.0-3-g513d8b7", "0.1.0")).toBe("1.2.0-3-g513d8b7");
+    expect(versionFromDescribe("", "0.1.0")).toBe("0.1.0");
   });
 
   const bad: { name: string; args: string[]; env?: Record<string, string>; message: RegExp }[] = [
@@ -320,6 +329,48 @@ describe("serving", () => {
     expect((await server.exited).code).toBe(0);
     const wal = join(dir, "dreadcast.db-wal");
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
+  });
+
+  test("prints the schema at start, and the step when it migrates", async () => {
+    const dir = tempDir();
+    const store = await storeOf(dir);
+    await store.close();
+    const server = await serve(dir);
+    expect(server.output()).toMatch(new RegExp(`^dreadcast ${VERSION.replace(/[.+]/g, "\\$&")} listening on `, "m"));
+    expect(server.output()).toMatch(new RegExp(`^data: .*, schema ${SCHEMA_VERSION}$`, "m"));
+    await server.kill("SIGTERM");
+    if (onPostgres) return;
+    // A database left by the release before the newest migration.
+    const older = tempDir();
+    const old = new SqliteStore(openSqlite(older));
+    await migrate(
+      old,
+      migrations.filter((m) => m.version < SCHEMA_VERSION),
+    );
+    await old.close();
+    const upgraded = await serve(older);
+    expect(upgraded.output()).toContain(`schema ${SCHEMA_VERSION - 1} → ${SCHEMA_VERSION}`);
+    await upgraded.kill("SIGTERM");
+  });
+
+  test("a database written by a newer dreadcast is refused before it is touched: exit 2, one line, for serving and the commands", async () => {
+    const dir = tempDir();
+    const store = await storeOf(dir);
+    await store.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 1)", SCHEMA_VERSION + 5);
+    await store.close();
+    const before = onPostgres ? 0 : statSync(join(dir, "dreadcast.db")).mtimeMs;
+    for (const args of [
+      ["--port", "0", "--host", "127.0.0.1"],
+      ["admin", "reset-password", "--username", "warden", "--password", "new-pass"],
+    ]) {
+      const { code, stdout, stderr } = await run([...args, "--data-dir", dir, ...(await dbArgs(dir))]);
+      expect(code).toBe(2);
+      expect(stdout).not.toContain("listening");
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr).toContain("this database was written by a newer dreadcast: run that version, or restore a backup");
+      expect(stderr).toContain(`schema is ${SCHEMA_VERSION + 5}, this build knows up to ${SCHEMA_VERSION}`);
+    }
+    if (!onPostgres) expect(statSync(join(dir, "dreadcast.db")).mtimeMs).toBe(before);
   });
 
   test("with a public URL, prints the address it bound beside it (what a balancer must reach)", async () => {

@@ -25,6 +25,15 @@ afterAll(async () => {
   await server.kill("SIGTERM");
 });
 
+test("the executable names the version it was built as, with no checkout to ask, in --version and /readyz", async () => {
+  const proc = Bun.spawn([join(dir, "dreadcast"), "--version"], { cwd: dir, env: { PATH: "/usr/bin:/bin" }, stdout: "pipe" });
+  const printed = (await new Response(proc.stdout).text()).trim();
+  expect(await proc.exited).toBe(0);
+  const ready = (await (await fetch(url + "/readyz")).json()) as { version: string };
+  expect(printed).toBe(`dreadcast ${ready.version}`);
+  expect(server.output()).toContain(`dreadcast ${ready.version} listening on`);
+});
+
 test("the executable creates its data dir beside where it runs", () => {
   expect(readdirSync(join(dir, "data"))).toContain("dreadcast.db");
 });

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import pkg from "../../../package.json";
+import { VERSION } from "../../version.ts";
 import type { AppContext } from "../../context.ts";
 import { PostgresStore } from "../../db/postgres-store.ts";
 import { loadWebBuild } from "../../http/web-app.ts";
@@ -96,7 +96,7 @@ async function metrics(ctx: AppContext): Promise<string> {
   const live = ctx.chat.liveStats();
   const build = (await loadWebBuild()) ?? "none";
   out.add("dreadcast_info", "gauge", "Always 1; the version, the web build it serves and whether the instance is part of a cluster.", [
-    [{ version: pkg.version, web_build: build, clustered: String(cluster.clustered) }, 1],
+    [{ version: VERSION, web_build: build, clustered: String(cluster.clustered) }, 1],
   ]);
   out.add("dreadcast_viewers", "gauge", "Distinct people with a chat socket open on this instance.", sockets.people);
   out.add("dreadcast_sockets", "gauge", "Chat sockets open on this instance.", sockets.sockets);
@@ -174,7 +174,7 @@ export function healthRoutes(ctx: AppContext) {
       const body = {
         status: database ? "ready" : "unavailable",
         instance: cluster.name,
-        version: pkg.version,
+        version: VERSION,
         build: await loadWebBuild(),
         database: database ? "up" : "down",
         redis: cluster.redis,
