@@ -18,6 +18,8 @@ const peopleSchema = z.object({
   username: name.optional(),
   userId: count.nullish(),
   accessCodeId: count.nullish(),
+  /** A team member's own sockets (admins' sockets are never matched by name, user or code). */
+  adminId: count.nullish(),
 });
 
 export const clusterMessageSchema = z.discriminatedUnion("k", [

@@ -12,6 +12,8 @@ export const WS_CLOSE_KICKED = 4001;
 export const WS_CLOSE_BANNED = 4003;
 /** The session behind the socket was ended (an admin reset the code's device): it does not reconnect; the page goes back to /access. */
 export const WS_CLOSE_SESSION_ENDED = 4004;
+/** A team member's rights changed (the team requires two factors, their role, their sessions): the socket closes and the page reconnects with the rights its session has now. */
+export const WS_CLOSE_STAFF_RECHECK = 4005;
 /** What the device that held a code is told when an admin resets the code's device. */
 export const DEVICE_RESET_MESSAGE = "This access code was reset for use on another device, so this device no longer has access.";
 

@@ -3,10 +3,12 @@ import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { totp } from "../support/totp.ts";
+import { WsClient } from "../support/ws.ts";
 
 /**
  * The admin team across two instances sharing PostgreSQL and Redis: a sign-in's challenge, a code's time
- * step, the step-up window and an ended session are the same whichever instance a request reaches.
+ * step, the step-up window, an ended session and two factors required of the team are the same whichever
+ * instance a request reaches.
  */
 const redis: TestRedis | null = await startTestRedis();
 const postgres = await postgresAvailable();
@@ -68,5 +70,18 @@ describe.skipIf(!ready)("the admin team across instances", () => {
     const survivors = [onBeta, on(beta, setupBrowser)];
     const statuses = await Promise.all(survivors.map(async (c) => (await c.get("/api/admin/stats")).status));
     expect(statuses.sort()).toEqual([200, 401]);
+
+    // Two factors required through alpha: a member without one, chatting as staff on beta, is cut off there.
+    await alpha.ctx.admins.create("desk", "desk@example.com", "desk-pass", "support");
+    const desk = beta.client();
+    expect((await desk.post("/api/admin/login", { username: "desk", password: "desk-pass" })).status).toBe(200);
+    const socket = await WsClient.connect(beta, desk);
+    const owner = alpha.client();
+    await owner.post("/api/admin/login", { username: "owner", password: "owner-pass" });
+    const signedIn = await owner.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[1] });
+    expect(signedIn.text).toBe(JSON.stringify({ username: "owner" }));
+    expect((await owner.put("/api/admin/team/require-2fa", { required: true })).status).toBe(200);
+    expect((await socket.closed).code).toBe(4005);
+    expect((await desk.get("/api/admin/payments")).body.enrol).toBe(true);
   }, 60_000);
 });

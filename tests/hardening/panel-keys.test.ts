@@ -4,6 +4,7 @@ import { nameSkeleton } from "../../src/modules/access/name-skeleton.ts";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { totp } from "../support/totp.ts";
 import { buyDemoCode } from "../support/viewer.ts";
+import { upgradeStatus, WsClient } from "../support/ws.ts";
 
 // What the panel guards: where the video comes from, the stream key, two factors for all, the sessions'
 // ids, the team's names, and the audit log of it all. Each through real HTTP against the real app.
@@ -120,6 +121,8 @@ describe("two factors for all", () => {
     const { paymentIntentId } = await buyDemoCode(buyer, "buyer@example.com");
     const support = await member("help-desk", "support");
     expect((await support.get("/api/admin/payments")).status).toBe(200);
+    // Their chat socket, open as staff.
+    const socket = await WsClient.connect(app, support);
 
     // An owner with a second factor turns the rule on (one without would be sent to enrol too).
     const owner = await member("tfa-owner", "owner");
@@ -127,6 +130,9 @@ describe("two factors for all", () => {
     expect((await owner.post("/api/admin/2fa/totp/enable", { code: totp(setup.body.secret) })).status).toBe(200);
     expect((await owner.put("/api/admin/team/require-2fa", { required: true })).status).toBe(200);
     try {
+      // The chat socket closes with a code that reconnects, and the new one is refused: no staff, no viewer.
+      expect((await socket.closed).code).toBe(4005);
+      expect(await upgradeStatus(app, { origin: app.origin, cookie: `dreadcast_admin=${support.cookies.get("dreadcast_admin")}` })).toBe(401);
       await staleProof("help-desk");
       const payments = await support.get("/api/admin/payments");
       expect(payments.status).toBe(403);

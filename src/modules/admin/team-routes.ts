@@ -58,6 +58,8 @@ export function teamRoutes(ctx: AppContext) {
         if (body.required && !(await twoFactor.hasSecondFactor(admin.id))) throw conflict(OWN_FACTOR_FIRST);
         const before = await team.requiresTwoFactor();
         await team.setRequireTwoFactor(body.required);
+        // Open chat sockets of members without a second factor speak as staff no longer.
+        if (body.required) for (const m of (await team.view(admin.id)).members) if (!m.twoFactor) ctx.chat.recheckStaff(m.id);
         await ctx.audit.record(admin, "team.require-2fa", null, { required: before }, { required: body.required }, clientIp);
         return { requireTwoFactor: body.required };
       },
@@ -68,6 +70,7 @@ export function teamRoutes(ctx: AppContext) {
       async ({ params, body, admin, session, clientIp }) => {
         requireRecentProof(session);
         const member = await team.setRole(params.id, body.role, admin);
+        ctx.chat.recheckStaff(member.id);
         await ctx.audit.record(admin, "team.role", member.username, { role: member.role }, { role: body.role }, clientIp);
         return { id: member.id, username: member.username, role: body.role as Role };
       },
@@ -79,6 +82,7 @@ export function teamRoutes(ctx: AppContext) {
         requireRecentProof(session);
         if (params.id === admin.id) throw badRequest("You cannot remove yourself; ask another owner");
         const member = await team.remove(params.id, admin);
+        ctx.chat.recheckStaff(member.id);
         await ctx.audit.record(admin, "team.remove", member.username, { role: member.role, email: member.email }, null, clientIp);
         await tellOwners(`${admin.username} removed ${member.username} (${member.role}) from the team.`);
         return { ok: true };
@@ -92,6 +96,7 @@ export function teamRoutes(ctx: AppContext) {
         const member = await ctx.admins.findById(params.id);
         if (!member) throw notFound("No such team member");
         const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null);
+        if (member.id !== admin.id) ctx.chat.recheckStaff(member.id);
         await ctx.audit.record(admin, "session.end-member", member.username, null, { ended }, clientIp);
         return { ended };
       },

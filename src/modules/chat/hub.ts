@@ -3,7 +3,8 @@ import { SoloCluster } from "../../cluster/solo-cluster.ts";
 import type { People, PeopleAction } from "../../cluster/messages.ts";
 import type { Store } from "../../db/store.ts";
 import type { ChatMessage, ServerEvent, StreamSettingsUpdate } from "../../contracts/chat.ts";
-import { BANNED_MESSAGE } from "../../contracts/notices.ts";
+import { WS_CLOSE_STAFF_RECHECK } from "../../contracts/chat-limits.ts";
+import { BANNED_MESSAGE, STAFF_RECHECK_MESSAGE } from "../../contracts/notices.ts";
 import { forbidden } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { BanList, type BannedUser } from "./bans.ts";
@@ -221,8 +222,8 @@ export class ChatHub {
   }
 
   /**
-   * Frames for some people's sockets, or their sockets closed — here and on every other instance. Viewer
-   * sockets only (an admin's never): those under the name, of that user, or opened with that code.
+   * Frames for some people's sockets, or their sockets closed — here and on every other instance: viewers'
+   * sockets under the name, of that user, or opened with that code; a team member's only by their id.
    */
   toPeople(who: People, action: PeopleAction): void {
     this.cluster.send({ k: "people", who, ...action });
@@ -233,11 +234,12 @@ export class ChatHub {
     const name = who.username?.toLowerCase();
     for (const c of [...this.connections.values()]) {
       const { identity } = c;
-      if (c.closing || identity.isAdmin) continue;
-      const matches =
-        (name !== undefined && identity.username.toLowerCase() === name) ||
-        (who.userId != null && identity.userId === who.userId) ||
-        (who.accessCodeId != null && identity.accessCodeId === who.accessCodeId);
+      if (c.closing) continue;
+      const matches = identity.isAdmin
+        ? who.adminId != null && identity.key === `admin:${who.adminId}`
+        : (name !== undefined && identity.username.toLowerCase() === name) ||
+          (who.userId != null && identity.userId === who.userId) ||
+          (who.accessCodeId != null && identity.accessCodeId === who.accessCodeId);
       if (!matches) continue;
       if (action.moderator !== undefined) {
         identity.isModerator = action.moderator;
@@ -277,6 +279,14 @@ export class ChatHub {
   /** A code revoked after a refund or dispute: its sockets close with a notice and do not reconnect. */
   closeCode(accessCodeId: number, notice?: string): void {
     this.effects.closeCode(accessCodeId, notice);
+  }
+
+  /**
+   * A team member's rights changed: their sockets on every instance close (with a code that reconnects),
+   * and each comes back with what its session may do now (staff, a viewer, or nobody).
+   */
+  recheckStaff(adminId: number): void {
+    this.toPeople({ adminId }, { close: { code: WS_CLOSE_STAFF_RECHECK, reason: "Rights changed", notice: STAFF_RECHECK_MESSAGE } });
   }
 
   /** An admin reset the code's device: the device that held it loses the chat on every instance. */
