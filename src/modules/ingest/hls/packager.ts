@@ -20,12 +20,17 @@ export interface PackagerOptions {
   partTargetMs?: number;
   /** A segment is cut at the first keyframe after this many ms (default 1,000). */
   segmentMinMs?: number;
-  /** …or at this many ms without a keyframe (default 10,000). */
+  /**
+   * The target duration, ms, rounded up to whole seconds and fixed for the stream's life (default 2,000):
+   * without a keyframe a segment is cut a little past it, and none rounds above it.
+   */
   segmentMaxMs?: number;
-  /** Complete segments kept (default 7). */
+  /** Complete segments kept (default 7; never fewer than three target durations of them). */
   windowSegments?: number;
-  /** Of those, the last this many keep their parts (default 3). */
+  /** Of those, at most the last this many keep their parts (default 3)… */
   partWindowSegments?: number;
+  /** …and only those ending within this many ms of the playlist's end (default three target durations). */
+  partWindowMs?: number;
   /** Bound on the bytes held (default 64 MiB); the oldest segments go first. */
   maxBytes?: number;
   /** How long a blocking request is held at most (default 3 × the target duration). */
@@ -65,15 +70,19 @@ export class Packager implements MediaSink {
     this.partTargetMs = Math.round(Math.min(2000, Math.max(100, options.partTargetMs ?? 334)));
     const segmentMinMs = Math.max(this.partTargetMs, options.segmentMinMs ?? 1000);
     this.blockingTimeoutMs = options.blockingTimeoutMs;
+    const segmentMaxMs = Math.max(segmentMinMs, options.segmentMaxMs ?? 2000);
+    const targetSeconds = Math.ceil(segmentMaxMs / 1000);
     this.window = new SegmentWindow({
       segments: Math.max(2, options.windowSegments ?? 7),
+      minSeconds: 3 * targetSeconds,
       partSegments: Math.max(1, options.partWindowSegments ?? 3),
+      partSeconds: (options.partWindowMs ?? 3 * targetSeconds * 1000) / 1000,
       maxBytes: options.maxBytes ?? 64 * 1024 * 1024,
     });
     this.segmenter = new Segmenter(this.window, {
       partTargetMs: this.partTargetMs,
       segmentMinMs,
-      segmentMaxMs: Math.max(segmentMinMs, options.segmentMaxMs ?? 10_000),
+      segmentMaxMs,
       now: options.now ?? Date.now,
       onChange: () => this.waiters.notify(),
     });
@@ -84,7 +93,7 @@ export class Packager implements MediaSink {
     return this.partTargetMs / 1000;
   }
 
-  /** EXT-X-TARGETDURATION, whole seconds (raised if a segment runs longer, never lowered). */
+  /** EXT-X-TARGETDURATION, whole seconds, fixed for the stream's life. */
   get targetDuration(): number {
     return this.segmenter.targetDuration;
   }

@@ -2,7 +2,10 @@
  * The packager's cutting room: takes one stream's configs and frames (a `MediaSink`) and writes them into the
  * window as fMP4 parts and segments. Sample durations come from the next frame's time (one frame held back
  * per track); segments are cut at a video keyframe once `segmentMinMs` is reached (audio-only: on time),
- * parts at the fixed part target. A video frame that will be its part's last (the next would pass the target)
+ * parts at the fixed part target. The target duration is fixed for the stream's life (`segmentMaxMs`
+ * rounded up): a publisher whose keyframes are further apart gets segments cut without one, never a
+ * segment that rounds above it, and no part is longer than the part target (a frame after a stall is
+ * shortened to it, leaving a gap before the next). A video frame that will be its part's last (the next would pass the target)
  * does not wait for the next frame: the part is written as it arrives, that frame's duration taken from the
  * one before, and the next frame starts where the part ended. A new publish session (new configs after `end`, or changed configs)
  * continues the timeline after a discontinuity with a new init segment.
@@ -14,6 +17,7 @@ import { initName, type SegmentWindow } from "./window.ts";
 export interface SegmenterOptions {
   partTargetMs: number;
   segmentMinMs: number;
+  /** The target duration, ms (rounded up to whole seconds). */
   segmentMaxMs: number;
   /** The wall clock (ms since the epoch), for program date-time. */
   now: () => number;
@@ -63,6 +67,8 @@ interface Session {
   segmentTicks: number;
   /** Where the last video part written ends (s). */
   videoEndS: number;
+  /** The open segment began with a keyframe (one cut without waits for the next keyframe to start the next, however soon). */
+  segmentIndependent: boolean;
 }
 
 const AAC_FRAME_SAMPLES = 1024;
@@ -70,6 +76,10 @@ const AUDIO_QUEUE_LIMIT = 1_000;
 const AUDIO_BEFORE_VIDEO_LIMIT = 100;
 const EARLY_AUDIO_MS = 500;
 const CLOCK_JUMP_MS = 5_000;
+/** Without a keyframe, a segment is cut this long past the target duration (a keyframe a little late still starts the next)… */
+const KEYFRAME_GRACE_MS = 400;
+/** …and never grows past this beyond it: its EXTINF rounded may not pass the target duration. */
+const ROUNDING_MARGIN_MS = 490;
 const CLOCK_BACK_MS = 500;
 /**
  * Frame durations kept for the prediction. A publisher's millisecond timestamps round the frame interval in a
@@ -89,8 +99,8 @@ export class Segmenter implements MediaSink {
   /** Where the timeline stands (ms) after the last session, so the next one continues from it. */
   private timelineEndMs = 0;
   private closed = false;
-  /** Whole seconds, only ever raised: EXTINF rounded may not pass it. */
-  targetDuration: number;
+  /** Whole seconds, fixed for the stream's life: no segment's EXTINF rounded passes it. */
+  readonly targetDuration: number;
   live = false;
   /** Wall clock at which the current (or last) publish session started. */
   since: number | null = null;
@@ -103,7 +113,7 @@ export class Segmenter implements MediaSink {
     private readonly window: SegmentWindow,
     private readonly options: SegmenterOptions,
   ) {
-    this.targetDuration = Math.max(1, Math.ceil(options.segmentMinMs / 1000));
+    this.targetDuration = Math.max(1, Math.ceil(Math.max(options.segmentMinMs, options.segmentMaxMs) / 1000));
   }
 
   metadata(meta: StreamMetadata): void {
@@ -259,6 +269,7 @@ export class Segmenter implements MediaSink {
       partTicks: 0,
       segmentTicks: 0,
       videoEndS: 0,
+      segmentIndependent: true,
     };
     this.lastVideo = this.videoConfigNext;
     this.lastAudio = this.audioConfigNext;
@@ -270,21 +281,44 @@ export class Segmenter implements MediaSink {
     return (session.video ?? session.audio)!;
   }
 
+  /**
+   * Whether a segment `segmentMs` long ends before the next frame: at a keyframe once it is long enough (half
+   * a frame short counts: a publisher's millisecond clock makes 30 frames 999 ms as often as 1,000), or
+   * without one a little past the target duration.
+   */
+  private endsSegment(session: Session, segmentMs: number, nextSync: boolean, frameMs: number): boolean {
+    const minMs = session.segmentIndependent ? this.options.segmentMinMs : 0;
+    return (nextSync && segmentMs + frameMs / 2 >= minMs) || segmentMs >= this.targetDuration * 1000 + KEYFRAME_GRACE_MS;
+  }
+
+  /** A sample this long would take the open segment past what rounds to the target duration. */
+  private overflows(session: Session, ticks: number): boolean {
+    const lead = this.lead(session);
+    return session.segmentTicks > 0 && ((session.segmentTicks + ticks) * 1000) / lead.timescale > this.targetDuration * 1000 + ROUNDING_MARGIN_MS;
+  }
+
   /** A lead-track sample whose duration is now known; `nextSync` tells whether the one after starts a GOP. */
   private completeLead(session: Session, sample: Completed, nextSync: boolean): void {
     const lead = this.lead(session);
     lead.lastDuration = sample.duration;
     const partLimit = (this.options.partTargetMs * lead.timescale) / 1000;
-    if (!this.window.current) this.openSegment(session, sample.time);
+    // A frame longer than a part (after a stall) is shortened to one; the timeline leaves a gap after it.
+    const gapAfter = sample.duration > partLimit;
+    if (gapAfter) sample = { ...sample, duration: Math.floor(partLimit) };
+    if (this.window.current && this.overflows(session, sample.duration)) {
+      this.closePart(session);
+      this.closeSegment();
+    }
+    if (!this.window.current) this.openSegment(session, sample.time, sample.sync);
     if (session.partTicks > 0 && session.partTicks + sample.duration > partLimit) this.closePart(session);
     (session.video ? session.partVideo : session.partAudio).push(sample);
     session.partTicks += sample.duration;
     session.segmentTicks += sample.duration;
     const segmentMs = (session.segmentTicks * 1000) / lead.timescale;
-    if ((nextSync && segmentMs >= this.options.segmentMinMs) || segmentMs >= this.options.segmentMaxMs) {
+    if (this.endsSegment(session, segmentMs, nextSync, (sample.duration * 1000) / lead.timescale)) {
       this.closePart(session);
       this.closeSegment();
-    } else if (session.partTicks + sample.duration > partLimit) {
+    } else if (gapAfter || session.partTicks + sample.duration > partLimit) {
       this.closePart(session);
     }
   }
@@ -299,30 +333,34 @@ export class Segmenter implements MediaSink {
     const duration = predictDuration(track);
     if (track !== session.video || !held || held.committed || duration <= 0 || session.partTicks === 0) return;
     const partLimit = (this.options.partTargetMs * track.timescale) / 1000;
-    if (session.partTicks + duration > partLimit || session.partTicks + 2 * duration <= partLimit) return;
+    if (session.partTicks + duration > partLimit || session.partTicks + 2 * duration <= partLimit || this.overflows(session, duration)) return;
     held.committed = duration;
     session.partVideo.push({ ...held, duration });
     session.partTicks += duration;
     session.segmentTicks += duration;
     this.closePart(session);
+    // If the frame after it may end the segment, the next part written may be the next segment's first.
+    if (this.endsSegment(session, (session.segmentTicks * 1000) / track.timescale, true, (duration * 1000) / track.timescale)) this.window.expectSegmentEnd();
   }
 
   /** The frame after one written ahead has come: the segment closes here if this one starts the next. */
   private afterCommitted(session: Session, nextSync: boolean): void {
-    const segmentMs = (session.segmentTicks * 1000) / this.lead(session).timescale;
-    if ((nextSync && segmentMs >= this.options.segmentMinMs) || segmentMs >= this.options.segmentMaxMs) {
+    const lead = this.lead(session);
+    const segmentMs = (session.segmentTicks * 1000) / lead.timescale;
+    if (this.endsSegment(session, segmentMs, nextSync, (lead.lastDuration * 1000) / lead.timescale)) {
       this.closePart(session);
       this.closeSegment();
     }
   }
 
-  private openSegment(session: Session, leadTime: number): void {
+  private openSegment(session: Session, leadTime: number, independent = true): void {
     const lead = this.lead(session);
     const timelineMs = (leadTime * 1000) / lead.timescale;
     const pdt = Math.round(session.wallAnchor + timelineMs - session.mediaAnchorMs);
     this.window.openSegment(session.init, session.discontinuity, pdt);
     session.discontinuity = false;
     session.segmentTicks = 0;
+    session.segmentIndependent = independent;
   }
 
   private closePart(session: Session, flushAudio = false): void {
@@ -371,9 +409,7 @@ export class Segmenter implements MediaSink {
   }
 
   private closeSegment(): void {
-    const segment = this.window.current;
     this.window.closeSegment();
-    if (segment?.bytes) this.targetDuration = Math.max(this.targetDuration, Math.round(segment.duration));
     this.options.onChange();
   }
 
@@ -390,7 +426,7 @@ export class Segmenter implements MediaSink {
         track.held = null;
         continue;
       }
-      const duration = track.lastDuration || (track === session.audio ? AAC_FRAME_SAMPLES : 3000);
+      const duration = Math.min(track.lastDuration || (track === session.audio ? AAC_FRAME_SAMPLES : 3000), Math.floor((this.options.partTargetMs * track.timescale) / 1000));
       const last = { ...track.held, duration };
       track.held = null;
       if (track === this.lead(session)) {

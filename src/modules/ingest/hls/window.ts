@@ -42,8 +42,14 @@ export interface Segment {
 }
 
 export interface WindowLimits {
+  /** Complete segments kept… */
   segments: number;
+  /** …but never fewer than this many seconds of them (three target durations: LL-HLS's rule). */
+  minSeconds: number;
+  /** Complete segments that keep their parts, at most… */
   partSegments: number;
+  /** …and only those ending within this many seconds of the playlist's end (three target durations). */
+  partSeconds: number;
   maxBytes: number;
 }
 
@@ -73,6 +79,12 @@ export class SegmentWindow {
 
   /** Told of each segment as it completes, with its init segment's bytes (the recording keeps them). */
   onComplete: ((segment: Segment, init: Uint8Array) => void) | null = null;
+  /**
+   * The open segment's last part went out ahead of the frame after it, and that frame may start the next
+   * segment: the next part written is then either this segment's next or the next segment's first, so the
+   * hint names the one sure to come (the next segment's first) rather than one that may never be written.
+   */
+  hintNextSegment = false;
 
   constructor(private readonly limits: WindowLimits) {}
 
@@ -93,6 +105,7 @@ export class SegmentWindow {
 
   openSegment(init: string, discontinuity: boolean, programDateTime: number): Segment {
     this.changes++;
+    this.hintNextSegment = false;
     const previous = this.current ?? this.complete[this.complete.length - 1];
     const sequence = (previous?.discontinuitySequence ?? 0) + (discontinuity ? 1 : 0);
     this.current = {
@@ -117,10 +130,18 @@ export class SegmentWindow {
     const index = segment.parts.length;
     const full = { ...part, index, name: partName(segment.msn, index) };
     segment.parts.push(full);
+    this.hintNextSegment = false;
     segment.duration += part.duration;
     this.bytesHeld += part.bytes.length;
     this.slide();
     return full;
+  }
+
+  /** The open segment may end with the next frame (see `hintNextSegment`). */
+  expectSegmentEnd(): void {
+    if (!this.current || this.hintNextSegment) return;
+    this.changes++;
+    this.hintNextSegment = true;
   }
 
   /** Completes the open segment (an empty one is dropped and its msn reused) and slides the window. */
@@ -147,15 +168,31 @@ export class SegmentWindow {
     this.slide();
   }
 
-  /** Drops the oldest segments past the count or the bytes bound (the last complete one stays), parts past theirs, unused inits. */
+  /**
+   * Drops the oldest segments past the count (while what is left still spans three target durations) or
+   * past the bytes bound (the last complete one stays), parts past theirs, unused inits.
+   */
   private slide(): void {
-    const { segments, partSegments, maxBytes } = this.limits;
-    while (this.complete.length > segments || (this.bytesHeld > maxBytes && this.complete.length > 1)) {
-      const dropped = this.complete.shift()!;
-      this.bytesHeld -= dropped.bytes!.length;
-      if (!dropped.partsDropped) this.dropParts(dropped);
+    const { segments, partSegments, maxBytes, minSeconds, partSeconds } = this.limits;
+    let seconds = this.complete.reduce((sum, segment) => sum + segment.duration, 0);
+    for (;;) {
+      const oldest = this.complete[0];
+      if (!oldest) break;
+      const overCount = this.complete.length > segments && seconds - oldest.duration >= minSeconds;
+      const overBytes = this.bytesHeld > maxBytes && this.complete.length > 1;
+      if (!overCount && !overBytes) break;
+      this.complete.shift();
+      seconds -= oldest.duration;
+      this.bytesHeld -= oldest.bytes!.length;
+      if (!oldest.partsDropped) this.dropParts(oldest);
     }
-    for (let i = 0; i < this.complete.length - partSegments; i++) this.dropParts(this.complete[i]!);
+    // Parts stay on the last few segments, those ending within `partSeconds` of the playlist's end.
+    let fromEnd = this.current?.duration ?? 0;
+    for (let i = this.complete.length - 1; i >= 0; i--) {
+      const segment = this.complete[i]!;
+      if (this.complete.length - i > partSegments || fromEnd > partSeconds) this.dropParts(segment);
+      fromEnd += segment.duration;
+    }
     const inUse = new Set(this.complete.map((s) => s.initName));
     if (this.current) inUse.add(this.current.initName);
     inUse.add(this.latestInit);
@@ -227,8 +264,9 @@ export class SegmentWindow {
     };
   }
 
-  /** The part to be written next: the open segment's next index, else the next segment's first. */
+  /** The part to be written next: the open segment's next index, else (or when that may not come) the next segment's first. */
   preloadHint(): string {
+    if (this.current && this.hintNextSegment) return partName(this.current.msn + 1, 0);
     return this.current ? partName(this.current.msn, this.current.parts.length) : partName(this.nextMsn, 0);
   }
 }
