@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import type { Role } from "../../src/contracts/team.ts";
+import { memberOf, ownAddress, signedIn, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { totp } from "../support/totp.ts";
 
 /**
@@ -19,12 +20,8 @@ async function freshCode(secret: string, used: Set<number>): Promise<string> {
   }
 }
 
-/**
- * Each sign-in from an address of its own (the app trusts the local proxy): the tests sign in far more often
- * than the per-address limit allows one person.
- */
-let signIns = 0;
-const nextAddress = () => ({ "x-forwarded-for": `10.9.${Math.floor(++signIns / 250)}.${signIns % 250}` });
+/** Each sign-in from an address of its own (the app trusts the local proxy). */
+const nextAddress = ownAddress;
 
 // Every sign-in hashes a password (argon2id): a test with several takes seconds on a busy machine.
 setDefaultTimeout(30_000);
@@ -36,17 +33,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function signIn(username: string, password: string): Promise<TestClient> {
-  const client = app.client();
-  const res = await client.post("/api/admin/login", { username, password }, nextAddress());
-  expect(res.status).toBe(200);
-  return client;
-}
-
-async function member(username: string, role: "owner" | "operator" | "support" | "moderator"): Promise<TestClient> {
-  if (!(await app.ctx.admins.findByUsername(username))) await app.ctx.admins.create(username, `${username}@example.com`, "member-pass", role);
-  return signIn(username, "member-pass");
-}
+const signIn = (username: string, password: string) => signedIn(app, username, password);
+const member = (username: string, role: Role) => memberOf(app, username, role);
 
 /** Turns on TOTP for a signed-in client; answers the secret and the recovery codes. */
 async function enableTotp(client: TestClient): Promise<{ secret: string; recoveryCodes: string[] }> {

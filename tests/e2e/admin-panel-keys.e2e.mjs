@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DESKTOP, MOBILE, fontsSettled, screenshotDir } from "./support/browser.mjs";
 import { ADMIN, dismissToasts, logIn, screenshotScreen } from "./support/admin-panel.mjs";
-import { ageProof, enterPassword, freshCode, totp } from "./support/admin-team.mjs";
+import { ageProof, enterPassword, totp, turnOnApp } from "./support/admin-team.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 
@@ -151,10 +151,7 @@ app.browserTest("two factors required reach a support member's open panel: sent 
     // Signed in again, the set-up opens at once; once done, the panel is theirs again.
     await enterPassword(desk, member);
     await waitForPath(desk, "/admin/security");
-    await desk.getByRole("button", { name: "Set Up App" }).click();
-    const secret = ((await desk.getByLabel("Secret key").textContent()) ?? "").replace(/\s/g, "");
-    await desk.getByLabel("Code from the app").fill(await freshCode(secret, new Set()));
-    await desk.getByRole("button", { name: "Turn On" }).click();
+    await turnOnApp(desk);
     await desk.getByRole("button", { name: "Saved: Go to the Panel" }).click();
     await toastWith(desk, "You're all set").waitFor();
     await waitForPath(desk, "/admin/dashboard");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { assertAccessible } from "./support/a11y.mjs";
 import { screenshotScreen } from "./support/admin-panel.mjs";
-import { ageProof, createOwner, disableTwoFactor, enterPassword, freshCode, logOut } from "./support/admin-team.mjs";
+import { ageProof, createOwner, disableTwoFactor, enterPassword, logOut, turnOnApp } from "./support/admin-team.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 
 // One server for the file: the tests run in order, each building on the team the last one left.
@@ -210,10 +210,7 @@ app.browserTest("with two factors required, a new member must set up an app befo
   await toastWith(page, "Set up two-factor sign-in for yourself first").waitFor();
   assert.equal(await rule.getAttribute("aria-checked"), "false");
   await page.locator("aside.admin-sidebar").getByRole("link", { name: "Security" }).click();
-  await page.getByRole("button", { name: "Set Up App" }).click();
-  const ownerSecret = ((await page.getByLabel("Secret key").textContent()) ?? "").replace(/\s/g, "");
-  await page.getByLabel("Code from the app").fill(await freshCode(ownerSecret, new Set()));
-  await page.getByRole("button", { name: "Turn On" }).click();
+  await turnOnApp(page);
   await page.getByRole("button", { name: "I've Saved Them" }).click();
   await page.locator("aside.admin-sidebar").getByRole("link", { name: "Team" }).click();
   await page.getByRole("switch", { name: "Require two-factor sign-in for the whole team" }).click();
@@ -240,11 +237,7 @@ app.browserTest("with two factors required, a new member must set up an app befo
     await newcomer.goto("/admin/dashboard");
     await waitForPath(newcomer, "/admin/security");
 
-    await newcomer.getByRole("button", { name: "Set Up App" }).click();
-    const secret = ((await newcomer.getByLabel("Secret key").textContent()) ?? "").replace(/\s/g, "");
-    await newcomer.getByLabel("Code from the app").fill(await freshCode(secret, new Set()));
-    await newcomer.getByRole("button", { name: "Turn On" }).click();
-    await newcomer.getByRole("heading", { name: "Save your recovery codes" }).waitFor();
+    await turnOnApp(newcomer);
     await newcomer.getByRole("button", { name: "Saved: Go to the Panel" }).click();
     await toastWith(newcomer, "You're all set").waitFor();
     await waitForPath(newcomer, "/admin/dashboard");

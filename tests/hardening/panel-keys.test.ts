@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sha256Hex } from "../../src/lib/tokens.ts";
 import { nameSkeleton } from "../../src/modules/access/name-skeleton.ts";
-import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
+import type { Role } from "../../src/contracts/team.ts";
+import { memberOf, ownAddress, signedIn, startTestApp, type TestApp } from "../support/app.ts";
 import { totp } from "../support/totp.ts";
 import { buyDemoCode } from "../support/viewer.ts";
 import { upgradeStatus, WsClient } from "../support/ws.ts";
@@ -20,20 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-let signIns = 0;
-const nextAddress = () => ({ "x-forwarded-for": `10.20.${Math.floor(++signIns / 250)}.${signIns % 250}` });
-
-async function signIn(username: string, password = "member-pass"): Promise<TestClient> {
-  const client = app.client();
-  const res = await client.post("/api/admin/login", { username, password }, nextAddress());
-  expect(res.status).toBe(200);
-  return client;
-}
-
-async function member(username: string, role: "owner" | "operator" | "support" | "moderator"): Promise<TestClient> {
-  if (!(await app.ctx.admins.findByUsername(username))) await app.ctx.admins.create(username, `${username}@example.com`, "member-pass", role);
-  return signIn(username);
-}
+const signIn = (username: string, password = "member-pass") => signedIn(app, username, password);
+const member = (username: string, role: Role) => memberOf(app, username, role);
 
 /** Makes every session of `username` older than the step-up window. */
 async function staleProof(username: string): Promise<void> {
@@ -156,7 +145,7 @@ describe("two factors for all", () => {
       expect((await support.get("/api/admin/2fa")).status).toBe(200);
       expect((await support.post("/api/admin/2fa/totp/setup")).body.reauth).toBe(true);
       const again = app.client();
-      expect((await again.post("/api/admin/login", { username: "help-desk", password: "member-pass" }, nextAddress())).body).toEqual({ username: "help-desk", mustEnrol: true });
+      expect((await again.post("/api/admin/login", { username: "help-desk", password: "member-pass" }, ownAddress())).body).toEqual({ username: "help-desk", mustEnrol: true });
       const own = await again.post("/api/admin/2fa/totp/setup");
       expect(own.status).toBe(200);
       expect((await again.post("/api/admin/2fa/totp/enable", { code: totp(own.body.secret) })).status).toBe(200);

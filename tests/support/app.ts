@@ -7,6 +7,7 @@ import { createContext, disposeContext, type AppContext } from "../../src/contex
 import { closeStore, openStore } from "../../src/db/database.ts";
 import type { WebAsset } from "../../src/http/web-app.ts";
 import { silentLogger, type Logger } from "../../src/lib/logger.ts";
+import type { Role } from "../../src/contracts/team.ts";
 import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
 import { CLUSTER_SECRET_KEY } from "./redis.ts";
 import { TEST_ENGINE, databaseForDataDir, dropTestDatabase } from "./postgres.ts";
@@ -173,6 +174,27 @@ export async function loginAsAdmin(app: TestApp, username = "warden", password =
   const res = await client.post("/api/admin/login", { username, password });
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
   return client;
+}
+
+let signIns = 0;
+/** A sign-in's own address, for an app that trusts the local proxy: the admin suites sign in more often than one address may. */
+export function ownAddress(): Record<string, string> {
+  signIns++;
+  return { "x-forwarded-for": `10.9.${Math.floor(signIns / 250) % 250}.${signIns % 250}` };
+}
+
+/** A client signed in as `username` (a member without two factors), from an address of its own. */
+export async function signedIn(app: TestApp, username: string, password: string): Promise<TestClient> {
+  const client = app.client();
+  const res = await client.post("/api/admin/login", { username, password }, ownAddress());
+  if (res.status !== 200) throw new Error(`admin login of ${username}: ${res.status} ${res.text}`);
+  return client;
+}
+
+/** A member of the team with `role` (made on first use, password "member-pass"), signed in. */
+export async function memberOf(app: TestApp, username: string, role: Role): Promise<TestClient> {
+  if (!(await app.ctx.admins.findByUsername(username))) await app.ctx.admins.create(username, `${username}@example.com`, "member-pass", role);
+  return signedIn(app, username, "member-pass");
 }
 
 /** The built-in ingest as the panel shows it, with the stream key revealed as the panel does (the session's proof must be fresh). */

@@ -84,6 +84,20 @@ export function ageProof(dataDir, username) {
 }
 
 /**
+ * On the Security screen: sets up an authenticator app (the key read off the page, a code worked out here)
+ * and waits for the recovery codes. Answers the app's secret.
+ * @param {import("playwright-core").Page} page
+ */
+export async function turnOnApp(page) {
+  await page.getByRole("button", { name: "Set Up App" }).click();
+  const secret = ((await page.getByLabel("Secret key").textContent()) ?? "").replace(/\s/g, "");
+  await page.getByLabel("Code from the app").fill(await freshCode(secret, new Set()));
+  await page.getByRole("button", { name: "Turn On" }).click();
+  await page.getByRole("heading", { name: "Save your recovery codes" }).waitFor();
+  return secret;
+}
+
+/**
  * Turns every second factor of `username` off with the command line (`dreadcast admin disable-2fa`), as an
  * operator does for a member whose phone is lost.
  * @param {string} dataDir
