@@ -4,6 +4,7 @@
  * open panel (sent to set it up, asked to sign in again since a password is no step-up for them).
  */
 import assert from "node:assert/strict";
+import { assertAccessible } from "./support/a11y.mjs";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DESKTOP, MOBILE, fontsSettled, screenshotDir } from "./support/browser.mjs";
@@ -76,6 +77,7 @@ app.browserTest("the stream key is fetched only when revealed, through Confirm i
   await card.scrollIntoViewIfNeeded();
   await dismissToasts(page);
   await screenshotBoth(page, "admin-stream-key-revealed", panel);
+  await assertAccessible(page, "/admin/settings with the stream key revealed");
 
   const log = await (await page.request.get("/api/admin/audit-log?action=ingest.reveal-key")).json();
   assert.equal(log.entries.length, 1, "the reveal is logged once");
@@ -145,6 +147,7 @@ app.browserTest("two factors required reach a support member's open panel: sent 
     await desk.addStyleTag({ content: ".admin-topbar { position: static !important; }" });
     await dismissToasts(desk);
     await screenshotBoth(desk, "admin-enrol-sign-in-again");
+    await assertAccessible(desk, "the step-up dialog asking to sign in again");
     await dialog.getByRole("button", { name: "Sign In Again" }).click();
     await waitForPath(desk, "/admin/login");
 
