@@ -108,6 +108,12 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     expect((await part.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect(reload.status).toBe(200);
     expect(await reload.text()).toContain(`URI="part-${hint[1]}-${hint[2]}.m4s"`);
+    // Delta updates: asked for, answered (nothing to skip yet this early, so no EXT-X-SKIP); a made-up value is a 400.
+    expect(text).toContain("CAN-SKIP-UNTIL=12");
+    const delta = await get(client, `${LIVE}stream.m3u8?_HLS_skip=YES`);
+    expect(delta.status).toBe(200);
+    expect(await delta.text()).toContain("#EXTINF:");
+    expect((await get(client, `${LIVE}stream.m3u8?_HLS_skip=maybe`)).status).toBe(400);
 
     const admins = await ingest();
     expect(admins).toMatchObject({

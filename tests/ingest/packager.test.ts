@@ -132,7 +132,7 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
       seen.add(`${tag(text, "EXT-X-PART-INF")[0]} ${tag(text, "EXT-X-SERVER-CONTROL")[0]}`);
     }
     packager.end("test over");
-    expect([...seen]).toEqual(["PART-TARGET=0.334 CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.002"]);
+    expect([...seen]).toEqual(["PART-TARGET=0.334 CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12,PART-HOLD-BACK=1.002"]);
 
     const text = await playlistText(packager);
     expect(text.startsWith("#EXTM3U\n#EXT-X-VERSION:9\n")).toBe(true);
@@ -492,7 +492,7 @@ withMedia("the playlist to the letter, reload after reload", () => {
     ["a publisher that drops frames (400 ms of them every 3 s)", 0, true],
   ] as const) {
     test(`${name}: a fixed target duration, three of them listed, parts within PART-TARGET and only near the end, a keyframe cut at every chance, every hinted part written`, async () => {
-      const packager = new Packager();
+      const packager = new Packager({ windowSegments: 7 }); // a short window: 16 s slide it
       const hinted: string[] = [];
       const listed = new Set<string>();
       const targets = new Set<string>();
@@ -541,6 +541,37 @@ withMedia("the playlist to the letter, reload after reload", () => {
       expect(hinted.length).toBeGreaterThan(25); // 16 s, in parts of a third of a second where no frames are missing
     }, 30_000);
   }
+});
+
+withMedia("delta updates", () => {
+  test("_HLS_skip=YES leaves out the segments ending at least six target durations before the end, as EXT-X-SKIP; the rest is the full playlist's, line for line", async () => {
+    const packager = new Packager({ segmentMinMs: 1000 });
+    const media = plain.filter((e) => e.kind === "video" || e.kind === "audio");
+    for (let k = 0; k < 7; k++) feed(packager, k === 0 ? plain : media, k * 4000); // 28 s on one clock
+    const full = await playlistText(packager);
+    const delta = await playlistText(packager, { skip: true });
+    expect(full).toContain("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12,PART-HOLD-BACK=1.002");
+    expect(full).not.toContain("#EXT-X-SKIP");
+    const skipped = Number(/#EXT-X-SKIP:SKIPPED-SEGMENTS=(\d+)/.exec(delta)![1]);
+    const durations = extinfs(full);
+    expect(skipped).toBeGreaterThan(0);
+    // Each skipped segment ends 12 s or more before the end; the first one kept does not.
+    // The open segment's parts count towards the end too.
+    const open = parts(full)
+      .filter((p) => p.uri.startsWith(`part-${Number(tag(full, "EXT-X-MEDIA-SEQUENCE")[0]) + durations.length}-`))
+      .reduce((sum, p) => sum + p.duration, 0);
+    const endFromEnd = (i: number) => durations.slice(i + 1).reduce((a, b) => a + b, 0) + open;
+    expect(endFromEnd(skipped - 1)).toBeGreaterThanOrEqual(12);
+    expect(endFromEnd(skipped)).toBeLessThan(12);
+    expect(tag(delta, "EXT-X-MEDIA-SEQUENCE")).toEqual(tag(full, "EXT-X-MEDIA-SEQUENCE"));
+    expect(segmentUris(delta)).toEqual(segmentUris(full).slice(skipped));
+    // After the skip: the init segment named again, then the full playlist's own lines from the first segment kept.
+    const kept = full.slice(full.indexOf("#EXT-X-PROGRAM-DATE-TIME", full.indexOf(segmentUris(full)[skipped - 1]!)));
+    expect(delta.endsWith(kept)).toBe(true);
+    expect(delta).toContain(`#EXT-X-SKIP:SKIPPED-SEGMENTS=${skipped}\n#EXT-X-MAP:URI="init-1.mp4"\n#EXT-X-PROGRAM-DATE-TIME`);
+    expect(delta.length).toBeLessThan(full.length);
+    packager.end("test over");
+  });
 });
 
 withMedia("blocking under the server's timeouts", () => {

@@ -125,8 +125,12 @@ export class IngestMirror {
   }
 
   /** The media playlist, blocking as the publisher's does; one request to it for all the viewers asking the same. */
-  playlist(request: { msn?: number; part?: number }): Promise<PlaylistResult> {
-    const query = request.msn === undefined ? "" : `?_HLS_msn=${request.msn}${request.part === undefined ? "" : `&_HLS_part=${request.part}`}`;
+  playlist(request: { msn?: number; part?: number; skip?: boolean }): Promise<PlaylistResult> {
+    const directives = [
+      ...(request.msn === undefined ? [] : [`_HLS_msn=${request.msn}`, ...(request.part === undefined ? [] : [`_HLS_part=${request.part}`])]),
+      ...(request.skip ? ["_HLS_skip=YES"] : []),
+    ];
+    const query = directives.length ? `?${directives.join("&")}` : "";
     const pending = this.playlists.get(query);
     if (pending) return pending.result;
     // The entry, not its promise, says whether it is still the one kept.

@@ -25,18 +25,24 @@ const KEY_UNREADABLE = "The stream key cannot be read on this server: rotate the
 
 /**
  * `_HLS_msn` and `_HLS_part` of a query, as whole numbers (undefined when absent, the first of each counting,
- * as with URLSearchParams); a malformed one is a 400. Read by hand: every viewer sends one several times a
- * second, and only these two names matter.
+ * as with URLSearchParams), and `_HLS_skip` (YES or v2: a delta update); a malformed one is a 400. Read by
+ * hand: every viewer sends one several times a second, and only these names matter.
  */
-function directives(query: string): { msn: number | undefined; part: number | undefined } {
+function directives(query: string): { msn: number | undefined; part: number | undefined; skip: boolean } {
   let msn: number | undefined;
   let part: number | undefined;
+  let skip: boolean | undefined;
   for (let start = 0; start < query.length;) {
     let end = query.indexOf("&", start);
     if (end === -1) end = query.length;
     const eq = query.indexOf("=", start);
     const keyEnd = eq === -1 || eq > end ? end : eq;
     const key = query.slice(start, keyEnd);
+    if (key === "_HLS_skip" && skip === undefined) {
+      const raw = keyEnd === end ? "" : query.slice(keyEnd + 1, end);
+      if (raw !== "YES" && raw !== "v2") throw badRequest("Invalid _HLS_skip");
+      skip = true;
+    }
     const isMsn = key === "_HLS_msn";
     if ((isMsn && msn === undefined) || (key === "_HLS_part" && part === undefined)) {
       const raw = keyEnd === end ? "" : query.slice(keyEnd + 1, end);
@@ -46,7 +52,7 @@ function directives(query: string): { msn: number | undefined; part: number | un
     }
     start = end + 1;
   }
-  return { msn, part };
+  return { msn, part, skip: skip ?? false };
 }
 
 /** The name asked for below `prefix`, and the query (at most 1 KiB of it). */

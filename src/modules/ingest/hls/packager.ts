@@ -25,7 +25,7 @@ export interface PackagerOptions {
    * without a keyframe a segment is cut a little past it, and none rounds above it.
    */
   segmentMaxMs?: number;
-  /** Complete segments kept (default 7; never fewer than three target durations of them). */
+  /** Complete segments kept (default 12, so that a delta update has some to skip; never fewer than three target durations of them). */
   windowSegments?: number;
   /** Of those, at most the last this many keep their parts (default 3)… */
   partWindowSegments?: number;
@@ -56,6 +56,8 @@ export interface PlaylistRequest {
   part?: number;
   /** Appended as `?query` to every URI in the playlist. */
   query?: string;
+  /** `_HLS_skip=YES` (or `v2`): a delta update. */
+  skip?: boolean;
 }
 
 export class Packager implements MediaSink {
@@ -73,7 +75,7 @@ export class Packager implements MediaSink {
     const segmentMaxMs = Math.max(segmentMinMs, options.segmentMaxMs ?? 2000);
     const targetSeconds = Math.ceil(segmentMaxMs / 1000);
     this.window = new SegmentWindow({
-      segments: Math.max(2, options.windowSegments ?? 7),
+      segments: Math.max(2, options.windowSegments ?? 12),
       minSeconds: 3 * targetSeconds,
       partSegments: Math.max(1, options.partWindowSegments ?? 3),
       partSeconds: (options.partWindowMs ?? 3 * targetSeconds * 1000) / 1000,
@@ -161,19 +163,19 @@ export class Packager implements MediaSink {
     const ok = satisfied() || (await this.waiters.wait(satisfied, timeoutMs));
     if (this.closed) return { status: "gone" };
     if (!ok) return { status: "not-yet" };
-    return { status: "ok", body: this.rendered(request.query) };
+    return { status: "ok", body: this.rendered(request.query, request.skip === true) };
   }
 
   /** Every viewer asks for the same playlist several times a second: it is rendered once per change of the window. */
-  private lastRendered: { changes: number; targetDuration: number; query: string | undefined; text: string } | null = null;
+  private readonly lastRendered: ({ changes: number; query: string | undefined; text: string } | null)[] = [null, null];
 
-  private rendered(query: string | undefined): string {
+  /** The full playlist and its delta update are each rendered once per change of the window. */
+  private rendered(query: string | undefined, skip: boolean): string {
     const { changes } = this.window;
-    const { targetDuration } = this.segmenter;
-    const last = this.lastRendered;
-    if (last && last.changes === changes && last.targetDuration === targetDuration && last.query === query) return last.text;
-    const text = renderMediaPlaylist(this.window.snapshot(targetDuration, this.partTarget), query);
-    this.lastRendered = { changes, targetDuration, query, text };
+    const last = this.lastRendered[skip ? 1 : 0];
+    if (last && last.changes === changes && last.query === query) return last.text;
+    const text = renderMediaPlaylist(this.window.snapshot(this.segmenter.targetDuration, this.partTarget), query, skip);
+    this.lastRendered[skip ? 1 : 0] = { changes, query, text };
     return text;
   }
 

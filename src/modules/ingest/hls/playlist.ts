@@ -26,7 +26,7 @@ export interface PlaylistSegment {
 }
 
 export interface MediaPlaylist {
-  /** Whole seconds, never lowered during the stream. */
+  /** Whole seconds, fixed for the stream's life. */
   targetDuration: number;
   /** Seconds, fixed for the life of the stream. */
   partTarget: number;
@@ -40,20 +40,49 @@ export interface MediaPlaylist {
 
 const seconds = (s: number) => String(Number(s.toFixed(5)));
 
-export function renderMediaPlaylist(playlist: MediaPlaylist, query?: string): string {
+/** The Skip Boundary of delta updates, in target durations (LL-HLS asks for at least six). */
+export const SKIP_TARGET_DURATIONS = 6;
+
+/**
+ * How many of the oldest segments a delta update (`_HLS_skip=YES`) leaves out: the complete ones that end
+ * at least the Skip Boundary before the playlist's end.
+ */
+export function skippableSegments(playlist: MediaPlaylist): number {
+  const boundary = SKIP_TARGET_DURATIONS * playlist.targetDuration;
+  let fromEnd = playlist.segments.reduce((sum, segment) => sum + segment.duration, 0);
+  let skipped = 0;
+  for (const segment of playlist.segments) {
+    fromEnd -= segment.duration;
+    if (segment.name === null || fromEnd < boundary) break;
+    skipped++;
+  }
+  return skipped;
+}
+
+/**
+ * The media playlist; with `skip`, its delta update: the oldest segments the client already has replaced
+ * by EXT-X-SKIP (a low-latency player reloads about three times a second, and on a phone's link the
+ * whole list each time adds up).
+ */
+export function renderMediaPlaylist(playlist: MediaPlaylist, query?: string, skip = false): string {
   const uri = (name: string) => (query ? `${name}?${query}` : name);
+  const skipUntil = SKIP_TARGET_DURATIONS * playlist.targetDuration;
   const lines = [
     "#EXTM3U",
     "#EXT-X-VERSION:9",
     `#EXT-X-TARGETDURATION:${playlist.targetDuration}`,
-    `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${seconds(playlist.partTarget * 3)}`,
+    `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=${seconds(skipUntil)},PART-HOLD-BACK=${seconds(playlist.partTarget * 3)}`,
     `#EXT-X-PART-INF:PART-TARGET=${seconds(playlist.partTarget)}`,
     `#EXT-X-MEDIA-SEQUENCE:${playlist.mediaSequence}`,
     `#EXT-X-DISCONTINUITY-SEQUENCE:${playlist.discontinuitySequence}`,
   ];
+  const skipped = skip ? skippableSegments(playlist) : 0;
+  if (skipped > 0) lines.push(`#EXT-X-SKIP:SKIPPED-SEGMENTS=${skipped}`);
   let map: string | null = null;
   playlist.segments.forEach((segment, i) => {
+    if (i < skipped) return;
     if (segment.discontinuity && i > 0) lines.push("#EXT-X-DISCONTINUITY");
+    // The first segment listed (after a skip too) names its init segment: a client merging a delta update may not have seen it.
     if (segment.initName !== map) {
       map = segment.initName;
       lines.push(`#EXT-X-MAP:URI="${uri(segment.initName)}"`);
