@@ -7,6 +7,7 @@ import { DEMO_CARD_SUCCESS } from "../../src/contracts/payments.ts";
 import { holdDataDir } from "../../src/db/data-dir-hold.ts";
 import { closeStore, openStore } from "../../src/db/database.ts";
 import { PostgresStore } from "../../src/db/postgres-store.ts";
+import { ADMIN_COOKIE } from "../../src/modules/admin/auth.ts";
 import { loginAsAdmin, startTestApp, TestClient, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { buyDemoCode, enter, joinAs, makeFingerprint } from "../support/viewer.ts";
@@ -138,6 +139,8 @@ interface Event {
   lines: string[];
   /** One of the owner's recovery codes: their sign-in needs a second factor once the team rows exist. */
   recoveryCode: string;
+  /** The owner's session cookie, signed in before the move (the database holds its hash). */
+  adminToken: string;
 }
 
 /** An event with something in every table, made through the app as its people would. */
@@ -244,7 +247,14 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
     owner.id,
     Date.now(),
   );
-  return { title, thumbnailUrl, buyer: { code: accessCode, cookies: new Map(buyer.cookies) }, lines, recoveryCode: recoveryCode! };
+  return {
+    title,
+    thumbnailUrl,
+    buyer: { code: accessCode, cookies: new Map(buyer.cookies) },
+    lines,
+    recoveryCode: recoveryCode!,
+    adminToken: admin.cookies.get(ADMIN_COOKIE)!,
+  };
 }
 
 describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
@@ -335,6 +345,10 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       expect(poster.status).toBe(200);
       expect(new Uint8Array(await poster.arrayBuffer())).toEqual(PNG);
       expect((await admin.get("/api/admin/banned-users")).body.bannedUsers).toMatchObject([{ username: "Troll", reason: "spoilers" }]);
+      // The owner's session from before the move opens the panel still: its hash was copied, and its cookie matches it.
+      const before = new TestClient(server.url);
+      before.cookies.set(ADMIN_COOKIE, event.adminToken);
+      expect((await before.get("/api/admin/profile")).body.username).toBe("warden");
 
       // The buyer's session carries over: the chat history is there, pinned line included.
       const buyer = new TestClient(server.url);
