@@ -1,9 +1,10 @@
 import { createApp } from "./app.ts";
-import { adminCommand, backupCommand, CommandError } from "./cli/commands.ts";
+import { backupCommand, restoreCommand } from "./cli/backup.ts";
+import { adminCommand, CommandError } from "./cli/commands.ts";
 import { migrateDataCommand } from "./cli/migrate-data.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
 import { createContext, disposeContext } from "./context.ts";
-import { DataDirHeldError, holdDataDir } from "./db/data-dir-hold.ts";
+import { DataDirHeldError, DataDirUnwritableError, holdDataDir } from "./db/data-dir-hold.ts";
 import { closeStore, DatabaseUnavailableError, describePostgres, describeSchema, openStore } from "./db/database.ts";
 import { SchemaTooNewError } from "./db/migrate.ts";
 import { VERSION } from "./version.ts";
@@ -62,6 +63,8 @@ async function serve(config: Config): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const env = process.env;
+  // The database, the key, the backups and the recordings are the operator's alone, whatever the umask.
+  process.umask(0o077);
   try {
     if (argv[0] === "admin") {
       console.log(await adminCommand(argv.slice(1), env));
@@ -69,6 +72,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === "backup") {
       console.log(await backupCommand(argv.slice(1), env));
+      return 0;
+    }
+    if (argv[0] === "restore") {
+      console.log(await restoreCommand(argv.slice(1), env));
       return 0;
     }
     if (argv[0] === "migrate-data") {
@@ -90,7 +97,13 @@ async function main(argv: string[]): Promise<number> {
       console.error(`dreadcast: ${error.message}`);
       return 2;
     }
-    if (error instanceof CommandError || error instanceof DataDirHeldError || error instanceof DatabaseUnavailableError || error instanceof RedisUnavailableError) {
+    if (
+      error instanceof CommandError ||
+      error instanceof DataDirHeldError ||
+      error instanceof DataDirUnwritableError ||
+      error instanceof DatabaseUnavailableError ||
+      error instanceof RedisUnavailableError
+    ) {
       console.error(`dreadcast: ${error.message}`);
       return 1;
     }

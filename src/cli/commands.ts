@@ -1,9 +1,8 @@
-import { existsSync, rmSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import { createFirstAdminBody } from "../contracts/admin.ts";
 import { ConfigError, parseDatabaseUrl, parseServeArgs } from "../config.ts";
-import { backupDatabase, closeStore, DATABASE_FILE, databasePath, describePostgres, openStore, sqliteHandle } from "../db/database.ts";
+import { closeStore, DATABASE_FILE, databasePath, describePostgres, openStore } from "../db/database.ts";
 import { HttpError } from "../lib/errors.ts";
 import { roleSchema } from "../contracts/team.ts";
 import type { Store } from "../db/store.ts";
@@ -120,29 +119,6 @@ export async function adminCommand(argv: string[], env: Record<string, string | 
   throw new ConfigError(`unknown admin action '${action ?? ""}'; use 'admin create', 'admin reset-password' or 'admin disable-2fa'`);
 }
 
-export async function backupCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
-  const usage = "dreadcast backup FILE [--data-dir DIR]";
-  const { flags, rest } = parseCommandFlags(argv, ["database-url"]);
-  const databaseUrl = databaseUrlOf(flags, env);
-  if (databaseUrl) throw new ConfigError(pgDumpAdvice(databaseUrl, rest.length === 1 ? rest[0]! : "FILE"));
-  if (rest.length !== 1) throw new ConfigError(`backup needs exactly one FILE; usage: ${usage}`);
-  const target = resolve(rest[0]!);
-  if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
-  const dataDir = dataDirOf(flags, env);
-  requireEventDatabase(dataDir);
-  const store = await openStore({ dataDir });
-  try {
-    backupDatabase(sqliteHandle(store), target);
-  } catch (error) {
-    // Nothing half-written is left to pass for a backup (a full disk stops the copy part-way).
-    rmSync(target, { force: true });
-    throw new CommandError(`backup failed: ${(error as Error).message}`);
-  } finally {
-    await closeStore(store);
-  }
-  return `backup written to ${target} (${formatBytes(statSync(target).size)})`;
-}
-
 /**
  * A command that reads the event refuses a data directory without its database rather than make an empty
  * one (a typo in --data-dir, or cron started elsewhere, must not pass for a backup).
@@ -166,14 +142,14 @@ export function formatBytes(bytes: number): string {
 }
 
 /** --database-url, else DREADCAST_DATABASE_URL, checked as the server checks it; null for SQLite. */
-function databaseUrlOf(flags: Record<string, string>, env: Record<string, string | undefined>): string | null {
+export function databaseUrlOf(flags: Record<string, string>, env: Record<string, string | undefined>): string | null {
   if (flags["database-url"] !== undefined) return parseDatabaseUrl("database-url", flags["database-url"]);
   if (env.DREADCAST_DATABASE_URL !== undefined) return parseDatabaseUrl("database-url", env.DREADCAST_DATABASE_URL);
   return null;
 }
 
 /** `backup` copies the SQLite file; an event on PostgreSQL is backed up with PostgreSQL's own tool. */
-function pgDumpAdvice(databaseUrl: string, file: string): string {
+export function pgDumpAdvice(databaseUrl: string, file: string): string {
   const url = new URL(databaseUrl);
   const host = url.hostname || url.searchParams.get("host") || "localhost";
   const user = url.username ? ` -U ${decodeURIComponent(url.username)}` : "";

@@ -115,6 +115,6 @@ export async function migrateDataCommand(argv: string[], env: Record<string, str
     ...report.tables.map((t) => `  ${t.table.padEnd(width)}${String(t.rows).padStart(8)}`),
     ...(serverRunning ? [`note: a server is running on ${dataDir}; what it writes from now on is not in the copy — stop it, and start the servers on PostgreSQL`] : []),
     `uploads: images are in the database${uploads > 0 ? `, ${uploads} uploaded file${uploads === 1 ? "" : "s"} from ${join(dataDir, "uploads")} among them` : ""}`,
-    `done: ${report.tables.length} tables, ${total} rows, every count matches; start dreadcast with --database-url ${redactPassword(to)} (${file} is left as it was)`,
+    `done: ${report.tables.length} tables, ${total} rows, every count matches; start dreadcast with --database-url ${redactPassword(to)} --data-dir ${dataDir} (it keeps the key that opens the two factors and the stream key, and the recordings; ${file} is left as it was)`,
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const LOCK_FILE = "serve.lock";
@@ -7,6 +7,21 @@ const PID_FILE = "serve.pid";
 
 /** Another serving process holds the data directory; it names the directory and that process. */
 export class DataDirHeldError extends Error {}
+
+/** The data directory cannot be made or written (a read-only disk, another user's folder). */
+export class DataDirUnwritableError extends Error {}
+
+/** Makes `dataDir` (0700) if it is missing and checks that this process may write in it. */
+export function requireWritableDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    accessSync(dataDir, constants.W_OK);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why = code === "EROFS" ? "a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOTDIR" ? "not a directory" : message;
+    throw new DataDirUnwritableError(`the data directory ${dataDir} cannot be written (${why}); give the server one it may write to with --data-dir`);
+  }
+}
 
 export interface DataDirHold {
   release(): void;
@@ -20,7 +35,7 @@ export interface DataDirHold {
  * the process on any exit, `kill -9` included: there is never a stale lock to clean up.
  */
 export function holdDataDir(dataDir: string): DataDirHold {
-  mkdirSync(dataDir, { recursive: true });
+  requireWritableDataDir(dataDir);
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   lock.run("PRAGMA busy_timeout = 0");
   try {

@@ -33,7 +33,7 @@ export function describeSchema(from: number, to: number): string {
 
 /** Opens the SQLite file in dataDir with the pragmas every connection needs. */
 export function openSqlite(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(databasePath(dataDir), { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA busy_timeout = 5000");

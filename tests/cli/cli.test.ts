@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json";
@@ -23,6 +23,9 @@ setDefaultTimeout(30_000);
 const run = runCli;
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "dreadcast-cli-"));
+
+/** The archive's passphrase, as cron would give it. */
+const PASSPHRASE_ENV = { DREADCAST_BACKUP_PASSPHRASE: "wormwood lantern cellar 1907" };
 
 /** The suite runs on SQLite, and again on PostgreSQL (DREADCAST_TEST_ENGINE=postgres): a database per data directory. */
 const onPostgres = TEST_ENGINE === "postgres";
@@ -62,6 +65,8 @@ describe("flags", () => {
       "admin disable-2fa",
       "--secret-key",
       "backup FILE",
+      "restore ARCHIVE",
+      "--passphrase-file",
     ]) {
       expect(stdout).toContain(flag);
     }
@@ -257,18 +262,20 @@ describe("admin subcommands", () => {
 });
 
 describe("backup", () => {
-  test.skipIf(onPostgres)("backup writes a copy that opens and passes integrity_check; it refuses to overwrite", async () => {
+  test.skipIf(onPostgres)("backup writes an archive whose database restores, opens and passes integrity_check; it refuses to overwrite", async () => {
     const dir = tempDir();
     await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret!", "--data-dir", dir]);
-    const target = join(tempDir(), "copy.db");
-    const first = await run(["backup", target, "--data-dir", dir]);
+    const target = join(tempDir(), "copy.dreadcast");
+    const first = await run(["backup", target, "--data-dir", dir], PASSPHRASE_ENV);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^backup written to \S+copy\.db \(\d+\.\d KiB\)$/m);
-    const copy = new Database(target, { readonly: true });
+    expect(first.stdout).toMatch(/^backup written to \S+copy\.dreadcast \(\d+\.\d KiB, encrypted with age under the passphrase; dreadcast \S+, schema \d+\):$/m);
+    const restored = join(tempDir(), "restored");
+    expect((await run(["restore", target, "--data-dir", restored], PASSPHRASE_ENV)).code).toBe(0);
+    const copy = new Database(join(restored, "dreadcast.db"), { readonly: true });
     expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     expect(copy.query("SELECT username FROM admins").all()).toEqual([{ username: "warden" }]);
     copy.close();
-    const second = await run(["backup", target, "--data-dir", dir]);
+    const second = await run(["backup", target, "--data-dir", dir], PASSPHRASE_ENV);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("already exists");
   });
@@ -277,7 +284,7 @@ describe("backup", () => {
     const parent = tempDir();
     for (const dir of [join(parent, "dta"), parent]) {
       const target = join(tempDir(), "copy.db");
-      const { code, stdout, stderr } = await run(["backup", target, "--data-dir", dir]);
+      const { code, stdout, stderr } = await run(["backup", target, "--data-dir", dir], PASSPHRASE_ENV);
       expect(code).toBe(1);
       expect(stdout).toBe("");
       expect(stderr.trim().split("\n")).toHaveLength(1);
@@ -287,7 +294,7 @@ describe("backup", () => {
     }
     expect(existsSync(join(parent, "dta"))).toBe(false);
     // Without --data-dir, from a directory with no data/ in it (cron's working directory).
-    const proc = Bun.spawn([process.execPath, MAIN, "backup", join(parent, "copy.db")], { cwd: parent, env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, MAIN, "backup", join(parent, "copy.db")], { cwd: parent, env: { PATH: process.env.PATH ?? "", ...PASSPHRASE_ENV }, stderr: "pipe" });
     expect(await proc.exited).toBe(1);
     expect(await new Response(proc.stderr).text()).toContain(`no data directory at ${join(parent, "data")}`);
     expect(existsSync(join(parent, "data"))).toBe(false);
@@ -301,11 +308,11 @@ describe("backup", () => {
     if (Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small]).exitCode !== 0)
       return console.warn("cannot mount a tmpfs (not root?): SKIPPED the backup onto a full disk");
     try {
-      const target = join(small, "copy.db");
-      const { code, stderr } = await run(["backup", target, "--data-dir", dir]);
+      const target = join(small, "copy.dreadcast");
+      const { code, stderr } = await run(["backup", target, "--data-dir", dir], PASSPHRASE_ENV);
       expect(code).toBe(1);
       expect(stderr.trim()).toBe("dreadcast: backup failed: database or disk is full");
-      expect(existsSync(target)).toBe(false);
+      expect(readdirSync(small)).toEqual([]);
     } finally {
       Bun.spawnSync(["umount", small]);
     }
@@ -441,8 +448,8 @@ describe("serving", () => {
       await run(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "old-pass", "--data-dir", dir]);
       const server = await serve(dir);
       try {
-        const target = join(tempDir(), "live.db");
-        const backup = await run(["backup", target, "--data-dir", dir]);
+        const target = join(tempDir(), "live.dreadcast");
+        const backup = await run(["backup", target, "--data-dir", dir], PASSPHRASE_ENV);
         expect(backup.code).toBe(0);
         expect(existsSync(target)).toBe(true);
         const reset = await run(["admin", "reset-password", "--username", "warden", "--password", "new-pass", "--data-dir", dir]);

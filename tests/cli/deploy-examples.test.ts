@@ -17,7 +17,8 @@ const GLOBAL_FLAGS = ["help", "version"];
 /** The flags of the subcommands (src/cli), each of which also takes --data-dir. */
 const SUBCOMMAND_FLAGS: Record<string, string[]> = {
   "migrate-data": ["to", "data-dir"],
-  backup: ["database-url", "data-dir"],
+  backup: ["database-url", "passphrase-file", "without-key", "recordings-url", "data-dir"],
+  restore: ["passphrase-file", "database-url", "data-dir"],
   admin: ["username", "email", "password", "database-url", "data-dir"],
 };
 /** The health endpoints the server answers (src/modules/health). */

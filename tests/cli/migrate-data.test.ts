@@ -94,20 +94,24 @@ describe("bad input", () => {
     expect(result.stderr + result.stdout).not.toContain("hunter2");
   });
 
-  test("backup with PostgreSQL configured points to pg_dump and exits 2, by flag or by environment", async () => {
+  test("backup with PostgreSQL configured archives the key, uploads and recordings and names pg_dump for the database, by flag or by environment", async () => {
     const dir = await emptyEvent();
-    const byFlag = await run(["backup", join(dir, "copy.db"), "--database-url", "postgres://dread:hunter2@db.example.com:6543/event", "--data-dir", dir]);
-    expectOneLine(byFlag, 2, /the event's data is in PostgreSQL at db\.example\.com:6543\/event; back it up with pg_dump/);
-    expect(byFlag.stderr).toContain(`pg_dump -Fc -h db.example.com -p 6543 -U dread -f ${join(dir, "copy.db")} event`);
-    expect(byFlag.stderr).not.toContain("hunter2");
-    // Uploaded images are rows of the database: the dump holds them, no folder needs copying beside it.
-    expect(byFlag.stderr).toContain("uploaded images are in it too");
-    expect(byFlag.stderr).not.toContain("DATA_DIR/uploads");
-    expect(existsSync(join(dir, "copy.db"))).toBe(false);
-    const byEnv = await run(["backup", "copy.db", "--data-dir", dir], { DREADCAST_DATABASE_URL: "postgres://127.0.0.1/event" });
-    expectOneLine(byEnv, 2, /PostgreSQL at 127\.0\.0\.1:5432\/event; back it up with pg_dump/);
-    expectOneLine(await run(["backup", "copy.db", "--database-url", "sqlite://x", "--data-dir", dir]), 2, /--database-url must be a postgres:\/\/ URL/);
-  });
+    const passphrase = { DREADCAST_BACKUP_PASSPHRASE: "wormwood lantern cellar 1907" };
+    const target = join(dir, "rest.dreadcast");
+    const byFlag = await run(["backup", target, "--database-url", "postgres://dread:hunter2@db.example.com:6543/event", "--data-dir", dir], passphrase);
+    expect(byFlag.code).toBe(0);
+    expect(byFlag.stdout).toContain("database    not in it: the event's data is in PostgreSQL at db.example.com:6543/event; back it up with pg_dump");
+    expect(byFlag.stdout).toContain("pg_dump -Fc -h db.example.com -p 6543 -U dread -f FILE.dump event");
+    expect(byFlag.stdout + byFlag.stderr).not.toContain("hunter2");
+    // Uploaded images are rows of the database: the dump holds them.
+    expect(byFlag.stdout).toContain("uploaded images are in it too");
+    expect(existsSync(target)).toBe(true);
+    const byEnv = await run(["backup", join(dir, "again.dreadcast"), "--data-dir", dir], { ...passphrase, DREADCAST_DATABASE_URL: "postgres://127.0.0.1/event" });
+    expect(byEnv.code).toBe(0);
+    expect(byEnv.stdout).toContain("PostgreSQL at 127.0.0.1:5432/event; back it up with pg_dump");
+    expectOneLine(await run(["backup", "copy.db", "--database-url", "postgres://127.0.0.1/event", "--data-dir", dir]), 2, /backup needs a passphrase/);
+    expectOneLine(await run(["backup", "copy.db", "--database-url", "sqlite://x", "--data-dir", dir], passphrase), 2, /--database-url must be a postgres:\/\/ URL/);
+  }, 30_000);
 });
 
 const hasPostgres = await postgresAvailable();
@@ -315,6 +319,8 @@ describe.skipIf(!hasPostgres)("migrate-data into PostgreSQL", () => {
       expect(result.stdout).toContain(`note: a server is running on ${dataDir}`);
       expect(result.stdout).toContain("uploads: images are in the database");
       expect(out.at(-1)).toMatch(new RegExp(`^done: ${tables.length} tables, \\d+ rows, every count matches; start dreadcast with --database-url `));
+      // Without the data directory beside the database, the key and the recordings would be left behind.
+      expect(out.at(-1)).toContain(` --data-dir ${dataDir} (it keeps the key that opens the two factors and the stream key, and the recordings;`);
     } finally {
       await app.close();
     }

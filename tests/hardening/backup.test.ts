@@ -12,15 +12,17 @@ import { viewerSession } from "../support/viewer.ts";
 import { BUN, ROOT, tempDir } from "./support.ts";
 
 /**
- * `dreadcast backup` while the chat is busy: the copy opens, passes integrity_check and holds every
- * message acknowledged before the backup began.
+ * `dreadcast backup` while the chat is busy: the archive restores, its database opens, passes
+ * integrity_check and holds every message acknowledged before the backup began.
  */
 
 let server: ServerProcess | null = null;
 const dataDir = tempDir("backup");
+const restored = tempDir("backup-restored");
 afterAll(async () => {
   await server?.kill();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(restored, { recursive: true, force: true });
 });
 
 test("a backup taken under live chat load is sound and holds every message acknowledged before it began", async () => {
@@ -50,10 +52,11 @@ test("a backup taken under live chat load is sound and holds every message ackno
 
   // What was acknowledged before the backup began must be in it.
   const before = new Set(acked.keys());
-  const file = join(dataDir, "backup.db");
+  const file = join(dataDir, "backup.dreadcast");
   const started = Date.now();
   // Spawned without blocking: the chatters keep talking while it runs.
-  const proc = Bun.spawn([BUN, "src/main.ts", "backup", file, "--data-dir", dataDir], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const env = { ...process.env, DREADCAST_BACKUP_PASSPHRASE: "wormwood lantern cellar 1907" };
+  const proc = Bun.spawn([BUN, "src/main.ts", "backup", file, "--data-dir", dataDir], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
   const sentBefore = sent;
   const result = { status: await proc.exited, stdout: await new Response(proc.stdout).text() };
   const took = Date.now() - started;
@@ -64,7 +67,11 @@ test("a backup taken under live chat load is sound and holds every message ackno
   expect(result.status).toBe(0);
   expect(result.stdout).toContain("backup written to");
 
-  const copy = new Database(file, { readonly: true });
+  // What an operator checks a backup with: restored into a folder of its own.
+  const restore = Bun.spawnSync([BUN, "src/main.ts", "restore", file, "--data-dir", restored], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  expect(restore.stderr.toString()).toBe("");
+  expect(restore.exitCode).toBe(0);
+  const copy = new Database(join(restored, "dreadcast.db"), { readonly: true });
   try {
     expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
     const kept = new Set(
