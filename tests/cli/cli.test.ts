@@ -12,7 +12,7 @@ import { runCli } from "../support/cli.ts";
 import { startServer } from "../support/server.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { migrations, SCHEMA_VERSION } from "../../src/db/migrations.ts";
-import { describeCheckout, VERSION, versionFromDescribe } from "../../src/version.ts";
+import { describeCheckout, versionFromDescribe } from "../../src/version.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
@@ -76,9 +76,9 @@ describe("flags", () => {
   test("--version prints the version the checkout describes (its tag, or package.json's with the commit)", async () => {
     const { stdout, code } = await run(["--version"]);
     expect(code).toBe(0);
-    expect(stdout.trim()).toBe(`dreadcast ${VERSION}`);
+    // Described again now, not at import: a commit made meanwhile moves it.
     const described = describeCheckout(resolve(import.meta.dir, "../.."));
-    expect(VERSION).toBe(versionFromDescribe(described!, pkg.version));
+    expect(stdout.trim()).toBe(`dreadcast ${versionFromDescribe(described!, pkg.version)}`);
     expect(versionFromDescribe("513d8b7-dirty", "0.1.0")).toBe("0.1.0+g513d8b7-dirty");
     expect(versionFromDescribe("v1.2.0-3-g513d8b7", "0.1.0")).toBe("1.2.0-3-g513d8b7");
     expect(versionFromDescribe("", "0.1.0")).toBe("0.1.0");
@@ -343,7 +343,8 @@ describe("serving", () => {
     const store = await storeOf(dir);
     await store.close();
     const server = await serve(dir);
-    expect(server.output()).toMatch(new RegExp(`^dreadcast ${VERSION.replace(/[.+]/g, "\\$&")} listening on `, "m"));
+    // The version itself is --version's test: others commit in this checkout while the suite runs.
+    expect(server.output()).toMatch(/^dreadcast \S+ listening on /m);
     expect(server.output()).toMatch(new RegExp(`^data: .*, schema ${SCHEMA_VERSION}$`, "m"));
     await server.kill("SIGTERM");
     if (onPostgres) return;
