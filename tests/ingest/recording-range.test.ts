@@ -4,6 +4,9 @@
  * the end is a 416 naming the size.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { FILES_MISSING_MESSAGE } from "../../src/modules/replay/download.ts";
 import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf } from "../support/ws.ts";
@@ -72,4 +75,13 @@ describe.skipIf(mediaToolsMissing !== null)("the recording's download and the Ra
       if (res.status !== 416) expect(res.headers.get("content-type")).toBe("video/mp4");
     }
   }, 30_000);
+});
+
+describe.skipIf(mediaToolsMissing !== null)("a recording whose files are gone", () => {
+  test("is a 404 saying so, not a 500 (a data directory restored without its recordings)", async () => {
+    rmSync(join(app.ctx.config.dataDir, "recordings"), { recursive: true, force: true });
+    const res = await download(null);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: FILES_MISSING_MESSAGE });
+  });
 });

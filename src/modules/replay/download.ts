@@ -1,9 +1,23 @@
 import { parseByteRange } from "../../http/byte-range.ts";
-import { conflict } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { rebase, startSeconds, timescales } from "./rebase.ts";
 import { isTsFile, playedSegments, type RecordingStore, type SegmentRow } from "./recordings.ts";
 import { demuxTs, TsClock, TsError, type DemuxedTs } from "./ts-demux.ts";
 import { TsToMp4 } from "./ts-remux.ts";
+
+/** What the panel is told of a recording whose rows are there and whose files are not (a restore without them). */
+export const FILES_MISSING_MESSAGE = "This recording's files are missing: restore them from a backup, or delete the recording";
+
+/** Reads a recording's file, a missing one (on the disk or in the bucket) answered 404 rather than 500. */
+async function readKept(read: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return await read();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "NoSuchKey") throw notFound(FILES_MISSING_MESSAGE);
+    throw error;
+  }
+}
 
 /** The download's file name, from the recording's title. */
 function fileName(title: string, id: number): string {
@@ -41,11 +55,11 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
   const store = recordings.files;
   const own = segments.filter((s) => s.init_file === init);
   const files = [recordings.fileKey(row, init), ...own.map((s) => recordings.fileKey(row, s.file))];
-  const initBytes = await store.read(files[0]!);
+  const initBytes = await readKept(() => store.read(files[0]!));
   const sizes = [initBytes.length, ...own.map((s) => Number(s.bytes))];
   // The file starts at zero however much was trimmed off, or however late the first segment began.
   const scales = timescales(initBytes);
-  const offset0 = startSeconds(await store.read(files[1]!), scales);
+  const offset0 = startSeconds(await readKept(() => store.read(files[1]!)), scales);
   const total = sizes.reduce((a, b) => a + b, 0);
   const out = downloadHeaders(headers, fileName(row.title, id));
   out.set("accept-ranges", "bytes");
@@ -92,7 +106,7 @@ export async function recordingDownload(recordings: RecordingStore, id: number, 
  */
 async function tsDownload(recordings: RecordingStore, row: { dir: string }, segments: SegmentRow[], headers: Headers): Promise<Response> {
   const clock = new TsClock();
-  const read = async (s: SegmentRow) => demuxTs(await recordings.files.read(recordings.fileKey(row, s.file)), clock);
+  const read = async (s: SegmentRow) => demuxTs(await readKept(() => recordings.files.read(recordings.fileKey(row, s.file))), clock);
   let mp4: TsToMp4;
   let first: DemuxedTs;
   try {
