@@ -81,3 +81,17 @@ test("healthz answers 200", async () => {
   const res = await fetch(url + "/healthz");
   expect(res.status).toBe(200);
 });
+
+test("while it serves, the executable backs its event up and restores the archive (age and tar inside it)", async () => {
+  const env = { PATH: "/usr/bin:/bin", DREADCAST_BACKUP_PASSPHRASE: "wormwood lantern cellar 1907" };
+  const archive = join(dir, "night.dreadcast");
+  const backup = Bun.spawnSync([join(dir, "dreadcast"), "backup", archive], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+  expect(backup.stderr.toString()).toBe("");
+  expect(backup.exitCode).toBe(0);
+  expect(backup.stdout.toString()).toContain(`backup written to ${archive}`);
+  const restored = join(dir, "restored");
+  const restore = Bun.spawnSync([join(dir, "dreadcast"), "restore", archive, "--data-dir", restored], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+  expect(restore.stderr.toString()).toBe("");
+  expect(restore.exitCode).toBe(0);
+  expect(readdirSync(restored)).toContain("dreadcast.db");
+}, 30_000);
