@@ -11,6 +11,7 @@ import { VERSION } from "./version.ts";
 import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
+import { missingSealingKey } from "./sealing-key-check.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 
@@ -33,6 +34,8 @@ async function serve(config: Config): Promise<void> {
     hold?.release();
     throw error;
   }
+  const keyWarning = await missingSealingKey(config, store);
+  if (keyWarning) console.error(keyWarning);
   const app = (await createApp(ctx)).listen({ port: config.port, hostname: config.host });
   const port = app.server!.port ?? config.port;
   const bound = listenUrl(config.host, port);

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json";
@@ -359,6 +359,23 @@ describe("serving", () => {
     const upgraded = await serve(older);
     expect(upgraded.output()).toContain(`schema ${SCHEMA_VERSION - 1} → ${SCHEMA_VERSION}`);
     await upgraded.kill("SIGTERM");
+  });
+
+  test("a start whose database holds sealed secrets but whose key is missing says so, naming the key file", async () => {
+    const dir = tempDir();
+    const store = await storeOf(dir);
+    await store.run(
+      "INSERT INTO admins (username, email, password_hash, created_at, role, totp_secret, totp_enabled_at) VALUES ('warden', 'w@example.com', 'x', 1, 'owner', 'v1:x', 1)",
+    );
+    await store.close();
+    const server = await serve(dir, { until: "warning: " });
+    expect(server.output()).toContain(`warning: ${join(dir, "secrets.key")} is missing, yet the database holds 1 member(s)' authenticator secrets sealed under a key`);
+    await server.kill("SIGTERM");
+    // With the key there, nothing to say.
+    writeFileSync(join(dir, "secrets.key"), Buffer.alloc(32, 5));
+    const again = await serve(dir);
+    expect(again.output()).not.toContain("warning: ");
+    await again.kill("SIGTERM");
   });
 
   test("a database written by a newer dreadcast is refused before it is touched: exit 2, one line, for serving and the commands", async () => {
