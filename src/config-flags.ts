@@ -5,7 +5,23 @@ import type { Config } from "./config.ts";
  * and checked by `parseServeArgs` in config.ts.
  */
 export type FlagKind =
-  "string" | "port" | "url" | "boolean" | "list" | "batch-ms" | "mebibytes" | "timeout-seconds" | "database-url" | "redis-url" | "name" | "token" | "file" | "key32" | "s3-url";
+  | "string"
+  | "port"
+  | "url"
+  | "boolean"
+  | "list"
+  | "batch-ms"
+  | "mebibytes"
+  | "timeout-seconds"
+  | "database-url"
+  | "redis-url"
+  | "name"
+  | "token"
+  | "file"
+  | "key32"
+  | "s3-url"
+  | "duration"
+  | "count";
 
 export interface FlagSpec {
   key: keyof Config;
@@ -101,6 +117,20 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: "string",
     value: "KEY",
     help: "with --recordings-url: its secret (default from S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY)",
+  },
+  "backup-every": {
+    key: "backupEveryMs",
+    kind: "duration",
+    value: "TIME",
+    help: "take a backup (the archive of `dreadcast backup`) every TIME, e.g. 1h, 30m or 1d, into --backup-to; needs a passphrase",
+  },
+  "backup-to": { key: "backupTo", kind: "string", value: "DIR|URL", help: "with --backup-every: a folder, or s3://bucket/prefix (the --s3-* flags reach it)" },
+  "backup-keep": { key: "backupKeep", kind: "count", value: "N", help: "with --backup-every: keep the newest N backups there, deleting older ones (default 24)" },
+  "backup-passphrase-file": {
+    key: "backupPassphraseFile",
+    kind: "file",
+    value: "FILE",
+    help: "with --backup-every: the archives' passphrase, the file's first line (or DREADCAST_BACKUP_PASSPHRASE)",
   },
   "replay-cache-mb": {
     key: "replayCacheBytes",

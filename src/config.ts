@@ -65,6 +65,13 @@ export interface Config {
   s3Region: string | null;
   s3AccessKeyId: string | null;
   s3SecretAccessKey: string | null;
+  /** Scheduled backups: how often (ms), where (a folder or s3://bucket/prefix), how many kept, under which passphrase. */
+  backupEveryMs: number | null;
+  backupTo: string | null;
+  backupKeep: number;
+  backupPassphraseFile: string | null;
+  /** From --backup-passphrase-file or DREADCAST_BACKUP_PASSPHRASE, read once at start. */
+  backupPassphrase: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -124,8 +131,15 @@ export function defaultConfig(): Config {
     s3Region: null,
     s3AccessKeyId: null,
     s3SecretAccessKey: null,
+    backupEveryMs: null,
+    backupTo: null,
+    backupKeep: 24,
+    backupPassphraseFile: null,
+    backupPassphrase: null,
   };
 }
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Config] {
   switch (spec.kind) {
@@ -204,6 +218,16 @@ function parseValue(name: string, spec: FlagSpec, raw: string): Config[keyof Con
       }
       if (url.protocol !== "s3:" || !url.hostname) throw new ConfigError(`--${name} must be an s3://bucket/prefix URL, got '${raw.slice(0, 80)}'`);
       return raw;
+    }
+    case "duration": {
+      const match = /^(\d{1,6})(s|m|h|d)$/.exec(raw.trim());
+      const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : 0;
+      if (!match || ms < 1000 || ms > 366 * DURATION_UNITS.d!) throw new ConfigError(`--${name} must be a time such as 30m, 1h or 1d (from 1s to 366d), got '${raw.slice(0, 80)}'`);
+      return ms;
+    }
+    case "count": {
+      if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1) throw new ConfigError(`--${name} must be a whole number from 1 to 99999, got '${raw.slice(0, 80)}'`);
+      return Number(raw);
     }
     case "key32": {
       // An example's placeholder is named as such once every value is read.
@@ -324,7 +348,26 @@ export function parseServeArgs(argv: string[], env: Record<string, string | unde
     );
   }
   checkRtmp(result);
+  checkBackups(result, env);
   return result;
+}
+
+/** Scheduled backups need somewhere to go and a passphrase, read here once. */
+function checkBackups(config: Config, env: Record<string, string | undefined>): void {
+  if (config.backupEveryMs === null) {
+    if (config.backupTo) throw new ConfigError("--backup-to needs --backup-every, how often to take a backup");
+    return;
+  }
+  if (!config.backupTo) throw new ConfigError("--backup-every needs --backup-to, a folder or s3://bucket/prefix to keep the backups in");
+  if (config.backupTo.startsWith("s3:")) parseValue("backup-to", { key: "backupTo", kind: "s3-url", help: "" }, config.backupTo);
+  else config.backupTo = resolve(config.backupTo);
+  const passphrase = config.backupPassphraseFile ? readFileSync(config.backupPassphraseFile, "utf8").split(/\r?\n/)[0] : env.DREADCAST_BACKUP_PASSPHRASE;
+  if (!passphrase) {
+    throw new ConfigError(
+      "--backup-every needs a passphrase to encrypt the backups (they hold the key that opens the two factors and the stream key): --backup-passphrase-file FILE or DREADCAST_BACKUP_PASSPHRASE",
+    );
+  }
+  config.backupPassphrase = passphrase;
 }
 
 /** RTMPS needs both PEM files, and they must make a certificate TLS accepts; the ports must not collide. */

@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
 import { backupCommand, restoreCommand } from "./cli/backup.ts";
+import { BackupSchedule } from "./cli/backup-schedule.ts";
 import { adminCommand, CommandError } from "./cli/commands.ts";
 import { migrateDataCommand } from "./cli/migrate-data.ts";
 import { ConfigError, paymentMode, parseServeArgs, serveHelp, type Config } from "./config.ts";
@@ -8,6 +9,7 @@ import { DataDirHeldError, DataDirUnwritableError, holdDataDir } from "./db/data
 import { closeStore, DatabaseUnavailableError, describePostgres, describeSchema, openStore } from "./db/database.ts";
 import { SchemaTooNewError } from "./db/migrate.ts";
 import { VERSION } from "./version.ts";
+import { intervalJob } from "./cluster/cluster.ts";
 import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
@@ -60,6 +62,15 @@ async function serve(config: Config): Promise<void> {
   console.log(paymentMode(config) === "demo" ? "payments: demo mode — no real money, test card 4242 4242 4242 4242" : "payments: live Stripe payments");
   console.log(config.smtpUrl ? `e-mail: SMTP via ${new URL(config.smtpUrl).host}` : `e-mail: outbox folder ${config.dataDir}/outbox (no SMTP set)`);
   console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}, ${schema}` : `data: ${config.dataDir}, ${schema}`);
+  if (config.backupEveryMs) {
+    // One instance of a cluster takes them; alone, this one.
+    const schedule = new BackupSchedule(config, consoleLogger);
+    ctx.cluster.single(
+      "backups",
+      intervalJob(() => void schedule.tick(), config.backupEveryMs),
+    );
+    console.log(`backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept`);
+  }
   if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);
   if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }

@@ -61,12 +61,6 @@ function sqliteSchema(file: string): number {
   }
 }
 
-/**
- * `dreadcast backup FILE`: everything a restore needs in one archive — a consistent snapshot of the SQLite
- * database (on PostgreSQL, pg_dump's part), the sealing key, the uploaded images and the recordings (their
- * files, or which bucket holds them) — encrypted under a passphrase. Written beside FILE and renamed to it
- * only when whole.
- */
 export async function backupCommand(argv: string[], env: Record<string, string | undefined>): Promise<string> {
   const withoutKey = takeSwitch(argv, "without-key");
   const { flags, rest } = parseCommandFlags(withoutKey.argv, ["database-url", "passphrase-file", "recordings-url"]);
@@ -76,8 +70,31 @@ export async function backupCommand(argv: string[], env: Record<string, string |
   if (recordingsUrl !== null && !/^s3:\/\/[^/]+/.test(recordingsUrl)) throw new ConfigError(`--recordings-url must be an s3://bucket/prefix URL, got '${recordingsUrl}'`);
   const passphrase = passphraseOf(flags, env, "backup");
   const target = resolve(rest[0]!);
+  const keyIsTheirs = withoutKey.on ? "--without-key" : env.DREADCAST_SECRET_KEY ? "DREADCAST_SECRET_KEY is set" : null;
+  return (await takeBackup({ target, dataDir: dataDirOf(flags, env), databaseUrl, recordingsUrl, passphrase, keyIsTheirs })).lines.join("\n");
+}
+
+export interface BackupOptions {
+  /** The archive to write (it must not exist). */
+  target: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Where the recordings are, when a bucket keeps them (their files are then not copied). */
+  recordingsUrl: string | null;
+  passphrase: string;
+  /** Why the key is left out (the operator keeps it), or null to include it. */
+  keyIsTheirs: string | null;
+}
+
+/**
+ * Everything a restore needs in one archive — a consistent snapshot of the SQLite database (on
+ * PostgreSQL, pg_dump's part), the sealing key, the uploaded images and the recordings (their files, or
+ * which bucket holds them) — encrypted under a passphrase. Written beside the target and linked to it
+ * only when whole. Returns its size and the lines that say what it holds.
+ */
+export async function takeBackup(options: BackupOptions): Promise<{ size: number; lines: string[] }> {
+  const { target, dataDir, databaseUrl, recordingsUrl, passphrase, keyIsTheirs } = options;
   if (existsSync(target)) throw new CommandError(`${target} already exists; choose a new file name`);
-  const dataDir = dataDirOf(flags, env);
   if (databaseUrl) {
     if (!existsSync(dataDir) || !statSync(dataDir).isDirectory())
       throw new CommandError(`no data directory at ${dataDir}; point --data-dir at the event's (it keeps the key and the recordings)`);
@@ -103,7 +120,6 @@ export async function backupCommand(argv: string[], env: Record<string, string |
       sources.push({ path: DATABASE_FILE, from: snapshot });
     }
     const keyFile = join(dataDir, SECRET_KEY_FILE);
-    const keyIsTheirs = withoutKey.on || Boolean(env.DREADCAST_SECRET_KEY);
     const key: ArchiveHead["key"] = keyIsTheirs ? "operator" : existsSync(keyFile) ? "included" : "none yet";
     if (key === "included") sources.push({ path: SECRET_KEY_FILE, from: keyFile });
     for (const folder of ["uploads", ...(recordingsUrl ? [] : ["recordings"])]) {
@@ -129,18 +145,22 @@ export async function backupCommand(argv: string[], env: Record<string, string |
     const sum = (files: { size: number }[]) => formatBytes(files.reduce((n, f) => n + f.size, 0));
     const recordings = count("recordings/");
     const db = manifest.files.find((f) => f.path === DATABASE_FILE);
-    return [
-      `backup written to ${target} (${formatBytes(statSync(target).size)}, encrypted with age under the passphrase; dreadcast ${VERSION}, schema ${schema}):`,
-      db ? `  database    ${DATABASE_FILE}, ${formatBytes(db.size)} (a consistent snapshot)` : `  database    not in it: ${pgDumpAdvice(databaseUrl!, "FILE.dump")}`,
-      key === "included"
-        ? `  key         ${SECRET_KEY_FILE} (opens the team's two factors and the stream key)`
-        : key === "operator"
-          ? `  key         not in it (${withoutKey.on ? "--without-key" : "DREADCAST_SECRET_KEY is set"}): keep your copy of the key; without it the two factors and the stream key cannot be read`
-          : `  key         none made yet (nothing sealed so far)`,
-      `  uploads     ${count("uploads/").length} file(s), ${sum(count("uploads/"))} (images from before they were kept in the database)`,
-      recordingsUrl ? `  recordings  in ${recordingsUrl}, not copied: the bucket keeps them` : `  recordings  ${recordings.length} file(s), ${sum(recordings)}`,
-      `check it with: dreadcast restore ${target} --data-dir /tmp/dreadcast-check (with the same passphrase)`,
-    ].join("\n");
+    const size = statSync(target).size;
+    return {
+      size,
+      lines: [
+        `backup written to ${target} (${formatBytes(size)}, encrypted with age under the passphrase; dreadcast ${VERSION}, schema ${schema}):`,
+        db ? `  database    ${DATABASE_FILE}, ${formatBytes(db.size)} (a consistent snapshot)` : `  database    not in it: ${pgDumpAdvice(databaseUrl!, "FILE.dump")}`,
+        key === "included"
+          ? `  key         ${SECRET_KEY_FILE} (opens the team's two factors and the stream key)`
+          : key === "operator"
+            ? `  key         not in it (${keyIsTheirs}): keep your copy of the key; without it the two factors and the stream key cannot be read`
+            : `  key         none made yet (nothing sealed so far)`,
+        `  uploads     ${count("uploads/").length} file(s), ${sum(count("uploads/"))} (images from before they were kept in the database)`,
+        recordingsUrl ? `  recordings  in ${recordingsUrl}, not copied: the bucket keeps them` : `  recordings  ${recordings.length} file(s), ${sum(recordings)}`,
+        `check it with: dreadcast restore ${target} --data-dir /tmp/dreadcast-check (with the same passphrase)`,
+      ],
+    };
   } catch (error) {
     if (error instanceof CommandError || error instanceof ConfigError) throw error;
     // Nothing half-written is left to pass for a backup (a full disk stops the copy part-way).
