@@ -190,6 +190,8 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
   if (!existsSync(archive) || !statSync(archive).isFile()) throw new CommandError(`no backup at ${archive}`);
   const dataDir = dataDirOf(flags, env);
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new CommandError(`${dataDir} is not a directory`);
+  // A directory made for the restore goes again if the restore is refused: nothing is left behind.
+  const made = !existsSync(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   let hold;
   try {
@@ -199,6 +201,7 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
     throw error;
   }
   const work = mkdtempSync(join(dataDir, ".restoring-"));
+  let restored = false;
   try {
     const { manifest } = await readArchive(archive, passphrase, work, (head) => {
       if (head.formatVersion > ARCHIVE_FORMAT || head.schema > SCHEMA_VERSION) {
@@ -243,6 +246,7 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
     const files = manifest.files;
     const recordings = files.filter((f) => f.path.startsWith("recordings/")).length;
     const stale = replaced.filter((name) => BESIDE_DATABASE.includes(name));
+    restored = true;
     const start = databaseUrl ?? (manifest.engine === "postgres" ? "postgres://…" : null);
     return [
       `restored ${archive} into ${dataDir} (written by dreadcast ${manifest.version} at ${manifest.createdAt}, schema ${manifest.schema}; every checksum matches):`,
@@ -266,5 +270,6 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
   } finally {
     rmSync(work, { recursive: true, force: true });
     hold.release();
+    if (made && !restored) rmSync(dataDir, { recursive: true, force: true });
   }
 }

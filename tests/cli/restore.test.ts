@@ -250,6 +250,10 @@ describe.skipIf(onPostgres)("bad archives are refused and change nothing", () =>
       expect(snapshotOf(target).filter((n) => !n.startsWith("serve."))).toEqual(before.filter((n) => !n.startsWith("serve.")));
     }
     expect(existsSync(join(work, "outside"))).toBe(false);
+    // Refused into a directory that was not there: it is not there after.
+    const fresh = join(work, "fresh");
+    expect((await runCli(["restore", good, "--data-dir", fresh, "--passphrase-file", wrongPass])).code).toBe(1);
+    expect(existsSync(fresh)).toBe(false);
     const none = await runCli(["restore", good, "--data-dir", target]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("restore needs the passphrase");
