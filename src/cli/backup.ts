@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { type Dirent, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "../config.ts";
 import { DataDirHeldError, holdDataDir } from "../db/data-dir-hold.ts";
@@ -41,10 +41,10 @@ function takeSwitch(argv: string[], name: string): { on: boolean; argv: string[]
   return { on: rest.length !== argv.length, argv: rest };
 }
 
-/** Every file under `dir`, as [path relative to `dir`, absolute path]; none when it does not exist. */
+/** Every file under `dir` (absolute paths, sorted); none when it does not exist. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
