@@ -29,7 +29,9 @@ const copyAndKeep = async (from: ReadableStream<Uint8Array>, to: NodeJS.WriteStr
   }
   return kept + decoder.decode();
 };
-const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**", `--path-ignore-patterns=${ALONE}`], { stdio: ["ignore", "pipe", "pipe"] });
+const sqlite = Bun.spawn([process.execPath, "test", PARALLEL, "--path-ignore-patterns=tests/hardening/**", `--path-ignore-patterns=${ALONE}`], {
+  stdio: ["ignore", "pipe", "pipe"],
+});
 const sqliteOutput = Promise.all([copyAndKeep(sqlite.stdout, process.stdout), copyAndKeep(sqlite.stderr, process.stderr)]);
 
 /** A run whose output is kept until it is done (stdout and stderr, read as it goes so it never blocks). */
