@@ -56,6 +56,17 @@ async function start({
   return { server, lines, recordings, sessions, url: (key = KEY) => `${tls ? "rtmps" : "rtmp"}://127.0.0.1:${server!.port}/live/${key}` };
 }
 
+/** A self-signed certificate for localhost, as PEM text (its files made and removed again). */
+function localhostCertificate(): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
+  try {
+    selfSignedCertificate(dir, "localhost");
+    return { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function expectMonotonic(recording: Recording) {
   for (let i = 1; i < recording.video.length; i++) expect(recording.video[i]!.dts).toBeGreaterThan(recording.video[i - 1]!.dts);
   for (let i = 1; i < recording.audio.length; i++) expect(recording.audio[i]!.dts).toBeGreaterThan(recording.audio[i - 1]!.dts);
@@ -138,10 +149,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
   test.skipIf(!OPENSSL)(
     "RTMPS: the same publish over TLS",
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
-      selfSignedCertificate(dir, "localhost");
-      const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
-      rmSync(dir, { recursive: true, force: true });
+      const tls = localhostCertificate();
       const { recordings, url } = await start({ tls });
       expect(url()).toStartWith("rtmps://");
       const { code } = await publish(url(), { seconds: 1, size: "160x90" }).done;
@@ -156,10 +164,7 @@ describe.skipIf(!FFMPEG)("RTMP ingest with FFmpeg publishing", () => {
   test.skipIf(!OPENSSL)(
     "behind a trusted TCP proxy that sends the PROXY header, the door counts the client it names: RTMP and RTMPS publish through it, wrong keys hold only their sender",
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), "dreadcast-rtmps-"));
-      selfSignedCertificate(dir, "localhost");
-      const tls = { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
-      rmSync(dir, { recursive: true, force: true });
+      const tls = localhostCertificate();
       const plain = await start({ trustProxy: ["127.0.0.1"] });
       const plainServer = plain.server;
       server = undefined; // this test closes its two servers itself

@@ -85,6 +85,16 @@ describe("the RTMP door", () => {
     expect(d.waitMs(key, 20 * 60_000 + 4)).toBe(10_000);
   });
 
+  test("lines about an address's connections not publishing: ten a minute, then a count of those held back", () => {
+    const { door: d, lines } = door();
+    for (let i = 0; i < 25; i++) d.log("198.51.100.6", "warn", `line ${i}`, i);
+    expect(lines).toHaveLength(10);
+    d.sweep(60_000);
+    expect(lines.at(-1)).toContain("198.51.100.6: 15 more line(s) about connections not publishing were not logged");
+    d.log("198.51.100.6", "info", "a new minute", 60_001);
+    expect(lines.at(-1)).toContain("a new minute");
+  });
+
   test("a connection's allowance before publish: its own and its address's", () => {
     const { door: d } = door({ setupMessagesPerSecond: 10, addressMessagesPerSecond: 15 });
     const key = d.arrive("198.51.100.5", 0)!;

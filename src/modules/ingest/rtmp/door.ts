@@ -80,6 +80,8 @@ interface Address {
   /** Wrong keys since the last line logged for this address, and when that was. */
   unlogged: number;
   loggedAt: number;
+  /** Other lines about its connections in the minute since `since`, and those held back. */
+  lines: { count: number; since: number; held: number };
 }
 
 /** What the panel is told: an address refused for wrong keys, and how long it waits now. */
@@ -95,6 +97,8 @@ export interface WrongKeyReport {
 export const WRONG_KEY_REPORT_MS = 10 * 60_000;
 /** At most one line a minute per address about wrong keys, and one a minute about connections shed. */
 const LOG_EVERY_MS = 60_000;
+/** Other lines about an address's connections not publishing, at most this many a minute; the rest are counted. */
+const SETUP_LINES_PER_MINUTE = 10;
 
 /** A pending connection's allowance of messages and bytes, its own and its address's. */
 export interface SetupAllowance {
@@ -189,6 +193,14 @@ export class RtmpDoor {
     }
   }
 
+  /** A line about one of the address's connections not publishing: logged, unless it has had its few this minute. */
+  log(key: string, level: "info" | "warn", line: string, now: number): void {
+    const { lines } = this.address(key, now);
+    if (now - lines.since >= LOG_EVERY_MS) this.flushLines(key, now);
+    if (lines.count++ < SETUP_LINES_PER_MINUTE) this.logger[level](line);
+    else lines.held++;
+  }
+
   /** What the panel shows: addresses with wrong keys in the last ten minutes, the most first. */
   wrongKeyReport(now: number): WrongKeyReport[] {
     const report: WrongKeyReport[] = [];
@@ -203,9 +215,11 @@ export class RtmpDoor {
   sweep(now: number): void {
     for (const address of this.addresses.values()) {
       if (address.unlogged > 0 && now - address.loggedAt >= LOG_EVERY_MS) this.flush(address, now, "");
+      if (now - address.lines.since >= LOG_EVERY_MS) this.flushLines(address.key, now);
       const quiet =
         address.pending.size === 0 &&
         address.unlogged === 0 &&
+        address.lines.count === 0 &&
         now >= address.waitUntil + this.limits.wrongKeyWindowMs &&
         address.recentWrongKeys.every((at) => now - at >= WRONG_KEY_REPORT_MS) &&
         address.opened.full(now) &&
@@ -221,6 +235,14 @@ export class RtmpDoor {
     this.logger.warn(`rtmp ${address.key}: ${address.unlogged} more publish(es) refused for a wrong stream key${since}${started}`);
     address.unlogged = 0;
     address.loggedAt = now;
+  }
+
+  /** Says how many lines were held back in the minute gone, and starts the next minute. */
+  private flushLines(key: string, now: number): void {
+    const address = this.addresses.get(key);
+    if (!address) return;
+    if (address.lines.held) this.logger.warn(`rtmp ${key}: ${address.lines.held} more line(s) about connections not publishing were not logged`);
+    address.lines = { count: 0, since: now, held: 0 };
   }
 
   private evictOldest(address: Address, now: number): void {
@@ -258,6 +280,7 @@ export class RtmpDoor {
         waitUntil: 0,
         unlogged: 0,
         loggedAt: -Infinity,
+        lines: { count: 0, since: now, held: 0 },
       };
       this.addresses.set(key, address);
     }

@@ -67,8 +67,6 @@ export interface RtmpServer {
 }
 
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
-/** Lines about connections not publishing, per address a minute; the rest are counted. */
-const SETUP_LINES_PER_MINUTE = 10;
 /** Replies a peer has not read: past this it is asking without reading (a publisher reads all it gets). */
 const MAX_UNSENT_BYTES = 1024 * 1024;
 
@@ -79,23 +77,10 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
   const connections = new Set<RtmpConnection>();
   const live = new Set<string>();
   const door = new RtmpDoor(limits, logger);
-  const setupLines = new Map<string, { count: number; since: number; held: number }>();
   let secureContext = options.tls ? tls.createSecureContext({ cert: toPem(options.tls.cert), key: toPem(options.tls.key) }) : null;
   let nextId = 1;
   let refused = 0;
   let lastRefusalLog = 0;
-
-  const setupLog = (key: string, level: "info" | "warn", line: string) => {
-    const now = Date.now();
-    let lines = setupLines.get(key);
-    if (!lines || now - lines.since >= 60_000) {
-      if (lines?.held) logger.warn(`rtmp ${key}: ${lines.held} more line(s) about connections not publishing were not logged`);
-      lines = { count: 0, since: now, held: 0 };
-      setupLines.set(key, lines);
-    }
-    if (lines.count++ < SETUP_LINES_PER_MINUTE) logger[level](line);
-    else lines.held++;
-  };
 
   const trusted = new Set((options.trustProxy ?? []).map(plainAddress));
   const accept = (raw: net.Socket): void => {
@@ -195,7 +180,7 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
           if (publishing) door.leave(key, doorHandle);
           else allowance = door.pend(key, doorHandle, Date.now());
         },
-        log: (level, line) => setupLog(key, level, line),
+        log: (level, line) => door.log(key, level, line, Date.now()),
         onClosed: () => {
           connections.delete(connection);
           door.leave(key, doorHandle);
@@ -237,11 +222,6 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<RtmpS
       const now = Date.now();
       for (const connection of [...connections]) connection.checkTimeouts(now);
       door.sweep(now);
-      for (const [key, lines] of setupLines) {
-        if (now - lines.since < 60_000) continue;
-        if (lines.held) logger.warn(`rtmp ${key}: ${lines.held} more line(s) about connections not publishing were not logged`);
-        setupLines.delete(key);
-      }
     },
     Math.min(1000, Math.max(50, Math.floor(limits.setupIdleTimeoutMs / 4))),
   );
