@@ -109,7 +109,9 @@ describe("health, readiness and metrics", () => {
     const page = (await a.client().get("/metrics")).text;
     expect(page).toContain("dreadcast_event_payments{");
     const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: new TextEncoder().encode(page), stdout: "pipe", stderr: "pipe" });
-    expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+    const said = check.stdout.toString() + check.stderr.toString();
+    if (said !== "" || check.exitCode !== 0) console.log(`promtool (exit ${check.exitCode}) said:\n${said}\nof this page:\n${page}`);
+    expect(said).toBe("");
     expect(check.exitCode).toBe(0);
   });
 });

@@ -504,6 +504,25 @@ describe("the admin's refunds", () => {
     expect(await ledgerOf(intentId)).toMatchObject({ status: "refunded", refundedAmount: 100 });
   });
 
+  test("a double click whose second request is read only after the first was answered is still one refund; a click after the answer is refused", async () => {
+    const { code, intentId } = await buyAndWatch("SlowSecond");
+    // Both clicks left the browser now; the first is answered before the server reads the second.
+    const clickedAt = performance.now();
+    const first = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId });
+    expect(first.status).toBe(200);
+    expect(first.body.revokedCode).toBe(code);
+    const second = await app.ctx.refunds.refund(intentId, undefined, app.url, undefined, undefined, clickedAt);
+    expect(second.outcome.payment).toMatchObject({ status: "refunded", refundedAmount: 100 });
+    expect(second.outcome.revokedCode).toBeNull();
+    const calls = stripe.requests.filter((r) => r.path === "/v1/refunds" && r.params.payment_intent === intentId);
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([calls[0]!.idempotencyKey, calls[0]!.idempotencyKey]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intentId)).toHaveLength(1);
+    // A click made once the answer was in is a new refund, and nothing is left.
+    const later = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId });
+    expect(later.status).toBe(409);
+    expect(later.body.error).toBe("This payment has already been refunded in full.");
+  });
+
   test("the admin's reason goes to Stripe (a fraudulent payment's card is then blocked there); none is sent when none is given", async () => {
     const { intentId } = await buyAndWatch("StolenCard");
     const res = await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0, reason: "fraudulent" });

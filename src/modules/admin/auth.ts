@@ -28,7 +28,7 @@ export type AdminNeed = Capability | "member" | "self";
 /**
  * The one admin check: every route added to the returned app answers 401 without a live admin session and
  * 403 when the member's role lacks `need` (deny by default: the need is not optional), and has the
- * `admin`, its `session`, the caller's `clientIp` and `userAgent` in its context. It is a derive, which runs
+ * `admin`, its `session`, the caller's `clientIp`, `userAgent` and `receivedAt` in its context. It is a derive, which runs
  * before validation, so a caller without the right learns nothing about a route's input. Routes are added on
  * the returned instance:
  *
@@ -44,6 +44,7 @@ export function adminRoutes(ctx: AppContext, need: AdminNeed) {
       server = app.server;
     })
     .derive(async ({ request }) => {
+      const receivedAt = performance.now();
       const session = await ctx.admins.requireSession(readCookie(request, ADMIN_COOKIE));
       if (session.enrolOnly && need !== "self") throw new HttpError(403, ENROL_FIRST, {}, undefined, { enrol: true });
       if (need !== "self" && need !== "member" && !roleCan(session.admin.role, need)) throw new HttpError(403, ROLE_REFUSED);
@@ -54,6 +55,8 @@ export function adminRoutes(ctx: AppContext, need: AdminNeed) {
         sessionId: session.id,
         clientIp: clientAddress(server?.requestIP(request)?.address, request.headers.get("x-forwarded-for"), ctx.config.trustProxy),
         userAgent: request.headers.get("user-agent") ?? "",
+        /** `performance.now()` when the request was taken in, before its session was looked up. */
+        receivedAt,
       };
     });
 }

@@ -15,9 +15,9 @@ export function paymentAdminRoutes(ctx: AppContext) {
     })
     .post(
       "/payments/refund",
-      async ({ body, admin, session, clientIp }) => {
+      async ({ body, admin, session, clientIp, receivedAt }) => {
         requireRecentProof(session);
-        const { outcome, before } = await ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason);
+        const { outcome, before } = await ctx.refunds.refund(body.paymentIntentId, body.amount, ctx.site.url(), body.expectedRefunded, body.reason, receivedAt);
         const after = paymentState(outcome.payment);
         const refunded = after.refundedAmount - before.refundedAmount;
         await ctx.audit.record(admin, "payment.refund", body.paymentIntentId, before, { ...after, refunded, reason: body.reason ?? null }, clientIp);
