@@ -15,6 +15,7 @@ import { REPLAY_PREFIX } from "./modules/replay/service.ts";
 import { teamRoutes } from "./modules/admin/team-routes.ts";
 import { paymentAdminRoutes } from "./modules/payments/admin-routes.ts";
 import { settingsAdminRoutes } from "./modules/settings/admin-routes.ts";
+import { eventPhaseAdminRoutes } from "./modules/event-phase/routes.ts";
 import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
 import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
@@ -143,6 +144,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?:
     .use(teamRoutes(ctx))
     .use(adminPanelRoutes(ctx))
     .use(settingsAdminRoutes(ctx, uploads))
+    .use(eventPhaseAdminRoutes(ctx))
     .use(paymentAdminRoutes(ctx))
     .use(moderationRoutes(ctx))
     .use(uploadRoutes(uploads))

@@ -34,6 +34,7 @@ import { RecordingStore } from "./modules/replay/recordings.ts";
 import { DiskRecordingFiles, S3RecordingFiles, type RecordingFiles } from "./modules/replay/files.ts";
 import { CachedRecordingFiles } from "./modules/replay/file-cache.ts";
 import { ReplayService } from "./modules/replay/service.ts";
+import { EventPhaseService } from "./modules/event-phase/service.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 
 /** What every feature module is built from: the config, the database, the log and the services. */
@@ -61,6 +62,8 @@ export interface AppContext {
   /** Follows the relayed stream and keeps it (run by one instance of a cluster). */
   relayRecorder: RelayRecorder;
   replay: ReplayService;
+  /** The night's phase: upcoming, pre-show, live, break, ended, replay or closed; what every page reads. */
+  phases: EventPhaseService;
   /** The built-in ingest: OBS's RTMP in (while the stream source is "ingest"), LL-HLS out. */
   ingest: IngestService;
   mail: MailService;
@@ -144,7 +147,9 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   await recordings.recoverInterrupted();
   const recorder = new Recorder(recordings, log);
   ingest.recorder = recorder;
-  const replay = new ReplayService(store, recordings, settings, stream, ingest, chat.messages);
+  const phases = new EventPhaseService(store, settings, stream, ingest);
+  settings.setPhaseProvider(() => phases.view());
+  const replay = new ReplayService(recordings, settings, phases, chat.messages);
   await stream.load();
   const relay = new HlsRelay(() => stream.relayOrigin(), apiHeaders(config), log, config.allowPrivateOrigins);
   // The relayed stream is kept too, followed by one instance of a cluster, through the relay's own cache.
@@ -196,6 +201,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     recordings,
     relayRecorder,
     replay,
+    phases,
     chat,
     cluster,
     // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.

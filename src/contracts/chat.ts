@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EVENT_PHASES } from "./event-phase.ts";
 
 /**
  * The live event's WebSocket protocol at `/ws`, shared by the server and the web app.
@@ -137,6 +138,16 @@ export const streamSettingsUpdateSchema = z.object({
   donationGoal: z.number(),
   isActive: z.boolean(),
   startDate: z.string(),
+  /** The night's phase and its times (contracts/event-phase.ts), as GET /api/livestream-settings has them. */
+  phase: z.enum(EVENT_PHASES),
+  night: z.object({
+    onAir: z.boolean(),
+    openedAt: z.string().nullable(),
+    wentLiveAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+    latestEnd: z.string().nullable(),
+    onSale: z.boolean(),
+  }),
 });
 export type StreamSettingsUpdate = z.infer<typeof streamSettingsUpdateSchema>;
 

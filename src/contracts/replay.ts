@@ -23,6 +23,8 @@ export interface RecordingView {
   trimStartS: number;
   trimEndS: number | null;
   hidden: boolean;
+  /** Made while the doors were closed: not in the replay unless the streamer keeps it (`hidden` false). */
+  rehearsal: boolean;
   segments: number;
 }
 

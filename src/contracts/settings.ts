@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CURRENCIES, type Currency } from "./money.ts";
+import type { EventPhaseView } from "./event-phase.ts";
 
 /** Livestream settings payloads, shared by the server and the web app. Money is integer pence. */
 
@@ -28,6 +29,10 @@ export interface PublicLivestreamSettings {
   /** Whether pass holders can watch the night again after it, and until when (ISO 8601). */
   replayEnabled: boolean;
   replayUntil: string;
+  /** Where the night stands (contracts/event-phase.ts): the one answer every page reads. */
+  phase: EventPhaseView["phase"];
+  /** The phase's times and whether passes are sold now. */
+  night: Omit<EventPhaseView, "phase">;
 }
 
 export const SOCIAL_NETWORKS = ["instagram", "youtube", "tiktok", "x", "discord"] as const;
@@ -74,6 +79,14 @@ export interface LivestreamSettings {
   replayEnabled: boolean;
   /** Until when (ISO 8601); null: seven days after the start. */
   replayUntil: string | null;
+  /** ISO 8601: when the doors were last opened, when the night first went live, when it was ended; null before. */
+  openedAt: string | null;
+  wentLiveAt: string | null;
+  endedAt: string | null;
+  /** ISO 8601: the night ends by itself at this time (null: only when the owner ends it). */
+  latestEnd: string | null;
+  /** Passes to the replay are sold after the night while it is open. */
+  sellAfterNight: boolean;
 }
 
 export const MIN_DURATION_MINUTES = 15;
@@ -170,6 +183,12 @@ export const livestreamSettingsFields = {
     .string()
     .refine((value) => !Number.isNaN(Date.parse(value)), "Replay end must be an ISO date")
     .nullable(),
+  /** null: the night ends only when the owner ends it. */
+  latestEnd: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), "Latest end must be an ISO date")
+    .nullable(),
+  sellAfterNight: z.boolean(),
 };
 
 /**

@@ -125,6 +125,9 @@ export interface StreamPlayback {
   duration?: number;
   /** The replay's window closed at this time (ISO 8601): the page says the replay has ended, and when. */
   replayEndedAt?: string;
+  /** The night was ended at this time (ISO 8601) and there is no replay to play: being prepared (`replayComing`), or none. */
+  nightEndedAt?: string;
+  replayComing?: boolean;
 }
 
 /** The publisher's stream as measured by the built-in ingest. */

@@ -190,8 +190,8 @@ replayTest("after the night the viewer's /livestream plays the recording, seekab
     await publisher.stop();
   }
   await until("the recording closed", async () => (await call("GET", "/api/admin/recordings")).recordings[0]?.state === "complete");
-  // The night is over: the admin switches the livestream off.
-  await call("PUT", "/api/admin/livestream-settings", { isActive: false });
+  // The night is over: the owner ends it.
+  await call("POST", "/api/admin/event/end", {});
 
   const hlsChunk = [];
   page.on("request", (request) => {
@@ -553,7 +553,7 @@ replayTest("a night relayed from an HLS origin in MPEG-TS segments replays in hl
     await origin.stop();
     rmSync(liveDir, { recursive: true, force: true });
   }
-  await call("PUT", "/api/admin/livestream-settings", { isActive: false });
+  await call("POST", "/api/admin/event/end", {});
 
   const hlsChunk = [];
   page.on("request", (request) => {

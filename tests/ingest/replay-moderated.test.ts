@@ -59,7 +59,7 @@ describe.skipIf(mediaToolsMissing !== null)("the replay's chat after moderation"
     for (const ws of [mod, nyxWs, doxWs]) ws.close();
     expect((await obs.done).code).toBe(0);
     await eventually(async () => ((await admin.get("/api/admin/recordings")).body.recordings[0]?.state === "complete" ? true : null), 10_000, "the recording closed");
-    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
 
     // Any pass holder, after the night: a new one, and one who watched.
     const mara = await joinAs(app, "Mara");

@@ -73,12 +73,12 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     expect(rec.bytes).toBeGreaterThan(10_000);
     expect(list.totalBytes).toBe(rec.bytes);
 
-    // While the livestream is on (the publisher gone less than ten minutes) the page still waits for it live.
+    // Until the night is ended, a publisher gone is a break: the page waits for it live.
     const { client: mara, paymentIntentId } = await viewer("Mara");
     expect((await mara.get("/api/stream/playback")).body.kind).toBe("ingest");
 
-    // The night is over: the switch off, the replay plays.
-    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    // The night is over: the owner ends it, the replay plays.
+    expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
     const playback = (await mara.get("/api/stream/playback")).body;
     expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
     expect(playback.duration).toBeCloseTo(rec.durationS, 1);

@@ -4,7 +4,8 @@ import { createDonationIntentBody, createPaymentIntentBody, demoConfirmPaymentBo
 import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { clientIpPlugin } from "../../http/security.ts";
-import { badRequest, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { badRequest, conflict, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { NOT_ON_SALE, REPLAY_NOT_READY } from "../../contracts/event-phase.ts";
 import type { Limiter } from "../../cluster/cluster.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 
@@ -25,6 +26,8 @@ export function paymentRoutes(ctx: AppContext) {
       "/create-payment-intent",
       async ({ body, clientIp }) => {
         await limit(intentsPerIp, clientIp);
+        const night = await ctx.phases.view();
+        if (!night.onSale) throw conflict(night.phase === "ended" && (await ctx.settings.get()).replayEnabled ? REPLAY_NOT_READY : NOT_ON_SALE);
         return ctx.payments.createAccessIntent(body.email, ctx.site.url());
       },
       { body: createPaymentIntentBody },

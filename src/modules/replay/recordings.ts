@@ -44,6 +44,7 @@ export interface RecordingRow {
   trim_start_ms: number;
   trim_end_ms: number | null;
   hidden: number;
+  rehearsal: number;
   segments: number;
   origin: string | null;
 }
@@ -95,6 +96,7 @@ function toView(row: RecordingRow, played: number): RecordingView {
     trimStartS: n(row.trim_start_ms) / 1000,
     trimEndS: row.trim_end_ms === null ? null : n(row.trim_end_ms) / 1000,
     hidden: n(row.hidden) === 1,
+    rehearsal: n(row.rehearsal) === 1,
     segments: n(row.segments),
   };
 }
@@ -116,19 +118,27 @@ export class RecordingStore {
     await this.store.run("UPDATE recordings SET state = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE state = 'recording'", now);
   }
 
-  /** A new recording, of the ingest's own stream or (`origin`) of a relayed origin's. */
+  /**
+   * A new recording, of the ingest's own stream or (`origin`) of a relayed origin's. Made while the doors
+   * are closed, it is a rehearsal: kept out of the replay unless the streamer keeps it (or opens the doors
+   * while it goes on).
+   */
   async begin(startedAt: number, width: number, height: number, origin: string | null = null): Promise<{ id: number; dir: string }> {
     // The directory is made with the first file: a recording that cannot be written is still listed, failed.
     const dir = `${new Date(startedAt).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
-    const title = `Live session of ${new Date(startedAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const doors = await this.store.get<{ is_active: number }>("SELECT is_active FROM livestream_settings WHERE id = 1");
+    const rehearsal = Number(doors?.is_active ?? 1) === 1 ? 0 : 1;
+    const title = `${rehearsal ? "Rehearsal" : "Live session"} of ${new Date(startedAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
     const row = await this.store.get<{ id: number }>(
-      "INSERT INTO recordings (dir, title, state, started_at, width, height, origin) VALUES (?, ?, 'recording', ?, ?, ?, ?) RETURNING id",
+      "INSERT INTO recordings (dir, title, state, started_at, width, height, origin, rehearsal, hidden) VALUES (?, ?, 'recording', ?, ?, ?, ?, ?, ?) RETURNING id",
       dir,
       title,
       startedAt,
       width,
       height,
       origin,
+      rehearsal,
+      rehearsal,
     );
     return { id: n(row!.id), dir };
   }

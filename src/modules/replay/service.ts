@@ -1,21 +1,9 @@
 import { REPLAY_CHAT_LIMIT, replayUntilOf, type ReplayChat } from "../../contracts/replay.ts";
 import type { ChatMessageStore } from "../chat/messages.ts";
-import type { Store } from "../../db/store.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
-import type { IngestService } from "../ingest/service.ts";
-import type { StreamSourceService } from "../stream/source.ts";
-import { RECORDING_TABLES, type RecordingRow, type RecordingStore, type Replayable } from "./recordings.ts";
-
-/** What the replay's state and the pages ask of the recordings. */
-interface RecordingFacts {
-  /** A recording not hidden. */
-  anyKept: boolean;
-  /** One being written now. */
-  recording: boolean;
-  /** When the last began or ended (ms), null before the first. */
-  lastAt: number | null;
-}
+import type { EventPhaseService } from "../event-phase/service.ts";
+import type { RecordingRow, RecordingStore, Replayable } from "./recordings.ts";
 
 /** What is derived from one listing of what the replay plays (RecordingStore.replayable). */
 interface Listing {
@@ -29,24 +17,27 @@ interface Listing {
 
 /** Where the replay's VOD playlist and files are served (checked per request, like the live stream). */
 export const REPLAY_PREFIX = "/api/stream/replay/";
-/** The live stream counts as over once no publisher has come for this long (with the switch still on). */
-export const NO_PUBLISHER_ENDS_AFTER_MS = 10 * 60_000;
-
 export const REPLAY_ENDED = "The replay has ended.";
 
-export type ReplayState = { state: "live" } | { state: "none" } | { state: "ended"; endedAt: number } | { state: "replay"; startedAt: number; durationS: number };
+/**
+ * What pass holders get from the recordings: nothing yet (the night is not over: "live"), word that the night
+ * is over (the replay being prepared, or none), the replay, or word that its window has closed.
+ */
+export type ReplayState =
+  | { state: "live" }
+  | { state: "over"; endedAt: number; replay: "coming" | "none" }
+  | { state: "ended"; endedAt: number }
+  | { state: "replay"; startedAt: number; durationS: number };
 
 /**
- * The replay: after the night (the switch off, or no publisher for ten minutes), pass holders watch every
- * kept session one after another, trims applied, as one seekable VOD playlist; until "available until".
+ * The replay: once the night is ended (EventPhaseService), pass holders watch every kept session one after
+ * another, trims applied, as one seekable VOD playlist; until "available until".
  */
 export class ReplayService {
   constructor(
-    private readonly store: Store,
     private readonly recordings: RecordingStore,
     private readonly settings: SettingsService,
-    private readonly stream: StreamSourceService,
-    private readonly ingest: IngestService,
+    private readonly phases: EventPhaseService,
     private readonly messages: Pick<ChatMessageStore, "asItHappened">,
   ) {}
 
@@ -55,52 +46,20 @@ export class ReplayService {
    * replay's player needs blob: media whatever the stream source is now).
    */
   async anyKept(): Promise<boolean> {
-    return (await this.facts()).anyKept;
-  }
-
-  /** Whether the live stream is still what pages play (the switch on, and a publisher seen in the last ten minutes). */
-  private async liveStill(now: number): Promise<boolean> {
-    const s = await this.settings.get();
-    if (!s.isActive) return false;
-    const kind = this.stream.provider().kind;
-    if (kind !== "ingest" && kind !== "hls") return true;
-    if (kind === "ingest" && this.ingest.watchableNow()) return true;
-    const { recording, lastAt } = await this.facts();
-    // The relay's origin counts as publishing while a recording of it is being written (on whichever instance follows it).
-    if (kind === "hls" && recording) return true;
-    // Before anything was ever recorded the event has not happened yet: the live page waits for it.
-    if (lastAt === null) return true;
-    return now - lastAt < NO_PUBLISHER_ENDS_AFTER_MS;
-  }
-
-  private kept: { writes: number; facts: RecordingFacts } | null = null;
-
-  /** What the replay's state and the pages ask of the recordings: read once per change of their tables. */
-  private async facts(): Promise<RecordingFacts> {
-    const writes = this.store.writesTo(RECORDING_TABLES);
-    if (this.kept?.writes === writes) return this.kept.facts;
-    const row = await this.store.get<{ visible: number | null; recording: number | null; at: number | null }>(
-      "SELECT MAX(CASE WHEN hidden = 0 THEN 1 ELSE 0 END) AS visible, MAX(CASE WHEN state = 'recording' THEN 1 ELSE 0 END) AS recording, MAX(COALESCE(ended_at, started_at)) AS at FROM recordings",
-    );
-    const facts = {
-      anyKept: Number(row?.visible ?? 0) === 1,
-      recording: Number(row?.recording ?? 0) === 1,
-      lastAt: row?.at === null || row?.at === undefined ? null : Number(row.at),
-    };
-    // Inside a transaction that may still roll back, nothing is kept.
-    if (!this.store.inTransaction()) this.kept = { writes, facts };
-    return facts;
+    return (await this.phases.facts()).anyKept;
   }
 
   async state(now = Date.now()): Promise<ReplayState> {
-    if (await this.liveStill(now)) return { state: "live" };
+    const night = await this.phases.current(now);
+    const { phase, endedAtMs, replayUntilMs } = night;
+    if (endedAtMs === null) return { state: "live" };
     const s = await this.settings.get();
-    if (!s.replayEnabled) return { state: "none" };
-    const until = replayUntilOf(s);
-    const kept = await this.recordings.replayable();
-    if (kept.length === 0) return { state: "none" };
-    if (now >= until) return { state: "ended", endedAt: until };
-    return { state: "replay", startedAt: Number(kept[0]!.row.started_at), durationS: this.derived(kept).durationS };
+    if (phase === "closed") return s.replayEnabled && (await this.phases.facts()).anyKept ? { state: "ended", endedAt: replayUntilMs } : { state: "over", endedAt: endedAtMs, replay: "none" };
+    const kept = phase === "replay" ? await this.recordings.replayable() : [];
+    if (kept.length === 0) return { state: "over", endedAt: endedAtMs, replay: s.replayEnabled ? "coming" : "none" };
+    // When the night was: when it went live (a pre-show before the start included), else its start.
+    const startedAt = night.wentLiveAt ? Date.parse(night.wentLiveAt) : Date.parse(s.startDate);
+    return { state: "replay", startedAt, durationS: this.derived(kept).durationS };
   }
 
   private listing: Listing | null = null;

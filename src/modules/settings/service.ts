@@ -12,6 +12,7 @@ import {
 import { badRequest, conflict, fieldError } from "../../lib/errors.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
 import { replayUntilOf } from "../../contracts/replay.ts";
+import type { EventPhaseView } from "../../contracts/event-phase.ts";
 
 interface SettingsRow {
   event_title: string;
@@ -33,8 +34,15 @@ interface SettingsRow {
   reminders_enabled: number;
   replay_enabled: number;
   replay_until: number | null;
+  opened_at: number | null;
+  went_live_at: number | null;
+  ended_at: number | null;
+  latest_end: number | null;
+  sell_after_night: number;
   has_sales: number;
 }
+
+const isoOf = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** The saved profile links, every network present ("" where none is set). */
 function parseSocialLinks(json: string): SocialLinks {
@@ -62,6 +70,7 @@ const COLUMNS: { [K in keyof LivestreamSettingsBody]?: [column: string, toRow?: 
   durationMinutes: ["duration_minutes"],
   remindersEnabled: ["reminders_enabled", (on) => (on ? 1 : 0)],
   replayEnabled: ["replay_enabled", (on) => (on ? 1 : 0)],
+  sellAfterNight: ["sell_after_night", (on) => (on ? 1 : 0)],
 };
 
 /** The furthest a replay may be offered ahead. */
@@ -72,8 +81,14 @@ interface Cache {
   changes: number;
   settings: LivestreamSettings | null;
   donationTotal: number | null;
-  /** [public, can watch]: the JSON and the viewer count it was made with. */
-  publicJson: [{ viewers: number; json: string } | null, { viewers: number; json: string } | null];
+  /** [public, can watch]: the JSON and the viewer count and phase it was made with. */
+  publicJson: [PublicJson | null, PublicJson | null];
+}
+
+interface PublicJson {
+  viewers: number;
+  phase: string;
+  json: string;
 }
 
 const emptyCache = (changes: number): Cache => ({ changes, settings: null, donationTotal: null, publicJson: [null, null] });
@@ -88,6 +103,15 @@ const emptyCache = (changes: number): Cache => ({ changes, settings: null, donat
  */
 export class SettingsService {
   private viewerCountProvider: () => number = () => 0;
+  private phaseProvider: () => Promise<EventPhaseView> = async () => ({
+    phase: "upcoming",
+    onAir: false,
+    openedAt: null,
+    wentLiveAt: null,
+    endedAt: null,
+    latestEnd: null,
+    onSale: true,
+  });
   private cache: Cache = emptyCache(-1);
 
   /** @param siteHost this site's host name, which a Twitch player address must name as its `parent`. */
@@ -135,6 +159,11 @@ export class SettingsService {
       remindersEnabled: row.reminders_enabled === 1,
       replayEnabled: Number(row.replay_enabled) === 1,
       replayUntil: row.replay_until === null ? null : new Date(Number(row.replay_until)).toISOString(),
+      openedAt: isoOf(row.opened_at),
+      wentLiveAt: isoOf(row.went_live_at),
+      endedAt: isoOf(row.ended_at),
+      latestEnd: isoOf(row.latest_end),
+      sellAfterNight: Number(row.sell_after_night) === 1,
     };
   }
 
@@ -187,6 +216,19 @@ export class SettingsService {
       assignments.push("replay_until = ?");
       values.push(until);
     }
+    if (change.latestEnd !== undefined) {
+      const end = change.latestEnd === null ? null : Date.parse(change.latestEnd);
+      const start = Date.parse(change.startDate ?? current.startDate);
+      if (end !== null && end <= start) throw fieldError("latestEnd", "The latest end must be after the start");
+      if (end !== null && end > start + MAX_REPLAY_AHEAD_MS) throw fieldError("latestEnd", "The latest end must be within two years of the start");
+      assignments.push("latest_end = ?");
+      values.push(end);
+    }
+    // Switched on: the doors open (a night that was ended opens again).
+    if (change.isActive === true && !current.isActive) {
+      assignments.push("opened_at = ?", "ended_at = NULL");
+      values.push(Date.now());
+    }
     if (change.socialLinks) {
       assignments.push("social_links = ?");
       values.push(JSON.stringify({ ...current.socialLinks, ...change.socialLinks }));
@@ -212,6 +254,11 @@ export class SettingsService {
 
   viewerCount(): number {
     return this.viewerCountProvider();
+  }
+
+  /** The night's phase service sets this: the public view carries the phase. */
+  setPhaseProvider(provider: () => Promise<EventPhaseView>): void {
+    this.phaseProvider = provider;
   }
 
   /** Counted donations in the event's currency, less what was refunded or is held by a dispute (minor units). */
@@ -240,17 +287,20 @@ export class SettingsService {
    */
   async publicViewJson(canWatch: boolean): Promise<string> {
     if (this.store.inTransaction()) return JSON.stringify(await this.publicView(canWatch));
+    const night = await this.phaseProvider();
     const cache = this.current();
     const viewers = this.viewerCount();
+    const phase = JSON.stringify(night);
     const slot = cache.publicJson[canWatch ? 1 : 0];
-    if (slot?.viewers === viewers) return slot.json;
-    const json = JSON.stringify(await this.publicView(canWatch, viewers));
-    cache.publicJson[canWatch ? 1 : 0] = { viewers, json };
+    if (slot?.viewers === viewers && slot.phase === phase) return slot.json;
+    const json = JSON.stringify(await this.publicView(canWatch, viewers, night));
+    cache.publicJson[canWatch ? 1 : 0] = { viewers, phase, json };
     return json;
   }
 
   /** What anyone may read; the stream link only for callers who have paid (or administer), and only while the livestream is active. */
-  async publicView(canWatch: boolean, viewerCount = this.viewerCount()): Promise<PublicLivestreamSettings> {
+  async publicView(canWatch: boolean, viewerCount = this.viewerCount(), night?: EventPhaseView): Promise<PublicLivestreamSettings> {
+    const { phase, ...times } = night ?? (await this.phaseProvider());
     const s = await this.get();
     return {
       eventTitle: s.eventTitle,
@@ -268,6 +318,8 @@ export class SettingsService {
       organizer: organizerOf(s),
       replayEnabled: s.replayEnabled,
       replayUntil: new Date(replayUntilOf(s)).toISOString(),
+      phase,
+      night: times,
     };
   }
 }

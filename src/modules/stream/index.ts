@@ -69,20 +69,32 @@ export function streamRoutes(ctx: AppContext, relay: StreamRoute, ingest: Stream
       const watcher = await requireWatcher(ctx, request);
       set.headers["cache-control"] = "private, no-store";
       const watermark = (await ctx.stream.watermark()) ? watermarkText(watcher) : null;
-      // After the night: the replay, or word that its window has closed.
+      // After the night: the replay, word that it is being prepared (or that there is none), or that its window has closed.
       const replay = await ctx.replay.state();
-      if (replay.state === "replay" || replay.state === "ended") {
-        const answer: StreamPlayback =
-          replay.state === "replay"
-            ? {
-                kind: "replay",
-                url: `${REPLAY_PREFIX}index.m3u8`,
-                expiresAt: new Date(Date.now() + PLAYBACK_TTL_MS).toISOString(),
-                watermark,
-                startedAt: new Date(replay.startedAt).toISOString(),
-                duration: replay.durationS,
-              }
-            : { kind: "replay", url: "", expiresAt: new Date().toISOString(), watermark, replayEndedAt: new Date(replay.endedAt).toISOString() };
+      if (replay.state === "replay") {
+        const answer: StreamPlayback = {
+          kind: "replay",
+          url: `${REPLAY_PREFIX}index.m3u8`,
+          expiresAt: new Date(Date.now() + PLAYBACK_TTL_MS).toISOString(),
+          watermark,
+          startedAt: new Date(replay.startedAt).toISOString(),
+          duration: replay.durationS,
+        };
+        return answer;
+      }
+      if (replay.state === "ended") {
+        const answer: StreamPlayback = { kind: "replay", url: "", expiresAt: new Date().toISOString(), watermark, replayEndedAt: new Date(replay.endedAt).toISOString() };
+        return answer;
+      }
+      if (replay.state === "over") {
+        const answer: StreamPlayback = {
+          kind: "replay",
+          url: "",
+          expiresAt: new Date(Date.now() + PLAYBACK_TTL_MS).toISOString(),
+          watermark,
+          nightEndedAt: new Date(replay.endedAt).toISOString(),
+          replayComing: replay.replay === "coming",
+        };
         return answer;
       }
       const provider = ctx.stream.provider();

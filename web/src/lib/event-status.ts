@@ -1,16 +1,17 @@
 /**
- * Where the event stands for a viewer: upcoming, live or due, and whether the stream is live. What the
- * admin's "Livestream active" switch (`isActive`) means for these is decided here, and only here.
+ * Where the event stands for a viewer, read from the night's phase the server derives (GET
+ * /api/livestream-settings → `phase`, contracts/event-phase.ts) and the viewer's own clock for the start.
+ * What each phase means for the pages is decided here, and only here.
  */
 import type { PublicLivestreamSettings } from "@contracts/settings";
 
-type EventTiming = Pick<PublicLivestreamSettings, "startDate" | "isActive">;
+type EventTiming = Pick<PublicLivestreamSettings, "startDate" | "isActive"> & Partial<Pick<PublicLivestreamSettings, "phase" | "night">>;
 
 /**
- * Before the start date: "upcoming" (the countdown). After it: "live" while the livestream is switched on,
- * else "due" (it was to have begun and has not, or is off the air for now).
+ * What the home page shows: the countdown; "due" (the start has come, nothing is on yet); the stream on air;
+ * a break; the night over (its replay being prepared, or none); the replay; closed.
  */
-export type EventPhase = "upcoming" | "live" | "due";
+export type EventMoment = "countdown" | "due" | "live" | "break" | "ended" | "replay" | "closed";
 
 /** The start date in epoch ms, or null when the settings hold none that can be read. */
 export function eventStart(settings: Pick<PublicLivestreamSettings, "startDate">): number | null {
@@ -18,12 +19,29 @@ export function eventStart(settings: Pick<PublicLivestreamSettings, "startDate">
   return Number.isNaN(start) ? null : start;
 }
 
-export function eventPhase(settings: EventTiming, started: boolean): EventPhase {
-  if (!started) return "upcoming";
-  return settings.isActive ? "live" : "due";
+/** What the home page shows, from the phase and whether the start has come on the viewer's clock. */
+export function eventMoment(settings: EventTiming, started: boolean): EventMoment {
+  const waiting: EventMoment = started ? "due" : "countdown";
+  switch (settings.phase) {
+    case undefined:
+      // Settings from before phases (an older server): the switch alone.
+      return !started ? "countdown" : settings.isActive ? "live" : "due";
+    case "upcoming":
+      return waiting;
+    case "preshow":
+    case "live":
+      return settings.night?.onAir ? "live" : waiting;
+    default:
+      return settings.phase;
+  }
 }
 
-/** The stream is live: switched on, and the server gave this viewer something to play. */
+/** The night is over: its replay, word that it is being prepared, or that it has closed. */
+export function nightIsOver(settings: EventTiming | undefined): boolean {
+  return settings?.phase === "ended" || settings?.phase === "replay" || settings?.phase === "closed";
+}
+
+/** The stream is live: the doors open, and the server gave this viewer something to play. */
 export function streamIsLive(settings: EventTiming | undefined, playbackUrl: string | undefined): boolean {
   return !!settings?.isActive && !!playbackUrl;
 }

@@ -23,6 +23,8 @@ export interface PaymentDialogProps {
   amount: number;
   productType: ProductType;
   title?: string;
+  /** A line under the amount: what the pass is for when that is not the live night (its replay). */
+  note?: string;
   /** Called once the dialog has closed after a successful payment. */
   onPaymentSuccess?: (intent: PaymentIntentState) => void;
   /** At most 350px wide, with the payment methods stacked (accordion) rather than in tabs. */
@@ -115,7 +117,7 @@ function PaidNotice() {
 }
 
 /** The modal card payment for an access pass or a donation. */
-export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", onPaymentSuccess, compact = false }: PaymentDialogProps) {
+export function PaymentDialog({ open, onOpenChange, amount, productType, title = "Complete your purchase", note, onPaymentSuccess, compact = false }: PaymentDialogProps) {
   const [paid, setPaid] = useState(false);
   const [busy, setBusy] = useState(false);
   const formatMoney = useFormatMoney();
@@ -171,7 +173,13 @@ export function PaymentDialog({ open, onOpenChange, amount, productType, title =
               <span>{productType === "access" ? "One-time access pass" : "Donation"}</span>
               <strong>{formatMoney(amount)}</strong>
             </p>
-            {productType === "access" ? null : <p className="payment-note">A donation to the event: once it is paid, your name and the amount appear in the chat.</p>}
+            {productType === "access" ? (
+              note ? (
+                <p className="payment-note">{note}</p>
+              ) : null
+            ) : (
+              <p className="payment-note">A donation to the event: once it is paid, your name and the amount appear in the chat.</p>
+            )}
           </div>
           <Dialog.Close className="btn btn-ghost btn-icon payment-close" aria-label="Close" disabled={locked} title={locked ? "The payment is on its way" : undefined}>
             <CloseIcon />

@@ -9,6 +9,7 @@ import { useLazyPart } from "@/hooks/use-lazy-part";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
+import { formatEventDay, formatEventTime } from "@/lib/dates";
 import { inQueryCache, loadQueryCache, useEarlyQuery } from "@/lib/query-cache";
 
 const loadDialog = () => inQueryCache(() => importFresh(loadPaymentDialog).then((m) => m.PaymentDialog));
@@ -43,6 +44,12 @@ export function BuyAccessCard() {
   const price = settings.data?.accessPrice ?? config.data?.accessPrice ?? DEFAULT_ACCESS_PRICE;
   const currency = settings.data?.currency ?? config.data?.currency ?? DEFAULT_CURRENCY;
 
+  const night = settings.data?.night;
+  const phase = settings.data?.phase;
+  // After the night: a pass to its replay (while the owner sells it), or nothing at all.
+  if (night && !night.onSale) return <SalesClosed replay={phase === "replay"} ended={phase === "ended" && !!settings.data?.replayEnabled} />;
+  const replayUntil = phase === "replay" && settings.data ? `${formatEventDay(settings.data.replayUntil)} at ${formatEventTime(settings.data.replayUntil)}` : null;
+
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
     // In place of the open dialog's history entry: Back from the code leads to the landing page.
@@ -53,7 +60,7 @@ export function BuyAccessCard() {
     <section className="card card-blood panel home-buy-card" aria-labelledby="buy-title">
       <p className="eyebrow">Admission</p>
       <h2 id="buy-title" className="home-buy-title">
-        One pass. One device. One night.
+        {replayUntil ? "One pass. One device. The replay." : "One pass. One device. One night."}
       </h2>
       <p className="home-buy-price">
         <span className="home-buy-price-amount">{formatMoney(price, currency)}</span>
@@ -61,9 +68,14 @@ export function BuyAccessCard() {
       </p>
       <ul className="home-buy-points">
         <li>Your access code on screen at once, and by e-mail</li>
-        <li>Live chat, hearts and donations with everyone watching</li>
+        {replayUntil ? (
+          <li>The whole night again, with its chat as it happened, until {replayUntil}</li>
+        ) : (
+          <li>Live chat, hearts and donations with everyone watching</li>
+        )}
         <li>Card payment, handled securely</li>
       </ul>
+      {replayUntil ? <p className="home-buy-notice">The live night is over: this pass is for its replay.</p> : null}
       <button
         type="button"
         className="btn btn-primary btn-block home-buy-button"
@@ -77,8 +89,35 @@ export function BuyAccessCard() {
         BUY NOW <span className="home-buy-button-price">{formatMoney(price, currency)}</span>
       </button>
       {requested && PaymentDialog ? (
-        <PaymentDialog open={open} onOpenChange={setOpen} amount={price} productType="access" title="Secure Your Access" onPaymentSuccess={onPaymentSuccess} />
+        <PaymentDialog
+          open={open}
+          onOpenChange={setOpen}
+          amount={price}
+          productType="access"
+          title="Secure Your Access"
+          note={replayUntil ? `This pass is for the replay: the live night is over. Watch it, with its chat, until ${replayUntil}.` : undefined}
+          onPaymentSuccess={onPaymentSuccess}
+        />
       ) : null}
+    </section>
+  );
+}
+
+/** In place of the pass once nothing is sold: why, and (for the replay) that pass holders still watch. */
+function SalesClosed({ replay, ended }: { replay: boolean; ended: boolean }) {
+  return (
+    <section className="card card-blood panel home-buy-card home-buy-closed" aria-labelledby="buy-title">
+      <p className="eyebrow">Admission</p>
+      <h2 id="buy-title" className="home-buy-title">
+        {ended ? "Passes return with the replay" : "Passes are no longer sold"}
+      </h2>
+      <p className="home-buy-closed-text">
+        {ended
+          ? "The night has just ended. Passes to its replay go on sale here once it is ready."
+          : replay
+            ? "The night is over. Pass holders can still watch its replay with the code they were given."
+            : "The night is over, and so is its replay."}
+      </p>
     </section>
   );
 }

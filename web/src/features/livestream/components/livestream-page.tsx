@@ -111,6 +111,16 @@ export function LivestreamPage() {
     void queryClient.invalidateQueries({ queryKey: playbackQueryKey });
   });
 
+  // A new phase of the night (polled, or pushed with the settings): what there is to play may have changed with it.
+  const phase = settings.data?.phase;
+  const shownPhase = useRef(phase);
+  useEffect(() => {
+    if (shownPhase.current === phase) return;
+    const first = shownPhase.current === undefined;
+    shownPhase.current = phase;
+    if (!first) void queryClient.invalidateQueries({ queryKey: playbackQueryKey });
+  }, [phase, queryClient]);
+
   const donated = (pounds: number, intent: PaymentIntentState) => {
     connection.send({ type: "donation", paymentIntentId: intent.id, amount: pounds, username: access.status === "verified" ? access.username : undefined });
     toast({ title: "Thank You!", description: `Your donation of ${formatAmount(pounds * 100, settings.data?.currency ?? DEFAULT_CURRENCY)} has been received.` });
@@ -134,6 +144,7 @@ export function LivestreamPage() {
           <StreamPlayer
             playback={verified && data?.isActive !== false ? playback.data : undefined}
             offline={data?.isActive === false}
+            onBreak={data?.phase === "break"}
             title={title}
             startDate={data?.startDate}
             playerRef={playerRef}

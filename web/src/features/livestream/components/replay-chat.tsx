@@ -107,7 +107,14 @@ export function ReplayChat({ index, loading, failed, onRetry, cut }: ReplayChatP
 }
 
 /** After the replay's window: the chat went with it. */
-export function ReplayChatClosed() {
+export function ReplayChatClosed({ nightOver = false, replayComing = false }: { nightOver?: boolean; replayComing?: boolean }) {
+  if (nightOver) {
+    return (
+      <ReplayChatFrame note="The chat closed with the night.">
+        <p className="stream-chat-empty">{replayComing ? "It replays here beside the recording once the replay is ready." : "Thank you to everyone who was there."}</p>
+      </ReplayChatFrame>
+    );
+  }
   return (
     <ReplayChatFrame note="The replay and its chat are no longer available.">
       <p className="stream-chat-empty">The night&apos;s chat closed with the replay.</p>

@@ -59,13 +59,17 @@ export function ReplayStream({ title, playback, headerEnd, onReload }: ReplayStr
       chatLabel="Chat replay"
       player={
         ended ? (
-          <ReplayEnded endedAt={playback.replayEndedAt} />
+          playback.nightEndedAt ? (
+            <NightOver endedAt={playback.nightEndedAt} replayComing={playback.replayComing === true} />
+          ) : (
+            <ReplayEnded endedAt={playback.replayEndedAt} />
+          )
         ) : (
           <ReplayPlayer src={playback.url} title={title} watermark={playback.watermark} onClock={follow} onFailed={onReload} />
         )
       }
       stats={ended ? undefined : <ReplayFacts startedAt={playback.startedAt} duration={playback.duration} />}
-      chat={ended ? <ReplayChatClosed /> : <ReplayChat index={index} loading={chat.isPending} failed={chat.isError} onRetry={() => void chat.refetch()} cut={cut} />}
+      chat={ended ? <ReplayChatClosed nightOver={!!playback.nightEndedAt} replayComing={playback.replayComing === true} /> : <ReplayChat index={index} loading={chat.isPending} failed={chat.isError} onRetry={() => void chat.refetch()} cut={cut} />}
     />
   );
 }
@@ -87,6 +91,24 @@ function ReplayFacts({ startedAt, duration }: { startedAt: string | undefined; d
         {duration !== undefined ? <span className="stream-replay-length">{playLength(duration)}</span> : null}
       </p>
     </>
+  );
+}
+
+/** In place of the player once the night is ended and there is no replay to play: it is being prepared, or there is none. */
+function NightOver({ endedAt, replayComing }: { endedAt: string; replayComing: boolean }) {
+  return (
+    <div className="stream-player stream-player-empty">
+      <div className="stream-player-loading stream-player-offline stream-replay-ended" role="status">
+        <span className="stream-replay-ended-icon" aria-hidden="true">
+          <RewindIcon />
+        </span>
+        <p className="stream-player-title">The Night Is Over</p>
+        <p className="stream-player-text">
+          It ended on <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>.
+        </p>
+        <p className="stream-player-text">{replayComing ? "Its replay is being prepared: it will play here soon, with the chat as it happened." : "There is no replay of this night. Thank you for watching."}</p>
+      </div>
+    </div>
   );
 }
 

@@ -33,6 +33,8 @@ interface StreamPlayerProps {
   playback: StreamPlayback | undefined;
   /** The admin has the livestream switched off: it says so instead of waiting for a stream. */
   offline?: boolean;
+  /** The night is on a break (its publisher gone for now): the stream will be right back. */
+  onBreak?: boolean;
   title: string;
   /** The event's start (ISO), shown while there is nothing to play yet. */
   startDate: string | undefined;
@@ -46,7 +48,7 @@ interface StreamPlayerProps {
  * The player: the provider's iframe, the relayed HLS video or the built-in ingest's; the loading card and the event's start
  * until there is an address; the viewer's watermark and the hearts float over it.
  */
-export function StreamPlayer({ playback, offline = false, title, startDate, playerRef, store, onReload }: StreamPlayerProps) {
+export function StreamPlayer({ playback, offline = false, onBreak = false, title, startDate, playerRef, store, onReload }: StreamPlayerProps) {
   const url = offline ? "" : (playback?.url ?? "");
   // The built-in ingest gives no address while OBS is not publishing: the stream is offline until it does.
   const publisherAway = playback?.kind === "ingest" && !url;
@@ -58,7 +60,7 @@ export function StreamPlayer({ playback, offline = false, title, startDate, play
   return (
     <div className={url ? "stream-player stream-player-frame" : "stream-player stream-player-empty"}>
       {!url ? (
-        <StreamWaiting startDate={startDate} offline={offline || publisherAway} />
+        <StreamWaiting startDate={startDate} offline={offline || publisherAway} onBreak={onBreak && !offline} />
       ) : playback?.kind === "hls" ? (
         <HlsVideo src={url} title={title} playerRef={playerRef} onReload={onReload} />
       ) : playback?.kind === "ingest" ? (
