@@ -410,7 +410,7 @@ app.browserTest("Livestream active off: viewers see the stream is not live and n
   await openSettings(page);
   const active = page.getByRole("switch", { name: "Livestream active" });
   if ((await active.getAttribute("aria-checked")) === "true") await active.click();
-  await page.getByText("Off: viewers see that the stream is not live yet, and no player. Turn it on when the stream begins.").waitFor();
+  await page.getByText("Off: the doors are closed. Pass holders see no player; what you publish is a rehearsal only the panel shows.").waitFor();
   await saveButton(page).click();
   await toastWith(page, "Settings Saved").waitFor();
   await sourceCard(page).getByLabel("Embed URL", { exact: true }).fill(PLAYER_URL);

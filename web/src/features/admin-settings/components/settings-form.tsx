@@ -36,12 +36,16 @@ const isChanged = (mark: ChangedFields[keyof ChangedFields]): boolean => mark ==
 const listed = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 
 /** What the Livestream active switch does, said for its position (and a start date still ahead). */
+/** What the switch means, as the night's phases read it: the doors open or closed. */
 function activeDescription(active: boolean, startDate: string): string {
-  if (!active) return "Off: viewers see that the stream is not live yet, and no player. Turn it on when the stream begins.";
+  if (!active) return "Off: the doors are closed. Pass holders see no player; what you publish is a rehearsal only the panel shows.";
   const ahead = new Date(startDate).getTime() - Date.now();
   const days = Math.floor(ahead / 86_400_000);
-  const early = ahead > 60_000 ? ` The start date is ${days >= 1 ? `${days} ${days === 1 ? "day" : "days"}` : "less than a day"} away: turn this off until the stream begins.` : "";
-  return `On: viewers with a pass see the player and the LIVE badge.${early}`;
+  if (ahead > 60_000) {
+    const away = days >= 1 ? `${days} ${days === 1 ? "day" : "days"}` : "less than a day";
+    return `On: the doors are open early (the start is ${away} away). Pass holders see whatever you publish now; turn this off to rehearse unseen.`;
+  }
+  return "On: the doors are open. Pass holders see the player and the LIVE badge while you publish.";
 }
 
 /**

@@ -6,6 +6,7 @@ import { PageLoader } from "@/components/ui/page-loader";
 import { useQueryErrorToast } from "@/hooks/use-query-error-toast";
 import { useAdminLivestreamSettings } from "../api/livestream-settings";
 import { FakeViewersCard } from "./fake-viewers-card";
+import { NightCard } from "./night-card";
 import { ReplayCard } from "./replay-card";
 import { SettingsForm } from "./settings-form";
 import { StreamSourceCard } from "./stream-source-card";
@@ -16,7 +17,7 @@ export function SettingsPage() {
   useQueryErrorToast(settings, "Failed to fetch livestream settings.");
   return (
     <>
-      <AdminPageHeader title="Settings" description="The event, its thumbnail, price and organiser, the fake viewers, the stream source and the replay." />
+      <AdminPageHeader title="Settings" description="The night and its phases, the event, its thumbnail, price and organiser, the fake viewers, the stream source and the replay." />
       {settings.data ? (
         <Loaded settings={settings.data} />
       ) : settings.isError ? (
@@ -33,6 +34,8 @@ export function SettingsPage() {
 function Loaded({ settings }: { settings: LivestreamSettings }) {
   return (
     <div className="settings-page-cards">
+      {/* Its own actions and save: where the night stands, and what happens at its end. */}
+      <NightCard settings={settings} />
       <SettingsForm settings={settings} aside={<FakeViewersCard initialEnabled={settings.fakeViewersEnabled} initialTarget={settings.fakeViewersTarget} />} />
       {/* Its own form: it saves apart from the settings above. */}
       <StreamSourceCard />
