@@ -65,10 +65,17 @@ export function streamRoutes(ctx: AppContext, relay: StreamRoute, ingest: Stream
   const publicHost = (request: Request) => new URL(ctx.config.publicUrl ?? requestOrigin(request)).hostname;
 
   return new Elysia({ name: "stream-routes" })
-    .get("/api/stream/playback", async ({ request, set }) => {
+    .get("/api/stream/playback", async ({ request, set, query }) => {
       const watcher = await requireWatcher(ctx, request);
       set.headers["cache-control"] = "private, no-store";
       const watermark = (await ctx.stream.watermark()) ? watermarkText(watcher) : null;
+      // The panel's preview (?preview=1, admins only): what is published now, whatever the phase, a rehearsal included.
+      if (query.preview === "1" && watcher.role === "admin") {
+        const provider = ctx.stream.provider();
+        const { url, expiresAt } = await provider.playback(Date.now(), publicHost(request));
+        const preview: StreamPlayback = { kind: provider.kind, url, expiresAt: new Date(expiresAt).toISOString(), watermark };
+        return preview;
+      }
       // After the night: the replay, word that it is being prepared (or that there is none), or that its window has closed.
       const replay = await ctx.replay.state();
       if (replay.state === "replay") {

@@ -101,6 +101,12 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
     ingestView: () => call("GET", "/api/admin/ingest"),
     /** The same with the stream key, revealed as the panel does (POST /api/admin/ingest/reveal-key). */
     ingest: async () => ({ ...(await call("GET", "/api/admin/ingest")), ...(await call("POST", "/api/admin/ingest/reveal-key")) }),
+    /** The night's actions, as the panel's night card takes them: "open" (the doors) or "end" (the night). */
+    night: (action) => call("POST", `/api/admin/event/${action}`, {}),
+    /** Saves these settings fields alone (the night's latest end, selling the replay, the replay's window…). */
+    saveSettings: (body) => call("PUT", "/api/admin/livestream-settings", body),
+    /** The public settings with the night's phase, as any page reads them. */
+    publicSettings: async () => (await fetch(`${url}/api/livestream-settings`)).json(),
     /** Saves the stream settings with these fields changed. */
     updateSettings: async (patch) => {
       const current = await call("GET", "/api/admin/livestream-settings");

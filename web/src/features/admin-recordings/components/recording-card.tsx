@@ -62,7 +62,7 @@ function VisibilityButton({ recording }: { recording: RecordingView }) {
       }
     >
       {hide ? <EyeOffIcon /> : <EyeIcon />}
-      {hide ? "Hide from Replay" : "Show in Replay"}
+      {hide ? "Hide from Replay" : recording.rehearsal ? "Keep in Replay" : "Show in Replay"}
     </button>
   );
 }
@@ -79,7 +79,8 @@ export function RecordingCard({ recording, onDelete }: { recording: RecordingVie
         <RecordingTitle recording={recording} />
         <div className="recordings-badges">
           <StateBadge state={recording.state} />
-          {recording.hidden ? <span className="badge">Hidden</span> : null}
+          {recording.rehearsal ? <span className="badge recordings-rehearsal">{recording.hidden ? "Rehearsal · not in the replay" : "Rehearsal · kept"}</span> : null}
+          {recording.hidden && !recording.rehearsal ? <span className="badge">Hidden</span> : null}
         </div>
       </div>
       <dl className="record-card-fields recordings-facts">

@@ -37,7 +37,7 @@ export function useRotateStreamKey() {
 export function usePreviewPlayback(enabled: boolean) {
   return useQuery({
     queryKey: ["admin", "preview-playback"],
-    queryFn: () => api.get<StreamPlayback>("/api/stream/playback"),
+    queryFn: () => api.get<StreamPlayback>("/api/stream/playback?preview=1"),
     enabled,
     // No address until the first seconds of video are packaged: asked again soon.
     refetchInterval: (query) => (query.state.data?.url ? 60_000 : 3000),

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLiveHls } from "@/hooks/use-live-hls";
 import { liveHlsStateName } from "@/lib/live-hls";
 import { usePreviewPlayback } from "../api/ingest";
-import { useAdminLivestreamSettings } from "../api/livestream-settings";
+import { useLivestreamSettings } from "@/lib/livestream-settings";
 
 const PREVIEW_TITLE = "Preview";
 
@@ -13,18 +13,26 @@ const PREVIEW_TITLE = "Preview";
  */
 export function IngestPreview({ live }: { live: boolean }) {
   const playback = usePreviewPlayback(live);
-  const active = useAdminLivestreamSettings().data?.isActive !== false;
+  const phase = useLivestreamSettings().data?.phase;
+  // Before the doors open (or after the night), what OBS sends reaches no one but this panel.
+  const rehearsal = phase === "upcoming" || phase === "ended" || phase === "replay" || phase === "closed";
   const url = playback.data?.kind === "ingest" ? playback.data.url : "";
   let note: string | null = null;
   if (!live) note = "The preview starts when OBS does.";
-  else if (!active) note = "Livestream active is off (in the Event card above): viewers and this preview have nothing to play.";
   else if (playback.isError) note = "The preview could not be loaded.";
   return (
-    <figure className="settings-ingest-preview" aria-label={PREVIEW_TITLE}>
+    <figure className="settings-ingest-preview" aria-label={PREVIEW_TITLE} data-rehearsal={(live && rehearsal) || undefined}>
       <div className="settings-ingest-preview-frame">
-        {live && active && url ? <PreviewVideo src={url} /> : <p className="settings-ingest-preview-note">{note ?? "Loading the preview…"}</p>}
+        {live && url ? <PreviewVideo src={url} /> : <p className="settings-ingest-preview-note">{note ?? "Loading the preview…"}</p>}
       </div>
-      <figcaption className="settings-ingest-preview-caption">Preview · muted · what viewers see</figcaption>
+      {live && rehearsal ? (
+        <p className="settings-ingest-rehearsal" role="status">
+          {phase === "upcoming"
+            ? "Viewers don't see this: it is a rehearsal. It stays out of the replay unless you keep it on the Recordings screen; open the doors in The night card to go live."
+            : "Viewers don't see this: the night is over. It stays out of the replay unless you keep it on the Recordings screen."}
+        </p>
+      ) : null}
+      <figcaption className="settings-ingest-preview-caption">{live && rehearsal ? "Preview · muted · only you see this" : "Preview · muted · what viewers see"}</figcaption>
     </figure>
   );
 }

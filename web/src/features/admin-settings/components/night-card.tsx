@@ -14,6 +14,9 @@ import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { useNightAction, useUpdateLivestreamSettings } from "../api/livestream-settings";
 import { isoToLocalInput, localInputToIso } from "../lib/settings-form";
 
+/** How often the card reads the phase again while it is open. */
+const NIGHT_POLL_MS = 5000;
+
 const dayAndTime = (iso: string) => `${formatEventDay(iso)}, ${formatEventTime(iso)}`;
 
 const PHASE_LABEL: Record<EventPhase, string> = {
@@ -75,7 +78,8 @@ function refusedField(error: Error): string | null {
  * each, its latest end and whether its replay is sold after it.
  */
 export function NightCard({ settings }: { settings: LivestreamSettings }) {
-  const view = useLivestreamSettings().data;
+  // The phase moves with the publisher too (a break, the stream back): read again every few seconds here.
+  const view = useLivestreamSettings({ refetchInterval: NIGHT_POLL_MS }).data;
   const open = useNightAction("open");
   const end = useNightAction("end");
   const [confirming, setConfirming] = useState(false);
