@@ -4,7 +4,8 @@
  *
  * - `upcoming`: the doors are not open (before the start, or after it while the streamer has not opened
  *   them): nothing is shown to pass holders; a publish is a rehearsal.
- * - `preshow`: the streamer opened the doors before the start: live to pass holders.
+ * - `preshow`: the streamer opened the doors before the start (or publishes through doors left open): live
+ *   to pass holders.
  * - `live`: the doors are open and the start has come (or the stream went live early).
  * - `break`: the night went live and its publisher is gone, before the night is ended: the stream will be
  *   right back, the chat, hearts and donations stay open.
@@ -68,6 +69,8 @@ export function derivePhase(input: PhaseInputs): EventPhase {
     return input.replayOffered ? "replay" : "ended";
   }
   if (!input.doorsOpen) return "upcoming";
+  // Before the start, the doors are open early only when the streamer opened them (or a publisher is live through them).
+  if (input.now < input.start && input.wentLiveAt === null && input.openedAt === null && input.publisher !== "on") return "upcoming";
   if (input.publisher === "off" && input.wentLiveAt !== null) return "break";
   return input.now < input.start ? "preshow" : "live";
 }

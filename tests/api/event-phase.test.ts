@@ -32,8 +32,8 @@ describe("the night's phase", () => {
     expect((await enter(viewer, accessCode, "Wren")).status).toBe(200);
     const ws = await WsClient.connect(app, viewer);
 
-    // A fresh install: the doors open, the start five days ahead, nothing to play yet.
-    expect(await phaseNow()).toMatchObject({ phase: "preshow", night: { onAir: false, wentLiveAt: null, endedAt: null, onSale: true } });
+    // A fresh install: the start five days ahead, the doors not opened early, nothing to play yet.
+    expect(await phaseNow()).toMatchObject({ phase: "upcoming", night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, onSale: true } });
 
     // The doors closed: upcoming; the viewer is given nothing to play.
     expect((await settings({ isActive: false })).status).toBe(200);

@@ -33,8 +33,8 @@ describe("public livestream settings", () => {
       organizer: { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: { instagram: "", youtube: "", tiktok: "", x: "", discord: "" } },
       replayEnabled: true,
       replayUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      // A fresh install has its doors open five days ahead (a pre-show) and nothing to play yet.
-      phase: "preshow",
+      // A fresh install: five days ahead, nothing opened early, nothing to play.
+      phase: "upcoming",
       night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
     });
     expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);

@@ -185,11 +185,11 @@ test("saving the stream settings in the panel reaches everyone watching", async 
     startDate: "2030-10-31T23:00:00.000Z",
   };
   expect((await admin.put("/api/admin/livestream-settings", settings)).status).toBe(200);
-  // With the night's phase: the doors open before the start (an embed cannot tell whether it plays).
+  // With the night's phase: before the start, the doors not opened early.
   expect((await ws.next("settings_update")).settings).toEqual({
     ...settings,
-    phase: "preshow",
-    night: { onAir: true, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
+    phase: "upcoming",
+    night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
   });
   expect((await ws.next("donation_update", (e) => e.goal === 10_000)).current).toBe(0);
   ws.close();
