@@ -60,9 +60,11 @@ for (const viewport of [MOBILE, DESKTOP]) {
 
   app.browserTest(
     `at the start the landing page stops counting and says the event is live, with the way in ${at}`,
-    async ({ page }) => {
+    async ({ page, context }) => {
       const api = await theAdmin();
-      await api.updateSettings({ startDate: new Date(Date.now() + 4000).toISOString(), isActive: true });
+      // The stream's player is set: at the start, with the doors open, it is on air.
+      await routePlayer(context);
+      await api.updateSettings({ startDate: new Date(Date.now() + 4000).toISOString(), isActive: true, embedUrl: PLAYER_URL });
       await page.goto("/");
       await page.getByRole("heading", { name: "EVENT BEGINS IN" }).waitFor();
       // No reload: the page turns over by itself when the start comes.
@@ -97,6 +99,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
       await watch.click();
       await waitForPath(page, "/livestream");
       await connected(page);
+      await api.updateSettings({ embedUrl: "" });
     },
     options,
   );

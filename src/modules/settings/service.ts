@@ -209,6 +209,11 @@ export class SettingsService {
       (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate)) ||
       (change.durationMinutes !== undefined && change.durationMinutes !== current.durationMinutes);
     if (moved) assignments.push("calendar_sequence = calendar_sequence + 1");
+    // The night moved to a start still ahead, before it ended: it has not happened yet (no live moment, no early doors kept).
+    if (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate) && Date.parse(change.startDate) > Date.now() && current.endedAt === null) {
+      assignments.push("went_live_at = NULL");
+      if (!(change.isActive === true && !current.isActive)) assignments.push("opened_at = NULL");
+    }
     if (change.replayUntil !== undefined) {
       const until = change.replayUntil === null ? null : Date.parse(change.replayUntil);
       if (until !== null && until <= Date.now()) throw fieldError("replayUntil", "The replay's end must be in the future");

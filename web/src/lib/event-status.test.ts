@@ -26,7 +26,15 @@ describe("event status", () => {
   });
 
   test("the night is over once ended, in its replay and once closed", () => {
-    expect(["upcoming", "preshow", "live", "break", "ended", "replay", "closed"].map((p) => nightIsOver(at(p as EventPhase)))).toEqual([false, false, false, false, true, true, true]);
+    expect(["upcoming", "preshow", "live", "break", "ended", "replay", "closed"].map((p) => nightIsOver(at(p as EventPhase)))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(nightIsOver(undefined)).toBe(false);
   });
 

@@ -44,7 +44,9 @@ function phaseText(view: PublicLivestreamSettings): string {
     case "break":
       return "Your stream has stopped. Pass holders read that it will be right back; the chat, hearts and donations stay open until you end the night.";
     case "ended":
-      return view.replayEnabled ? "The night is over. Its replay opens as soon as a kept recording is ready." : "The night is over. There is no replay: pass holders read that it has ended.";
+      return view.replayEnabled
+        ? "The night is over. Its replay opens as soon as a kept recording is ready."
+        : "The night is over. There is no replay: pass holders read that it has ended.";
     case "replay":
       return `The night is over. Pass holders can watch its replay until ${dayAndTime(view.replayUntil)}.`;
     case "closed":

@@ -68,11 +68,7 @@ export function BuyAccessCard() {
       </p>
       <ul className="home-buy-points">
         <li>Your access code on screen at once, and by e-mail</li>
-        {replayUntil ? (
-          <li>The whole night again, with its chat as it happened, until {replayUntil}</li>
-        ) : (
-          <li>Live chat, hearts and donations with everyone watching</li>
-        )}
+        {replayUntil ? <li>The whole night again, with its chat as it happened, until {replayUntil}</li> : <li>Live chat, hearts and donations with everyone watching</li>}
         <li>Card payment, handled securely</li>
       </ul>
       {replayUntil ? <p className="home-buy-notice">The live night is over: this pass is for its replay.</p> : null}

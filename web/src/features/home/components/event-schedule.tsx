@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { Countdown, EventDate } from "@/components/ui/countdown";
 import { paths } from "@/config/paths";
@@ -7,7 +7,8 @@ import { useStoredValue } from "@/hooks/use-stored-value";
 import { eventMoment, eventStart, type EventMoment } from "@/lib/event-status";
 import { formatEventDay, formatEventTime } from "@/lib/dates";
 import type { PublicLivestreamSettings } from "@contracts/settings";
-import { useLivestreamSettings } from "@/lib/livestream-settings";
+import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
+import { loadQueryCache } from "@/lib/query-cache";
 import { LOCAL_KEYS } from "@/lib/storage";
 
 /** When the settings cannot be loaded, the event is taken to start this far ahead. */
@@ -66,7 +67,9 @@ function nowCard(moment: Exclude<EventMoment, "countdown">, settings: PublicLive
         badge: "THE NIGHT IS OVER",
         title: "The night has ended",
         withCode: null,
-        lead: settings.replayEnabled ? "Its replay is being prepared: pass holders can watch it here soon." : "There is no replay of this night. Thank you to everyone who watched.",
+        lead: settings.replayEnabled
+          ? "Its replay is being prepared: pass holders can watch it here soon."
+          : "There is no replay of this night. Thank you to everyone who watched.",
       };
     case "replay":
       return {
@@ -98,6 +101,14 @@ export function EventSchedule() {
   const started = useReached(start?.known ? start.target : null);
   const accessCode = useStoredValue(LOCAL_KEYS.accessCode);
   const moment = settings.data ? eventMoment(settings.data, started) : "countdown";
+  // The start has come on this clock: the server's phase moves with it (the doors open, the stream on air or not).
+  const waitingPhase = settings.data?.phase === "upcoming" || settings.data?.phase === "preshow";
+  useEffect(() => {
+    if (!started || !waitingPhase) return;
+    void loadQueryCache()
+      .then(({ client }) => client.invalidateQueries({ queryKey: livestreamSettingsQueryKey, refetchType: "all" }))
+      .catch(() => {});
+  }, [started, waitingPhase]);
 
   if (moment === "countdown" || !settings.data) return <Countdown target={start?.target ?? null} showDate={start?.known ?? false} />;
   const card = nowCard(moment, settings.data);
