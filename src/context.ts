@@ -124,7 +124,10 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const mail = new MailService(store, createMailTransport(config, log), log);
   mail.setEventDetails(async () => {
     const { eventTitle, startDate, organizerName, contactEmail } = await settings.get();
-    return { title: eventTitle, startDate, contact: contactEmail ? { name: organizerName, email: contactEmail } : null };
+    // After the night, a pass bought is for its replay, and the mail says so.
+    const night = await phases.current();
+    const replayUntil = night.phase === "replay" ? new Date(night.replayUntilMs).toISOString() : null;
+    return { title: eventTitle, startDate, contact: contactEmail ? { name: organizerName, email: contactEmail } : null, replayUntil };
   });
   const viewerSessions = new ViewerSessionService(store, config);
   const access = new AccessService(store, config, viewerSessions, mail);

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { ADMIN, logIn, screenshotScreen } from "./support/admin-panel.mjs";
 import { screenshotWidths } from "./support/browser.mjs";
 import { toastWith, until, useApp } from "./support/e2e.mjs";
-import { adminApi, chatLine, enterStream, say } from "./support/live.mjs";
+import { adminApi, chatLine, enterStream, openViewer, say } from "./support/live.mjs";
 import { FFMPEG, obsLikeArgs } from "./support/obs-publisher.mjs";
 
 const hasFfmpeg = existsSync(FFMPEG);
@@ -101,7 +101,9 @@ nightTest("the night: live, a break that stays a break, back by itself, ended by
   await chatLine(page, "still here in the dark").waitFor();
   await screenshotWidths(page, "night-break-stream");
 
-  const home = await context.newPage();
+  // A visitor without a pass, on the home page.
+  const visitor = await openViewer(context.browser(), app.url);
+  const home = visitor.page;
   await home.goto("/");
   const onBreak = home.getByRole("region", { name: "The stream will be right back" });
   await onBreak.getByText("BACK IN A MOMENT").waitFor();
@@ -153,14 +155,14 @@ nightTest("the night: live, a break that stays a break, back by itself, ended by
 
   // A new visitor is sold the replay, and told so before paying.
   await home.reload();
-  await home.getByRole("region", { name: "Watch the night again" }).getByText("REPLAY").waitFor();
+  await home.getByRole("region", { name: "Watch the night again" }).getByText("REPLAY", { exact: true }).waitFor();
   await home.getByRole("heading", { name: "One pass. One device. The replay." }).waitFor();
   await screenshotWidths(home, "night-replay-home");
   await home.getByRole("button", { name: /BUY NOW/ }).click();
   const dialog = home.getByRole("dialog", { name: "Secure Your Access" });
   await dialog.getByText("This pass is for the replay: the live night is over.", { exact: false }).waitFor();
   await screenshotWidths(home, "night-replay-payment");
-  await home.close();
+  await visitor.context.close();
 });
 
 nightTest("after the replay's window: the night is over, nothing is sold, and the organiser's contact is given", async ({ page }) => {

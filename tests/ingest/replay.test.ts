@@ -81,6 +81,18 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
     const playback = (await mara.get("/api/stream/playback")).body;
     expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
+    // Said when the night went live, not when a recording began.
+    const { phase, night } = (await app.client().get("/api/livestream-settings")).body;
+    expect(phase).toBe("replay");
+    expect(playback.startedAt).toBe(night.wentLiveAt);
+    // A pass bought now is for the replay, and its mail says so.
+    const late = app.client();
+    const { accessCode: lateCode } = await buyDemoCode(late, "late@example.com");
+    const [mail] = await app.ctx.store.all<{ text_body: string; html_body: string }>("SELECT text_body, html_body FROM email_queue WHERE to_address = ?", "late@example.com");
+    expect(mail!.text_body).toContain("Your access to the replay is secured.");
+    expect(mail!.text_body).toContain("The live night is over: this pass is for its replay, which you can watch until");
+    expect(mail!.text_body).toContain(lateCode);
+    expect(mail!.html_body).toContain("THE REPLAY");
     expect(playback.duration).toBeCloseTo(rec.durationS, 1);
     // The chat as it happened: both lines (the deleted one without its words), unpinned as said, then the pin and the deletion at their times.
     const chat = (await mara.get("/api/stream/replay-chat")).body;

@@ -49,6 +49,8 @@ export interface MailEvent {
   startDate: string;
   /** null while the organiser has set no contact address. */
   contact: MailContact | null;
+  /** ISO 8601: the live night is over and the pass is for its replay, open until then (absent while the night is ahead or on). */
+  replayUntil?: string | null;
 }
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -65,11 +67,20 @@ export function eventStartUtc(iso: string): string {
 }
 
 function eventLines(event: MailEvent, siteUrl: string): string[] {
+  if (event.replayUntil) return [`Event: ${event.title}`, `The live night is over: this pass is for its replay, which you can watch until ${eventStartUtc(event.replayUntil)}.`];
   return [`Event: ${event.title}`, `Starts: ${eventStartUtc(event.startDate)}`, `(the countdown at ${siteUrl}/ shows the start in your own time zone)`];
 }
 
 function eventHtml(event: MailEvent, siteUrl: string): string {
   const home = escapeHtml(`${siteUrl}/`);
+  if (event.replayUntil) {
+    return `<div style="margin:20px 0;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;">
+<div style="font-size:12px;letter-spacing:2px;color:#a3a3a3;">THE REPLAY</div>
+<div style="font-size:18px;color:#f5f5f5;font-weight:bold;margin-top:2px;">${escapeHtml(event.title)}</div>
+<div style="font-size:16px;color:#fca5a5;margin-top:4px;">Open until ${escapeHtml(eventStartUtc(event.replayUntil))}</div>
+<div style="font-size:13px;color:#a3a3a3;margin-top:6px;">The live night is over: this pass is for its replay, with the chat as it happened.</div>
+</div>`;
+  }
   return `<div style="margin:20px 0;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;">
 <div style="font-size:12px;letter-spacing:2px;color:#a3a3a3;">THE EVENT</div>
 <div style="font-size:18px;color:#f5f5f5;font-weight:bold;margin-top:2px;">${escapeHtml(event.title)}</div>
@@ -103,7 +114,7 @@ export function accessCodeMail(code: string, siteUrl: string, given: MailEvent |
   const event = oneLineEvent(given);
   const contact = event?.contact ?? null;
   const text = [
-    "Your access to the livestream is secured.",
+    event?.replayUntil ? "Your access to the replay is secured." : "Your access to the livestream is secured.",
     "",
     ...(event ? [...eventLines(event, siteUrl), ""] : []),
     `Access code: ${code}`,
@@ -117,7 +128,7 @@ export function accessCodeMail(code: string, siteUrl: string, given: MailEvent |
     "Your access is secured",
     `<p>The wait is nearly over. Here is your access code:</p>${codeBlock(code)}
 <p><strong>Keep this code safe. It can only be used on one device.</strong></p>${event ? eventHtml(event, siteUrl) : ""}
-<p>Enter it together with a chat username when the event begins.</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}`,
+<p>${event?.replayUntil ? "Enter it together with a chat username to watch the replay." : "Enter it together with a chat username when the event begins."}</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}`,
   );
   return { subject, text, html };
 }

@@ -81,7 +81,7 @@ export function ReplayCard({ settings }: { settings: LivestreamSettings }) {
           label="Replay after the event"
           description={
             enabled
-              ? "On: once the livestream is switched off (or OBS has been gone ten minutes), pass holders watch the recordings."
+              ? "On: once you end the night (in The night card), pass holders watch the kept recordings."
               : "Off: after the night, pass holders see no replay."
           }
           checked={enabled}
