@@ -425,7 +425,7 @@ app.browserTest("Livestream active off: viewers see the stream is not live and n
   await screenshotScreen(viewer.page, "livestream-not-active");
 
   await active.click();
-  await page.getByText("On: viewers with a pass see the player and the LIVE badge.").waitFor();
+  await page.getByText(/^On: the doors are open/).waitFor();
   await saveButton(page).click();
   await toastWith(page, "Settings Saved").waitFor();
   // The open page is told at once and shows the player.
