@@ -56,7 +56,7 @@ function firstIssueMessage(error: unknown): string {
 /** Assembles the whole server from its feature modules. main.ts and the tests both start this. */
 export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?: Record<string, string[]>) {
   const uploads = new UploadService(ctx.store, ctx.config.dataDir);
-  const eventPage = new EventPageService(ctx.store, ctx.settings, ctx.site, uploads);
+  const eventPage = new EventPageService(ctx.store, ctx.settings, ctx.site, uploads, () => ctx.phases.view());
   ctx.mail.setCalendar(() => eventPage.calendar());
   // One instance queues the reminders (the queue's keys would keep each single anyway).
   const reminderFailure = new LastingFailure(ctx.log, "reminders not queued", "reminders queued again");

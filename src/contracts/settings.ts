@@ -87,6 +87,8 @@ export interface LivestreamSettings {
   latestEnd: string | null;
   /** Passes to the replay are sold after the night while it is open. */
   sellAfterNight: boolean;
+  /** ISO 8601: the start passes were sold for before it was moved (the event is rescheduled), null if never moved after a sale. */
+  previousStart: string | null;
 }
 
 export const MIN_DURATION_MINUTES = 15;

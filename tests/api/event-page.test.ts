@@ -275,6 +275,30 @@ describe("the event for search engines", () => {
   });
 });
 
+describe("the event's status for search engines", () => {
+  test("a start moved after a sale is rescheduled, with the start sold before; after the night the pass is sold out", async () => {
+    const own = await startTestApp({ publicUrl: SITE }, { page: INDEX });
+    try {
+      const admin = await loginAsAdmin(own);
+      expect((await admin.put("/api/admin/livestream-settings", { startDate: START })).status).toBe(200);
+      // Moved before any sale: still simply scheduled.
+      expect((await jsonLd((await preview(own, "/")).html))[0]!.eventStatus).toBe("https://schema.org/EventScheduled");
+      await buyDemoCode(own.client());
+      const later = "2026-11-01T00:30:00.000Z";
+      expect((await admin.put("/api/admin/livestream-settings", { startDate: later })).status).toBe(200);
+      const [moved] = await jsonLd((await preview(own, "/")).html);
+      expect(moved).toMatchObject({ eventStatus: "https://schema.org/EventRescheduled", previousStartDate: "2026-10-31T23:30:00+00:00", startDate: "2026-11-01T00:30:00+00:00" });
+      expect((moved!.offers as { availability: string }).availability).toBe("https://schema.org/InStock");
+      // The night ended, with no replay: nothing is sold, and the Event says so at once.
+      expect((await admin.put("/api/admin/livestream-settings", { replayEnabled: false })).status).toBe(200);
+      expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
+      expect(((await jsonLd((await preview(own, "/")).html))[0]!.offers as { availability: string }).availability).toBe("https://schema.org/SoldOut");
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("the calendar file", () => {
   test("GET /event.ics is an RFC 5545 calendar: the event in UTC, two hours long, a reminder 15 minutes before", async () => {
     const res = await fetch(`${app.url}/event.ics`, { headers: { host: "evil.example" } });

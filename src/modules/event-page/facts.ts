@@ -36,6 +36,10 @@ export interface EventFacts {
   /** The calendar entry's UID and SEQUENCE (RFC 5545). */
   calendarUid: string;
   calendarSequence: number;
+  /** ISO 8601: the start passes were sold for before the owner moved it; null if never moved after a sale. */
+  previousStartDate: string | null;
+  /** Passes are sold now (the night's phase). */
+  onSale: boolean;
 }
 
 /** "Hollow Farm — live online Saturday 31 October 2026, 23:30 UTC. Get your pass for £1.00, …". */

@@ -47,7 +47,8 @@ export function eventJsonLd(facts: EventFacts): Record<string, unknown> {
     description: facts.description,
     startDate: facts.startDate.replace(/\.\d{3}Z$|Z$/, "+00:00"),
     endDate: facts.endDate.replace(/\.\d{3}Z$|Z$/, "+00:00"),
-    eventStatus: "https://schema.org/EventScheduled",
+    eventStatus: facts.previousStartDate ? "https://schema.org/EventRescheduled" : "https://schema.org/EventScheduled",
+    ...(facts.previousStartDate ? { previousStartDate: facts.previousStartDate.replace(/\.\d{3}Z$|Z$/, "+00:00") } : {}),
     eventAttendanceMode: "https://schema.org/OnlineEventAttendanceMode",
     location: { "@type": "VirtualLocation", url: home },
     image: [facts.image.url],
@@ -57,7 +58,8 @@ export function eventJsonLd(facts: EventFacts): Record<string, unknown> {
       name: "Access pass",
       price: facts.price,
       priceCurrency: facts.currency,
-      availability: "https://schema.org/InStock",
+      // After the night nothing, or only the replay, is sold.
+      availability: facts.onSale ? "https://schema.org/InStock" : "https://schema.org/SoldOut",
       url: home,
     },
   };

@@ -36,6 +36,7 @@ export class EventPageService {
     private readonly settings: SettingsService,
     private readonly site: SiteAddress,
     private readonly uploads: UploadService,
+    private readonly phase: () => Promise<{ onSale: boolean }> = async () => ({ onSale: true }),
   ) {}
 
   /** The facts as they stand; read again only after a write. */
@@ -50,7 +51,8 @@ export class EventPageService {
 
   /** The strings built from the facts, emptied when the facts differ (not on every write, as a chat line is one). */
   private async derivedNow(): Promise<[EventFacts, Derived]> {
-    const facts = await this.current();
+    // Whether passes are sold moves with the night's phase, the clock included, not only with a write.
+    const facts = { ...(await this.current()), onSale: (await this.phase()).onSale };
     const key = JSON.stringify(facts);
     if (this.derived.key !== key) this.derived = { key, heads: new Map(), calendar: null };
     return [facts, this.derived];
@@ -103,6 +105,8 @@ export class EventPageService {
       organizer: organizerOf(s),
       calendarUid: row.calendar_uid || "dreadcast-event",
       calendarSequence: row.calendar_sequence,
+      previousStartDate: s.previousStart,
+      onSale: true,
     };
   }
 

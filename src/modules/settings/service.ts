@@ -38,6 +38,7 @@ interface SettingsRow {
   went_live_at: number | null;
   ended_at: number | null;
   latest_end: number | null;
+  previous_start: number | null;
   sell_after_night: number;
   has_sales: number;
 }
@@ -163,6 +164,7 @@ export class SettingsService {
       wentLiveAt: isoOf(row.went_live_at),
       endedAt: isoOf(row.ended_at),
       latestEnd: isoOf(row.latest_end),
+      previousStart: isoOf(row.previous_start),
       sellAfterNight: Number(row.sell_after_night) === 1,
     };
   }
@@ -209,6 +211,11 @@ export class SettingsService {
       (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate)) ||
       (change.durationMinutes !== undefined && change.durationMinutes !== current.durationMinutes);
     if (moved) assignments.push("calendar_sequence = calendar_sequence + 1");
+    // A start moved after passes were sold for it: the event is rescheduled (the search engines' Event says so).
+    if (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate) && current.hasSales) {
+      assignments.push("previous_start = ?");
+      values.push(Date.parse(current.startDate));
+    }
     // The night moved to a start still ahead, before it ended: it has not happened yet (no live moment, no early doors kept).
     if (change.startDate !== undefined && Date.parse(change.startDate) !== Date.parse(current.startDate) && Date.parse(change.startDate) > Date.now() && current.endedAt === null) {
       assignments.push("went_live_at = NULL");
