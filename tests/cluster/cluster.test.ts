@@ -133,6 +133,30 @@ describe.skipIf(!ready)("a cluster of instances sharing one event", () => {
     expect((await beta.client().get("/api/livestream-settings")).body.eventTitle).toBe("The Night Shift");
   });
 
+  test("the night's phase is the cluster's: opened and ended on one instance, every instance answers it and tells its pages", async () => {
+    const { apps } = await startCluster(2);
+    const [alpha, beta] = apps as [TestApp, TestApp];
+    const phaseOn = async (app: TestApp) => (await app.client().get("/api/livestream-settings")).body.phase as string;
+    // beta has the settings (and so the phase) in its cache before each change.
+    expect([await phaseOn(alpha), await phaseOn(beta)]).toEqual(["upcoming", "upcoming"]);
+    const viewerWs = await connect(beta, await joinAs(beta, "Watcher"));
+    const admin = await adminOf(alpha);
+    expect(
+      (await admin.put("/api/admin/livestream-settings", { startDate: new Date(Date.now() - 60_000).toISOString(), embedUrl: "https://player.example.com/embed/7" })).status,
+    ).toBe(200);
+    expect((await admin.post("/api/admin/event/open", {})).status).toBe(200);
+    expect((await viewerWs.next("settings_update", (e) => e.settings.phase === "live")).settings.night.onAir).toBe(true);
+    expect(await phaseOn(beta)).toBe("live");
+    expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
+    expect((await viewerWs.next("settings_update", (e) => e.settings.phase === "ended")).settings.night.endedAt).toEqual(expect.any(String));
+    expect(await phaseOn(beta)).toBe("ended");
+    // Ended on alpha, refused again on beta: one night, one end.
+    const again = await sameBrowserOn(beta, admin).post("/api/admin/event/end", {});
+    expect(again.status).toBe(409);
+    // Nothing is sold on either instance while the replay is being prepared.
+    for (const app of [alpha, beta]) expect((await app.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).status).toBe(409);
+  });
+
   test("the viewer and heart counts are the cluster's, and a stopped instance's viewers drop out within seconds", async () => {
     const { apps } = await startCluster(3);
     const [alpha, beta, gamma] = apps as [TestApp, TestApp, TestApp];
