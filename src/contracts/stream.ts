@@ -150,6 +150,18 @@ export interface IngestView {
   publisher: IngestPublisher | null;
   /** What to change in OBS, in plain words (empty when all is well). */
   warnings: string[];
+  /** Publishes refused lately on this instance (a second publisher, a wrong server address, codecs), newest first. */
+  refusals: IngestRefusal[];
+}
+
+/** A burst of refused publishes: from one address, for one reason. */
+export interface IngestRefusal {
+  address: string;
+  reason: string;
+  /** ISO 8601: the first and the last refusal of the burst. */
+  at: string;
+  lastAt: string;
+  count: number;
 }
 
 /**

@@ -57,9 +57,20 @@ nightTest("a rehearsal before the doors open: the panel previews it, viewers see
   // Doors closed, the start tomorrow: what OBS sends now is a rehearsal.
   await admin.updateSettings({ isActive: false, startDate: new Date(Date.now() + 24 * 3600_000).toISOString() });
   await admin.saveSettings({ contactEmail: "help@nightowl.example", organizerName: "Night Owl Events" });
+  // Before anything connects, OBS's settings are up front, and the protection is said as good news.
+  await page.goto("/admin/settings");
+  const obsSettings = page.locator("details.settings-ingest-obs");
+  assert.equal(await obsSettings.getAttribute("open"), "");
+  await obsSettings.getByText("1 or 2 s (Settings → Output, Output Mode: Advanced)").waitFor();
+  await page.locator(".alert-good").filter({ hasText: "Only paying viewers can play it" }).waitFor();
   const obs = await publisher();
   try {
-    await page.goto("/admin/settings");
+    // A second OBS with the same key is refused, and the panel says when, from where and why.
+    const { rtmpUrl, streamKey } = await admin.ingest();
+    const second = publish(rtmpUrl, streamKey);
+    const refused = page.getByRole("region", { name: "Refused publishes" });
+    await refused.getByText("another publisher is already live with this key", { exact: false }).waitFor({ timeout: 20_000 });
+    await second.stop();
     const preview = page.getByRole("figure", { name: "Preview" });
     await preview.getByText("Viewers don't see this: it is a rehearsal.", { exact: false }).waitFor({ timeout: 20_000 });
     await preview.locator("video").waitFor();

@@ -120,6 +120,7 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
       live: true,
       publisher: { video: { codec: "H.264", width: 640, height: 360 }, audio: { codec: "AAC", sampleRate: 48000, channels: 2 } },
       warnings: [],
+      refusals: [],
     });
     expect((await publisher.done).code).toBe(0);
 
@@ -206,6 +207,11 @@ describe.skipIf(mediaToolsMissing !== null)("the built-in ingest through the app
     expect(app.ctx.ingest.live).not.toBeNull();
     expect(first.child.exitCode).toBeNull();
     expect(log.join("\n")).not.toContain(streamKey);
+    // The panel says when, from where and why; a retry within the minute is the same line, counted.
+    expect((await obs(`${rtmpUrl}/${streamKey}`, 2).done).code).not.toBe(0);
+    const { refusals } = await ingest();
+    expect(refusals).toEqual([{ address: "127.0.0.1", reason: "another publisher is already live with this key", at: expect.any(String), lastAt: expect.any(String), count: 2 }]);
+    expect(Date.parse(refusals[0].lastAt)).toBeGreaterThan(Date.parse(refusals[0].at));
   }, 45_000);
 
   test("rotating the key drops the live publisher and refuses the old key; the new one works", async () => {

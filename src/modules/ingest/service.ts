@@ -15,6 +15,7 @@ import { Packager } from "./hls/packager.ts";
 import type { Recorder } from "../replay/recorder.ts";
 import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
 import type { StreamKeyStore } from "./key.ts";
+import { RefusalLog } from "./refusals.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
 import { CERTIFICATE_CHECK_MS, startRtmpsServer } from "./rtmp/certificate-watch.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer, type WrongKeyReport } from "./rtmp/server.ts";
@@ -53,6 +54,8 @@ export class IngestService {
   openFailure: string | null = null;
   /** Why the last publish was refused for its codecs, until a publish goes out. */
   lastRefusal: string | null = null;
+  /** Publishes refused lately (a second publisher, a wrong server address, codecs), one entry per burst. */
+  readonly refusals = new RefusalLog();
   /** Told when the stream becomes watchable or stops being (pages fetch their playback again). */
   onWatchableChange: () => void = () => {};
   /** In a cluster: what the other instances must show to read this one's packager (told them in the publisher's lease). */
@@ -209,7 +212,7 @@ export class IngestService {
     const options = {
       host: this.config.host,
       logger: this.log,
-      authorize: (app: string, key: string) => this.authorize(app, key),
+      authorize: (app: string, key: string, address: string) => this.authorize(app, key, address),
       onPublish: (session: PublishSession) => this.onPublish(session),
       trustProxy: this.config.trustProxy,
     };
@@ -296,15 +299,20 @@ export class IngestService {
     return (await this.cluster.claim(PUBLISHER_LEASE, mine)) !== false;
   }
 
-  private async authorize(app: string, key: string): Promise<AuthorizeResult> {
+  private async authorize(app: string, key: string, address: string): Promise<AuthorizeResult> {
     if (app !== INGEST_APP) {
       this.log.warn(`ingest: publish refused: the server address must end in /${INGEST_APP}`);
+      this.refusals.add(address, `the server address must end in /${INGEST_APP}`);
       return "bad key";
     }
     if (!(await this.keys.matches(key))) return "bad key";
-    if (this.publish) return "busy";
+    if (this.publish) {
+      this.refusals.add(address, "another publisher is already live with this key");
+      return "busy";
+    }
     if (!(await this.claimPublisher())) {
       this.log.warn("ingest: publish refused: another instance of the cluster has the publisher");
+      this.refusals.add(address, "another publisher is already live with this key (on another instance)");
       return "busy";
     }
     return "ok";
@@ -355,7 +363,10 @@ export class IngestService {
           packager.onSegment = null;
           void recording.close().catch((error: unknown) => this.log.error("replay: could not close the recording", error));
         }
-        if (reason.startsWith("unsupported")) this.lastRefusal = reason;
+        if (reason.startsWith("unsupported")) {
+          this.lastRefusal = reason;
+          this.refusals.add(session.remoteAddress, reason);
+        }
         if (this.publish !== publish) return;
         this.publish = null;
         if (this.cluster.clustered) this.stopLeading();

@@ -28,7 +28,9 @@ function publisherView(ingest: IngestService, { session, videoCodec, audio }: Li
             fps: video.fps ?? (stats.videoFps || null),
             // Before a segment is complete, the connection's own count (audio included) stands in.
             bitrateKbps: video.kbps ?? (stats.bitrateKbps || null),
-            keyframeIntervalS: video.keyframeIntervalS ?? (stats.keyframeIntervalSeconds || null),
+            // Between the publisher's own keyframes once two have come (the packager's segments are cut at
+            // two seconds whatever the keyframes, so they cannot tell a longer interval); null while measuring.
+            keyframeIntervalS: stats.keyframes >= 2 && stats.keyframeIntervalSeconds > 0 ? stats.keyframeIntervalSeconds : null,
           }
         : null,
     audio: audio ? { codec: "AAC", sampleRate: audio.sampleRate, channels: audio.channels, bitrateKbps: figures?.audio?.kbps ?? null } : null,
@@ -95,5 +97,6 @@ export async function ingestView(ingest: IngestService, config: Config, siteUrl:
     live: live !== null || ingest.publishingElsewhere !== null,
     publisher,
     warnings: warningsFor(ingest, config, kind, streamKey, publisher),
+    refusals: ingest.refusals.recent(),
   };
 }

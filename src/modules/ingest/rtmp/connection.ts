@@ -47,7 +47,8 @@ export interface PublishSession {
 }
 
 export interface ConnectionHooks {
-  authorize(app: string, key: string): AuthorizeResult | Promise<AuthorizeResult>;
+  /** `address`: the publisher's (from a PROXY header when the proxy is trusted). */
+  authorize(app: string, key: string, address: string): AuthorizeResult | Promise<AuthorizeResult>;
   onPublish(session: PublishSession): MediaSink;
   /** Marks app/key live for this connection; false when another connection holds it. */
   claim(name: string): boolean;
@@ -319,7 +320,7 @@ export class RtmpConnection {
     this.phase = "authorizing";
     let result: AuthorizeResult;
     try {
-      result = await this.hooks.authorize(this.app, key);
+      result = await this.hooks.authorize(this.app, key, this.transport.remoteAddress);
     } catch (error) {
       this.logger.error(`rtmp #${this.id}: the stream key check failed`, error);
       result = "bad key";

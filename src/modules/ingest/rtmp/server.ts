@@ -43,7 +43,7 @@ export interface RtmpServerOptions {
   tls?: { cert: string | Uint8Array; key: string | Uint8Array };
   logger: Logger;
   /** Checks a publish's app and stream key; "busy" when the application already has a publisher. */
-  authorize(app: string, key: string): AuthorizeResult | Promise<AuthorizeResult>;
+  authorize(app: string, key: string, address: string): AuthorizeResult | Promise<AuthorizeResult>;
   /** Called once per accepted publish; returns where its media goes. A throw refuses the publish. */
   onPublish(session: PublishSession): MediaSink;
   limits?: Partial<RtmpLimits>;

@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
-import type { IngestPublisher, IngestView } from "@contracts/stream";
+import type { IngestPublisher, IngestRefusal, IngestView } from "@contracts/stream";
+import { formatEventTime } from "@/lib/dates";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { LoadFailed } from "@/components/admin/load-failed";
 import { CopyIcon, TvIcon } from "@/components/ui/icons";
@@ -47,8 +48,10 @@ function IngestDetails({ view }: { view: IngestView }) {
           ))}
         </ul>
       ) : null}
+      {view.refusals.length > 0 ? <Refusals refusals={view.refusals} /> : null}
       <div className="settings-ingest-layout">
         <div className="settings-ingest-connection">
+          <ObsSettings view={view} />
           <p className="settings-ingest-steps">
             In OBS: <strong>Settings → Stream</strong>, Service <strong>Custom…</strong>, then paste these two.
           </p>
@@ -59,6 +62,80 @@ function IngestDetails({ view }: { view: IngestView }) {
         <IngestPreview live={view.live} />
       </div>
     </div>
+  );
+}
+
+/** Publishes refused lately: when, from which address and why, one line per burst. */
+function Refusals({ refusals }: { refusals: IngestRefusal[] }) {
+  return (
+    <section className="settings-ingest-refusals" aria-label="Refused publishes">
+      <p className="settings-ingest-refusals-title">Refused publishes</p>
+      <ul>
+        {refusals.map((r) => (
+          <li key={`${r.address}/${r.reason}/${r.at}`}>
+            <time dateTime={r.at}>{formatEventTime(r.at)}</time>
+            <span>
+              {r.count > 1 ? `${r.count} tries until ${formatEventTime(r.lastAt)}` : "Once"} from <strong className="mono">{r.address}</strong>: {r.reason}.
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Whether a URL's host is an IP address (a certificate OBS accepts names a host name, never a bare address). */
+function hostIsAddress(url: string): boolean {
+  try {
+    const host = new URL(url.replace(/^rtmps?:/, "https:")).hostname;
+    return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * OBS's settings for this stream, up front before anything connects (folded away once OBS is live): the
+ * service and server, RTMP or RTMPS, keyframes, a bitrate phones keep up with, the encoder and the audio.
+ */
+function ObsSettings({ view }: { view: IngestView }) {
+  const rtmpsOnAddress = view.rtmpsUrl !== null && hostIsAddress(view.rtmpsUrl);
+  return (
+    <details className="settings-ingest-obs" open={!view.live}>
+      <summary>OBS settings for this stream</summary>
+      <dl className="settings-ingest-obs-list">
+        <div>
+          <dt>Service</dt>
+          <dd>Custom… (Settings → Stream)</dd>
+        </div>
+        <div>
+          <dt>Server</dt>
+          <dd>
+            {view.rtmpsUrl
+              ? rtmpsOnAddress
+                ? "RTMP. OBS refuses RTMPS to a bare IP address (“Cert verify failed … CN does not match”): give the server a host name its certificate names to use RTMPS."
+                : "RTMPS (encrypted) where your network allows it, else RTMP. OBS checks that the certificate names this host."
+              : "RTMP (the address below). RTMPS needs a certificate for a host name (--tls-cert)."}
+          </dd>
+        </div>
+        <div>
+          <dt>Keyframe interval</dt>
+          <dd>1 or 2 s (Settings → Output, Output Mode: Advanced)</dd>
+        </div>
+        <div>
+          <dt>Bitrate</dt>
+          <dd>2,500–4,500 kbps, CBR: what phones on mobile data keep up with at 720p or 1080p</dd>
+        </div>
+        <div>
+          <dt>Encoder</dt>
+          <dd>x264 (CPU, preset veryfast), or your GPU’s H.264 encoder (NVENC, Quick Sync, AMF) to spare the CPU</dd>
+        </div>
+        <div>
+          <dt>Audio</dt>
+          <dd>AAC, 48 kHz (Settings → Audio)</dd>
+        </div>
+      </dl>
+    </details>
   );
 }
 
@@ -90,18 +167,25 @@ function LiveState({ view }: { view: IngestView }) {
   );
 }
 
+/** For this long after a publish begins, a figure not known yet is being measured (after it, it is unknown). */
+const MEASURING_MS = 30_000;
+
 function Figures({ publisher }: { publisher: IngestPublisher }) {
   const { video, audio } = publisher;
+  const now = useNow(2000);
+  const measuring = now - Date.parse(publisher.since) < MEASURING_MS;
+  // A figure the first seconds cannot tell yet says so, rather than a guess.
+  const shown = (value: number | null, format: (v: number | null) => string) => (value === null && measuring ? "measuring…" : format(value));
   const rows: [string, string][] = video
     ? [
         ["Video", `${codecName(video.codec)} · ${video.width}×${video.height}`],
-        ["Frame rate", formatFps(video.fps)],
-        ["Video bitrate", formatBitrate(video.bitrateKbps)],
-        ["Keyframes", formatKeyframeInterval(video.keyframeIntervalS)],
+        ["Frame rate", shown(video.fps, formatFps)],
+        ["Video bitrate", shown(video.bitrateKbps, formatBitrate)],
+        ["Keyframes", shown(video.keyframeIntervalS, formatKeyframeInterval)],
       ]
     : [["Video", "None"]];
   rows.push(["Audio", audio ? formatAudio(audio) : "None"]);
-  if (audio) rows.push(["Audio bitrate", formatBitrate(audio.bitrateKbps)]);
+  if (audio) rows.push(["Audio bitrate", shown(audio.bitrateKbps, formatBitrate)]);
   return (
     <dl className="settings-ingest-figures">
       {rows.map(([label, value]) => (

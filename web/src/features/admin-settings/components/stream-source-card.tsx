@@ -107,7 +107,7 @@ function StreamSourceForm({ saved }: { saved: StreamSourceView }) {
       <AdminSection icon={<LockIcon />} title={TITLE} text={TEXT} saves={SAVES}>
         <StreamKindPicker value={kind} onChange={onKind} />
         {option.protects ? (
-          <Alert title="Only paying viewers can play it">
+          <Alert variant="good" title="Only paying viewers can play it">
             Each viewer gets their own address that expires within hours; a copied link stops working, and banned or refunded viewers are cut off on their next request.
           </Alert>
         ) : (
