@@ -3,12 +3,13 @@
  * packager as the RTMP input would hand them over), with ffprobe as the independent reader of what it wrote.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCKING_WAIT_MS, HTTP_IDLE_TIMEOUT_S } from "../../src/http/timeouts.ts";
 import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
 import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
-import { makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+import { FFMPEG, makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
 import { fragmentRuns, readFragmentedMp4 } from "./support/mp4-file.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
@@ -226,6 +227,50 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
     expect(segmentUris(text)).toHaveLength(8);
   });
 
+  test("a session without sound between two with it carries a silent AAC track: every init has the same tracks, and the silence covers its picture", async () => {
+    const silent = plain.filter((e) => e.kind !== "audio" && e.kind !== "audioConfig");
+    const packager = new Packager({ windowSegments: 100, partWindowSegments: 100, partWindowMs: Infinity });
+    feed(packager, plain);
+    packager.end("publisher left");
+    feed(packager, silent, 4000);
+    // The panel is told the truth (no sound from the publisher); the playlist names the track its segments carry.
+    expect(packager.figures().audio).toBeNull();
+    expect(packager.multivariantPlaylist("media.m3u8")).toMatch(/CODECS="avc1\.[0-9A-F]+,mp4a\.40\.2"/);
+    packager.end("publisher left");
+    feed(packager, plain, 8000);
+    packager.end("test over");
+    const text = await playlistText(packager);
+    expect(tag(text, "EXT-X-MAP")).toEqual(['URI="init-1.mp4"', 'URI="init-2.mp4"', 'URI="init-3.mp4"']);
+    // Each session's segments, after its map.
+    const sessions: string[][] = [];
+    for (const line of text.split("\n")) {
+      if (line.startsWith("#EXT-X-MAP")) sessions.push([]);
+      else if (line.startsWith("seg-")) sessions[sessions.length - 1]!.push(line);
+    }
+    const videoFrames = sourceFrames("plain.flv").videoPts.length;
+    sessions.forEach((segments, i) => {
+      const path = writeJoined(`sound-${i + 1}.mp4`, [packager.getInit(`init-${i + 1}.mp4`), ...segments.map((u) => packager.getSegment(u))]);
+      const streams = probeStreams(path);
+      expect(streams.map((s) => `${s.codec_type} ${s.codec_name}`)).toEqual(["video h264", "audio aac"]);
+      expect(Number(streams[0]!.nb_read_frames)).toBe(videoFrames);
+      const { frames, errors } = probeFrames(path);
+      expect(errors).toBe("");
+      if (i !== 1) return;
+      // The silence runs from the first picture to the last one's end, to within a frame of sound, unbroken.
+      expect(streams[1]).toMatchObject({ sample_rate: "48000", channels: 2 });
+      const video = frames.filter((f) => f.media_type === "video").map((f) => Number(f.pts_time));
+      const audio = frames.filter((f) => f.media_type === "audio").map((f) => Number(f.pts_time));
+      expect(Math.abs(audio[0]! - video[0]!)).toBeLessThan(0.025);
+      const videoEnd = video[video.length - 1]! + 1 / 30;
+      const audioEnd = audio[audio.length - 1]! + 1024 / 48000;
+      expect(audioEnd).toBeGreaterThanOrEqual(videoEnd - 0.001);
+      expect(audioEnd - videoEnd).toBeLessThan(1024 / 48000 + 0.001);
+      audio.slice(1).forEach((pts, j) => expect(pts - audio[j]!).toBeCloseTo(1024 / 48000, 4));
+      const loudness = spawnSync(FFMPEG, ["-hide_banner", "-i", path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"]);
+      expect(String(loudness.stderr)).toMatch(/max_volume: -9\d\.\d dB/);
+    });
+  });
+
   test("a publisher's clock that jumps back or far ahead mid-stream is taken up: the timeline goes on and the segments stay short", async () => {
     const media = (events: FlvEvent[]) => events.filter((e) => e.kind === "video" || e.kind === "audio");
     const packager = new Packager({ windowSegments: 100, partWindowSegments: 100, partWindowMs: Infinity });
@@ -282,8 +327,8 @@ withMedia("packaging H.264 and AAC from an FLV", () => {
 
 withMedia("packaging HEVC and AV1", () => {
   for (const [codec, entry, codecs] of [
-    ["hevc", "hvc1", /CODECS="hvc1\.1\.6\.L\d+\.[0-9A-F]+"/],
-    ["av1", "av01", /CODECS="av01\.0\.\d\dM\.08"/],
+    ["hevc", "hvc1", /CODECS="hvc1\.1\.6\.L\d+\.[0-9A-F]+,mp4a\.40\.2"/],
+    ["av1", "av01", /CODECS="av01\.0\.\d\dM\.08,mp4a\.40\.2"/],
   ] as const) {
     test(`${codec} frames come out as ${entry} segments that decode, with the codec named from the record`, async () => {
       const { config, frames } = readFragmentedMp4(makeFragmentedMp4(join(dir, `${codec}.mp4`), codec));
@@ -294,7 +339,11 @@ withMedia("packaging HEVC and AV1", () => {
       const text = await playlistText(packager);
       expect(segmentUris(text)).toEqual(["seg-0.m4s", "seg-1.m4s"]);
       const path = writeJoined(`${codec}.out.mp4`, [packager.getInit("init-1.mp4"), ...segmentUris(text).map((u) => packager.getSegment(u))]);
-      expect(probeStreams(path)).toMatchObject([{ codec_name: codec, codec_tag_string: entry, width: 320, height: 180, nb_read_frames: "60" }]);
+      // Sent without sound, it carries a silent track (as every session without sound does).
+      expect(probeStreams(path)).toMatchObject([
+        { codec_name: codec, codec_tag_string: entry, width: 320, height: 180, nb_read_frames: "60" },
+        { codec_type: "audio", codec_name: "aac" },
+      ]);
       expect(probeFrames(path).errors).toBe("");
       expect(packager.multivariantPlaylist("media.m3u8")).toMatch(codecs);
     }, 20_000);

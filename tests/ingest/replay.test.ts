@@ -189,4 +189,68 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
     expect(existsSync(join(app.config.dataDir, "recordings")) ? readdirSync(join(app.config.dataDir, "recordings")) : []).toEqual([]);
     expect((await admin.request("DELETE", `/api/admin/recordings/${rec.id}`)).status).toBe(404);
   }, 60_000);
+
+  test("a trim that starts where the keyframes were further apart than a segment plays from the next keyframe, in the replay and the download", async () => {
+    expect((await admin.put("/api/admin/stream-source", { kind: "ingest" })).status).toBe(200);
+    const { rtmpUrl, streamKey } = await ingestWithKey(admin);
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: true, replayEnabled: true, replayUntil: new Date(Date.now() + 3600_000).toISOString() })).status).toBe(
+      200,
+    );
+    // A keyframe every 4 s: the packager cuts a segment at 2.4 s without one, the next at the keyframe at 4 s.
+    const obs = publish(`${rtmpUrl}/${streamKey}`, { seconds: 7, gop: 120 });
+    expect(await obs.done).toMatchObject({ code: 0 });
+    const rec = await eventually(
+      async () => {
+        const [r] = (await admin.get("/api/admin/recordings")).body.recordings;
+        return r?.state === "complete" ? r : null;
+      },
+      10_000,
+      "the recording closed",
+    );
+    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    const { client: owl } = await viewer("Owl");
+    const listed = async () => (await (await get(owl, "/api/stream/replay/index.m3u8")).text()).split("\n").filter((l) => l && !l.startsWith("#"));
+    /** The first video packet's flags, as ffprobe reads what a player fetches first (the init and the first segment). */
+    const firstPacket = async (uri: string) => {
+      const init = /URI="([^"]+)"/.exec(await (await get(owl, "/api/stream/replay/index.m3u8")).text())![1]!;
+      const parts = [init, uri].map(async (u) => new Uint8Array(await (await get(owl, `/api/stream/replay/${u}`)).arrayBuffer()));
+      const file = join(dir, "first.mp4");
+      writeFileSync(file, Buffer.concat(await Promise.all(parts)));
+      return Bun.spawnSync([FFPROBE, "-v", "error", "-select_streams", "v", "-read_intervals", "%+#1", "-show_entries", "packet=flags", "-of", "csv=p=0", file])
+        .stdout.toString()
+        .trim();
+    };
+    const whole = await listed();
+    expect(whole[0]).toBe(`r${rec.id}/seg-0.m4s`);
+    expect(await firstPacket(whole[0]!)).toMatch(/^K/);
+    // The segment that holds 3 s starts 2.4 s in, on no keyframe: the replay starts at the keyframe after it.
+    expect(await firstPacket(whole[1]!)).not.toMatch(/^K/);
+    expect((await admin.request("PATCH", `/api/admin/recordings/${rec.id}`, { trimStartS: 3 })).status).toBe(200);
+    const trimmed = await listed();
+    expect(trimmed[0]).toBe(whole[2]);
+    expect(await firstPacket(trimmed[0]!)).toMatch(/^K/);
+    // The segment left out is not served either.
+    expect((await get(owl, `/api/stream/replay/${whole[1]}`)).status).toBe(404);
+    // The download starts there too: ffprobe's first picture is a keyframe, and it lasts from 4 s to the end.
+    const file = join(dir, "trimmed.mp4");
+    writeFileSync(file, new Uint8Array(await (await fetch(`${app.url}/api/admin/recordings/${rec.id}.mp4`, { headers: { cookie: cookieOf(admin) } })).arrayBuffer()));
+    const flags = Bun.spawnSync([
+      FFPROBE,
+      "-v",
+      "error",
+      "-select_streams",
+      "v",
+      "-read_intervals",
+      "%+#1",
+      "-show_entries",
+      "packet=flags",
+      "-of",
+      "csv=p=0",
+      file,
+    ]).stdout.toString();
+    expect(flags.trim()).toMatch(/^K/);
+    expect(probeFrames(file).errors).toBe("");
+    const duration = Number(Bun.spawnSync([FFPROBE, "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]).stdout.toString().trim());
+    expect(Math.abs(duration - (rec.durationS - 4))).toBeLessThan(0.6);
+  }, 60_000);
 });

@@ -38,6 +38,8 @@ export interface PublishOptions {
   video?: string[];
   /** Sent at the pace it is captured (the default, as OBS does); false: as fast as FFmpeg encodes it. */
   realTime?: boolean;
+  /** Frames from one keyframe to the next (default 30: one a second). */
+  gop?: number;
 }
 
 export interface Publisher {
@@ -72,9 +74,9 @@ export function publish(url: string, options: PublishOptions = {}): Publisher {
     "-pix_fmt",
     "yuv420p",
     "-g",
-    "30",
+    String(options.gop ?? 30),
     "-keyint_min",
-    "30",
+    String(options.gop ?? 30),
     "-sc_threshold",
     "0",
     "-b:v",

@@ -1,7 +1,7 @@
 import { parseByteRange } from "../../http/byte-range.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { rebase, startSeconds, timescales } from "./rebase.ts";
-import { isTsFile, playedSegments, type RecordingStore, type SegmentRow } from "./recordings.ts";
+import { isTsFile, type RecordingStore, type SegmentRow } from "./recordings.ts";
 import { demuxTs, TsClock, TsError, type DemuxedTs } from "./ts-demux.ts";
 import { TsToMp4 } from "./ts-remux.ts";
 
@@ -47,7 +47,8 @@ function downloadHeaders(headers: Headers, name: string): Headers {
 export async function recordingDownload(recordings: RecordingStore, id: number, range: string | null, headers: Headers): Promise<Response> {
   const row = await recordings.find(id);
   if (row.state === "recording") throw conflict("This recording is still being written; it can be downloaded once the stream ends");
-  const segments = playedSegments(row, await recordings.segmentsOf(id));
+  // What the replay plays of it: inside the trims, from a keyframe.
+  const segments = await recordings.played(row, await recordings.segmentsOf(id));
   if (segments.length === 0) throw conflict("This recording holds no complete segment to download");
   if (isTsFile(segments[0]!.file)) return tsDownload(recordings, row, segments, downloadHeaders(headers, fileName(row.title, id)));
   // One init: a session whose codec changed part-way is cut where it changed (a file has one init).

@@ -108,3 +108,65 @@ export function initPictureSize(init: Uint8Array): { width: number; height: numb
   }
   return { width: 0, height: 0 };
 }
+
+/** The id of an init segment's video track (the trak whose handler is "vide"), null without one. */
+export function videoTrackId(init: Uint8Array): number | null {
+  const view = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  const moov = boxes(init, 0, init.length).find((b) => b.type === "moov");
+  for (const trak of moov ? boxes(init, moov.body, moov.end).filter((b) => b.type === "trak") : []) {
+    const tkhd = child(init, trak, "tkhd");
+    const mdia = child(init, trak, "mdia");
+    const hdlr = mdia && child(init, mdia, "hdlr");
+    if (!tkhd || !hdlr || hdlr.body + 12 > hdlr.end) continue;
+    const handler = String.fromCharCode(...init.subarray(hdlr.body + 8, hdlr.body + 12));
+    if (handler === "vide") return view.getUint32(tkhd.body + 4 + (init[tkhd.body] === 1 ? 16 : 8));
+  }
+  return null;
+}
+
+/** trex's default sample flags of `track` in an init segment (0: none given). */
+function trexFlags(init: Uint8Array, track: number): number {
+  const view = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  const moov = boxes(init, 0, init.length).find((b) => b.type === "moov");
+  const mvex = moov && child(init, moov, "mvex");
+  for (const trex of mvex ? boxes(init, mvex.body, mvex.end).filter((b) => b.type === "trex") : []) {
+    if (trex.body + 24 <= trex.end && view.getUint32(trex.body + 4) === track) return view.getUint32(trex.body + 20);
+  }
+  return 0;
+}
+
+/** sample_is_non_sync_sample, in an ISO BMFF sample's flags. */
+const NON_SYNC = 0x00010000;
+
+/**
+ * Whether a segment's first sample of the track `track` is a sync sample (a keyframe), by its flags: the
+ * trun's first-sample flags, its per-sample flags, the tfhd's defaults, or the init's trex. Null when the
+ * segment holds no sample of that track.
+ */
+export function startsOnSync(segment: Uint8Array, init: Uint8Array, track: number): boolean | null {
+  const view = new DataView(segment.buffer, segment.byteOffset, segment.byteLength);
+  for (const moof of boxes(segment, 0, segment.length).filter((b) => b.type === "moof")) {
+    for (const traf of boxes(segment, moof.body, moof.end).filter((b) => b.type === "traf")) {
+      const tfhd = child(segment, traf, "tfhd");
+      const trun = child(segment, traf, "trun");
+      if (!tfhd || !trun || tfhd.body + 8 > tfhd.end || view.getUint32(tfhd.body + 4) !== track) continue;
+      if (trun.body + 8 > trun.end || view.getUint32(trun.body + 4) === 0) continue;
+      const trunFlags = view.getUint32(trun.body) & 0xffffff;
+      let at = trun.body + 8 + (trunFlags & 0x1 ? 4 : 0);
+      let flags: number | null = null;
+      if (trunFlags & 0x4) flags = view.getUint32(at);
+      else if (trunFlags & 0x400) {
+        at += (trunFlags & 0x100 ? 4 : 0) + (trunFlags & 0x200 ? 4 : 0);
+        flags = view.getUint32(at);
+      } else {
+        const tfhdFlags = view.getUint32(tfhd.body) & 0xffffff;
+        if (tfhdFlags & 0x20) {
+          const offset = 8 + (tfhdFlags & 0x1 ? 8 : 0) + (tfhdFlags & 0x2 ? 4 : 0) + (tfhdFlags & 0x8 ? 4 : 0) + (tfhdFlags & 0x10 ? 4 : 0);
+          flags = view.getUint32(tfhd.body + offset);
+        }
+      }
+      return ((flags ?? trexFlags(init, track)) & NON_SYNC) === 0;
+    }
+  }
+  return null;
+}

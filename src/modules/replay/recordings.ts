@@ -3,6 +3,8 @@ import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RecordingFiles } from "./files.ts";
+import { startsOnSync, videoTrackId } from "./rebase.ts";
+import { demuxTs, TsClock } from "./ts-demux.ts";
 
 /** One segment to keep, whatever made it: the built-in ingest's packager, or the relay's origin. */
 export interface KeptSegment {
@@ -79,6 +81,9 @@ export function playedSegments(recording: { trim_start_ms: number; trim_end_ms: 
 }
 
 const n = Number;
+
+/** How many segments past the trim start are looked at for the first keyframe (a keyframe 10 s apart is 5 of 2 s). */
+const KEYFRAME_LOOKAHEAD = 30;
 
 function toView(row: RecordingRow, played: number): RecordingView {
   return {
@@ -224,6 +229,49 @@ export class RecordingStore {
   }
 
   private kept: { writes: number; recordings: Replayable[] } | null = null;
+  /** Whether a kept file (which never changes) starts on a keyframe, by key; and an init's video track. */
+  private readonly keyframeStarts = new Map<string, boolean>();
+  private readonly videoTracks = new Map<string, number | null>();
+
+  /**
+   * A recording's segments that play: those inside its trims, from the first whose picture starts on a
+   * keyframe. A trim (or a relayed run) may begin where the publisher's keyframes were further apart than a
+   * segment: a player shows nothing of what comes before the next keyframe, and across a discontinuity
+   * hls.js stalls on the hole that leaves.
+   */
+  async played(row: RecordingRow, segments: SegmentRow[]): Promise<SegmentRow[]> {
+    const inside = playedSegments(row, segments);
+    const limit = Math.min(inside.length, KEYFRAME_LOOKAHEAD);
+    for (let i = 0; i < limit; i++) {
+      if (await this.startsOnKeyframe(row, inside[i]!)) return i === 0 ? inside : inside.slice(i);
+    }
+    // No keyframe near the start (or none that can be told): played as it is.
+    return inside;
+  }
+
+  /** Whether the segment's picture starts on a keyframe; true without a picture, or where its files cannot be read. */
+  private async startsOnKeyframe(row: { dir: string }, segment: SegmentRow): Promise<boolean> {
+    const key = this.fileKey(row, segment.file);
+    const known = this.keyframeStarts.get(key);
+    if (known !== undefined) return known;
+    let starts = true;
+    try {
+      if (isTsFile(segment.file)) {
+        starts = demuxTs(await this.files.read(key), new TsClock()).video?.frames[0]?.keyframe ?? true;
+      } else {
+        const initKey = this.fileKey(row, segment.init_file);
+        const init = await this.files.read(initKey);
+        if (!this.videoTracks.has(initKey)) this.videoTracks.set(initKey, videoTrackId(init));
+        const track = this.videoTracks.get(initKey);
+        if (track !== null && track !== undefined) starts = startsOnSync(await this.files.read(key), init, track) ?? true;
+      }
+    } catch {
+      // Unreadable here: it is served (or refused) as it is, as before.
+      return true;
+    }
+    this.keyframeStarts.set(key, starts);
+    return starts;
+  }
 
   /**
    * The recordings the replay plays, oldest first, each with the segments inside its trims. Every replay
@@ -234,7 +282,7 @@ export class RecordingStore {
     if (this.kept?.writes === writes) return this.kept.recordings;
     const out: Replayable[] = [];
     for (const row of await this.rows("WHERE r.hidden = 0")) {
-      const segments = playedSegments(row, await this.segmentsOf(n(row.id)));
+      const segments = await this.played(row, await this.segmentsOf(n(row.id)));
       if (segments.length) out.push({ row, segments });
     }
     // Inside a transaction that may still roll back, nothing is kept.

@@ -201,7 +201,9 @@ export class Packager implements MediaSink {
     const figures = this.figures();
     const codecs: string[] = [];
     if (this.segmenter.lastVideo) codecs.push(videoCodecString(this.segmenter.lastVideo));
-    if (this.segmenter.lastAudio) codecs.push(audioCodecString(this.segmenter.lastAudio));
+    // A session without sound carries a silent track: the playlist names it.
+    const audio = this.segmenter.segmentAudio;
+    if (audio) codecs.push(audioCodecString(audio));
     const measuredKbps = (figures.video?.kbps ?? 0) + (figures.audio?.kbps ?? 0);
     const statedKbps = (this.segmenter.meta.videoBitrateKbps ?? 0) + (this.segmenter.meta.audioBitrateKbps ?? 0);
     const kbps = Math.max(measuredKbps, statedKbps) || 3000;

@@ -8,7 +8,10 @@
  * shortened to it, leaving a gap before the next). A video frame that will be its part's last (the next would pass the target)
  * does not wait for the next frame: the part is written as it arrives, that frame's duration taken from the
  * one before, and the next frame starts where the part ended. A new publish session (new configs after `end`, or changed configs)
- * continues the timeline after a discontinuity with a new init segment.
+ * continues the timeline after a discontinuity with a new init segment. A session without sound gets a silent
+ * AAC track all the same, so that every session has the same tracks: a player's buffers are made for the first
+ * session's tracks, and neither hls.js (one muxed SourceBuffer for fMP4 with both) nor Safari's own player
+ * follows a track that goes away at a discontinuity (the stream, live or replayed, stops there).
  */
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
 import { trackTimescale, VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "./mp4.ts";
@@ -69,9 +72,15 @@ interface Session {
   videoEndS: number;
   /** The open segment began with a keyframe (one cut without waits for the next keyframe to start the next, however soon). */
   segmentIndependent: boolean;
+  /** The publisher sends no sound: the audio track is silence, its next frame's time here (audio ticks; -1 before the first part). */
+  silent: { next: number } | null;
 }
 
 const AAC_FRAME_SAMPLES = 1024;
+/** The silent track of a session without sound: AAC-LC, 48 kHz, stereo (as OBS sends its sound)… */
+export const SILENT_AUDIO: AudioConfig = { codec: "aac", asc: Uint8Array.of(0x11, 0x90), sampleRate: 48_000, channels: 2 };
+/** …one raw AAC-LC stereo frame of silence (1,024 samples), as hls.js fills gaps with. */
+const SILENT_AAC_FRAME = Uint8Array.of(0x21, 0x00, 0x49, 0x90, 0x02, 0x19, 0x00, 0x23, 0x80);
 const AUDIO_QUEUE_LIMIT = 1_000;
 const AUDIO_BEFORE_VIDEO_LIMIT = 100;
 const EARLY_AUDIO_MS = 500;
@@ -105,9 +114,13 @@ export class Segmenter implements MediaSink {
   /** Wall clock at which the current (or last) publish session started. */
   since: number | null = null;
   meta: StreamMetadata = {};
-  /** The current (or last) session's configs. */
+  /** The current (or last) session's configs, as the publisher sent them (no audio: null, though its segments carry silence). */
   lastVideo: VideoConfig | null = null;
   lastAudio: AudioConfig | null = null;
+  /** The audio its segments carry: the publisher's, or the silent track of a session without sound. */
+  get segmentAudio(): AudioConfig | null {
+    return this.lastAudio ?? (this.lastVideo ? SILENT_AUDIO : null);
+  }
 
   constructor(
     private readonly window: SegmentWindow,
@@ -129,7 +142,7 @@ export class Segmenter implements MediaSink {
 
   audioConfig(config: AudioConfig): void {
     if (this.closed) return;
-    const running = this.session?.audio?.init.config;
+    const running = this.session?.silent ? null : this.session?.audio?.init.config;
     if (this.session && !(running && sameBytes(running.asc, config.asc))) this.finishSession();
     this.audioConfigNext = config;
   }
@@ -181,7 +194,7 @@ export class Segmenter implements MediaSink {
     }
     const session = this.session!;
     const track = session.audio;
-    if (!track) return;
+    if (!track || session.silent) return;
     const dtsMs = this.timelineMs(session, track, frame.dts);
     if (dtsMs === null) return;
     const rate = track.timescale;
@@ -241,7 +254,9 @@ export class Segmenter implements MediaSink {
   private startSession(firstDtsMs: number): void {
     const tracks: InitTrack[] = [];
     if (this.videoConfigNext) tracks.push({ id: 1, kind: "video", config: this.videoConfigNext });
-    if (this.audioConfigNext) tracks.push({ id: tracks.length + 1, kind: "audio", config: this.audioConfigNext });
+    const silent = this.videoConfigNext !== null && this.audioConfigNext === null;
+    const audioConfig = this.audioConfigNext ?? (silent ? SILENT_AUDIO : null);
+    if (audioConfig) tracks.push({ id: tracks.length + 1, kind: "audio", config: audioConfig });
     const name = initName(++this.sessions);
     this.window.addInit(name, writeInit(tracks));
     const state = <T extends InitTrack>(init: T) => ({
@@ -270,6 +285,7 @@ export class Segmenter implements MediaSink {
       segmentTicks: 0,
       videoEndS: 0,
       segmentIndependent: true,
+      silent: silent ? { next: -1 } : null,
     };
     this.lastVideo = this.videoConfigNext;
     this.lastAudio = this.audioConfigNext;
@@ -374,6 +390,7 @@ export class Segmenter implements MediaSink {
       const last = session.partVideo[session.partVideo.length - 1]!;
       const endS = (last.time + last.duration) / VIDEO_TIMESCALE;
       const rate = session.audio?.timescale ?? 1;
+      if (session.silent) this.fillSilence(session, session.silent, rate, endS);
       let take = 0;
       while (take < session.audioQueue.length && (flushAudio || session.audioQueue[take]!.time / rate < endS)) take++;
       session.partAudio = session.audioQueue.splice(0, take);
@@ -406,6 +423,15 @@ export class Segmenter implements MediaSink {
     if (tracks.length === 0 || duration <= 0) return;
     this.window.addPart({ duration, independent, bytes: writeFragment(this.fragmentSequence++, tracks) });
     this.options.onChange();
+  }
+
+  /** Silent audio frames, on a grid from the session's first picture, up to the end of the video written (s). */
+  private fillSilence(session: Session, silent: { next: number }, rate: number, endS: number): void {
+    if (silent.next < 0) silent.next = Math.round((session.partVideo[0]!.time * rate) / VIDEO_TIMESCALE);
+    while (silent.next / rate < endS) {
+      session.audioQueue.push({ time: silent.next, duration: AAC_FRAME_SAMPLES, compositionOffset: 0, sync: true, data: SILENT_AAC_FRAME });
+      silent.next += AAC_FRAME_SAMPLES;
+    }
   }
 
   private closeSegment(): void {
@@ -441,6 +467,10 @@ export class Segmenter implements MediaSink {
       this.timelineEndMs = Math.max(this.timelineEndMs, endMs);
     }
     this.closePart(session, true);
+    if (session.silent && session.audio && session.silent.next > 0) {
+      // The silence runs to its last frame's end, a little past the picture: the next session starts after it.
+      this.timelineEndMs = Math.max(this.timelineEndMs, (session.silent.next * 1000) / session.audio.timescale);
+    }
     this.closeSegment();
     this.session = null;
   }
