@@ -224,8 +224,8 @@ boundaryTest(
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    // The night is over.
-    await call("PUT", "/api/admin/livestream-settings", { isActive: false });
+    // The night is over: the owner ends it.
+    await call("POST", "/api/admin/event/end", {});
 
     await page.goto("/design");
     const code = await testCode(page);

@@ -207,7 +207,7 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the built-in ingest",
       10_000,
       "the recording closed",
     );
-    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
     const { client: owl } = await viewer("Owl");
     const listed = async () => (await (await get(owl, "/api/stream/replay/index.m3u8")).text()).split("\n").filter((l) => l && !l.startsWith("#"));
     /** The first video packet's flags, as ffprobe reads what a player fetches first (the init and the first segment). */
