@@ -296,7 +296,7 @@ describe("the event's status for search engines", () => {
     } finally {
       await own.close();
     }
-  });
+  }, 30_000);
 });
 
 describe("the calendar file", () => {
