@@ -7,7 +7,7 @@ import { adminRoutes, requireRecentProof, SIGN_IN_TO_ENROL, startAdminSession } 
 import { securityChangeMail } from "./mails.ts";
 import type { Admin, AdminSession } from "./service.ts";
 import { AdminSessions } from "./sessions.ts";
-import { WRONG_CODE } from "./two-factor.ts";
+import { codeRefusal, type CodeCheck } from "./two-factor.ts";
 
 const WRONG_PASSWORD = "That password is not right";
 
@@ -42,10 +42,11 @@ export function securityRoutes(ctx: AppContext) {
       await proofFailures.fail(key);
       throw unauthorized(WRONG_PASSWORD);
     }
-    const ok = /^[0-9]{6}$/.test(code) ? await twoFactor.verifyTotp(admin.id, code) : await twoFactor.useRecoveryCode(admin.id, code);
-    if (!ok) {
+    const kind = /^[0-9]{6}$/.test(code) ? "totp" : "recovery";
+    const check = kind === "totp" ? await twoFactor.verifyTotp(admin.id, code) : await twoFactor.useRecoveryCode(admin.id, code);
+    if (check !== "ok") {
       await proofFailures.fail(key);
-      throw unauthorized(WRONG_CODE);
+      throw unauthorized(codeRefusal(check, kind));
     }
     proofFailures.succeed(key);
   };
@@ -59,20 +60,20 @@ export function securityRoutes(ctx: AppContext) {
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
         const hasFactor = await twoFactor.hasSecondFactor(admin.id);
-        let ok: boolean;
+        let check: CodeCheck;
         const factor = "password" in body ? "password" : "code" in body ? "totp" : "recoveryCode" in body ? "recovery" : "webauthn";
         if ("password" in body) {
           if (hasFactor) throw badRequest("Enter a code from your authenticator app, a recovery code or use your security key");
           // The team requires two factors: the password alone proves nothing more here than at sign-in.
           if (session.enrolOnly) throw new HttpError(403, SIGN_IN_TO_ENROL, {}, undefined, { enrol: true });
-          ok = await ctx.admins.checkPassword(admin.id, body.password);
-        } else if ("code" in body) ok = await twoFactor.verifyTotp(admin.id, body.code);
-        else if ("recoveryCode" in body) ok = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);
-        else ok = await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId));
-        if (!ok) {
+          check = (await ctx.admins.checkPassword(admin.id, body.password)) ? "ok" : "wrong";
+        } else if ("code" in body) check = await twoFactor.verifyTotp(admin.id, body.code);
+        else if ("recoveryCode" in body) check = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);
+        else check = (await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId))) ? "ok" : "wrong";
+        if (check !== "ok") {
           await proofFailures.fail(key);
           await ctx.audit.record(admin, "reauth.failed", null, null, { factor }, clientIp);
-          throw unauthorized("password" in body ? WRONG_PASSWORD : WRONG_CODE);
+          throw unauthorized("password" in body ? WRONG_PASSWORD : codeRefusal(check, factor === "recovery" ? "recovery" : "totp"));
         }
         proofFailures.succeed(key);
         await sessions.verified(sessionId);
@@ -82,7 +83,12 @@ export function securityRoutes(ctx: AppContext) {
       { body: reauthBody },
     )
     .post("/reauth/webauthn-options", ({ admin, sessionId }) => twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionId, challenge)))
-    .get("/2fa", async ({ admin }) => ({ ...(await twoFactor.factorsOf(admin.id)), passkeys: await twoFactor.passkeys(admin.id), teamRequires: await team.requiresTwoFactor() }))
+    .get("/2fa", async ({ admin }) => ({
+      ...(await twoFactor.factorsOf(admin.id)),
+      passkeys: await twoFactor.passkeys(admin.id),
+      passkeysUnavailable: twoFactor.passkeysUnavailable(),
+      teamRequires: await team.requiresTwoFactor(),
+    }))
     .post("/2fa/totp/setup", ({ admin, session }) => {
       requireRecentProof(session);
       return twoFactor.setupTotp(admin);
