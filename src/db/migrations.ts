@@ -19,6 +19,7 @@ import { chatLineEvents } from "./migrations/018-chat-line-events.ts";
 import { relayPositions } from "./migrations/019-relay-positions.ts";
 import { hashedAdminSessions } from "./migrations/020-hashed-admin-sessions.ts";
 import { enrolmentByRule } from "./migrations/021-enrolment-by-rule.ts";
+import { adminSessionEnds } from "./migrations/022-admin-session-ends.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -48,6 +49,7 @@ export const migrations: Migration[] = [
   relayPositions,
   hashedAdminSessions,
   enrolmentByRule,
+  adminSessionEnds,
 ];
 
 /** The schema this build writes: the newest migration's number. */

@@ -268,6 +268,40 @@ describe("sessions", () => {
   });
 });
 
+describe("a signed-out panel is told why", () => {
+  test("ended by an owner, by the member elsewhere, by a new password, with the member removed: each 401 says so; a logout or an unknown cookie just says not logged in", async () => {
+    const owner = await signIn("owner", "owner-pass");
+    const ghost = await member("told-why", "support");
+    const ghostId = (await app.ctx.admins.findByUsername("told-why"))!.id;
+    expect((await owner.post(`/api/admin/team/${ghostId}/end-sessions`)).status).toBe(200);
+    const ended = await ghost.get("/api/admin/profile");
+    expect(ended.status).toBe(401);
+    expect(ended.body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+    // Every admin call says the same, not just the profile.
+    expect((await ghost.get("/api/admin/access-codes")).body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+
+    const laptop = await signIn("told-why", "member-pass");
+    const phone = await signIn("told-why", "member-pass");
+    expect((await laptop.post("/api/admin/sessions/end-others")).status).toBe(200);
+    expect((await phone.get("/api/admin/profile")).body.error).toBe("This session was ended from another of your devices. Sign in again to go on.");
+
+    const tablet = await signIn("told-why", "member-pass");
+    expect((await laptop.post("/api/admin/password", { current: "member-pass", next: "told-why-pass" })).status).toBe(200);
+    expect((await tablet.get("/api/admin/profile")).body.error).toBe("Your password was changed, so this session ended. Sign in with the new one.");
+
+    expect((await owner.request("DELETE", `/api/admin/team/${ghostId}`)).status).toBe(200);
+    const removed = await laptop.get("/api/admin/stats");
+    expect(removed.status).toBe(401);
+    expect(removed.body.error).toBe("An owner removed you from the team, so you were signed out.");
+
+    const leaving = await member("logs-out", "moderator");
+    expect((await leaving.post("/api/admin/logout")).status).toBe(200);
+    const stranger = app.client();
+    stranger.cookies.set("dreadcast_admin", "f".repeat(64));
+    for (const client of [stranger, app.client()]) expect((await client.get("/api/admin/profile")).body.error).toBe("Not logged in");
+  });
+});
+
 describe("the team", () => {
   test("invite → accept once; a used or expired link is refused; the last owner cannot be demoted or removed", async () => {
     const owner = await signIn("owner", "owner-pass");

@@ -17,7 +17,7 @@ const WRONG_PASSWORD = "That password is not right";
  */
 export function securityRoutes(ctx: AppContext) {
   const { twoFactor, team } = ctx.adminTeam;
-  const sessions = new AdminSessions(ctx.store);
+  const sessions = new AdminSessions(ctx.store, ctx.admins);
   // Wrong passwords and codes given while signed in count too (a stolen session must not guess on).
   const proofFailures = ctx.cluster.backoff("admin-proof-failures", 5);
 
@@ -182,7 +182,7 @@ export function securityRoutes(ctx: AppContext) {
       { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
     )
     .post("/sessions/end-others", async ({ admin, sessionId, clientIp }) => {
-      const ended = await sessions.endOthers(admin.id, sessionId);
+      const ended = await sessions.endOthers(admin.id, sessionId, "ended-elsewhere");
       await ctx.audit.record(admin, "session.end-others", admin.username, null, { ended }, clientIp);
       return { ended };
     })

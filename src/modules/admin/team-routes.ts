@@ -15,7 +15,7 @@ const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: 2 ** 31 - 1 }) }
 /** The Team screen (owners): members, roles, invites, two factors for all, members' sessions; the audit log; accepting an invite. */
 export function teamRoutes(ctx: AppContext) {
   const { team, twoFactor } = ctx.adminTeam;
-  const sessions = new AdminSessions(ctx.store);
+  const sessions = new AdminSessions(ctx.store, ctx.admins);
   const invitesPerIp = ctx.cluster.limiter("admin-invite-accepts", 20, 15 * 60_000);
 
   const tellOwners = async (what: string) => {
@@ -95,7 +95,7 @@ export function teamRoutes(ctx: AppContext) {
         requireRecentProof(session);
         const member = await ctx.admins.findById(params.id);
         if (!member) throw notFound("No such team member");
-        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null);
+        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null, member.id === admin.id ? "ended-elsewhere" : "ended-by-owner");
         if (member.id !== admin.id) ctx.chat.recheckStaff(member.id);
         await ctx.audit.record(admin, "session.end-member", member.username, null, { ended }, clientIp);
         return { ended };
