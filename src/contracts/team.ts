@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 
 /**
  * The admin team: roles, what each may do, and the payloads of the team, two-factor, session and audit
@@ -82,7 +83,7 @@ export const recoveryCode = z
   .transform((s) => s.trim().toLowerCase().replace(/[\s-]/g, ""))
   .pipe(z.string().regex(/^[a-z0-9]{10}$/, "Enter one of your recovery codes"));
 
-const passwordField = z.string({ message: "Password is required" }).min(1, "Password is required").max(200, "Password is too long");
+const passwordField = z.string({ message: "Password is required" }).min(1, "Password is required").max(TEXT_LIMITS.password, tooLong("Password", TEXT_LIMITS.password));
 
 /** A WebAuthn response as the browser gives it (checked in full by the WebAuthn library). */
 export const webauthnResponse = z.looseObject({
@@ -126,7 +127,7 @@ export const acceptInviteBody = z.strictObject({
 export const roleBody = z.strictObject({ role: roleSchema });
 export const requireTwoFactorBody = z.strictObject({ required: z.boolean() });
 export const webauthnRegisterBody = z.strictObject({
-  name: z.string().trim().min(1, "Name this key").max(60, "Keep the name under 60 characters").optional(),
+  name: z.string().trim().min(1, "Name this key").max(TEXT_LIMITS.passkeyName, tooLong("The name", TEXT_LIMITS.passkeyName)).optional(),
   response: webauthnResponse,
 });
 
