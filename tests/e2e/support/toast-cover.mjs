@@ -1,6 +1,6 @@
 /**
  * Whether an open toast hides something the viewer needs: the boxes of the toast and of every control on
- * the screen (and every spot a page marks `data-toast-avoid`, such as a new access code) that is not itself
+ * the screen, the page's heading and every spot a page marks `data-toast-avoid` (a new access code) that is not itself
  * under something else, compared.
  */
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ export async function controlsUnderToast(page) {
     if (!toast) throw new Error("no open toast");
     const area = toast.parentElement;
     const t = toast.getBoundingClientRect();
-    const selector = "a[href], button, input:not([type=hidden]), select, textarea, iframe, [role=button], [role=switch], label:has(> input), [data-toast-avoid]";
+    const selector = "a[href], button, input:not([type=hidden]), select, textarea, iframe, [role=button], [role=switch], label:has(> input), [data-toast-avoid], h1";
     const covered = [];
     /** The labels of a form control; undefined for anything else. */
     const labelsOf = (/** @type {Element} */ node) => /** @type {HTMLInputElement} */ (node).labels;

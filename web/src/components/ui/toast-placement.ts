@@ -1,6 +1,7 @@
 /**
  * Where the open toast goes: the first of a few places on the screen where it covers no control the
- * viewer could be about to use (a Save button, the chat's message box, a dialog's buttons), or, when
+ * viewer could be about to use (a Save button, the chat's message box, a dialog's buttons) nor the page's
+ * heading, or, when
  * every place covers one, where it covers the least. Measured on the page as it is, so it holds for
  * any page and any scroll position without each page saying where its controls are.
  */
@@ -48,6 +49,8 @@ const CONTROLS = [
   "label:has(> input)",
   // What a page marks as not to be hidden even for a moment (the access code just bought).
   "[data-toast-avoid]",
+  // The page's heading: on a phone the toast's first place is right under the top bar, where it is.
+  "h1",
 ].join(",");
 
 function overlap(a: Box, b: Box): number {
