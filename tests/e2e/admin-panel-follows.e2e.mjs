@@ -3,7 +3,7 @@ import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { screenshotScreen } from "./support/admin-panel.mjs";
 import { createOwner, enterPassword } from "./support/admin-team.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
-import { assertToastCoversNothing } from "./support/toast-cover.mjs";
+import { assertToastClearOfHeading, assertToastCoversNothing } from "./support/toast-cover.mjs";
 import { makeFingerprint } from "../support/fingerprint.mjs";
 
 // One server for the file (at 127.0.0.1, an IP address): an owner, and members whose panels stay open while
@@ -60,6 +60,7 @@ app.browserTest("a support member's open panel follows a new role at its first r
     await page.locator("aside.admin-sidebar").getByText("Moderator", { exact: true }).waitFor();
     // The toast hides neither the heading nor a control, at 1280 and at 390 px.
     await assertToastCoversNothing(page);
+    await assertToastClearOfHeading(page);
     await screenshotWidths(page, "admin-role-changed");
 
     // With no call refused, the open panel still follows within its next profile check (10 s).
@@ -89,6 +90,7 @@ app.browserTest("a member signed out by an owner, then removed, is told each tim
     await toastWith(page, "An owner signed you out of the panel. Sign in again to go on.").waitFor();
     await page.getByLabel("Username").waitFor();
     await assertToastCoversNothing(page);
+    await assertToastClearOfHeading(page);
     await screenshotWidths(page, "admin-signed-out-by-owner");
 
     await enterPassword(page, { username: "nightclerk", password: PASSWORD });
@@ -147,7 +149,11 @@ app.browserTest("every limited field of the settings carries its limit, and the 
   const unlimited = await page
     .locator("main")
     .evaluate((main) =>
-      [...main.querySelectorAll("input:not([type]), input[type=text], input[type=url], input[type=email], input[type=password], input[type=search], textarea")]
+      [
+        .../** @type {NodeListOf<HTMLInputElement | HTMLTextAreaElement>} */ (
+          main.querySelectorAll("input:not([type]), input[type=text], input[type=url], input[type=email], input[type=password], input[type=search], textarea")
+        ),
+      ]
         .filter((field) => !field.hasAttribute("maxlength") && !field.readOnly)
         .map((field) => field.labels?.[0]?.textContent?.trim() || field.getAttribute("name") || field.outerHTML.slice(0, 80)),
     );

@@ -1,6 +1,6 @@
 /**
  * Whether an open toast hides something the viewer needs: the boxes of the toast and of every control on
- * the screen, the page's heading and every spot a page marks `data-toast-avoid` (a new access code) that is not itself
+ * the screen (and every spot a page marks `data-toast-avoid`, such as a new access code) that is not itself
  * under something else, compared.
  */
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ export async function controlsUnderToast(page) {
     if (!toast) throw new Error("no open toast");
     const area = toast.parentElement;
     const t = toast.getBoundingClientRect();
-    const selector = "a[href], button, input:not([type=hidden]), select, textarea, iframe, [role=button], [role=switch], label:has(> input), [data-toast-avoid], h1";
+    const selector = "a[href], button, input:not([type=hidden]), select, textarea, iframe, [role=button], [role=switch], label:has(> input), [data-toast-avoid]";
     const covered = [];
     /** The labels of a form control; undefined for anything else. */
     const labelsOf = (/** @type {Element} */ node) => /** @type {HTMLInputElement} */ (node).labels;
@@ -62,4 +62,25 @@ export async function assertToastCoversNothing(page, sizes = [DESKTOP, MOBILE]) 
   }
   if (original) await page.setViewportSize(original);
   assert.deepEqual(found, expected, "what the toast covers at each size");
+}
+
+/** The open toast leaves the page's heading (its text) clear at 1280 × 800 and at 390 × 844. */
+export async function assertToastClearOfHeading(page, sizes = [DESKTOP, MOBILE]) {
+  const original = page.viewportSize();
+  const found = {};
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    await settleToast(page);
+    found[`${size.width}x${size.height}`] = await page.evaluate(() => {
+      const toast = document.querySelector("li.toast[data-state='open']")?.getBoundingClientRect();
+      const heading = document.querySelector("h1");
+      if (!toast || !heading) throw new Error("no open toast, or no heading");
+      const text = document.createRange();
+      text.selectNodeContents(heading);
+      const h = text.getBoundingClientRect();
+      return h.left < toast.right && h.right > toast.left && h.top < toast.bottom && h.bottom > toast.top ? `covers '${heading.textContent}'` : "clear";
+    });
+  }
+  if (original) await page.setViewportSize(original);
+  assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, "clear"])), "the toast and the page's heading");
 }
