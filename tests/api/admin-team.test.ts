@@ -268,6 +268,67 @@ describe("sessions", () => {
   });
 });
 
+/** An open panel's event stream (GET /api/admin/events) with `client`'s cookies: each event's name as it arrives. */
+async function openPanelEvents(client: TestClient) {
+  const abort = new AbortController();
+  const res = await fetch(`${app.url}/api/admin/events`, {
+    headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    signal: abort.signal,
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  /** The next event's name (comments and the retry line skipped), or "timeout" after `ms`. */
+  const next = async (ms = 3000): Promise<string> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const end = buffered.indexOf("\n\n");
+      if (end >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const name = block.split("\n").find((line) => line.startsWith("event: "));
+        if (name) return name.slice("event: ".length);
+        continue;
+      }
+      const left = until - Date.now();
+      if (left <= 0) return "timeout";
+      const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => null)]);
+      if (chunk === null) return "timeout";
+      if (chunk.done) return "closed";
+      buffered += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return { next, close: () => abort.abort() };
+}
+
+describe("an open panel is told at once", () => {
+  test("a role change and ended sessions each send the member's open panel a profile event; nobody else's panel hears it", async () => {
+    const owner = await signIn("owner", "owner-pass");
+    const watcher = await member("panel-watcher", "support");
+    const bystander = await member("panel-bystander", "support");
+    const id = (await app.ctx.admins.findByUsername("panel-watcher"))!.id;
+    const panel = await openPanelEvents(watcher);
+    const other = await openPanelEvents(bystander);
+    try {
+      expect((await owner.put(`/api/admin/team/${id}`, { role: "moderator" })).status).toBe(200);
+      expect(await panel.next()).toBe("profile");
+      expect((await watcher.get("/api/admin/profile")).body.role).toBe("moderator");
+      expect((await owner.post(`/api/admin/team/${id}/end-sessions`)).status).toBe(200);
+      expect(await panel.next()).toBe("profile");
+      expect((await watcher.get("/api/admin/profile")).body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+      // The bystander's panel heard none of it.
+      expect(await other.next(300)).toBe("timeout");
+    } finally {
+      panel.close();
+      other.close();
+    }
+    // Without a session there is no stream.
+    expect((await fetch(`${app.url}/api/admin/events`)).status).toBe(401);
+  });
+});
+
 describe("a signed-out panel is told why", () => {
   test("ended by an owner, by the member elsewhere, by a new password, with the member removed: each 401 says so; a logout or an unknown cookie just says not logged in", async () => {
     const owner = await signIn("owner", "owner-pass");

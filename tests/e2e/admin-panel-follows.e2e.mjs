@@ -36,48 +36,59 @@ async function join(owner, page, username, role) {
 /** The panel's menu: the sidebar at 1280 px (the test reads it there). */
 const menu = (page) => page.locator("aside.admin-sidebar").getByRole("navigation", { name: "Admin" });
 
-app.browserTest("a support member's open panel follows a new role at its first refused call: the toast says it, the menu and the page follow", async ({ page, context }) => {
-  await createOwner(app.url, OWNER);
-  const owner = await ownerApi(context);
-  try {
-    const id = await join(owner, page, "ledgerimp", "support");
-    await page.goto("/admin/access-codes");
-    await page.getByRole("heading", { level: 1, name: "Access Codes" }).waitFor();
-    await menu(page).getByRole("link", { name: "Payments", exact: true }).waitFor();
+app.browserTest(
+  "a support member's open panel follows a new role at once (the server's event, else the first refused call): the toast says it, the menu and the page follow",
+  async ({ page, context }) => {
+    await createOwner(app.url, OWNER);
+    const owner = await ownerApi(context);
+    try {
+      const id = await join(owner, page, "ledgerimp", "support");
+      // First without the server's event stream (a proxy that buffers it, say): the first refused call is what tells.
+      const isEvents = (/** @type {URL} */ url) => url.pathname === "/api/admin/events";
+      await page.route(isEvents, (route) => route.abort());
+      await page.goto("/admin/access-codes");
+      await page.getByRole("heading", { level: 1, name: "Access Codes" }).waitFor();
+      await menu(page).getByRole("link", { name: "Payments", exact: true }).waitFor();
 
-    const changed = await owner.request.put(`/api/admin/team/${id}`, { data: { role: "moderator" } });
-    assert.equal(changed.status(), 200, await changed.text());
-    // The very next call the old role could make is refused: the panel reads the profile again at once.
-    const asked = Date.now();
-    await page.getByRole("button", { name: "Generate Code" }).first().click();
-    await page.getByRole("dialog").getByRole("button", { name: "Generate", exact: true }).click();
-    await toastWith(page, "An owner changed your role to Moderator.").waitFor({ timeout: 5_000 });
-    assert.ok(Date.now() - asked < 5_000, "the panel followed the role before its next profile check");
-    await page.getByRole("heading", { level: 1, name: "Off Limits" }).waitFor();
-    await page.getByText("not open to the moderator role").waitFor();
-    for (const name of ["Payments", "Access Codes"]) assert.equal(await menu(page).getByRole("link", { name, exact: true }).count(), 0, `${name} left the menu`);
-    await menu(page).getByRole("link", { name: "Moderation", exact: true }).waitFor();
-    await page.locator("aside.admin-sidebar").getByText("Moderator", { exact: true }).waitFor();
-    // The toast hides neither the heading nor a control, at 1280 and at 390 px.
-    await assertToastCoversNothing(page);
-    await assertToastClearOfHeading(page);
-    await screenshotWidths(page, "admin-role-changed");
+      const changed = await owner.request.put(`/api/admin/team/${id}`, { data: { role: "moderator" } });
+      assert.equal(changed.status(), 200, await changed.text());
+      // The very next call the old role could make is refused: the panel reads the profile again at once.
+      const asked = Date.now();
+      await page.getByRole("button", { name: "Generate Code" }).first().click();
+      await page.getByRole("dialog").getByRole("button", { name: "Generate", exact: true }).click();
+      await toastWith(page, "An owner changed your role to Moderator.").waitFor({ timeout: 5_000 });
+      assert.ok(Date.now() - asked < 5_000, "the panel followed the role before its next profile check");
+      await page.getByRole("heading", { level: 1, name: "Off Limits" }).waitFor();
+      await page.getByText("not open to the moderator role").waitFor();
+      for (const name of ["Payments", "Access Codes"]) assert.equal(await menu(page).getByRole("link", { name, exact: true }).count(), 0, `${name} left the menu`);
+      await menu(page).getByRole("link", { name: "Moderation", exact: true }).waitFor();
+      await page.locator("aside.admin-sidebar").getByText("Moderator", { exact: true }).waitFor();
+      // The toast hides neither the heading nor a control, at 1280 and at 390 px.
+      await assertToastCoversNothing(page);
+      await assertToastClearOfHeading(page);
+      await screenshotWidths(page, "admin-role-changed");
 
-    // With no call refused, the open panel still follows within its next profile check (10 s).
-    await page.keyboard.press("Escape");
-    await menu(page).getByRole("link", { name: "Users", exact: true }).click();
-    await page.getByRole("heading", { level: 1, name: "Users" }).waitFor();
-    assert.equal((await owner.request.put(`/api/admin/team/${id}`, { data: { role: "support" } })).status(), 200);
-    await toastWith(page, "An owner changed your role to Support.").waitFor({ timeout: 15_000 });
-    await menu(page).getByRole("link", { name: "Payments", exact: true }).waitFor();
-    // Support can neither promote nor ban: the page's lead says what it is for instead.
-    await page.getByText("Everyone who has entered the event, with their access code and whether their pass still lets them in.").waitFor();
-    assert.equal(await page.getByText("Make a viewer a moderator, or ban them from the stream, here.").count(), 0);
-    await screenshotScreen(page, "admin-users-support");
-  } finally {
-    await owner.close();
-  }
-});
+      // With the event stream back and no call refused at all, the server tells the open panel at once.
+      await page.keyboard.press("Escape");
+      await menu(page).getByRole("link", { name: "Users", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Users" }).waitFor();
+      const listening = page.waitForResponse((response) => isEvents(new URL(response.url())) && response.status() === 200, { timeout: 15_000 });
+      await page.unroute(isEvents);
+      await listening;
+      const changedAt = Date.now();
+      assert.equal((await owner.request.put(`/api/admin/team/${id}`, { data: { role: "support" } })).status(), 200);
+      await toastWith(page, "An owner changed your role to Support.").waitFor({ timeout: 3_000 });
+      assert.ok(Date.now() - changedAt < 3_000, "pushed, well before the next 10 s profile check");
+      await menu(page).getByRole("link", { name: "Payments", exact: true }).waitFor();
+      // Support can neither promote nor ban: the page's lead says what it is for instead.
+      await page.getByText("Everyone who has entered the event, with their access code and whether their pass still lets them in.").waitFor();
+      assert.equal(await page.getByText("Make a viewer a moderator, or ban them from the stream, here.").count(), 0);
+      await screenshotScreen(page, "admin-users-support");
+    } finally {
+      await owner.close();
+    }
+  },
+);
 
 app.browserTest("a member signed out by an owner, then removed, is told each time on the login page", async ({ page, context }) => {
   const owner = await ownerApi(context);
@@ -86,7 +97,8 @@ app.browserTest("a member signed out by an owner, then removed, is told each tim
     await page.goto("/admin/dashboard");
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     assert.equal((await owner.request.post(`/api/admin/team/${id}/end-sessions`)).status(), 200);
-    await waitForPath(page, "/admin/login", 15_000);
+    // Told by the server's event stream, not at the next 10 s profile check.
+    await waitForPath(page, "/admin/login", 5_000);
     await toastWith(page, "An owner signed you out of the panel. Sign in again to go on.").waitFor();
     await page.getByLabel("Username").waitFor();
     await assertToastCoversNothing(page);
@@ -96,7 +108,7 @@ app.browserTest("a member signed out by an owner, then removed, is told each tim
     await enterPassword(page, { username: "nightclerk", password: PASSWORD });
     await waitForPath(page, "/admin/dashboard");
     assert.equal((await owner.request.delete(`/api/admin/team/${id}`)).status(), 200);
-    await waitForPath(page, "/admin/login", 15_000);
+    await waitForPath(page, "/admin/login", 5_000);
     await toastWith(page, "An owner removed you from the team, so you were signed out.").waitFor();
     await screenshotWidths(page, "admin-removed-from-team");
   } finally {

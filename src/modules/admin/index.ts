@@ -146,13 +146,22 @@ export function adminAuthRoutes(ctx: AppContext) {
       return { ok: true };
     });
 
-  const profile = adminRoutes(ctx, "self").get("/profile", async ({ admin, session }): Promise<AdminProfile> => ({
-    username: admin.username,
-    role: admin.role,
-    capabilities: session.enrolOnly ? [] : capabilitiesOf(admin.role),
-    twoFactor: await twoFactor.factorsOf(admin.id),
-    mustEnrol: session.enrolOnly,
-  }));
+  const profile = adminRoutes(ctx, "self")
+    .get("/profile", async ({ admin, session }): Promise<AdminProfile> => ({
+      username: admin.username,
+      role: admin.role,
+      capabilities: session.enrolOnly ? [] : capabilitiesOf(admin.role),
+      twoFactor: await twoFactor.factorsOf(admin.id),
+      mustEnrol: session.enrolOnly,
+    }))
+    // The open panel's Server-Sent Events: `profile` when an owner changed this member's role or sessions.
+    .get("/events", ({ admin, request, server }) => {
+      // Open for as long as the panel is: not closed as idle between the heartbeats.
+      server?.timeout(request, 0);
+      return new Response(ctx.adminEvents.stream(admin.id), {
+        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
+      });
+    });
 
   return new Elysia().use(signIn).use(profile);
 }

@@ -176,6 +176,7 @@ export function securityRoutes(ctx: AppContext) {
       "/sessions/:id",
       async ({ params, admin, clientIp }) => {
         if (!(await sessions.end(admin.id, params.id))) throw notFound("No such session");
+        ctx.adminEvents.changed(admin.id);
         await ctx.audit.record(admin, "session.end", params.id, null, null, clientIp);
         return { ok: true };
       },
@@ -183,6 +184,7 @@ export function securityRoutes(ctx: AppContext) {
     )
     .post("/sessions/end-others", async ({ admin, sessionId, clientIp }) => {
       const ended = await sessions.endOthers(admin.id, sessionId, "ended-elsewhere");
+      ctx.adminEvents.changed(admin.id);
       await ctx.audit.record(admin, "session.end-others", admin.username, null, { ended }, clientIp);
       return { ended };
     })
@@ -199,6 +201,7 @@ export function securityRoutes(ctx: AppContext) {
         proofFailures.succeed(key);
         // A new password ends every other session: whoever knew the old one is out.
         await ctx.admins.resetPassword(admin.username, body.next, sessionId);
+        ctx.adminEvents.changed(admin.id);
         await sessions.verified(sessionId);
         await ctx.audit.record(admin, "password.change", admin.username, null, null, clientIp);
         await tell(admin, "your password was changed, and your other sessions were ended.");

@@ -5,8 +5,13 @@ import { toast, toastError } from "@/hooks/use-toast";
 import { adminAuthKeys, adminProfileQueryOptions } from "@/lib/admin-auth";
 import { ADMIN_ROLE_REFUSED_EVENT, ADMIN_SESSION_LOST_EVENT, ApiError } from "@/lib/api-client";
 
-/** How often the open panel reads the member's profile again, so a new role or an ended session reaches it. */
+/**
+ * How often the open panel reads the member's profile again: the server's events say a change at once,
+ * and this catches what a dropped event stream missed.
+ */
 export const PROFILE_RECHECK_MS = 10_000;
+/** The server's events for the open panel: `profile` when an owner changed this member's role or sessions. */
+const ADMIN_EVENTS_URL = "/api/admin/events";
 
 /** The server's 401 when it knows nothing more than that there is no session. */
 const NOT_LOGGED_IN = "Not logged in";
@@ -17,9 +22,9 @@ export function roleChangedToast(role: Role) {
 }
 
 /**
- * The signed-in member's profile, kept up with the team: read again every few seconds, when the window is
- * looked at again, and at once after any admin call refused for want of a session (401) or for the role
- * (403). A new role is said in a toast, and what was loaded under the old one is dropped (the menu and the
+ * The signed-in member's profile, kept up with the team: read again at once when the server's event
+ * stream says an owner changed the member, after any admin call refused for want of a session (401) or for
+ * the role (403), when the window is looked at again, and every few seconds. A new role is said in a toast, and what was loaded under the old one is dropped (the menu and the
  * page follow the profile); a session that ended calls `onSignedOut` with the server's reason, or the
  * spec's 'Failed to fetch admin profile' when there is none. A failure that is not a 401 (the server
  * restarting) keeps the panel as it is once it has a profile.
@@ -32,15 +37,20 @@ export function useFollowedProfile(onSignedOut: () => void) {
   const signedOut = useRef(onSignedOut);
   signedOut.current = onSignedOut;
 
+  const signedIn = profile.data !== undefined;
   useEffect(() => {
     const recheck = () => void queryClient.invalidateQueries({ queryKey: adminAuthKeys.profile, exact: true });
     window.addEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
     window.addEventListener(ADMIN_ROLE_REFUSED_EVENT, recheck);
+    // The server says at once when an owner changed this member (the browser reopens a dropped stream itself).
+    const pushed = signedIn && typeof EventSource === "function" ? new EventSource(ADMIN_EVENTS_URL) : null;
+    pushed?.addEventListener("profile", recheck);
     return () => {
       window.removeEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
       window.removeEventListener(ADMIN_ROLE_REFUSED_EVENT, recheck);
+      pushed?.close();
     };
-  }, [queryClient]);
+  }, [queryClient, signedIn]);
 
   useEffect(() => {
     if (!role) return;
@@ -53,16 +63,15 @@ export function useFollowedProfile(onSignedOut: () => void) {
   }, [role, queryClient]);
 
   const error = profile.error;
-  const hasProfile = profile.data !== undefined;
   useEffect(() => {
     if (!error) return;
     const unauthorized = error instanceof ApiError && error.status === 401;
-    if (!unauthorized && hasProfile) return;
+    if (!unauthorized && signedIn) return;
     const reason = error instanceof ApiError ? error.serverMessage : null;
     if (unauthorized && reason && reason !== NOT_LOGGED_IN) toast({ variant: "destructive", title: "Signed out", description: reason });
     else toastError("Failed to fetch admin profile");
     signedOut.current();
-  }, [error, hasProfile]);
+  }, [error, signedIn]);
 
   return profile;
 }
