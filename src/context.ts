@@ -7,6 +7,7 @@ import { secretKeyBytes, type Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
+import { AdminPanelEvents } from "./modules/admin/panel-events.ts";
 import { AuditLog } from "./modules/admin/audit.ts";
 import { AdminService } from "./modules/admin/service.ts";
 import { TeamService } from "./modules/admin/team.ts";
@@ -48,6 +49,8 @@ export interface AppContext {
   admins: AdminService;
   /** The admin team's members, invites and second factors. */
   adminTeam: { team: TeamService; twoFactor: TwoFactorService };
+  /** The open admin panels' event streams: told at once when their member's role or sessions change. */
+  adminEvents: AdminPanelEvents;
   /** The append-only record of every admin change and sign-in. */
   audit: AuditLog;
   /** Seals secrets kept in the database (two-factor secrets, the stream key) under a key kept outside it. */
@@ -118,6 +121,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const site = new SiteAddress(config);
   // Secrets kept in the database (two-factor secrets, the stream key) are sealed under a key kept outside it.
   const admins = new AdminService(store);
+  const adminEvents = new AdminPanelEvents(cluster);
   const secrets = new SecretBox(config.dataDir, config.secretKey ? secretKeyBytes(config.secretKey) : null);
   // Twitch's player names this site as its parent: the host of the same address e-mails link to.
   const settings = new SettingsService(store, new URL(site.url()).hostname);
@@ -188,6 +192,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
         return { id: url.hostname, origin: url.origin, name: "dreadcast" };
       }),
     },
+    adminEvents,
     audit: new AuditLog(store, log),
     secrets,
     settings,
@@ -208,7 +213,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     chat,
     cluster,
     // The cluster last: its jobs (mail, samples, fake viewers) stop and its leases are handed over.
-    disposers: [() => relay.clear(), () => cluster.stop(), () => chat.stop(), () => ingest.close()],
+    disposers: [() => relay.clear(), () => cluster.stop(), () => chat.stop(), () => ingest.close(), () => adminEvents.close()],
   };
 }
 

@@ -88,6 +88,11 @@ const kinds: { k: string; good: object[]; bad: unknown[] }[] = [
     ],
     bad: [{ k: "ingest", what: "stop" }, { k: "ingest" }],
   },
+  {
+    k: "admin-changed",
+    good: [{ k: "admin-changed", adminId: 7 }],
+    bad: [{ k: "admin-changed" }, { k: "admin-changed", adminId: -1 }, { k: "admin-changed", adminId: "7" }],
+  },
 ];
 
 describe("cluster messages", () => {

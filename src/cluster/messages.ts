@@ -45,6 +45,8 @@ export const clusterMessageSchema = z.discriminatedUnion("k", [
   z.object({ k: z.literal("fake"), enabled: z.boolean(), target: count }),
   /** Something cached (settings, sessions, codes, bans) was written: caches are emptied. */
   z.object({ k: z.literal("wrote") }),
+  /** A team member's role or sessions changed: their open admin panels read their profile again. */
+  z.object({ k: z.literal("admin-changed"), adminId: count }),
   /** The built-in ingest: the stream key was rotated (`drop`: any publisher is dropped), or a publish began or ended (`changed`: look again who holds it). */
   z.object({ k: z.literal("ingest"), what: z.enum(["drop", "changed"]) }),
 ]);

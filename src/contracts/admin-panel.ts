@@ -63,6 +63,10 @@ export interface UserRecord {
   accessCodeId: number | null;
   accessCode: string | null;
   banned: boolean;
+  /** Their pass no longer lets them in (refunded, disputed, or revoked in the panel). */
+  revoked: boolean;
+  /** What happened to their pass's payment (refunded in full, disputed…); null when nothing did. */
+  hold: PassHold | null;
   /** A moderator by their MOD- code, made one in the panel, or not a moderator. */
   moderator: "code" | "panel" | null;
   /** ISO 8601 */

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 
 /** Payloads of the admin auth calls, shared by the server and the web app. */
 export const emailSchema = z.string().trim().max(254).email("Please enter a valid email address");
 
 export const loginBody = z.object({
-  username: z.string().trim().min(1, "Username is required").max(100, "Username is too long"),
-  password: z.string().min(1, "Password is required").max(200, "Password is too long"),
+  username: z.string().trim().min(1, "Username is required").max(100, tooLong("Username", 100)),
+  password: z.string().min(1, "Password is required").max(TEXT_LIMITS.password, tooLong("Password", TEXT_LIMITS.password)),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

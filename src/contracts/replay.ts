@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 import type { ChatMessage } from "./chat.ts";
 
 /** The night after: recordings of the built-in ingest and their replay, shared by the server and the web app. */
@@ -42,7 +43,7 @@ const seconds = (what: string) =>
 
 /** PATCH /api/admin/recordings/:id: each field left out stays; a trim end of null plays to the end. */
 export const recordingPatchBody = z.strictObject({
-  title: z.string().trim().min(1, "Title is required").max(200, "Title is too long").optional(),
+  title: z.string().trim().min(1, "Title is required").max(TEXT_LIMITS.recordingTitle, tooLong("Title", TEXT_LIMITS.recordingTitle)).optional(),
   trimStartS: seconds("Trim start").optional(),
   trimEndS: seconds("Trim end").nullable().optional(),
   hidden: z.boolean().optional(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CURRENCIES, type Currency } from "./money.ts";
 import type { EventPhaseView } from "./event-phase.ts";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 
 /** Livestream settings payloads, shared by the server and the web app. Money is integer pence. */
 
@@ -106,7 +107,7 @@ const isWebAddress = (value: string) => {
 export const embedUrl = z
   .string()
   .trim()
-  .max(2000, "Please enter a valid embed URL")
+  .max(TEXT_LIMITS.address, tooLong("Embed URL", TEXT_LIMITS.address))
   .refine((value) => value === "" || isWebAddress(value), "Please enter a valid embed URL");
 
 /** A link the footer opens: "" (not set) or an http(s) address. */
@@ -114,7 +115,7 @@ const pageUrl = (label: string) =>
   z
     .string()
     .trim()
-    .max(2000, `${label} is too long`)
+    .max(TEXT_LIMITS.address, tooLong(label, TEXT_LIMITS.address))
     .refine((value) => value === "" || isWebAddress(value), `${label} must be an http:// or https:// address`);
 
 /** The host names each network's profile links are on. */
@@ -149,11 +150,15 @@ const isOneLine = (value: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value);
 
 /** The organiser's details as the admin sends them ("" clears one). */
 export const organizerFields = {
-  organizerName: z.string().trim().max(200, "Organiser name is too long").refine(isOneLine, "Organiser name must be one line, without line breaks or control characters"),
+  organizerName: z
+    .string()
+    .trim()
+    .max(TEXT_LIMITS.organizerName, tooLong("Organiser name", TEXT_LIMITS.organizerName))
+    .refine(isOneLine, "Organiser name must be one line, without line breaks or control characters"),
   contactEmail: z
     .string()
     .trim()
-    .max(254, "Please enter a valid email address")
+    .max(TEXT_LIMITS.email, tooLong("Contact e-mail", TEXT_LIMITS.email))
     .refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address"),
   privacyUrl: pageUrl("Privacy policy link"),
   termsUrl: pageUrl("Terms of service link"),
@@ -166,9 +171,9 @@ export const livestreamSettingsFields = {
     .string()
     .trim()
     .min(1, "Event title is required")
-    .max(200, "Event title is too long")
+    .max(TEXT_LIMITS.eventTitle, tooLong("Event title", TEXT_LIMITS.eventTitle))
     .refine(isOneLine, "Event title must be one line, without line breaks or control characters"),
-  thumbnailUrl: z.string().trim().min(1, "Thumbnail path is required").max(2000, "Thumbnail path is too long"),
+  thumbnailUrl: z.string().trim().min(1, "Thumbnail path is required").max(TEXT_LIMITS.address, tooLong("Thumbnail path", TEXT_LIMITS.address)),
   embedUrl,
   donationGoal: z.number().int("Donation goal must be whole pence").min(100, "Donation goal must be at least 1").max(100_000_000, "Donation goal is too large"),
   isActive: z.boolean(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 import { embedUrl } from "./settings.ts";
 
 /** The stream source an admin chooses, and the playback address a viewer is given. Shared by server and web. */
@@ -41,13 +42,14 @@ export function privateKeyText(input: string): string | null {
   return decoded.startsWith("{") && isRsaJwk(decoded) ? decoded : null;
 }
 
-const id = (label: string, pattern: RegExp, hint: string) => z.string().trim().min(1, `${label} is required`).max(128, `${label} is too long`).regex(pattern, `${label} ${hint}`);
+const id = (label: string, pattern: RegExp, hint: string) =>
+  z.string().trim().min(1, `${label} is required`).max(TEXT_LIMITS.streamId, tooLong(label, TEXT_LIMITS.streamId)).regex(pattern, `${label} ${hint}`);
 
 /** Empty or absent keeps the key already saved for this kind. */
 const secret = (label: string, check: (value: string) => boolean, hint: string) =>
   z
     .string()
-    .max(20_000, `${label} is too long`)
+    .max(TEXT_LIMITS.streamSecret, tooLong(label, TEXT_LIMITS.streamSecret))
     .optional()
     .refine((value) => !value?.trim() || check(value), `${label} ${hint}`);
 
@@ -57,7 +59,7 @@ export const originUrl = z
   .string()
   .trim()
   .min(1, "Origin URL is required")
-  .max(2000, "Origin URL is too long")
+  .max(TEXT_LIMITS.address, tooLong("Origin URL", TEXT_LIMITS.address))
   .refine((value) => {
     try {
       const url = new URL(value);

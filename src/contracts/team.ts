@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLong } from "./text-limits.ts";
 
 /**
  * The admin team: roles, what each may do, and the payloads of the team, two-factor, session and audit
@@ -53,6 +54,20 @@ export function capabilitiesOf(role: Role): Capability[] {
   return (Object.keys(CAPABILITY_ROLES) as Capability[]).filter((c) => roleCan(role, c));
 }
 
+/** A code given as a second factor that is not right: the sign-in (or the step-up) stays open for another. */
+export const WRONG_CODE = "That code is not right";
+/** An authenticator code of a time step already used (the same code again, or an older one). */
+export const USED_CODE = "That code was already used. Wait for the next one in your app.";
+/** A recovery code crossed off already: each works once. */
+export const USED_RECOVERY_CODE = "That recovery code was already used. Each one works once: enter another.";
+/** The fifth wrong code ends the sign-in waiting for it. */
+export const TOO_MANY_WRONG_CODES = "Too many wrong codes. Enter your password again.";
+/** Browsers refuse passkeys on a bare IP address (WebAuthn's relying party must be a host name). */
+export const PASSKEYS_NEED_A_HOST_NAME =
+  "Passkeys need a host name: browsers refuse them on an IP address. Open the panel at the site's domain (or at localhost for a trial), with --public-url set to that address.";
+/** The refusals of a second factor after which the same sign-in takes another code. */
+export const CODE_REFUSALS_THAT_KEEP_THE_SIGN_IN: readonly string[] = [WRONG_CODE, USED_CODE, USED_RECOVERY_CODE];
+
 export const roleSchema = z.enum(ROLES, { message: "Choose a role: owner, operator, support or moderator" });
 
 /** A six-digit code from an authenticator app: ASCII digits only (no other scripts' digits, no spaces). */
@@ -68,7 +83,7 @@ export const recoveryCode = z
   .transform((s) => s.trim().toLowerCase().replace(/[\s-]/g, ""))
   .pipe(z.string().regex(/^[a-z0-9]{10}$/, "Enter one of your recovery codes"));
 
-const passwordField = z.string({ message: "Password is required" }).min(1, "Password is required").max(200, "Password is too long");
+const passwordField = z.string({ message: "Password is required" }).min(1, "Password is required").max(TEXT_LIMITS.password, tooLong("Password", TEXT_LIMITS.password));
 
 /** A WebAuthn response as the browser gives it (checked in full by the WebAuthn library). */
 export const webauthnResponse = z.looseObject({
@@ -112,7 +127,7 @@ export const acceptInviteBody = z.strictObject({
 export const roleBody = z.strictObject({ role: roleSchema });
 export const requireTwoFactorBody = z.strictObject({ required: z.boolean() });
 export const webauthnRegisterBody = z.strictObject({
-  name: z.string().trim().min(1, "Name this key").max(60, "Keep the name under 60 characters").optional(),
+  name: z.string().trim().min(1, "Name this key").max(TEXT_LIMITS.passkeyName, tooLong("The name", TEXT_LIMITS.passkeyName)).optional(),
   response: webauthnResponse,
 });
 

@@ -20,6 +20,7 @@ import { relayPositions } from "./migrations/019-relay-positions.ts";
 import { hashedAdminSessions } from "./migrations/020-hashed-admin-sessions.ts";
 import { enrolmentByRule } from "./migrations/021-enrolment-by-rule.ts";
 import { eventPhases } from "./migrations/022-event-phases.ts";
+import { adminSessionEnds } from "./migrations/023-admin-session-ends.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -50,6 +51,7 @@ export const migrations: Migration[] = [
   hashedAdminSessions,
   enrolmentByRule,
   eventPhases,
+  adminSessionEnds,
 ];
 
 /** The schema this build writes: the newest migration's number. */

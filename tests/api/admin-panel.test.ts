@@ -184,6 +184,30 @@ describe("users and bans", () => {
     expect(csv.some((l) => l.startsWith(`"'=cmd|calc"`))).toBe(true);
   });
 
+  test("the users list says whose pass no longer lets them in: refunded in full, or revoked in the panel", async () => {
+    const buyer = app.client();
+    const bought = await buyDemoCode(buyer, "refunded@example.com");
+    expect((await enter(buyer, bought.accessCode, "RefundedGhoul")).body.valid).toBe(true);
+    const kept = app.client();
+    const keptPass = await buyDemoCode(kept, "kept@example.com");
+    expect((await enter(kept, keptPass.accessCode, "StillWatching")).body.valid).toBe(true);
+    const panelCode = (await admin.post("/api/admin/generate-access-code", {})).body as { id: number; code: string };
+    expect((await enter(app.client(), panelCode.code, "RevokedByHand")).body.valid).toBe(true);
+
+    const refund = await admin.post("/api/admin/payments/refund", { paymentIntentId: bought.paymentIntentId, expectedRefunded: 0 });
+    expect(refund.status).toBe(200);
+    expect((await admin.post(`/api/admin/access-codes/${panelCode.id}/revoke`)).status).toBe(200);
+
+    const users = (await admin.get("/api/admin/users")).body as { username: string; revoked: boolean; hold: string | null; banned: boolean }[];
+    const statusOf = (name: string) => {
+      const u = users.find((x) => x.username === name)!;
+      return { revoked: u.revoked, hold: u.hold, banned: u.banned };
+    };
+    expect(statusOf("RefundedGhoul")).toEqual({ revoked: true, hold: "refunded", banned: false });
+    expect(statusOf("RevokedByHand")).toEqual({ revoked: true, hold: null, banned: false });
+    expect(statusOf("StillWatching")).toEqual({ revoked: false, hold: null, banned: false });
+  });
+
   test("the users list marks who is banned: by name in any case, or by the code they hold; no one else", async () => {
     const now = Date.now();
     const codes = [] as number[];

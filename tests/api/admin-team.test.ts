@@ -104,7 +104,7 @@ describe("two factors: TOTP", () => {
   test("a password alone then opens nothing; the right code, once, signs in", async () => {
     const used = new Set<number>();
     const owner2 = await member("owner-totp", "owner");
-    const { secret } = await enableTotp(owner2);
+    const { secret, recoveryCodes } = await enableTotp(owner2);
     used.add(Math.floor(Date.now() / 30_000));
 
     const browser = app.client();
@@ -123,12 +123,15 @@ describe("two factors: TOTP", () => {
     expect(browser.cookies.has("dreadcast_admin")).toBe(true);
     expect((await browser.get("/api/admin/stats")).status).toBe(200);
 
-    // The same code in the same step, on a new sign-in: refused.
+    // The same code in the same step, on a new sign-in: refused, saying it was used, and the sign-in stays open.
     const again = app.client();
     await again.post("/api/admin/login", { username: "owner-totp", password: "member-pass" }, nextAddress());
     const replay = await again.post("/api/admin/login/second-factor", { code }, nextAddress());
     expect(replay.status).toBe(401);
-    expect(replay.body.error).toBe("That code is not right");
+    expect(replay.body.error).toBe("That code was already used. Wait for the next one in your app.");
+    expect(again.cookies.has("dreadcast_admin_challenge")).toBe(true);
+    const next = await again.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress());
+    expect(next.status).toBe(200);
   });
 
   test("two requests racing with the same code: exactly one succeeds", async () => {
@@ -142,9 +145,10 @@ describe("two factors: TOTP", () => {
     const code = totp(secret, Date.now(), 1);
     const results = await Promise.all([a.post("/api/admin/login/second-factor", { code }, nextAddress()), b.post("/api/admin/login/second-factor", { code }, nextAddress())]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(results.find((r) => r.status === 401)!.body.error).toBe("That code was already used. Wait for the next one in your app.");
   });
 
-  test("codes two steps old or ahead, and malformed ones, are refused; the fifth wrong code ends the challenge", async () => {
+  test("codes two steps old or ahead, and malformed ones, are refused; the fifth wrong code ends the challenge, saying so", async () => {
     const client = await member("wrong-codes", "operator");
     const { secret } = await enableTotp(client);
     const browser = app.client();
@@ -164,7 +168,8 @@ describe("two factors: TOTP", () => {
     // …the fifth ends it, and then even the right code needs the password again.
     const fifth = await browser.post("/api/admin/login/second-factor", { code: "000000" === totp(secret) ? "000001" : "000000" }, nextAddress());
     expect(fifth.status).toBe(401);
-    expect(fifth.body.error).toBe("Your sign-in has expired. Enter your password again.");
+    expect(fifth.body.error).toBe("Too many wrong codes. Enter your password again.");
+    expect(browser.cookies.has("dreadcast_admin_challenge")).toBe(false);
     const sixth = await browser.post("/api/admin/login/second-factor", { code: totp(secret) }, nextAddress());
     expect(sixth.status).toBe(401);
     expect(sixth.body.error).toBe("Your sign-in has expired. Enter your password again.");
@@ -194,7 +199,16 @@ describe("two factors: TOTP", () => {
     expect((await browser.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress())).status).toBe(200);
     const again = app.client();
     await again.post("/api/admin/login", { username: "recover-me", password: "member-pass" }, nextAddress());
-    expect((await again.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress())).status).toBe(401);
+    const reused = await again.post("/api/admin/login/second-factor", { recoveryCode: recoveryCodes[0] }, nextAddress());
+    expect(reused.status).toBe(401);
+    expect(reused.body.error).toBe("That recovery code was already used. Each one works once: enter another.");
+    // A code never of this account's set is just not right.
+    const unknown = await again.post("/api/admin/login/second-factor", { recoveryCode: "aaaaa-bbbbb" }, nextAddress());
+    expect(unknown.body.error).toBe("That code is not right");
+    // Given again to confirm a change (password and code), it says the same.
+    const confirmAgain = await client.post("/api/admin/2fa/recovery-codes", { password: "member-pass", code: recoveryCodes[0] });
+    expect(confirmAgain.status).toBe(401);
+    expect(confirmAgain.body.error).toBe("That recovery code was already used. Each one works once: enter another.");
 
     // A code of the next step: the one enableTotp used is spent.
     const fresh = await client.post("/api/admin/2fa/recovery-codes", { password: "member-pass", code: totp(secret, Date.now(), 1) });
@@ -213,7 +227,7 @@ describe("two factors: TOTP", () => {
     const rowA = (await app.ctx.store.get<{ totp_secret: string }>("SELECT totp_secret FROM admins WHERE username = 'sealed-a'"))!;
     const bId = (await app.ctx.admins.findByUsername("sealed-b"))!.id;
     await app.ctx.store.run("UPDATE admins SET totp_secret = ?, totp_enabled_at = ?, totp_last_step = 0 WHERE id = ?", rowA.totp_secret, Date.now(), bId);
-    expect(await app.ctx.adminTeam.twoFactor.verifyTotp(bId, totp(secret))).toBe(false);
+    expect(await app.ctx.adminTeam.twoFactor.verifyTotp(bId, totp(secret))).toBe("wrong");
     expect(rowA.totp_secret).not.toContain(secret);
     void b;
   });
@@ -251,6 +265,101 @@ describe("sessions", () => {
     expect(changed.status).toBe(200);
     expect((await tablet.get("/api/admin/stats")).status).toBe(401);
     expect((await laptop.get("/api/admin/stats")).status).toBe(200);
+  });
+});
+
+/** An open panel's event stream (GET /api/admin/events) with `client`'s cookies: each event's name as it arrives. */
+async function openPanelEvents(client: TestClient) {
+  const abort = new AbortController();
+  const res = await fetch(`${app.url}/api/admin/events`, {
+    headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    signal: abort.signal,
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  /** The next event's name (comments and the retry line skipped), or "timeout" after `ms`. */
+  const next = async (ms = 3000): Promise<string> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const end = buffered.indexOf("\n\n");
+      if (end >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const name = block.split("\n").find((line) => line.startsWith("event: "));
+        if (name) return name.slice("event: ".length);
+        continue;
+      }
+      const left = until - Date.now();
+      if (left <= 0) return "timeout";
+      const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => null)]);
+      if (chunk === null) return "timeout";
+      if (chunk.done) return "closed";
+      buffered += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return { next, close: () => abort.abort() };
+}
+
+describe("an open panel is told at once", () => {
+  test("a role change and ended sessions each send the member's open panel a profile event; nobody else's panel hears it", async () => {
+    const owner = await signIn("owner", "owner-pass");
+    const watcher = await member("panel-watcher", "support");
+    const bystander = await member("panel-bystander", "support");
+    const id = (await app.ctx.admins.findByUsername("panel-watcher"))!.id;
+    const panel = await openPanelEvents(watcher);
+    const other = await openPanelEvents(bystander);
+    try {
+      expect((await owner.put(`/api/admin/team/${id}`, { role: "moderator" })).status).toBe(200);
+      expect(await panel.next()).toBe("profile");
+      expect((await watcher.get("/api/admin/profile")).body.role).toBe("moderator");
+      expect((await owner.post(`/api/admin/team/${id}/end-sessions`)).status).toBe(200);
+      expect(await panel.next()).toBe("profile");
+      expect((await watcher.get("/api/admin/profile")).body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+      // The bystander's panel heard none of it.
+      expect(await other.next(300)).toBe("timeout");
+    } finally {
+      panel.close();
+      other.close();
+    }
+    // Without a session there is no stream.
+    expect((await fetch(`${app.url}/api/admin/events`)).status).toBe(401);
+  });
+});
+
+describe("a signed-out panel is told why", () => {
+  test("ended by an owner, by the member elsewhere, by a new password, with the member removed: each 401 says so; a logout or an unknown cookie just says not logged in", async () => {
+    const owner = await signIn("owner", "owner-pass");
+    const ghost = await member("told-why", "support");
+    const ghostId = (await app.ctx.admins.findByUsername("told-why"))!.id;
+    expect((await owner.post(`/api/admin/team/${ghostId}/end-sessions`)).status).toBe(200);
+    const ended = await ghost.get("/api/admin/profile");
+    expect(ended.status).toBe(401);
+    expect(ended.body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+    // Every admin call says the same, not just the profile.
+    expect((await ghost.get("/api/admin/access-codes")).body.error).toBe("An owner signed you out of the panel. Sign in again to go on.");
+
+    const laptop = await signIn("told-why", "member-pass");
+    const phone = await signIn("told-why", "member-pass");
+    expect((await laptop.post("/api/admin/sessions/end-others")).status).toBe(200);
+    expect((await phone.get("/api/admin/profile")).body.error).toBe("This session was ended from another of your devices. Sign in again to go on.");
+
+    const tablet = await signIn("told-why", "member-pass");
+    expect((await laptop.post("/api/admin/password", { current: "member-pass", next: "told-why-pass" })).status).toBe(200);
+    expect((await tablet.get("/api/admin/profile")).body.error).toBe("Your password was changed, so this session ended. Sign in with the new one.");
+
+    expect((await owner.request("DELETE", `/api/admin/team/${ghostId}`)).status).toBe(200);
+    const removed = await laptop.get("/api/admin/stats");
+    expect(removed.status).toBe(401);
+    expect(removed.body.error).toBe("An owner removed you from the team, so you were signed out.");
+
+    const leaving = await member("logs-out", "moderator");
+    expect((await leaving.post("/api/admin/logout")).status).toBe(200);
+    const stranger = app.client();
+    stranger.cookies.set("dreadcast_admin", "f".repeat(64));
+    for (const client of [stranger, app.client()]) expect((await client.get("/api/admin/profile")).body.error).toBe("Not logged in");
   });
 });
 

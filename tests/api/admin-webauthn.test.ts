@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { SoftAuthenticator } from "../support/soft-authenticator.ts";
+import { PASSKEYS_NEED_A_HOST_NAME } from "../../src/contracts/team.ts";
 
 /**
  * Passkeys and security keys as a second factor, through the API, with a software authenticator: adding a
@@ -85,5 +86,32 @@ describe("passkeys and security keys", () => {
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
     expect(statuses.slice(10)).toContain(429);
+  });
+});
+
+describe("passkeys at an IP address", () => {
+  test("the site's address is an IP: no key can be added, and both the security state and the refusal say a host name is needed", async () => {
+    const onIp = await startTestApp({ publicUrl: "http://192.0.2.10:3000" });
+    try {
+      await onIp.ctx.admins.create("ip-owner", "ip@example.com", "member-pass", "owner");
+      const client = onIp.client();
+      expect((await client.post("/api/admin/login", { username: "ip-owner", password: "member-pass" })).status).toBe(200);
+      const state = await client.get("/api/admin/2fa");
+      expect(state.body.passkeysUnavailable).toBe(PASSKEYS_NEED_A_HOST_NAME);
+      const refused = await client.post("/api/admin/2fa/webauthn/register-options");
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toBe(PASSKEYS_NEED_A_HOST_NAME);
+      expect(refused.body.error).toContain("host name");
+    } finally {
+      await onIp.close();
+    }
+  });
+
+  test("at a host name the state says nothing is in the way", async () => {
+    await app.ctx.admins.create("plain", "p@example.com", "member-pass", "support");
+    const client = await signedIn("plain");
+    const state = await client.get("/api/admin/2fa");
+    expect(state.status).toBe(200);
+    expect(state.body.passkeysUnavailable).toBeNull();
   });
 });

@@ -411,7 +411,7 @@ describe("bad input in the title", () => {
     const admin = await loginAsAdmin(app);
     const res = await admin.put("/api/admin/livestream-settings", { eventTitle: "x".repeat(5000) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: "Event title is too long" });
+    expect(res.body).toEqual({ error: "Event title must be 200 characters or less" });
   });
 });
 

@@ -188,7 +188,12 @@ describe("the organiser's details", () => {
     ["terms on ftp", { termsUrl: "ftp://nightowl.example/terms" }, "Terms of service link must be an http:// or https:// address"],
     ["an Instagram link elsewhere", { socialLinks: { instagram: "https://evil.example/instagram.com" } }, "The Instagram link must be on instagram.com"],
     ["a TikTok link that is no address", { socialLinks: { tiktok: "tiktok.com/@nightowl" } }, "The TikTok link must be an http:// or https:// address"],
-    ["a name too long", { organizerName: "x".repeat(201) }, "Organiser name is too long"],
+    ["a name too long", { organizerName: "x".repeat(201) }, "Organiser name must be 200 characters or less"],
+    ["an event title too long", { eventTitle: "x".repeat(201) }, "Event title must be 200 characters or less"],
+    ["a thumbnail path too long", { thumbnailUrl: `/${"x".repeat(2000)}` }, "Thumbnail path must be 2,000 characters or less"],
+    ["an embed URL too long", { embedUrl: `https://player.example/${"x".repeat(2000)}` }, "Embed URL must be 2,000 characters or less"],
+    ["a terms link too long", { termsUrl: `https://nightowl.example/${"x".repeat(2000)}` }, "Terms of service link must be 2,000 characters or less"],
+    ["a contact e-mail too long", { contactEmail: `${"x".repeat(250)}@example.com` }, "Contact e-mail must be 254 characters or less"],
   ])("refuses %s with a 400 that says why", async (_, body, message) => {
     const admin = await loginAsAdmin(app);
     const before = (await admin.get("/api/admin/livestream-settings")).body;

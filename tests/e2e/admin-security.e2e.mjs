@@ -19,6 +19,21 @@ let secret = "";
 /** @type {string[]} */
 let recoveryCodes = [];
 
+/**
+ * A code of a step not used yet that stays good for at least half a minute (the step after the current
+ * one), for a code given twice a few seconds apart.
+ */
+async function codeForLater(secret, used) {
+  for (;;) {
+    const next = Math.floor(Date.now() / 30_000) + 1;
+    if (!used.size || Math.max(...used) < next) {
+      used.add(next);
+      return totp(secret, next * 30_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 100));
+  }
+}
+
 /** Signs in with the password and then a recovery code (no wait for a new TOTP step). */
 async function signInWithRecoveryCode(page) {
   await enterPassword(page, OWNER);
@@ -108,6 +123,20 @@ app.browserTest(
     await page.getByLabel("Password").waitFor();
     assert.equal(await page.getByLabel("Username").inputValue(), OWNER.username);
 
+    // An authenticator code signs in once; given again on the next sign-in, it is said to be used already.
+    const code = await codeForLater(secret, usedSteps);
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Log In" }).click();
+    await page.getByLabel("Authentication code").fill(code);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await waitForPath(page, "/admin/dashboard");
+    await logOut(page);
+    await enterPassword(page, OWNER);
+    await page.getByLabel("Authentication code").fill(code);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.locator("form .alert-error").getByText("That code was already used. Wait for the next one in your app.").waitFor();
+    await screenshotScreen(page, "admin-login-code-used");
+
     const used = /** @type {string} */ (recoveryCodes[0]);
     await signInWithRecoveryCode(page);
     await logOut(page);
@@ -115,7 +144,18 @@ app.browserTest(
     await page.getByRole("button", { name: "Use a recovery code instead" }).click();
     await page.getByLabel("Recovery code").fill(used);
     await page.getByRole("button", { name: "Verify" }).click();
-    await page.locator("form .alert-error").getByText("That code is not right").waitFor();
+    await page.locator("form .alert-error").getByText("That recovery code was already used. Each one works once: enter another.").waitFor();
+    // Wrong codes: the fifth of this sign-in goes back to the password, saying why.
+    for (let wrong = 2; wrong <= 4; wrong++) {
+      await page.getByLabel("Recovery code").fill(`wrong-${wrong}aaaa`);
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.locator("form .alert-error").getByText("That code is not right").waitFor();
+    }
+    await page.getByLabel("Recovery code").fill("wrong-5aaaa");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.locator("form .alert-error").getByText("Too many wrong codes. Enter your password again.").waitFor();
+    await page.getByLabel("Password").waitFor();
+    await screenshotScreen(page, "admin-login-too-many-codes");
   },
   at,
 );

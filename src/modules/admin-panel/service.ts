@@ -30,6 +30,11 @@ interface UserRow {
   access_code_id: number | null;
   code: string | null;
   kind: "SKP" | "MOD" | "SCP" | null;
+  revoked: number | null;
+  pay_amount: number | null;
+  refunded_amount: number | null;
+  dispute_status: string | null;
+  dispute_closed: number | null;
   promoted: number;
   banned: number;
   created_at: number;
@@ -140,13 +145,14 @@ export class AdminPanelService {
 
   async listUsers(): Promise<UserRecord[]> {
     return (
-      await this.store.all<UserRow>(`SELECT u.id, u.username, ${viewerEmailSql("u", "c", "p")} AS email, u.access_code_id, c.code, c.kind, u.created_at,
+      await this.store.all<UserRow>(`SELECT u.id, u.username, ${viewerEmailSql("u", "c", "l")} AS email, u.access_code_id, c.code, c.kind, c.revoked, u.created_at,
+           l.amount AS pay_amount, l.refunded_amount, l.dispute_status, l.dispute_closed,
            EXISTS (SELECT 1 FROM chat_moderators m WHERE m.user_id = u.id) AS promoted,
            -- Two lookups rather than one with OR: each is answered from an index or a hash of the bans
            -- (PostgreSQL compared every ban's case-insensitive name with every user's: 200 ms at 5,000 users).
            (EXISTS (SELECT 1 FROM banned_users b WHERE b.username = u.username)
              OR EXISTS (SELECT 1 FROM banned_users b WHERE b.access_code_id = u.access_code_id)) AS banned
-         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id LEFT JOIN payments p ON p.id = c.payment_id
+         FROM users u LEFT JOIN access_codes c ON c.id = u.access_code_id LEFT JOIN payment_ledger l ON l.id = c.payment_id
          ORDER BY u.created_at DESC, u.id DESC`)
     ).map((r) => ({
       id: r.id,
@@ -155,6 +161,11 @@ export class AdminPanelService {
       accessCodeId: r.access_code_id,
       accessCode: r.code,
       banned: r.banned === 1,
+      revoked: r.revoked === 1,
+      hold:
+        r.pay_amount === null
+          ? null
+          : passHold({ amount: r.pay_amount, refunded_amount: r.refunded_amount ?? 0, dispute_status: r.dispute_status, dispute_closed: r.dispute_closed }),
       moderator: r.kind === "MOD" ? "code" : r.promoted === 1 ? "panel" : null,
       createdAt: new Date(r.created_at).toISOString(),
     }));

@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
 import { createFirstAdminBody, loginBody } from "../../contracts/admin.ts";
-import { capabilitiesOf, secondFactorBody, type AdminProfile, type LoginAnswer } from "../../contracts/team.ts";
+import { capabilitiesOf, secondFactorBody, TOO_MANY_WRONG_CODES, type AdminProfile, type LoginAnswer } from "../../contracts/team.ts";
 import type { AppContext } from "../../context.ts";
 import { tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { readCookie, setSessionCookie } from "../../http/cookies.ts";
 import { clientIpPlugin, cookieIsSecure } from "../../http/security.ts";
 import { ADMIN_COOKIE, adminRoutes, startAdminSession } from "./auth.ts";
 import { sessionIdOf } from "./service.ts";
-import { CHALLENGE_GONE, CHALLENGE_TTL_MS, WRONG_CODE } from "./two-factor.ts";
+import { CHALLENGE_GONE, CHALLENGE_TTL_MS, codeRefusal, type CodeCheck } from "./two-factor.ts";
 
 /** The longest a login waits because its username failed often from other addresses. */
 export const USERNAME_SLOWDOWN_MAX_MS = 5_000;
@@ -99,27 +99,35 @@ export function adminAuthRoutes(ctx: AppContext) {
         const wait = Math.max(await codeFailuresPerAccount.retryAfter(account), await codeFailuresPerIp.retryAfter(clientIp));
         if (wait > 0) throw tooManyRequests(`Too many wrong codes. Try again in ${Math.ceil(wait)} seconds.`, wait);
         let factor: "totp" | "recovery" | "webauthn";
-        let ok: boolean;
+        let check: CodeCheck;
         if ("code" in body) {
           factor = "totp";
-          ok = await twoFactor.verifyTotp(adminId, body.code);
+          check = await twoFactor.verifyTotp(adminId, body.code);
         } else if ("recoveryCode" in body) {
           factor = "recovery";
-          ok = await twoFactor.useRecoveryCode(adminId, body.recoveryCode);
+          check = await twoFactor.useRecoveryCode(adminId, body.recoveryCode);
         } else {
           factor = "webauthn";
-          ok = await twoFactor.verifyAssertion(adminId, body.webauthn as never, await twoFactor.takeSignInChallenge(token!));
+          check = (await twoFactor.verifyAssertion(adminId, body.webauthn as never, await twoFactor.takeSignInChallenge(token!))) ? "ok" : "wrong";
         }
         const admin = await ctx.admins.findById(adminId);
-        if (!ok || !admin) {
+        if (check !== "ok" || !admin) {
+          const refused = check === "ok" ? "wrong" : check;
           await Promise.all([codeFailuresPerAccount.fail(account), codeFailuresPerIp.fail(clientIp)]);
           const open = await twoFactor.failChallenge(token!);
-          await ctx.audit.record(admin ?? { id: adminId, username: `#${adminId}` }, "sign-in.failed", null, null, { reason: `wrong ${factor}`, challengeEnded: !open }, clientIp);
+          await ctx.audit.record(
+            admin ?? { id: adminId, username: `#${adminId}` },
+            "sign-in.failed",
+            null,
+            null,
+            { reason: `${refused} ${factor}`, challengeEnded: !open },
+            clientIp,
+          );
           if (!open) {
             clearChallenge(set);
-            throw unauthorized(CHALLENGE_GONE);
+            throw unauthorized(TOO_MANY_WRONG_CODES);
           }
-          throw unauthorized(WRONG_CODE);
+          throw unauthorized(codeRefusal(refused, factor === "recovery" ? "recovery" : "totp"));
         }
         // Good once: of two requests with the same challenge, only one makes a session.
         if (!(await twoFactor.closeChallenge(token!))) throw unauthorized(CHALLENGE_GONE);
@@ -138,13 +146,22 @@ export function adminAuthRoutes(ctx: AppContext) {
       return { ok: true };
     });
 
-  const profile = adminRoutes(ctx, "self").get("/profile", async ({ admin, session }): Promise<AdminProfile> => ({
-    username: admin.username,
-    role: admin.role,
-    capabilities: session.enrolOnly ? [] : capabilitiesOf(admin.role),
-    twoFactor: await twoFactor.factorsOf(admin.id),
-    mustEnrol: session.enrolOnly,
-  }));
+  const profile = adminRoutes(ctx, "self")
+    .get("/profile", async ({ admin, session }): Promise<AdminProfile> => ({
+      username: admin.username,
+      role: admin.role,
+      capabilities: session.enrolOnly ? [] : capabilitiesOf(admin.role),
+      twoFactor: await twoFactor.factorsOf(admin.id),
+      mustEnrol: session.enrolOnly,
+    }))
+    // The open panel's Server-Sent Events: `profile` when an owner changed this member's role or sessions.
+    .get("/events", ({ admin, request, server }) => {
+      // Open for as long as the panel is: not closed as idle between the heartbeats.
+      server?.timeout(request, 0);
+      return new Response(ctx.adminEvents.stream(admin.id), {
+        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
+      });
+    });
 
   return new Elysia().use(signIn).use(profile);
 }

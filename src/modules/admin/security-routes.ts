@@ -7,7 +7,7 @@ import { adminRoutes, requireRecentProof, SIGN_IN_TO_ENROL, startAdminSession } 
 import { securityChangeMail } from "./mails.ts";
 import type { Admin, AdminSession } from "./service.ts";
 import { AdminSessions } from "./sessions.ts";
-import { WRONG_CODE } from "./two-factor.ts";
+import { codeRefusal, type CodeCheck } from "./two-factor.ts";
 
 const WRONG_PASSWORD = "That password is not right";
 
@@ -17,7 +17,7 @@ const WRONG_PASSWORD = "That password is not right";
  */
 export function securityRoutes(ctx: AppContext) {
   const { twoFactor, team } = ctx.adminTeam;
-  const sessions = new AdminSessions(ctx.store);
+  const sessions = new AdminSessions(ctx.store, ctx.admins);
   // Wrong passwords and codes given while signed in count too (a stolen session must not guess on).
   const proofFailures = ctx.cluster.backoff("admin-proof-failures", 5);
 
@@ -42,10 +42,11 @@ export function securityRoutes(ctx: AppContext) {
       await proofFailures.fail(key);
       throw unauthorized(WRONG_PASSWORD);
     }
-    const ok = /^[0-9]{6}$/.test(code) ? await twoFactor.verifyTotp(admin.id, code) : await twoFactor.useRecoveryCode(admin.id, code);
-    if (!ok) {
+    const kind = /^[0-9]{6}$/.test(code) ? "totp" : "recovery";
+    const check = kind === "totp" ? await twoFactor.verifyTotp(admin.id, code) : await twoFactor.useRecoveryCode(admin.id, code);
+    if (check !== "ok") {
       await proofFailures.fail(key);
-      throw unauthorized(WRONG_CODE);
+      throw unauthorized(codeRefusal(check, kind));
     }
     proofFailures.succeed(key);
   };
@@ -59,20 +60,20 @@ export function securityRoutes(ctx: AppContext) {
         const wait = await proofFailures.retryAfter(key);
         if (wait > 0) throw tooManyRequests(`Too many wrong attempts. Try again in ${Math.ceil(wait)} seconds.`, wait);
         const hasFactor = await twoFactor.hasSecondFactor(admin.id);
-        let ok: boolean;
+        let check: CodeCheck;
         const factor = "password" in body ? "password" : "code" in body ? "totp" : "recoveryCode" in body ? "recovery" : "webauthn";
         if ("password" in body) {
           if (hasFactor) throw badRequest("Enter a code from your authenticator app, a recovery code or use your security key");
           // The team requires two factors: the password alone proves nothing more here than at sign-in.
           if (session.enrolOnly) throw new HttpError(403, SIGN_IN_TO_ENROL, {}, undefined, { enrol: true });
-          ok = await ctx.admins.checkPassword(admin.id, body.password);
-        } else if ("code" in body) ok = await twoFactor.verifyTotp(admin.id, body.code);
-        else if ("recoveryCode" in body) ok = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);
-        else ok = await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId));
-        if (!ok) {
+          check = (await ctx.admins.checkPassword(admin.id, body.password)) ? "ok" : "wrong";
+        } else if ("code" in body) check = await twoFactor.verifyTotp(admin.id, body.code);
+        else if ("recoveryCode" in body) check = await twoFactor.useRecoveryCode(admin.id, body.recoveryCode);
+        else check = (await twoFactor.verifyAssertion(admin.id, body.webauthn as never, await twoFactor.takeSessionChallenge(sessionId))) ? "ok" : "wrong";
+        if (check !== "ok") {
           await proofFailures.fail(key);
           await ctx.audit.record(admin, "reauth.failed", null, null, { factor }, clientIp);
-          throw unauthorized("password" in body ? WRONG_PASSWORD : WRONG_CODE);
+          throw unauthorized("password" in body ? WRONG_PASSWORD : codeRefusal(check, factor === "recovery" ? "recovery" : "totp"));
         }
         proofFailures.succeed(key);
         await sessions.verified(sessionId);
@@ -82,7 +83,12 @@ export function securityRoutes(ctx: AppContext) {
       { body: reauthBody },
     )
     .post("/reauth/webauthn-options", ({ admin, sessionId }) => twoFactor.authenticationOptions(admin.id, (challenge) => twoFactor.keepChallengeOnSession(sessionId, challenge)))
-    .get("/2fa", async ({ admin }) => ({ ...(await twoFactor.factorsOf(admin.id)), passkeys: await twoFactor.passkeys(admin.id), teamRequires: await team.requiresTwoFactor() }))
+    .get("/2fa", async ({ admin }) => ({
+      ...(await twoFactor.factorsOf(admin.id)),
+      passkeys: await twoFactor.passkeys(admin.id),
+      passkeysUnavailable: twoFactor.passkeysUnavailable(),
+      teamRequires: await team.requiresTwoFactor(),
+    }))
     .post("/2fa/totp/setup", ({ admin, session }) => {
       requireRecentProof(session);
       return twoFactor.setupTotp(admin);
@@ -170,13 +176,15 @@ export function securityRoutes(ctx: AppContext) {
       "/sessions/:id",
       async ({ params, admin, clientIp }) => {
         if (!(await sessions.end(admin.id, params.id))) throw notFound("No such session");
+        ctx.adminEvents.changed(admin.id);
         await ctx.audit.record(admin, "session.end", params.id, null, null, clientIp);
         return { ok: true };
       },
       { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
     )
     .post("/sessions/end-others", async ({ admin, sessionId, clientIp }) => {
-      const ended = await sessions.endOthers(admin.id, sessionId);
+      const ended = await sessions.endOthers(admin.id, sessionId, "ended-elsewhere");
+      ctx.adminEvents.changed(admin.id);
       await ctx.audit.record(admin, "session.end-others", admin.username, null, { ended }, clientIp);
       return { ended };
     })
@@ -193,6 +201,7 @@ export function securityRoutes(ctx: AppContext) {
         proofFailures.succeed(key);
         // A new password ends every other session: whoever knew the old one is out.
         await ctx.admins.resetPassword(admin.username, body.next, sessionId);
+        ctx.adminEvents.changed(admin.id);
         await sessions.verified(sessionId);
         await ctx.audit.record(admin, "password.change", admin.username, null, null, clientIp);
         await tell(admin, "your password was changed, and your other sessions were ended.");

@@ -35,6 +35,17 @@ export interface SessionMeta {
 
 const ADMIN_COLUMNS = "a.id, a.username, a.email, a.role";
 
+/** Why a session was ended by something other than its own Logout: its browser is told at its next request. */
+export type SessionEnd = "ended-by-owner" | "removed" | "ended-elsewhere" | "password-changed";
+
+/** What the open panel of an ended session is told (the 401's message). */
+export const SESSION_END_MESSAGES: Record<SessionEnd, string> = {
+  "ended-by-owner": "An owner signed you out of the panel. Sign in again to go on.",
+  removed: "An owner removed you from the team, so you were signed out.",
+  "ended-elsewhere": "This session was ended from another of your devices. Sign in again to go on.",
+  "password-changed": "Your password was changed, so this session ended. Sign in with the new one.",
+};
+
 /** The row id of the session a cookie's token opens: its hash, as challenges and invites are kept. */
 export const sessionIdOf = (token: string): string => sha256Hex(token);
 
@@ -85,7 +96,7 @@ export class AdminService {
     const hash = await Bun.password.hash(password);
     await this.store.tx(async () => {
       await this.store.run("UPDATE admins SET password_hash = ? WHERE id = ?", hash, admin.id);
-      await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND id <> ?", admin.id, keepSession ?? "");
+      await this.endSessions("password-changed", "admin_id = ? AND id <> ?", admin.id, keepSession ?? "");
     });
     return admin;
   }
@@ -161,10 +172,23 @@ export class AdminService {
     };
   }
 
+  /** The live session behind a cookie; 401 without one, saying why when it was ended rather than logged out or expired. */
   async requireSession(token: string | undefined): Promise<AdminSession> {
     const session = await this.findSession(token);
-    if (!session) throw unauthorized();
-    return session;
+    if (session) return session;
+    const ended = token?.length === 64 ? await this.store.get<{ reason: SessionEnd }>("SELECT reason FROM admin_session_ends WHERE id = ?", sessionIdOf(token)) : null;
+    throw ended ? unauthorized(SESSION_END_MESSAGES[ended.reason]) : unauthorized();
+  }
+
+  /**
+   * Ends the sessions `where` picks (a condition on admin_sessions), keeping `why` for the browsers that
+   * hold them; answers how many. Run inside the caller's transaction when it has one.
+   */
+  async endSessions(why: SessionEnd, where: string, ...params: (string | number)[]): Promise<number> {
+    const now = Date.now();
+    await this.store.run("DELETE FROM admin_session_ends WHERE ended_at <= ?", now - ADMIN_SESSION_TTL_MS);
+    await this.store.run(`INSERT INTO admin_session_ends (id, reason, ended_at) SELECT id, ?, ? FROM admin_sessions WHERE ${where}`, why, now, ...params);
+    return (await this.store.run(`DELETE FROM admin_sessions WHERE ${where}`, ...params)).changes;
   }
 
   /** Ends one session by its row id (`AdminSession.id`, or `sessionIdOf` a cookie's token). */

@@ -1,6 +1,7 @@
 import type { AdminSessionView } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { browserName } from "./browser-name.ts";
+import type { AdminService, SessionEnd } from "./service.ts";
 
 interface SessionRow {
   id: string;
@@ -13,7 +14,10 @@ interface SessionRow {
 
 /** A member's signed-in sessions, as the Security screen lists and ends them (by public id, never the cookie's). */
 export class AdminSessions {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly admins: AdminService,
+  ) {}
 
   async list(adminId: number, currentId: string | null): Promise<AdminSessionView[]> {
     const rows = await this.store.all<SessionRow>(
@@ -33,12 +37,12 @@ export class AdminSessions {
 
   /** Ends one of this member's sessions; false when it is not theirs or already gone. */
   async end(adminId: number, publicId: string): Promise<boolean> {
-    return (await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND public_id = ?", adminId, publicId)).changes === 1;
+    return (await this.admins.endSessions("ended-elsewhere", "admin_id = ? AND public_id = ?", adminId, publicId)) === 1;
   }
 
-  /** Ends every session of this member but `keepId` (a session's row id); answers how many. */
-  async endOthers(adminId: number, keepId: string | null): Promise<number> {
-    return (await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ? AND id <> ?", adminId, keepId ?? "")).changes;
+  /** Ends every session of this member but `keepId` (a session's row id), for `why`; answers how many. */
+  async endOthers(adminId: number, keepId: string | null, why: SessionEnd): Promise<number> {
+    return this.admins.endSessions(why, "admin_id = ? AND id <> ?", adminId, keepId ?? "");
   }
 
   /** Marks that this session's holder just gave a password or a second factor (the step-up window starts again). */

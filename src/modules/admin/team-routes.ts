@@ -15,7 +15,7 @@ const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: 2 ** 31 - 1 }) }
 /** The Team screen (owners): members, roles, invites, two factors for all, members' sessions; the audit log; accepting an invite. */
 export function teamRoutes(ctx: AppContext) {
   const { team, twoFactor } = ctx.adminTeam;
-  const sessions = new AdminSessions(ctx.store);
+  const sessions = new AdminSessions(ctx.store, ctx.admins);
   const invitesPerIp = ctx.cluster.limiter("admin-invite-accepts", 20, 15 * 60_000);
 
   const tellOwners = async (what: string) => {
@@ -59,7 +59,12 @@ export function teamRoutes(ctx: AppContext) {
         const before = await team.requiresTwoFactor();
         await team.setRequireTwoFactor(body.required);
         // Open chat sockets of members without a second factor speak as staff no longer.
-        if (body.required) for (const m of (await team.view(admin.id)).members) if (!m.twoFactor) ctx.chat.recheckStaff(m.id);
+        if (body.required)
+          for (const m of (await team.view(admin.id)).members)
+            if (!m.twoFactor) {
+              ctx.chat.recheckStaff(m.id);
+              ctx.adminEvents.changed(m.id);
+            }
         await ctx.audit.record(admin, "team.require-2fa", null, { required: before }, { required: body.required }, clientIp);
         return { requireTwoFactor: body.required };
       },
@@ -71,6 +76,7 @@ export function teamRoutes(ctx: AppContext) {
         requireRecentProof(session);
         const member = await team.setRole(params.id, body.role, admin);
         ctx.chat.recheckStaff(member.id);
+        ctx.adminEvents.changed(member.id);
         await ctx.audit.record(admin, "team.role", member.username, { role: member.role }, { role: body.role }, clientIp);
         return { id: member.id, username: member.username, role: body.role as Role };
       },
@@ -83,6 +89,7 @@ export function teamRoutes(ctx: AppContext) {
         if (params.id === admin.id) throw badRequest("You cannot remove yourself; ask another owner");
         const member = await team.remove(params.id, admin);
         ctx.chat.recheckStaff(member.id);
+        ctx.adminEvents.changed(member.id);
         await ctx.audit.record(admin, "team.remove", member.username, { role: member.role, email: member.email }, null, clientIp);
         await tellOwners(`${admin.username} removed ${member.username} (${member.role}) from the team.`);
         return { ok: true };
@@ -95,8 +102,9 @@ export function teamRoutes(ctx: AppContext) {
         requireRecentProof(session);
         const member = await ctx.admins.findById(params.id);
         if (!member) throw notFound("No such team member");
-        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null);
+        const ended = await sessions.endOthers(member.id, member.id === admin.id ? sessionId : null, member.id === admin.id ? "ended-elsewhere" : "ended-by-owner");
         if (member.id !== admin.id) ctx.chat.recheckStaff(member.id);
+        ctx.adminEvents.changed(member.id);
         await ctx.audit.record(admin, "session.end-member", member.username, null, { ended }, clientIp);
         return { ended };
       },

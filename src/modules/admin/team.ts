@@ -142,7 +142,7 @@ export class TeamService {
       if (!member) throw notFound("No such team member");
       if (member.role === "owner" && by.role !== "owner") throw forbidden(OWNERS_ONLY);
       if (member.role === "owner" && (await this.ownerCount()) <= 1) throw conflict(LAST_OWNER);
-      await this.store.run("DELETE FROM admin_sessions WHERE admin_id = ?", id);
+      await this.admins.endSessions("removed", "admin_id = ?", id);
       await this.store.run("DELETE FROM admins WHERE id = ?", id);
       return member;
     });

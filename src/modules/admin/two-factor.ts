@@ -9,7 +9,8 @@ import {
 } from "@simplewebauthn/server";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
-import type { SecondFactorKind } from "../../contracts/team.ts";
+import { isIP } from "node:net";
+import { PASSKEYS_NEED_A_HOST_NAME, USED_CODE, USED_RECOVERY_CODE, WRONG_CODE, type SecondFactorKind } from "../../contracts/team.ts";
 import type { Store } from "../../db/store.ts";
 import { badRequest, conflict, unauthorized } from "../../lib/errors.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
@@ -24,8 +25,16 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const CHALLENGE_MAX_FAILURES = 5;
 const ISSUER = "dreadcast";
 
-export const WRONG_CODE = "That code is not right";
 export const CHALLENGE_GONE = "Your sign-in has expired. Enter your password again.";
+
+/** What a code given as a second factor is: right (and now used up), not this account's, or one already used. */
+export type CodeCheck = "ok" | "wrong" | "used";
+
+/** What the member is told of a code refused as `check` (an authenticator code, or a recovery code). */
+export function codeRefusal(check: Exclude<CodeCheck, "ok">, kind: "totp" | "recovery"): string {
+  if (check === "wrong") return WRONG_CODE;
+  return kind === "totp" ? USED_CODE : USED_RECOVERY_CODE;
+}
 
 function totpFor(secret: string, label: string): TOTP {
   return new TOTP({ issuer: ISSUER, label, algorithm: "SHA1", digits: 6, period: TOTP_PERIOD_S, secret: Secret.fromBase32(secret) });
@@ -147,16 +156,17 @@ export class TwoFactorService {
    * later than the last one accepted, and taking it is one conditional update, so of two requests racing
    * with the same code exactly one succeeds.
    */
-  async verifyTotp(adminId: number, code: string, now = Date.now()): Promise<boolean> {
+  async verifyTotp(adminId: number, code: string, now = Date.now()): Promise<CodeCheck> {
     const row = await this.store.get<{ totp_secret: string | null; totp_enabled_at: number | null; username: string }>(
       "SELECT totp_secret, totp_enabled_at, username FROM admins WHERE id = ?",
       adminId,
     );
-    if (!row?.totp_secret || row.totp_enabled_at === null) return false;
+    if (!row?.totp_secret || row.totp_enabled_at === null) return "wrong";
     const step = this.matchingStep(row.totp_secret, adminId, row.username, code, now);
-    if (step === null) return false;
+    if (step === null) return "wrong";
     const taken = await this.store.run("UPDATE admins SET totp_last_step = ? WHERE id = ? AND totp_last_step < ?", step, adminId, step);
-    return taken.changes === 1;
+    // Right for its time, but a code of this step or a later one was taken first: a replay (or the race's loser).
+    return taken.changes === 1 ? "ok" : "used";
   }
 
   /** Turns every second factor off (the member's own choice with a code, or the CLI for a lost phone). */
@@ -184,10 +194,13 @@ export class TwoFactorService {
     return codes;
   }
 
-  /** Uses up one recovery code (normalised: lower case, no dash); false when it is not one of the current set or was used. */
-  async useRecoveryCode(adminId: number, code: string, now = Date.now()): Promise<boolean> {
-    const used = await this.store.run("UPDATE admin_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL", now, adminId, sha256Hex(code));
-    return used.changes === 1;
+  /** Uses up one recovery code (normalised: lower case, no dash): "used" when it is one of the current set crossed off already. */
+  async useRecoveryCode(adminId: number, code: string, now = Date.now()): Promise<CodeCheck> {
+    const hash = sha256Hex(code);
+    const used = await this.store.run("UPDATE admin_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL", now, adminId, hash);
+    if (used.changes === 1) return "ok";
+    const spent = await this.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM admin_recovery_codes WHERE admin_id = ? AND code_hash = ?", adminId, hash);
+    return Number(spent?.n ?? 0) > 0 ? "used" : "wrong";
   }
 
   // ---- sign-in challenges ----
@@ -240,8 +253,15 @@ export class TwoFactorService {
     }));
   }
 
+  /** Why no key can be added at this site's address (an IP address, which browsers refuse), or null. */
+  passkeysUnavailable(): string | null {
+    return isIP(this.relyingParty().id.replace(/^\[|\]$/g, "")) ? PASSKEYS_NEED_A_HOST_NAME : null;
+  }
+
   /** Options for adding a key to this account; the challenge is kept on the session that asked. */
   async registrationOptions(admin: { id: number; username: string }, sessionId: string) {
+    const unavailable = this.passkeysUnavailable();
+    if (unavailable) throw conflict(unavailable);
     const rp = this.relyingParty();
     const existing = await this.store.all<PasskeyRow>("SELECT * FROM admin_passkeys WHERE admin_id = ?", admin.id);
     const options = await generateRegistrationOptions({

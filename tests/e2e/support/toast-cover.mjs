@@ -63,3 +63,24 @@ export async function assertToastCoversNothing(page, sizes = [DESKTOP, MOBILE]) 
   if (original) await page.setViewportSize(original);
   assert.deepEqual(found, expected, "what the toast covers at each size");
 }
+
+/** The open toast leaves the page's heading (its text) clear at 1280 × 800 and at 390 × 844. */
+export async function assertToastClearOfHeading(page, sizes = [DESKTOP, MOBILE]) {
+  const original = page.viewportSize();
+  const found = {};
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    await settleToast(page);
+    found[`${size.width}x${size.height}`] = await page.evaluate(() => {
+      const toast = document.querySelector("li.toast[data-state='open']")?.getBoundingClientRect();
+      const heading = document.querySelector("h1");
+      if (!toast || !heading) throw new Error("no open toast, or no heading");
+      const text = document.createRange();
+      text.selectNodeContents(heading);
+      const h = text.getBoundingClientRect();
+      return h.left < toast.right && h.right > toast.left && h.top < toast.bottom && h.bottom > toast.top ? `covers '${heading.textContent}'` : "clear";
+    });
+  }
+  if (original) await page.setViewportSize(original);
+  assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, "clear"])), "the toast and the page's heading");
+}

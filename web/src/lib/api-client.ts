@@ -42,6 +42,8 @@ export interface RequestOptions {
 export const ADMIN_SESSION_LOST_EVENT = "dreadcast:admin-session-lost";
 /** Fired when an admin call is refused until the member sets up two-factor sign-in (403 `{ enrol: true }`). */
 export const ADMIN_ENROL_NEEDED_EVENT = "dreadcast:admin-enrol-needed";
+/** Fired when an admin call is refused for the member's role (403): an owner may have just changed it. */
+export const ADMIN_ROLE_REFUSED_EVENT = "dreadcast:admin-role-refused";
 
 // Login answers 401 for a wrong password, and the profile check is what the admin layout already handles.
 function isAdminDataCall(path: string): boolean {
@@ -66,6 +68,7 @@ async function request<T>(method: string, path: string, body: unknown, options: 
     if (refusal.enrol) window.dispatchEvent(new Event(ADMIN_ENROL_NEEDED_EVENT));
     // A stale proof: once the member confirms it's them, the same call goes again (once).
     else if (refusal.reauth && mayStepUp && (await confirmIdentity())) return request<T>(method, path, body, options, false);
+    else if (!refusal.reauth) window.dispatchEvent(new Event(ADMIN_ROLE_REFUSED_EVENT));
   }
   if (!response.ok) throw new ApiError(response.status, text, response.statusText);
   if (!text) return null as T;

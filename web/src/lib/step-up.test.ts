@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ADMIN_ENROL_NEEDED_EVENT, api, ApiError } from "./api-client";
+import { ADMIN_ENROL_NEEDED_EVENT, ADMIN_ROLE_REFUSED_EVENT, api, ApiError } from "./api-client";
 import { refusalOf, setStepUpPrompt } from "./step-up";
 
 let server: ReturnType<typeof Bun.serve>;
@@ -25,6 +25,7 @@ beforeAll(() => {
         return proved ? Response.json({ rotated: true }) : Response.json({ error: "Confirm it's you to continue", reauth: true }, { status: 403 });
       }
       if (path === "/api/admin/stats") return Response.json({ error: "Set up two-factor sign-in to continue", enrol: true }, { status: 403 });
+      if (path === "/api/admin/payments") return Response.json({ error: "Your role does not allow this" }, { status: 403 });
       return new Response("nope", { status: 404 });
     },
   });
@@ -105,6 +106,22 @@ describe("step-up in the API client", () => {
       expect(told).toBe(1);
     } finally {
       window.removeEventListener(ADMIN_ENROL_NEEDED_EVENT, listener);
+    }
+  });
+});
+
+describe("a call refused for the role", () => {
+  test("tells the panel to read the member's profile again (an owner may have changed it), and throws; a reauth or enrol refusal does not", async () => {
+    let told = 0;
+    const listener = () => told++;
+    window.addEventListener(ADMIN_ROLE_REFUSED_EVENT, listener);
+    try {
+      await expect(api.get("/api/admin/payments")).rejects.toThrow("403: ");
+      expect(told).toBe(1);
+      await expect(api.get("/api/admin/stats")).rejects.toThrow("403");
+      expect(told).toBe(1);
+    } finally {
+      window.removeEventListener(ADMIN_ROLE_REFUSED_EVENT, listener);
     }
   });
 });

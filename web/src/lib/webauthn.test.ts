@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { fromBase64url, toBase64url } from "./webauthn";
+import { fromBase64url, isIpAddress, toBase64url } from "./webauthn";
 
 test("base64url round-trips every byte value, without padding or + and /", () => {
   const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
@@ -16,4 +16,9 @@ test("base64url reads what the server writes (Node's Buffer)", () => {
   const bytes = Buffer.from("admin:42 ÿ~?>", "utf8");
   expect(toBase64url(bytes)).toBe(bytes.toString("base64url"));
   expect(Buffer.from(fromBase64url(bytes.toString("base64url"))).toString("utf8")).toBe("admin:42 ÿ~?>");
+});
+
+test("an IP address is told apart from a host name (browsers refuse passkeys on the first)", () => {
+  for (const host of ["127.0.0.1", "192.0.2.10", "[::1]", "[2001:db8::1]"]) expect({ host, ip: isIpAddress(host) }).toEqual({ host, ip: true });
+  for (const host of ["localhost", "dread.example", "1.2.3.4.nip.io", "events-2026.example"]) expect({ host, ip: isIpAddress(host) }).toEqual({ host, ip: false });
 });

@@ -3,6 +3,7 @@
  * fields in base64url; the browser wants them as bytes, and answers with bytes that go back as base64url.
  * Converted here, by hand, so the admin panel needs no WebAuthn package of its own.
  */
+import { PASSKEYS_NEED_A_HOST_NAME } from "@contracts/team";
 
 /** A credential the server names: its id, and how the browser may reach it. */
 interface CredentialDescriptorJSON {
@@ -68,12 +69,17 @@ export function webauthnSupported(): boolean {
   return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
 }
 
+/** Whether a page's host name is an IP address (v4, or v6 in brackets), where browsers refuse passkeys. */
+export function isIpAddress(hostname: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[");
+}
+
 /** What went wrong with a key, in the member's words (the browser's own errors name no key). */
 export function webauthnFailure(error: unknown): string {
   const name = error instanceof DOMException ? error.name : "";
   if (name === "NotAllowedError" || name === "AbortError") return "The security key request was cancelled or timed out. Try again.";
   if (name === "InvalidStateError") return "This key is already registered to your account.";
-  if (name === "SecurityError") return "Passkeys only work on this site's own address (check --public-url).";
+  if (name === "SecurityError") return isIpAddress(location.hostname) ? PASSKEYS_NEED_A_HOST_NAME : "Passkeys only work on this site's own address (check --public-url).";
   if (name === "NotSupportedError") return "This browser or key cannot make a passkey here.";
   return error instanceof Error && error.message ? error.message : "The security key did not answer. Try again.";
 }

@@ -11,9 +11,9 @@ import { PageLoader } from "@/components/ui/page-loader";
 import { BRAND } from "@/config/event";
 import { paths } from "@/config/paths";
 import { useMediaQuery } from "@/hooks/use-media-query";
-import { toast, toastError } from "@/hooks/use-toast";
-import { adminAuthKeys, useAdminProfile, useLogout } from "@/lib/admin-auth";
-import { ADMIN_SESSION_LOST_EVENT } from "@/lib/api-client";
+import { toast } from "@/hooks/use-toast";
+import { useLogout } from "@/lib/admin-auth";
+import { useFollowedProfile } from "@/components/layouts/use-followed-profile";
 
 /** Below this width the sidebar collapses into a menu. */
 const DESKTOP_QUERY = "(min-width: 1024px)";
@@ -22,23 +22,11 @@ const DESKTOP_QUERY = "(min-width: 1024px)";
 export function AdminLayout({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const profile = useAdminProfile();
+  // The profile follows the team (a new role, an ended session); a session gone leads back to the login.
+  const profile = useFollowedProfile(() => navigate(paths.admin.login, { replace: true }));
   const logout = useLogout();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const [menuOpen, setMenuOpen] = useState(false);
-
-  useEffect(() => {
-    if (!profile.isError) return;
-    toastError("Failed to fetch admin profile");
-    navigate(paths.admin.login, { replace: true });
-  }, [profile.isError, navigate]);
-
-  // Any admin call refused for want of a session re-checks the profile, whose 401 leads back to the login.
-  useEffect(() => {
-    const recheck = () => void queryClient.invalidateQueries({ queryKey: adminAuthKeys.profile });
-    window.addEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
-    return () => window.removeEventListener(ADMIN_SESSION_LOST_EVENT, recheck);
-  }, [queryClient]);
 
   useEffect(() => {
     if (isDesktop) setMenuOpen(false);

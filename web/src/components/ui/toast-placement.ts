@@ -1,6 +1,7 @@
 /**
  * Where the open toast goes: the first of a few places on the screen where it covers no control the
- * viewer could be about to use (a Save button, the chat's message box, a dialog's buttons), or, when
+ * viewer could be about to use (a Save button, the chat's message box, a dialog's buttons) nor, where
+ * one is free of both, the page's heading; or, when
  * every place covers one, where it covers the least. Measured on the page as it is, so it holds for
  * any page and any scroll position without each page saying where its controls are.
  */
@@ -48,6 +49,8 @@ const CONTROLS = [
   "label:has(> input)",
   // What a page marks as not to be hidden even for a moment (the access code just bought).
   "[data-toast-avoid]",
+  // The page's heading: on a phone the toast's first place is right under the top bar, where it is.
+  "h1",
 ].join(",");
 
 function overlap(a: Box, b: Box): number {
@@ -108,6 +111,17 @@ function isOnTop(element: Element, rect: DOMRect, toastArea: Element): boolean {
   return false;
 }
 
+/** What covering the page's heading costs beside a control (1; the one in use, 20), per pixel covered. */
+const HEADING_WEIGHT = 0.05;
+
+/** Where an element is seen: a heading's own text, not its block's whole width (a centred title leaves the sides free). */
+function boxOf(element: Element): DOMRect {
+  if (element.tagName !== "H1") return element.getBoundingClientRect();
+  const text = document.createRange();
+  text.selectNodeContents(element);
+  return text.getBoundingClientRect();
+}
+
 /** A control on the screen; `weight` is higher for the one in use (the Save button just pressed). */
 interface Control {
   box: Box;
@@ -120,11 +134,14 @@ function visibleControls(toastArea: Element, within: Box[]): Control[] {
   const active = document.activeElement;
   for (const element of document.querySelectorAll(CONTROLS)) {
     if (toastArea.contains(element)) continue;
-    const rect = element.getBoundingClientRect();
+    const rect = boxOf(element);
     if (rect.width < 1 || rect.height < 1) continue;
     const box = { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
     if (!within.some((area) => overlap(area, box) > 0)) continue;
-    if (isOnTop(element, rect, toastArea)) controls.push({ box, weight: active && element.contains(active) ? 20 : 1 });
+    if (!isOnTop(element, rect, toastArea)) continue;
+    // The heading is kept clear where a place allows, but never at the price of covering a control.
+    const weight = element.tagName === "H1" ? HEADING_WEIGHT : active && element.contains(active) ? 20 : 1;
+    controls.push({ box, weight });
   }
   return controls;
 }

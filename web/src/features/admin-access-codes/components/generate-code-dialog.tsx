@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import type { AccessCodeRecord } from "@contracts/admin-panel";
@@ -88,6 +89,7 @@ export function GenerateCodeDialog({ open, onOpenChange, onCopy, onGenerated }: 
             label="E-mail (optional)"
             type="email"
             autoComplete="off"
+            maxLength={TEXT_LIMITS.email}
             placeholder="viewer@example.com"
             hint="Leave empty to only generate the code."
             error={form.formState.errors.email?.message}

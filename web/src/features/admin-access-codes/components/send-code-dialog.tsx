@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
@@ -44,7 +45,7 @@ export function SendCodeDialog({ record, onOpenChange }: { record: AccessCodeRec
       icon={<MailIcon />}
     >
       <form className="form" onSubmit={onSubmit} noValidate>
-        <FormField label="E-mail address" type="email" autoComplete="off" error={form.formState.errors.email?.message} {...form.register("email")} />
+        <FormField label="E-mail address" type="email" autoComplete="off" maxLength={TEXT_LIMITS.email} error={form.formState.errors.email?.message} {...form.register("email")} />
         <div className="admin-dialog-actions">
           <button type="button" className="btn btn-ghost" onClick={() => onOpenChange(false)}>
             Cancel

@@ -1,11 +1,8 @@
 import { useMutation, useQueryClient } from "@/lib/query";
-import type { AdminProfile, LoginAnswer, SecondFactorBody } from "@contracts/team";
+import { CODE_REFUSALS_THAT_KEEP_THE_SIGN_IN, type AdminProfile, type LoginAnswer, type SecondFactorBody } from "@contracts/team";
 import { api, ApiError } from "@/lib/api-client";
 import { loadSignedInProfile } from "@/lib/admin-auth";
 import { getAssertion, type RequestOptionsJSON } from "@/lib/webauthn";
-
-/** The server's answer to a code that is not the account's current one (the sign-in stays open). */
-const WRONG_CODE = "That code is not right";
 
 /** How the member finishes signing in: a code from their app, a recovery code, or one of their keys. */
 export type SecondFactorProof = { kind: "totp"; code: string } | { kind: "recovery"; code: string } | { kind: "webauthn" };
@@ -26,10 +23,10 @@ async function bodyFor(proof: SecondFactorProof): Promise<SecondFactorBody> {
 
 /**
  * A refusal that ends the waiting sign-in (it expired, or too many wrong codes): the password must be
- * given again. Any 401 but a wrong code is one; a wrong code leaves the sign-in open for another try.
+ * given again. Any 401 but a wrong or already used code is one; those leave the sign-in open for another try.
  */
 export function signInEnded(error: Error): boolean {
-  return error instanceof ApiError && error.status === 401 && error.serverMessage !== WRONG_CODE;
+  return error instanceof ApiError && error.status === 401 && !CODE_REFUSALS_THAT_KEEP_THE_SIGN_IN.includes(error.serverMessage ?? "");
 }
 
 /** The second step of signing in; the form shows every failure itself, so no toast. */

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useParams } from "wouter";
@@ -85,11 +86,20 @@ export function AcceptInvitePage() {
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
+          maxLength={TEXT_LIMITS.adminUsername}
           hint="What the team and the audit log know you by."
           error={errors.username?.message}
           {...form.register("username")}
         />
-        <FormField label="Password" type="password" autoComplete="new-password" hint="At least 6 characters." error={errors.password?.message} {...form.register("password")} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={TEXT_LIMITS.password}
+          hint="At least 6 characters."
+          error={errors.password?.message}
+          {...form.register("password")}
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={accept.isPending}>
           {accept.isPending ? "Joining..." : "Join the Team"}
         </button>

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
@@ -51,9 +52,25 @@ export function CreateFirstAdminPage() {
     <AuthPanel title="Create First Admin" subtitle="Set up the administrator account that runs this event.">
       <form className="form" onSubmit={onSubmit} noValidate>
         {failure ? <Alert variant="error">{failure}</Alert> : null}
-        <FormField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} error={errors.username?.message} {...form.register("username")} />
-        <FormField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
-        <FormField label="Password" type="password" autoComplete="new-password" hint="At least 6 characters." error={errors.password?.message} {...form.register("password")} />
+        <FormField
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={TEXT_LIMITS.adminUsername}
+          error={errors.username?.message}
+          {...form.register("username")}
+        />
+        <FormField label="Email" type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} error={errors.email?.message} {...form.register("email")} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={TEXT_LIMITS.password}
+          hint="At least 6 characters."
+          error={errors.password?.message}
+          {...form.register("password")}
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={create.isPending}>
           {create.isPending ? "Creating..." : "Create Admin Account"}
         </button>

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "wouter";
@@ -87,7 +88,14 @@ export function LoginPage() {
       <form className="form" onSubmit={onSubmit} noValidate>
         {failure ? <Alert variant="error">{failure}</Alert> : null}
         <FormField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} error={errors.username?.message} {...form.register("username")} />
-        <FormField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={TEXT_LIMITS.password}
+          error={errors.password?.message}
+          {...form.register("password")}
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending}>
           {login.isPending ? "Logging in..." : "Log In"}
         </button>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import type { RecordingView } from "@contracts/replay";
 import { PencilIcon, ScissorsIcon } from "@/components/ui/icons";
 import { AlertIcon } from "@/components/ui/site-icons";
@@ -90,7 +91,7 @@ export function RecordingTitle({ recording }: { recording: RecordingView }) {
         id={inputId}
         className="input"
         value={title}
-        maxLength={200}
+        maxLength={TEXT_LIMITS.recordingTitle}
         autoComplete="off"
         // The field opens at the admin's own click: focus follows it there.
         autoFocus

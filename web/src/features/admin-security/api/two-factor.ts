@@ -17,6 +17,8 @@ export interface TwoFactorState {
   webauthn: number;
   recoveryCodesLeft: number;
   passkeys: Passkey[];
+  /** Why no key can be added at this site's address, or null. */
+  passkeysUnavailable: string | null;
   teamRequires: boolean;
 }
 

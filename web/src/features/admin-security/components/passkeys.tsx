@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Alert } from "@/components/ui/alert";
 import { FormField } from "@/components/ui/form-field";
@@ -93,7 +94,14 @@ export function AddPasskey({ enrolling, onAdded, onCancel }: { enrolling: boolea
         Name it so you can tell your keys apart, then follow your browser: touch your security key, or confirm with your fingerprint, face or screen lock.
       </p>
       {failure ? <Alert variant="error">{failure}</Alert> : null}
-      <FormField label="Name" placeholder="e.g. YubiKey, MacBook Touch ID" maxLength={60} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+      <FormField
+        label="Name"
+        placeholder="e.g. YubiKey, MacBook Touch ID"
+        maxLength={TEXT_LIMITS.passkeyName}
+        autoComplete="off"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+      />
       <div className="security-actions">
         <button type="button" className="btn btn-ghost btn-sm" onClick={onCancel}>
           Cancel

@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { recoveryCode, totpCode } from "@contracts/team";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { Alert } from "@/components/ui/alert";
@@ -60,7 +61,15 @@ export function PasswordAndCodeDialog({ open, onOpenChange, title, description, 
     <AdminDialog open={open} onOpenChange={reset} title={title} description={description} icon={icon} tone="danger">
       <form className="form" onSubmit={onSubmit} noValidate>
         {failure ? <Alert variant="error">{failure}</Alert> : null}
-        <FormField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={TEXT_LIMITS.password}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
         <RecoveryCodeField label="Code from your app, or a recovery code" placeholder="123456" value={code} onChange={setCode} error={errors.code} />
         <div className="admin-dialog-actions">
           <button type="button" className="btn btn-ghost" onClick={() => reset(false)}>

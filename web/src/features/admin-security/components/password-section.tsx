@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -35,8 +36,23 @@ export function PasswordSection() {
     <AdminSection icon={<LockIcon />} title="Password" text="Changing it signs out every other browser, so whoever knew the old one is out.">
       <form className="form security-password" onSubmit={onSubmit} noValidate aria-label="Change password">
         {failure ? <Alert variant="error">{failure}</Alert> : null}
-        <FormField label="Current password" type="password" autoComplete="current-password" error={errors.current?.message} {...form.register("current")} />
-        <FormField label="New password" type="password" autoComplete="new-password" hint="At least 6 characters." error={errors.next?.message} {...form.register("next")} />
+        <FormField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={TEXT_LIMITS.password}
+          error={errors.current?.message}
+          {...form.register("current")}
+        />
+        <FormField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={TEXT_LIMITS.password}
+          hint="At least 6 characters."
+          error={errors.next?.message}
+          {...form.register("next")}
+        />
         <div className="security-actions">
           <button type="submit" className="btn btn-primary btn-sm security-actions-end" disabled={change.isPending}>
             {change.isPending ? "Changing..." : "Change Password"}

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from "@/lib/query";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { recoveryCode, totpCode } from "@contracts/team";
@@ -118,7 +119,16 @@ function StepUpForm({ factors, onConfirmed, onCancel }: { factors: TwoFactorStat
       <p className="security-muted">{ASK[method]}</p>
       {failure ? <Alert variant="error">{failure}</Alert> : null}
       {method === "password" ? (
-        <FormField label="Password" type="password" autoComplete="current-password" autoFocus value={value} onChange={(e) => setValue(e.target.value)} error={fieldError} />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={TEXT_LIMITS.password}
+          autoFocus
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={fieldError}
+        />
       ) : method === "totp" ? (
         <TotpField value={value} onChange={setValue} error={fieldError} autoFocus />
       ) : method === "recovery" ? (

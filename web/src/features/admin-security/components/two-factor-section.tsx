@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import { AdminSectionHead } from "@/components/admin/admin-section";
 import { LoadFailed } from "@/components/admin/load-failed";
+import { Alert } from "@/components/ui/alert";
 import { KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from "@/components/ui/icons";
 import { RefreshIcon } from "@/components/ui/site-icons";
 import { PageLoader } from "@/components/ui/page-loader";
@@ -112,13 +113,14 @@ export function TwoFactorSection({ enrolling, onEnrolled }: { enrolling: boolean
               title="Passkeys and security keys"
               state={data.webauthn === 0 ? "None added." : `${data.webauthn} added.`}
               action={
-                adding === "passkey" ? undefined : (
+                adding === "passkey" || data.passkeysUnavailable ? undefined : (
                   <button type="button" className="btn btn-outline btn-sm" onClick={() => setAdding("passkey")}>
                     Add Key
                   </button>
                 )
               }
             >
+              {data.passkeysUnavailable ? <Alert title="Not available at this address">{data.passkeysUnavailable}</Alert> : null}
               <PasskeyList passkeys={data.passkeys} canRemoveLast={data.totp || !data.teamRequires} />
               {adding === "passkey" ? (
                 <AddPasskey enrolling={enrolling} onAdded={(recoveryCodes) => showCodes(recoveryCodes, "Your key was added.")} onCancel={() => setAdding(null)} />

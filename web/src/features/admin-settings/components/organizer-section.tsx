@@ -1,4 +1,5 @@
 import type { UseFormReturn } from "react-hook-form";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { SOCIAL_HOSTS, SOCIAL_NETWORKS } from "@contracts/settings";
 import { AdminSection } from "@/components/admin/admin-section";
 import { FormField } from "@/components/ui/form-field";
@@ -16,7 +17,7 @@ const PLACEHOLDERS: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
 /** Who runs the event and where buyers reach them: the footer's links, the purchase e-mail, the device refusal. */
 export function OrganizerSection({ form, unsaved }: { form: UseFormReturn<SettingsFormInput, unknown, SettingsFormValues>; unsaved: boolean }) {
   const { errors } = form.formState;
-  const url = { type: "url", inputMode: "url", autoComplete: "off", spellCheck: false } as const;
+  const url = { type: "url", inputMode: "url", autoComplete: "off", spellCheck: false, maxLength: TEXT_LIMITS.address } as const;
   return (
     <AdminSection
       icon={<UsersIcon />}
@@ -25,11 +26,19 @@ export function OrganizerSection({ form, unsaved }: { form: UseFormReturn<Settin
       saves="Saved with Save Settings"
       unsaved={unsaved}
     >
-      <FormField label="Organiser name" autoComplete="organization" placeholder="Night Owl Events Ltd" error={errors.organizerName?.message} {...form.register("organizerName")} />
+      <FormField
+        label="Organiser name"
+        autoComplete="organization"
+        maxLength={TEXT_LIMITS.organizerName}
+        placeholder="Night Owl Events Ltd"
+        error={errors.organizerName?.message}
+        {...form.register("organizerName")}
+      />
       <FormField
         label="Contact e-mail"
         type="email"
         autoComplete="email"
+        maxLength={TEXT_LIMITS.email}
         placeholder="help@example.com"
         hint="The footer's Contact link, the purchase e-mail and the message a buyer gets when their code is refused on another device."
         error={errors.contactEmail?.message}

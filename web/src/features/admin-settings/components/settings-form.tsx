@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { useState, type ReactNode } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { LivestreamSettings } from "@contracts/settings";
@@ -125,7 +126,7 @@ export function SettingsForm({ settings, aside }: { settings: LivestreamSettings
             saves="Saved with Save Settings"
             unsaved={unsaved.includes("Event")}
           >
-            <FormField label="Event title" autoComplete="off" error={errors.eventTitle?.message} {...form.register("eventTitle")} />
+            <FormField label="Event title" autoComplete="off" maxLength={TEXT_LIMITS.eventTitle} error={errors.eventTitle?.message} {...form.register("eventTitle")} />
             <FormField
               label="Start date"
               type="datetime-local"

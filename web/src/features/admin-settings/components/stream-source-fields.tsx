@@ -1,4 +1,5 @@
 import type { StreamSourceView } from "@contracts/stream";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { Field, FormField } from "@/components/ui/form-field";
 import { secretIsSet, type KindOption, type SourceField } from "../lib/stream-source-form";
 
@@ -32,6 +33,7 @@ export function StreamSourceFields({ option, saved, values, errors, onChange }: 
             {...common}
             name={field.name}
             type={field.secret === "token" ? "password" : "text"}
+            maxLength={field.secret ? TEXT_LIMITS.streamSecret : field.name.endsWith("Url") ? TEXT_LIMITS.address : TEXT_LIMITS.streamId}
             autoComplete="off"
             spellCheck={false}
             onChange={(e) => common.onChange(e.target.value)}
@@ -56,6 +58,7 @@ function KeyField({ label, error, hint, value, placeholder, onChange }: KeyField
           {...tie}
           className="input settings-stream-source-key"
           rows={4}
+          maxLength={TEXT_LIMITS.streamSecret}
           value={value}
           placeholder={placeholder ?? "-----BEGIN PRIVATE KEY----- …"}
           autoComplete="off"

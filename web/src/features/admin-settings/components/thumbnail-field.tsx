@@ -1,4 +1,5 @@
 import { useRef, useState, type ChangeEvent } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import type { UseFormReturn } from "react-hook-form";
 import { FormField } from "@/components/ui/form-field";
 import { ImageIcon, ResetIcon, UploadIcon } from "@/components/ui/icons";
@@ -41,6 +42,7 @@ export function ThumbnailField({ form, uploading, resetting, onUpload, onReset }
       <FormField
         label="Thumbnail path"
         autoComplete="off"
+        maxLength={TEXT_LIMITS.address}
         spellCheck={false}
         hint="Shown as the banner on the home page. Recommended size 1280x720."
         error={form.formState.errors.thumbnailUrl?.message}

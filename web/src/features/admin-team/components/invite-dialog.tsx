@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import { inviteBody, ROLE_LABELS, type Role } from "@contracts/team";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { Alert } from "@/components/ui/alert";
@@ -82,7 +83,16 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate>
           {failure ? <Alert variant="error">{failure}</Alert> : null}
-          <FormField label="E-mail" type="email" autoComplete="off" placeholder="name@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} />
+          <FormField
+            label="E-mail"
+            type="email"
+            autoComplete="off"
+            maxLength={TEXT_LIMITS.email}
+            placeholder="name@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={emailError}
+          />
           <RoleChoices value={role} onChange={setRole} name="invite-role" />
           <div className="admin-dialog-actions">
             <button type="button" className="btn btn-ghost" onClick={() => close(false)}>

@@ -1,12 +1,11 @@
 import { useEffect, useState, type FormEvent } from "react";
+import { TEXT_LIMITS } from "@contracts/text-limits";
 import type { UserRecord } from "@contracts/admin-panel";
 import { AdminDialog } from "@/components/admin/admin-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { BanIcon } from "@/components/ui/icons";
 import { toast } from "@/hooks/use-toast";
 import { useBanUser } from "../api/ban-user";
-
-const REASON_MAX = 200;
 
 /** Confirms a ban from the Users screen, with an optional reason shown on Banned Users. */
 export function BanUserDialog({ user, onOpenChange }: { user: UserRecord | null; onOpenChange: (open: boolean) => void }) {
@@ -43,7 +42,7 @@ export function BanUserDialog({ user, onOpenChange }: { user: UserRecord | null;
         <FormField
           label="Reason (optional)"
           autoComplete="off"
-          maxLength={REASON_MAX}
+          maxLength={TEXT_LIMITS.reason}
           placeholder="Sharing the stream link"
           hint="Shown on Banned Users."
           value={reason}

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { UserRecord } from "@contracts/admin-panel";
+import { PASS_HOLD_LABELS, type UserRecord } from "@contracts/admin-panel";
 import { ListPager, useListPage } from "@/components/admin/list-pager";
 import { SearchField } from "@/components/admin/search-field";
 import { IconFact } from "@/components/admin/icon-fact";
@@ -22,7 +22,13 @@ import { TableWrap } from "@/components/admin/table-wrap";
 function StatusBadge({ user }: { user: UserRecord }) {
   return (
     <span className="users-badges">
-      {user.banned ? <span className="badge badge-danger">Banned</span> : <span className="badge badge-yes">Active</span>}
+      {user.banned ? (
+        <span className="badge badge-danger">Banned</span>
+      ) : user.revoked ? (
+        <span className="badge badge-danger">{user.hold ? PASS_HOLD_LABELS[user.hold] : "Revoked"}</span>
+      ) : (
+        <span className="badge badge-yes">Active</span>
+      )}
       <ModeratorBadge user={user} />
     </span>
   );
@@ -46,6 +52,15 @@ function BanButton({ user, compact = false, onBan }: { user: UserRecord; compact
   );
 }
 
+/** The page's lead: what this member's role can do here (support only looks people up). */
+function usersPageLead(mayPromote: boolean, mayBan: boolean): string {
+  const everyone = "Everyone who has entered the event";
+  if (mayPromote && mayBan) return `${everyone}. Make a viewer a moderator, or ban them from the stream, here.`;
+  if (mayBan) return `${everyone}. Ban a viewer from the stream here.`;
+  if (mayPromote) return `${everyone}. Make a viewer a moderator here.`;
+  return `${everyone}, with their access code and whether their pass still lets them in. Find a buyer by name or e-mail.`;
+}
+
 /** Viewers who entered the event, searchable by username or e-mail, with a CSV export; each can be made a moderator or banned. */
 export function UsersPage() {
   const users = useUsers();
@@ -58,12 +73,14 @@ export function UsersPage() {
   const [banning, setBanning] = useState<UserRecord | null>(null);
   // The export carries e-mail addresses: only the roles that may see them get it.
   const mayExport = useCan("userEmails");
+  const mayPromote = useCan("moderators");
+  const mayBan = useCan("moderation");
 
   return (
     <>
       <AdminPageHeader
         title="Users"
-        description="Everyone who has entered the event. Make a viewer a moderator, or ban them from the stream, here."
+        description={usersPageLead(mayPromote, mayBan)}
         actions={
           mayExport ? (
             <a className="btn btn-outline" href={USERS_CSV_URL} download>
