@@ -14,6 +14,7 @@ import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
 import { missingSealingKey } from "./sealing-key-check.ts";
+import { reconcileAfterRestore } from "./modules/payments/reconcile.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 
@@ -71,6 +72,8 @@ async function serve(config: Config): Promise<void> {
     );
     console.log(`backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept`);
   }
+  // Restored from a backup: what was paid, refunded or disputed since is read back from the provider.
+  void reconcileAfterRestore({ dataDir: config.dataDir, store, payments: ctx.payments, log: consoleLogger, siteUrl: () => ctx.site.url() });
   if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);
   if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }

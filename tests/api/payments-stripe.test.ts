@@ -292,3 +292,27 @@ test("when Stripe goes silent the buyer is told within the call's deadline, noth
     await silent.close();
   }
 }, 30_000);
+
+test("the fake's events are listed as Stripe lists them to the SDK: newest first, by type and time, page after page", async () => {
+  const own = await startFakeStripe();
+  try {
+    const sdk = new Stripe(own.appConfig.stripeSecretKey, { host: "127.0.0.1", port: new URL(own.url).port, protocol: "http", maxNetworkRetries: 0 });
+    const ids = Array.from({ length: 5 }, () => own.addIntent({ amount: 100 }).id);
+    for (const id of ids) own.setStatus(id, "succeeded");
+    own.advanceClock(100);
+    own.refund(ids[0]!);
+    const everything = [];
+    for await (const event of sdk.events.list({ limit: 2 })) everything.push(event.type);
+    expect(everything).toEqual(["charge.refunded", "refund.created", ...ids.map(() => "payment_intent.succeeded")]);
+    const later = await sdk.events.list({ created: { gte: own.now() }, types: ["refund.created", "payment_intent.succeeded"] });
+    expect(later.data.map((e) => e.type)).toEqual(["refund.created"]);
+    expect(later.has_more).toBe(false);
+    const sales = await sdk.events.list({ type: "payment_intent.*", limit: 3 });
+    expect(sales.data.map((e) => (e.data.object as { id: string }).id)).toEqual([ids[4]!, ids[3]!, ids[2]!]);
+    expect(sales.has_more).toBe(true);
+    await expect(sdk.events.list({ limit: 101 })).rejects.toThrow("Invalid integer: limit");
+    await expect(sdk.events.list({ types: Array.from({ length: 21 }, (_, i) => `x.${i}`) })).rejects.toThrow("20 or fewer");
+  } finally {
+    await own.close();
+  }
+});

@@ -9,6 +9,7 @@ import * as tar from "tar-stream";
 import { SCHEMA_VERSION } from "../../src/db/migrations.ts";
 import { TestClient } from "../support/app.ts";
 import { runCli } from "../support/cli.ts";
+import { FAKE_STRIPE_WEBHOOK_SECRET, fakeStripeFlags, startFakeStripe } from "../support/fake-stripe.mjs";
 import { databaseForDataDir, TEST_ENGINE } from "../support/postgres.ts";
 import { startServer } from "../support/server.ts";
 import { totp } from "../support/totp.ts";
@@ -320,6 +321,118 @@ describe("the data directory on the way in", () => {
       expect(stderr.trim()).toBe(`dreadcast: the data directory ${ro} cannot be written (a read-only file system); give the server one it may write to with --data-dir`);
     } finally {
       Bun.spawnSync(["umount", ro]);
+    }
+  });
+});
+
+describe("payments made after the backup", () => {
+  test("a restore from a backup older than the last sales reads them back from Stripe: the passes with their codes, the refund since, the ledger as Stripe has it", async () => {
+    const stripe = await startFakeStripe();
+    const work = tempDir();
+    const dataDir = join(work, "data");
+    const pass = passphraseFile(work);
+    const archive = join(work, "night.dreadcast");
+    const dump = join(work, "night.dump");
+    const created = await runCli([
+      "admin",
+      "create",
+      "--username",
+      "warden",
+      "--email",
+      "w@example.com",
+      "--password",
+      "s3cret-pass",
+      "--data-dir",
+      dataDir,
+      ...(await dbArgs(dataDir)),
+    ]);
+    expect(created.code).toBe(0);
+    const flags = [...fakeStripeFlags(stripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "https://night.crypt.test"];
+    let delivered = 0;
+    /** Stripe's webhook: every event made since the last call, delivered to `url` in order. */
+    const deliverNew = async (url: string) => {
+      for (const event of stripe.events.slice(delivered)) expect((await stripe.deliverRecorded(url, event)).status).toBe(200);
+      delivered = stripe.events.length;
+    };
+    const startIntent = async (server: { url: string }, email: string) =>
+      (await new TestClient(server.url).post("/api/create-payment-intent", { amount: 100, product: "livestream-access", email })).body.paymentIntentId as string;
+    const codeOf = async (url: string, intentId: string) => {
+      const res = await new TestClient(url).post("/api/generate-access-code", { paymentIntentId: intentId, deviceFingerprint: makeFingerprint() });
+      expect(res.status).toBe(200);
+      return res.body.accessCode as string;
+    };
+    const passes: Record<string, { intentId: string; code?: string }> = {};
+    const server = await startServer(dataDir, flags);
+    try {
+      // Before the backup: two passes sold; a third buyer opens the payment dialog and pays after it.
+      for (const name of ["early", "later-refunded"]) {
+        const intentId = await startIntent(server, `${name}@example.com`);
+        stripe.setStatus(intentId, "succeeded");
+        await deliverNew(server.url);
+        passes[name] = { intentId, code: await codeOf(server.url, intentId) };
+      }
+      passes["paid-after"] = { intentId: await startIntent(server, "paid-after@example.com") };
+
+      const backup = await runCli(["backup", archive, "--data-dir", dataDir, "--passphrase-file", pass, ...(await dbArgs(dataDir))]);
+      expect(backup.code).toBe(0);
+      if (onPostgres) expect(Bun.spawnSync(["pg_dump", "-Fc", "-f", dump, readFileSync(join(dataDir, ".test-database-url"), "utf8").trim()]).exitCode).toBe(0);
+      await Bun.sleep(1100);
+
+      // After it, until the box dies: a sale, the dialog left open paid, a refund made in Stripe's dashboard.
+      const intentId = await startIntent(server, "after@example.com");
+      stripe.setStatus(intentId, "succeeded");
+      stripe.setStatus(passes["paid-after"]!.intentId, "succeeded");
+      stripe.refund(passes["later-refunded"]!.intentId);
+      await deliverNew(server.url);
+      passes.after = { intentId, code: await codeOf(server.url, intentId) };
+      passes["paid-after"]!.code = await codeOf(server.url, passes["paid-after"]!.intentId);
+    } finally {
+      await server.kill("SIGKILL");
+    }
+    const database = onPostgres ? readFileSync(join(dataDir, ".test-database-url"), "utf8").trim() : null;
+    rmSync(dataDir, { recursive: true, force: true });
+    const restoredDir = join(work, "restored");
+    const restore = await runCli(["restore", archive, "--data-dir", restoredDir, "--passphrase-file", pass]);
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toMatch(/payments {4}at start the server reads back from Stripe what was paid, refunded or disputed after \S+Z/);
+    if (database) {
+      writeFileSync(join(restoredDir, ".test-database-url"), database);
+      expect(Bun.spawnSync(["pg_restore", "--clean", "--if-exists", "--no-owner", "-d", database, dump]).exitCode).toBe(0);
+    }
+
+    const again = await startServer(restoredDir, flags, { until: /payments: reconciled with Stripe/ });
+    try {
+      const line = again
+        .output()
+        .split("\n")
+        .find((l) => l.includes("payments: reconciled"))!;
+      // Two events before the backup, both in it; four after it (two successes, and a refund is two).
+      expect(line).toMatch(
+        /^payments: reconciled with Stripe after the restore of the backup taken at \S+Z: 6 event\(s\) since \S+Z read, 2 of them already known here; 2 pass\(es\) and 0 donation\(s\) brought back/,
+      );
+      expect(existsSync(join(restoredDir, "restored-backup.json"))).toBe(false);
+      // Each buyer's code works as it was: the one sold after the backup, the dialog paid after it, the first.
+      for (const name of ["early", "after", "paid-after"]) {
+        const res = await enter(new TestClient(again.url), passes[name]!.code!, `ghost-${name}`.slice(0, 20), makeFingerprint());
+        expect({ name, valid: res.body.valid }).toEqual({ name, valid: true });
+      }
+      const refunded = await enter(new TestClient(again.url), passes["later-refunded"]!.code!, "ghost-refunded", makeFingerprint());
+      expect(refunded.body.valid).not.toBe(true);
+      const admin = new TestClient(again.url);
+      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      const ledger = (await admin.get("/api/admin/payments")).body as { paymentIntentId: string; status: string; refundedAmount: number }[];
+      const status = Object.fromEntries(ledger.map((p) => [p.paymentIntentId, [p.status, p.refundedAmount]]));
+      expect(status).toEqual({
+        [passes.early!.intentId]: ["succeeded", 0],
+        [passes["later-refunded"]!.intentId]: ["refunded", 100],
+        [passes.after!.intentId]: ["succeeded", 0],
+        [passes["paid-after"]!.intentId]: ["succeeded", 0],
+      });
+      // As Stripe has it: what it holds as paid and refunded, intent by intent.
+      for (const [intentId, [, refundedAmount]] of Object.entries(status)) expect(stripe.chargeOf(intentId).amount_refunded).toBe(refundedAmount as number);
+    } finally {
+      await again.kill("SIGTERM");
+      await stripe.close();
     }
   });
 });
