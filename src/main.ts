@@ -65,7 +65,7 @@ async function serve(config: Config): Promise<void> {
   console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}, ${schema}` : `data: ${config.dataDir}, ${schema}`);
   if (config.backupEveryMs) {
     // One instance of a cluster takes them; alone, this one.
-    const schedule = new BackupSchedule(config, consoleLogger);
+    const schedule = new BackupSchedule(config, consoleLogger, store);
     ctx.cluster.single(
       "backups",
       intervalJob(() => void schedule.tick(), config.backupEveryMs),

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
 import type { Logger } from "../lib/logger.ts";
+import { recordBackupOutcome } from "./backup-status.ts";
 import { formatBytes } from "./commands.ts";
 import { takeBackup } from "./backup.ts";
 
@@ -90,6 +92,8 @@ export class BackupSchedule {
   constructor(
     private readonly config: Config,
     private readonly log: Logger,
+    /** Where each outcome is written, for the panel and /metrics of every instance. */
+    private readonly store: Store,
   ) {
     const to = config.backupTo!;
     this.shelf = to.startsWith("s3:") ? new BucketShelf(to, config) : new FolderShelf(to);
@@ -120,10 +124,21 @@ export class BackupSchedule {
       await this.shelf.put(file, name);
       const pruned = await this.prune();
       this.log.info(`backup taken: ${this.shelf.describe(name)} (${formatBytes(size)})${pruned ? `; ${pruned} older one(s) deleted, the newest ${config.backupKeep} kept` : ""}`);
+      await this.note("good");
     } catch (error) {
       this.log.error(`backup failed: ${(error as Error).message.split("\n")[0]}; the next is due in ${config.backupEveryMs! / 1000} s`);
+      await this.note("failed");
     } finally {
       if (work) rmSync(work, { recursive: true, force: true });
+    }
+  }
+
+  /** The outcome for the panel; a database away at that moment is said in the log, the backup's own line stands. */
+  private async note(outcome: "good" | "failed"): Promise<void> {
+    try {
+      await recordBackupOutcome(this.store, outcome);
+    } catch (error) {
+      this.log.warn(`the backup's outcome could not be written for the panel: ${(error as Error).message.split("\n")[0]}`);
     }
   }
 

@@ -1,7 +1,10 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { BackupStatus } from "../../src/contracts/admin-panel.ts";
+import { SCHEMA_VERSION } from "../../src/db/migrations.ts";
+import { TestClient } from "../support/app.ts";
 import { runCli } from "../support/cli.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestS3 } from "../support/s3.ts";
@@ -89,4 +92,47 @@ describe("scheduled backups", () => {
       expect(code).toBe(2);
     });
   }
+});
+
+describe("the schedule's outcome", () => {
+  test("reaches the panel's stats and /metrics: the last good backup's time and age, then a failure that is said until the next good one", async () => {
+    const dataDir = tempDir();
+    expect((await runCli(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret-pass", "--data-dir", dataDir])).code).toBe(0);
+    const shelf = join(tempDir(), "shelf");
+    const server = await startServer(dataDir, ["--backup-every", "2s", "--backup-to", shelf, "--backup-keep", "2", "--metrics"], { env, until: "backups: " });
+    try {
+      const admin = new TestClient(server.url);
+      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      const backups = async () => (await admin.get("/api/admin/stats")).body.backups as BackupStatus;
+      const metrics = async () => await (await fetch(`${server.url}/metrics`)).text();
+      const before = await backups();
+      expect(before).toMatchObject({ everyMs: 2000, lastGoodAt: null, failing: false });
+      const good = await eventually(async () => ((await backups()).lastGoodAt ? backups() : null), 30_000, "a good backup");
+      expect(good).toMatchObject({ failing: false, late: false, lastFailedAt: null });
+      expect(Date.now() - Date.parse(good.lastGoodAt!)).toBeLessThan(10_000);
+      const text = await metrics();
+      expect(text).toMatch(/^dreadcast_event_backup_age_seconds\{instance="[^"]+"\} \d+$/m);
+      expect(text).toMatch(/^dreadcast_event_backup_failing\{instance="[^"]+"\} 0$/m);
+      const stats = (await admin.get("/api/admin/stats")).body;
+      expect(stats.server.schema).toBe(SCHEMA_VERSION);
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { version: string };
+      expect(stats.server.version).toBe(ready.version);
+
+      // A file where the folder was: every backup after it fails.
+      rmSync(shelf, { recursive: true, force: true });
+      writeFileSync(shelf, "not a folder");
+      const failing = await eventually(async () => ((await backups()).failing ? backups() : null), 30_000, "a failed backup");
+      expect(Date.parse(failing.lastFailedAt!)).toBeGreaterThan(Date.parse(failing.lastGoodAt!));
+      expect(await metrics()).toMatch(/^dreadcast_event_backup_failing\{instance="[^"]+"\} 1$/m);
+      await eventually(async () => (await backups()).late || null, 30_000, "late: no good backup in twice the interval");
+      expect(server.output()).toContain("backup failed: ");
+
+      rmSync(shelf, { force: true });
+      mkdirSync(shelf, { mode: 0o700 });
+      await eventually(async () => ((await backups()).failing ? null : true), 30_000, "a good backup again");
+      expect(await backups()).toMatchObject({ failing: false, late: false });
+    } finally {
+      await server.kill("SIGTERM");
+    }
+  });
 });

@@ -311,9 +311,8 @@ describe("the single-server unit", () => {
       .exec(unit.text)![1]!
       .split(/\s+/)
       .map((name) => `/var/lib/${name}`);
-    const filled = { ...envFile(env.text), DREADCAST_PUBLIC_URL: "https://night.hauntedhouse.tv" };
-    for (const name of Object.keys(filled)) if (name !== "DREADCAST_PUBLIC_URL") delete filled[name as keyof typeof filled];
-    const config = parseServeArgs(execStartArgs(unit.text, { CREDENTIALS_DIRECTORY: credentials }), filled);
+    expect(envFile(env.text)).toHaveProperty("DREADCAST_PUBLIC_URL");
+    const config = parseServeArgs(execStartArgs(unit.text, { CREDENTIALS_DIRECTORY: credentials }), { DREADCAST_PUBLIC_URL: "https://night.hauntedhouse.tv" });
     expect(config.dataDir).toBe(states[0]!);
     expect(config.backupTo).toBe(states[1]!);
     expect(config.backupEveryMs).toBe(3_600_000);
