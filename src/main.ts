@@ -70,7 +70,9 @@ async function serve(config: Config): Promise<void> {
       "backups",
       intervalJob(() => void schedule.tick(), config.backupEveryMs),
     );
-    console.log(`backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept`);
+    console.log(
+      `backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept and the last of each of ${config.backupDays} day(s)`,
+    );
   }
   // Restored from a backup: what was paid, refunded or disputed since is read back from the provider.
   void reconcileAfterRestore({ dataDir: config.dataDir, store, payments: ctx.payments, log: consoleLogger, siteUrl: () => ctx.site.url() });

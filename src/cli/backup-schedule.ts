@@ -14,6 +14,21 @@ export function scheduledName(at: Date): string {
   return `dreadcast-${at.toISOString().replace(/[:.]/g, "-")}.dreadcast`;
 }
 
+/**
+ * Of the scheduled backups named `names`, those to delete: all but the newest `keep`, and the last one of
+ * each of the last `days` days (UTC, today's included, as their names give the time they were taken).
+ */
+export function backupsToDelete(names: string[], keep: number, days: number, now: Date): string[] {
+  const sorted = names.filter((n) => SCHEDULED_NAME.test(n)).sort();
+  const kept = new Set(sorted.slice(-keep));
+  const dayOf = (name: string) => name.slice("dreadcast-".length, "dreadcast-".length + 10);
+  const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10);
+  const lastOfDay = new Map<string, string>();
+  for (const name of sorted) lastOfDay.set(dayOf(name), name);
+  for (const [day, name] of lastOfDay) if (day >= firstDay) kept.add(name);
+  return sorted.filter((n) => !kept.has(n));
+}
+
 /** Where scheduled backups are kept: a folder, or a bucket's prefix. */
 interface BackupShelf {
   /** Puts the archive made at `file` on the shelf as `name`. */
@@ -123,7 +138,9 @@ export class BackupSchedule {
       });
       await this.shelf.put(file, name);
       const pruned = await this.prune();
-      this.log.info(`backup taken: ${this.shelf.describe(name)} (${formatBytes(size)})${pruned ? `; ${pruned} older one(s) deleted, the newest ${config.backupKeep} kept` : ""}`);
+      this.log.info(
+        `backup taken: ${this.shelf.describe(name)} (${formatBytes(size)})${pruned ? `; ${pruned} older one(s) deleted, the newest ${config.backupKeep} kept and the last of each of ${config.backupDays} day(s)` : ""}`,
+      );
       await this.note("good");
     } catch (error) {
       this.log.error(`backup failed: ${(error as Error).message.split("\n")[0]}; the next is due in ${config.backupEveryMs! / 1000} s`);
@@ -143,8 +160,7 @@ export class BackupSchedule {
   }
 
   private async prune(): Promise<number> {
-    const names = (await this.shelf.names()).sort();
-    const old = names.slice(0, Math.max(0, names.length - this.config.backupKeep));
+    const old = backupsToDelete(await this.shelf.names(), this.config.backupKeep, this.config.backupDays, new Date());
     for (const name of old) await this.shelf.remove(name);
     return old.length;
   }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { BackupStatus } from "../../src/contracts/admin-panel.ts";
 import { SCHEMA_VERSION } from "../../src/db/migrations.ts";
 import { TestClient } from "../support/app.ts";
+import { backupsToDelete, scheduledName } from "../../src/cli/backup-schedule.ts";
 import { runCli } from "../support/cli.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestS3 } from "../support/s3.ts";
@@ -25,7 +26,7 @@ describe("scheduled backups", () => {
     const shelf = join(tempDir(), "shelf");
     const server = await startServer(dataDir, ["--backup-every", "2s", "--backup-to", shelf, "--backup-keep", "2"], { env, until: "backups: " });
     try {
-      expect(server.output()).toContain(`backups: every 2 s into ${shelf}, the newest 2 kept`);
+      expect(server.output()).toContain(`backups: every 2 s into ${shelf}, the newest 2 kept and the last of each of 7 day(s)`);
       await eventually(async () => taken(server.output()) >= 3 || null, 30_000, "three backups taken");
       expect(server.output()).toContain("older one(s) deleted, the newest 2 kept");
       expect(server.output()).not.toContain("backup failed");
@@ -65,6 +66,28 @@ describe("scheduled backups", () => {
     }
   });
 
+  test("the newest --backup-keep are kept, and the last of each of the last --backup-days days", () => {
+    const at = (iso: string) => scheduledName(new Date(iso));
+    const names = [
+      at("2026-10-20T23:00:00Z"),
+      at("2026-10-25T10:00:00Z"),
+      at("2026-10-25T23:00:00Z"),
+      at("2026-10-29T23:00:00Z"),
+      at("2026-10-30T22:00:00Z"),
+      at("2026-10-30T23:00:00Z"),
+      at("2026-10-31T21:00:00Z"),
+      at("2026-10-31T22:00:00Z"),
+      at("2026-10-31T23:00:00Z"),
+      "notes.txt",
+    ];
+    const now = new Date("2026-10-31T23:30:00Z");
+    // A week back: the 25th's last, the 29th's, the 30th's last and the newest two.
+    expect(backupsToDelete(names, 2, 7, now).sort()).toEqual([at("2026-10-20T23:00:00Z"), at("2026-10-25T10:00:00Z"), at("2026-10-30T22:00:00Z"), at("2026-10-31T21:00:00Z")]);
+    // One day: today's last, among the newest anyway.
+    expect(backupsToDelete(names, 2, 1, now)).toHaveLength(7);
+    expect(backupsToDelete(names, 100, 1, now)).toEqual([]);
+  });
+
   const bad: { name: string; args: string[]; env?: Record<string, string>; message: RegExp }[] = [
     { name: "--backup-every without --backup-to", args: ["--backup-every", "1h"], env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE }, message: /--backup-every needs --backup-to/ },
     { name: "--backup-to without --backup-every", args: ["--backup-to", "/tmp/x"], message: /--backup-to needs --backup-every/ },
@@ -75,6 +98,12 @@ describe("scheduled backups", () => {
       args: ["--backup-every", "1h", "--backup-to", "/tmp/x", "--backup-keep", "0"],
       env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE },
       message: /--backup-keep must be a whole number from 1/,
+    },
+    {
+      name: "a number of days that is not one",
+      args: ["--backup-every", "1h", "--backup-to", "/tmp/x", "--backup-days", "a week"],
+      env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE },
+      message: /--backup-days must be a whole number from 1/,
     },
     {
       name: "a bucket URL that is not one",

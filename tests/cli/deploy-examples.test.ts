@@ -21,7 +21,7 @@ const SUBCOMMAND_FLAGS: Record<string, string[]> = {
   "migrate-data": ["to", "data-dir"],
   backup: ["database-url", "passphrase-file", "without-key", "recordings-url", "data-dir"],
   restore: ["passphrase-file", "database-url", "data-dir"],
-  admin: ["username", "email", "password", "database-url", "data-dir"],
+  admin: ["username", "email", "password", "role", "database-url", "data-dir"],
 };
 /** The health endpoints the server answers (src/modules/health). */
 const HEALTH_PATHS = ["/healthz", "/readyz"];
@@ -177,8 +177,9 @@ describe("deploy/", () => {
     );
   });
 
-  test("every flag given to dreadcast is one it knows", () => {
+  test("every flag given to dreadcast is one it knows, here and in the README's recipes", () => {
     expect(files.flatMap(unknownFlags)).toEqual([]);
+    expect(unknownFlags({ path: "README.md", text: readFileSync(join(ROOT, "README.md"), "utf8") })).toEqual([]);
   });
 
   test("the flags checked include the unit's ExecStart and the compose services' commands", () => {
@@ -317,6 +318,7 @@ describe("the single-server unit", () => {
     expect(config.backupTo).toBe(states[1]!);
     expect(config.backupEveryMs).toBe(3_600_000);
     expect(config.backupKeep).toBe(48);
+    expect(config.backupDays).toBe(14);
     expect(config.backupPassphrase).toBe("wormwood lantern cellar 1907");
     expect(config.databaseUrl).toBeNull();
     expect([config.host, config.port]).toEqual(["127.0.0.1", 3000]);
