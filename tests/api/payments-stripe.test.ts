@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import Stripe from "stripe";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { STRIPE_TIMEOUT_MS } from "../../src/modules/payments/stripe-provider.ts";
+import { reconcileAfterRestore, RESTORE_MARKER_FILE, writeRestoreMarker } from "../../src/modules/payments/reconcile.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { enter } from "../support/viewer.ts";
 
@@ -315,4 +318,50 @@ test("the fake's events are listed as Stripe lists them to the SDK: newest first
   } finally {
     await own.close();
   }
+});
+
+describe("reconciling with Stripe after a restore", () => {
+  test("reads back the events since a time, applies each once (a second pass finds them known), skips one it cannot read, and removes the restore's marker", async () => {
+    const own = await startFakeStripe();
+    const warnings: string[] = [];
+    const lines: string[] = [];
+    const restored = await startTestApp(own.appConfig, { log: { info: (m) => lines.push(m), warn: (m) => warnings.push(m), error: () => {} } });
+    try {
+      const since = Date.now() - 60_000;
+      // Sold while the restored database was not looking: the intent is the app's, the buyer never came back for the code.
+      const intent = own.addIntent({ amount: 100, metadata: { app: "dreadcast", kind: "access", product: "livestream-access" }, receipt_email: "late@example.com" });
+      own.setStatus(intent.id, "succeeded");
+      // And one Stripe sends that no webhook handler could read.
+      own.events.push({ ...own.events.at(-1)!, id: "evt_malformed", data: { object: { id: "pi_x" } } });
+      const first = await restored.ctx.payments.reconcile(since, restored.url);
+      expect(first).toEqual({ read: 2, known: 0, passes: 1, donations: 0 });
+      expect(warnings.some((w) => w.includes("evt_malformed") && w.includes("skipped"))).toBe(true);
+      const code = (await restored.client().post("/api/generate-access-code", { paymentIntentId: intent.id, deviceFingerprint: {} })).body.accessCode as string;
+      expect(code).toMatch(/^SKP-/);
+      const mailed = await restored.ctx.store.all<{ to_address: string; text_body: string }>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'");
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]!.to_address).toBe("late@example.com");
+      expect(mailed[0]!.text_body).toContain(code);
+
+      // Again (a restart before the marker went): nothing twice.
+      own.refund(intent.id);
+      expect(await restored.ctx.payments.reconcile(since, restored.url)).toEqual({ read: 4, known: 1, passes: 0, donations: 0 });
+      expect((await enter(restored.client(), code, "Latecomer")).body.valid).not.toBe(true);
+
+      // Through the marker a restore leaves: one line, and the marker gone.
+      writeRestoreMarker(restored.ctx.config.dataDir, { archive: "/backups/night.dreadcast", takenAt: new Date(since).toISOString() });
+      await reconcileAfterRestore({
+        dataDir: restored.ctx.config.dataDir,
+        store: restored.ctx.store,
+        payments: restored.ctx.payments,
+        log: restored.ctx.log,
+        siteUrl: () => restored.url,
+      });
+      expect(lines.filter((l) => l.startsWith("payments: reconciled with Stripe after the restore of the backup taken at "))).toHaveLength(1);
+      expect(existsSync(join(restored.ctx.config.dataDir, RESTORE_MARKER_FILE))).toBe(false);
+    } finally {
+      await restored.close();
+      await own.close();
+    }
+  });
 });

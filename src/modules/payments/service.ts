@@ -233,7 +233,13 @@ export class PaymentService {
       // Stripe lists the newest first.
       for (const event of events.reverse()) {
         read++;
-        if ((await this.applyStripeEvent(event, siteUrl)).duplicate) known++;
+        try {
+          if ((await this.applyStripeEvent(event, siteUrl)).duplicate) known++;
+        } catch (error) {
+          // One event that cannot be read (as a webhook's would be answered 400) does not hold back the others.
+          if (!(error instanceof HttpError) || error.status >= 500) throw error;
+          this.log.warn(`reconciliation: Stripe event ${event.id} (${event.type}) skipped: ${error.message}`);
+        }
       }
     } else {
       const paid = await this.store.all<{ id: string }>(
