@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Stripe from "stripe";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
@@ -364,4 +365,26 @@ describe("reconciling with Stripe after a restore", () => {
       await own.close();
     }
   });
+});
+
+test("a restored event that sold through Stripe, started without its keys, keeps the restore's marker until it starts with them", async () => {
+  const own = await startFakeStripe();
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restored-"));
+  const first = await startTestApp({ ...own.appConfig, dataDir });
+  const intent = (await first.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).body.paymentIntentId as string;
+  own.setStatus(intent, "succeeded");
+  expect((await first.client().post("/api/generate-access-code", { paymentIntentId: intent, deviceFingerprint: {} })).status).toBe(200);
+  await first.close();
+  const warnings: string[] = [];
+  const demo = await startTestApp({ dataDir }, { log: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} } });
+  try {
+    writeRestoreMarker(dataDir, { archive: "/backups/night.dreadcast", takenAt: new Date().toISOString() });
+    await reconcileAfterRestore({ dataDir, store: demo.ctx.store, payments: demo.ctx.payments, log: demo.ctx.log, siteUrl: () => demo.url });
+    expect(warnings.join("\n")).toContain("the restored event sold through Stripe and this server runs without its keys: start it with --stripe-secret-key");
+    expect(existsSync(join(dataDir, RESTORE_MARKER_FILE))).toBe(true);
+  } finally {
+    await demo.close();
+    await own.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -69,6 +69,13 @@ export async function reconcileAfterRestore(options: { dataDir: string; store: S
   const marker = readRestoreMarker(dataDir, log);
   if (!marker) return;
   const provider = payments.provider.mode === "stripe" ? "Stripe" : "the demo payments' own records";
+  if (payments.provider.mode === "demo" && (await store.get("SELECT 1 AS one FROM payments WHERE substr(intent_id, 1, 8) <> 'pi_demo_' LIMIT 1"))) {
+    // Started without the keys by mistake: what Stripe holds is read when it starts with them.
+    log.warn(
+      `payments: the restored event sold through Stripe and this server runs without its keys: start it with --stripe-secret-key to read back what was paid, refunded or disputed after the backup taken at ${marker.takenAt} (${join(dataDir, RESTORE_MARKER_FILE)} is kept until then)`,
+    );
+    return;
+  }
   for (;;) {
     try {
       const since = await reconcileSince(store, marker.takenAt);
