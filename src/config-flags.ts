@@ -126,6 +126,12 @@ export const FLAGS: Record<string, FlagSpec> = {
   },
   "backup-to": { key: "backupTo", kind: "string", value: "DIR|URL", help: "with --backup-every: a folder, or s3://bucket/prefix (the --s3-* flags reach it)" },
   "backup-keep": { key: "backupKeep", kind: "count", value: "N", help: "with --backup-every: keep the newest N backups there, deleting older ones (default 24)" },
+  "backup-days": {
+    key: "backupDays",
+    kind: "count",
+    value: "M",
+    help: "with --backup-every: besides the newest --backup-keep, keep the last backup of each of the last M days (default 7)",
+  },
   "backup-passphrase-file": {
     key: "backupPassphraseFile",
     kind: "file",

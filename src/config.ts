@@ -69,6 +69,8 @@ export interface Config {
   backupEveryMs: number | null;
   backupTo: string | null;
   backupKeep: number;
+  /** Besides the newest `backupKeep`: the last backup of each of this many days (UTC), today's included. */
+  backupDays: number;
   backupPassphraseFile: string | null;
   /** From --backup-passphrase-file or DREADCAST_BACKUP_PASSPHRASE, read once at start. */
   backupPassphrase: string | null;
@@ -134,6 +136,7 @@ export function defaultConfig(): Config {
     backupEveryMs: null,
     backupTo: null,
     backupKeep: 24,
+    backupDays: 7,
     backupPassphraseFile: null,
     backupPassphrase: null,
   };

@@ -138,7 +138,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(store);
   const ledger = new PaymentLedger(store, access, mail, log);
-  const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
+  const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log, (intentId) => secrets.derive(`pass-code:${intentId}`));
   const refunds = new RefundService(store, provider, ledger, access);
   const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs }, cluster);
   settings.setViewerCountProvider(() => chat.viewerCount());

@@ -14,6 +14,7 @@ import { RedisUnavailableError } from "./cluster/redis-cluster.ts";
 import { consoleLogger } from "./lib/logger.ts";
 import { listenUrl } from "./http/site-address.ts";
 import { missingSealingKey } from "./sealing-key-check.ts";
+import { reconcileAfterRestore } from "./modules/payments/reconcile.ts";
 
 const EVERY_ADDRESS = ["0.0.0.0", "::", ""];
 
@@ -64,13 +65,17 @@ async function serve(config: Config): Promise<void> {
   console.log(config.databaseUrl ? `data: PostgreSQL at ${describePostgres(config.databaseUrl)}, ${schema}` : `data: ${config.dataDir}, ${schema}`);
   if (config.backupEveryMs) {
     // One instance of a cluster takes them; alone, this one.
-    const schedule = new BackupSchedule(config, consoleLogger);
+    const schedule = new BackupSchedule(config, consoleLogger, store);
     ctx.cluster.single(
       "backups",
       intervalJob(() => void schedule.tick(), config.backupEveryMs),
     );
-    console.log(`backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept`);
+    console.log(
+      `backups: every ${config.backupEveryMs / 1000} s into ${config.backupTo}, the newest ${config.backupKeep} kept and the last of each of ${config.backupDays} day(s)`,
+    );
   }
+  // Restored from a backup: what was paid, refunded or disputed since is read back from the provider.
+  void reconcileAfterRestore({ dataDir: config.dataDir, store, payments: ctx.payments, log: consoleLogger, siteUrl: () => ctx.site.url() });
   if (config.redisUrl) console.log(`cluster: instance ${config.instanceName}, sharing the live event through Redis at ${new URL(config.redisUrl).host}`);
   if (await ctx.admins.needsFirstAdmin()) console.log(`no admin yet: create the first one at ${url}/admin/create-first-admin`);
 }

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
 import type { Logger } from "../lib/logger.ts";
+import { recordBackupOutcome } from "./backup-status.ts";
 import { formatBytes } from "./commands.ts";
 import { takeBackup } from "./backup.ts";
 
@@ -10,6 +12,21 @@ const SCHEDULED_NAME = /^dreadcast-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.d
 
 export function scheduledName(at: Date): string {
   return `dreadcast-${at.toISOString().replace(/[:.]/g, "-")}.dreadcast`;
+}
+
+/**
+ * Of the scheduled backups named `names`, those to delete: all but the newest `keep`, and the last one of
+ * each of the last `days` days (UTC, today's included, as their names give the time they were taken).
+ */
+export function backupsToDelete(names: string[], keep: number, days: number, now: Date): string[] {
+  const sorted = names.filter((n) => SCHEDULED_NAME.test(n)).sort();
+  const kept = new Set(sorted.slice(-keep));
+  const dayOf = (name: string) => name.slice("dreadcast-".length, "dreadcast-".length + 10);
+  const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10);
+  const lastOfDay = new Map<string, string>();
+  for (const name of sorted) lastOfDay.set(dayOf(name), name);
+  for (const [day, name] of lastOfDay) if (day >= firstDay) kept.add(name);
+  return sorted.filter((n) => !kept.has(n));
 }
 
 /** Where scheduled backups are kept: a folder, or a bucket's prefix. */
@@ -90,6 +107,8 @@ export class BackupSchedule {
   constructor(
     private readonly config: Config,
     private readonly log: Logger,
+    /** Where each outcome is written, for the panel and /metrics of every instance. */
+    private readonly store: Store,
   ) {
     const to = config.backupTo!;
     this.shelf = to.startsWith("s3:") ? new BucketShelf(to, config) : new FolderShelf(to);
@@ -119,17 +138,29 @@ export class BackupSchedule {
       });
       await this.shelf.put(file, name);
       const pruned = await this.prune();
-      this.log.info(`backup taken: ${this.shelf.describe(name)} (${formatBytes(size)})${pruned ? `; ${pruned} older one(s) deleted, the newest ${config.backupKeep} kept` : ""}`);
+      this.log.info(
+        `backup taken: ${this.shelf.describe(name)} (${formatBytes(size)})${pruned ? `; ${pruned} older one(s) deleted, the newest ${config.backupKeep} kept and the last of each of ${config.backupDays} day(s)` : ""}`,
+      );
+      await this.note("good");
     } catch (error) {
       this.log.error(`backup failed: ${(error as Error).message.split("\n")[0]}; the next is due in ${config.backupEveryMs! / 1000} s`);
+      await this.note("failed");
     } finally {
       if (work) rmSync(work, { recursive: true, force: true });
     }
   }
 
+  /** The outcome for the panel; a database away at that moment is said in the log, the backup's own line stands. */
+  private async note(outcome: "good" | "failed"): Promise<void> {
+    try {
+      await recordBackupOutcome(this.store, outcome);
+    } catch (error) {
+      this.log.warn(`the backup's outcome could not be written for the panel: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+
   private async prune(): Promise<number> {
-    const names = (await this.shelf.names()).sort();
-    const old = names.slice(0, Math.max(0, names.length - this.config.backupKeep));
+    const old = backupsToDelete(await this.shelf.names(), this.config.backupKeep, this.config.backupDays, new Date());
     for (const name of old) await this.shelf.remove(name);
     return old.length;
   }

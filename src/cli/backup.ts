@@ -7,6 +7,7 @@ import { DATABASE_FILE, databasePath, describePostgres } from "../db/database.ts
 import { SchemaTooNewError } from "../db/migrate.ts";
 import { SCHEMA_VERSION } from "../db/migrations.ts";
 import { SECRET_KEY_FILE } from "../lib/secret-box.ts";
+import { writeRestoreMarker } from "../modules/payments/reconcile.ts";
 import { VERSION } from "../version.ts";
 import { ARCHIVE_FORMAT, ArchiveError, isArchivePath, readArchive, writeArchive, type ArchiveHead, type ArchiveSource } from "./backup-archive.ts";
 import { CommandError, dataDirOf, databaseUrlOf, formatBytes, parseCommandFlags, pgDumpAdvice, requireEventDatabase } from "./commands.ts";
@@ -243,6 +244,8 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
     }
     for (const name of RESTORED.filter((n) => present.includes(n))) renameSync(join(work, name), join(dataDir, name));
 
+    // The server started on it reads back from the payment provider what came after the backup.
+    writeRestoreMarker(dataDir, { archive, takenAt: manifest.createdAt });
     const files = manifest.files;
     const recordings = files.filter((f) => f.path.startsWith("recordings/")).length;
     const stale = replaced.filter((name) => BESIDE_DATABASE.includes(name));
@@ -260,6 +263,7 @@ export async function restoreCommand(argv: string[], env: Record<string, string 
           : `  key         none (none had been made)`,
       `  uploads     ${files.filter((f) => f.path.startsWith("uploads/")).length} file(s)`,
       manifest.recordings === "files" ? `  recordings  ${recordings} file(s)` : `  recordings  in ${manifest.recordings}: start with --recordings-url ${manifest.recordings}`,
+      `  payments    at start the server reads back from Stripe what was paid, refunded or disputed after ${manifest.createdAt}`,
       ...(aside
         ? [
             `set aside: what ${dataDir} held is in ${aside}${stale.length ? ` (with ${stale.join(", ")} from a server that did not stop cleanly, which must not meet the restored database)` : ""}; delete it once the restored server runs`,

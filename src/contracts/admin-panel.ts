@@ -26,6 +26,21 @@ export interface AdminStats {
   currentFakeViewers: number;
   paymentMode: "demo" | "stripe";
   mailMode: "outbox" | "smtp";
+  /** The build this server runs and the database schema it is at. */
+  server: { version: string; schema: number };
+  /** The scheduled backups (--backup-every); null when this server takes none. */
+  backups: BackupStatus | null;
+}
+
+export interface BackupStatus {
+  everyMs: number;
+  /** ISO 8601; null before the first. */
+  lastGoodAt: string | null;
+  lastFailedAt: string | null;
+  /** The last backup failed. */
+  failing: boolean;
+  /** The last good backup is older than twice the interval (or none came in that long). */
+  late: boolean;
 }
 
 export interface StatsSample {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -52,6 +52,14 @@ export class SecretBox {
     }
     if (this.key.length !== 32) throw new Error(`${path} is not a 32-byte key`);
     return this.key;
+  }
+
+  /**
+   * 32 bytes that only this key gives for `label` (HMAC-SHA256): what a server with the same key derives
+   * again, such as a paid pass's code after its database was restored from a backup older than the sale.
+   */
+  derive(label: string): Buffer {
+    return createHmac("sha256", this.loadKey()).update(`derive:${label}`).digest();
   }
 
   seal(plaintext: string, label: string): string {

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Stripe from "stripe";
 import type { CountedDonation } from "../../src/modules/payments/service.ts";
 import { startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { STRIPE_TIMEOUT_MS } from "../../src/modules/payments/stripe-provider.ts";
+import { reconcileAfterRestore, RESTORE_MARKER_FILE, writeRestoreMarker } from "../../src/modules/payments/reconcile.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { enter } from "../support/viewer.ts";
 
@@ -292,3 +296,95 @@ test("when Stripe goes silent the buyer is told within the call's deadline, noth
     await silent.close();
   }
 }, 30_000);
+
+test("the fake's events are listed as Stripe lists them to the SDK: newest first, by type and time, page after page", async () => {
+  const own = await startFakeStripe();
+  try {
+    const sdk = new Stripe(own.appConfig.stripeSecretKey, { host: "127.0.0.1", port: new URL(own.url).port, protocol: "http", maxNetworkRetries: 0 });
+    const ids = Array.from({ length: 5 }, () => own.addIntent({ amount: 100 }).id);
+    for (const id of ids) own.setStatus(id, "succeeded");
+    own.advanceClock(100);
+    own.refund(ids[0]!);
+    const everything = [];
+    for await (const event of sdk.events.list({ limit: 2 })) everything.push(event.type);
+    expect(everything).toEqual(["charge.refunded", "refund.created", ...ids.map(() => "payment_intent.succeeded")]);
+    const later = await sdk.events.list({ created: { gte: own.now() }, types: ["refund.created", "payment_intent.succeeded"] });
+    expect(later.data.map((e) => e.type)).toEqual(["refund.created"]);
+    expect(later.has_more).toBe(false);
+    const sales = await sdk.events.list({ type: "payment_intent.*", limit: 3 });
+    expect(sales.data.map((e) => (e.data.object as { id: string }).id)).toEqual([ids[4]!, ids[3]!, ids[2]!]);
+    expect(sales.has_more).toBe(true);
+    await expect(sdk.events.list({ limit: 101 })).rejects.toThrow("Invalid integer: limit");
+    await expect(sdk.events.list({ types: Array.from({ length: 21 }, (_, i) => `x.${i}`) })).rejects.toThrow("20 or fewer");
+  } finally {
+    await own.close();
+  }
+});
+
+describe("reconciling with Stripe after a restore", () => {
+  test("reads back the events since a time, applies each once (a second pass finds them known), skips one it cannot read, and removes the restore's marker", async () => {
+    const own = await startFakeStripe();
+    const warnings: string[] = [];
+    const lines: string[] = [];
+    const restored = await startTestApp(own.appConfig, { log: { info: (m) => lines.push(m), warn: (m) => warnings.push(m), error: () => {} } });
+    try {
+      const since = Date.now() - 60_000;
+      // Sold while the restored database was not looking: the intent is the app's, the buyer never came back for the code.
+      const intent = own.addIntent({ amount: 100, metadata: { app: "dreadcast", kind: "access", product: "livestream-access" }, receipt_email: "late@example.com" });
+      own.setStatus(intent.id, "succeeded");
+      // And one Stripe sends that no webhook handler could read.
+      own.events.push({ ...own.events.at(-1)!, id: "evt_malformed", data: { object: { id: "pi_x" } } });
+      const first = await restored.ctx.payments.reconcile(since, restored.url);
+      expect(first).toEqual({ read: 2, known: 0, passes: 1, donations: 0 });
+      expect(warnings.some((w) => w.includes("evt_malformed") && w.includes("skipped"))).toBe(true);
+      const code = (await restored.client().post("/api/generate-access-code", { paymentIntentId: intent.id, deviceFingerprint: {} })).body.accessCode as string;
+      expect(code).toMatch(/^SKP-/);
+      const mailed = await restored.ctx.store.all<{ to_address: string; text_body: string }>("SELECT to_address, text_body FROM email_queue WHERE dedupe_key LIKE 'access-code:%'");
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]!.to_address).toBe("late@example.com");
+      expect(mailed[0]!.text_body).toContain(code);
+
+      // Again (a restart before the marker went): nothing twice.
+      own.refund(intent.id);
+      expect(await restored.ctx.payments.reconcile(since, restored.url)).toEqual({ read: 4, known: 1, passes: 0, donations: 0 });
+      expect((await enter(restored.client(), code, "Latecomer")).body.valid).not.toBe(true);
+
+      // Through the marker a restore leaves: one line, and the marker gone.
+      writeRestoreMarker(restored.ctx.config.dataDir, { archive: "/backups/night.dreadcast", takenAt: new Date(since).toISOString() });
+      await reconcileAfterRestore({
+        dataDir: restored.ctx.config.dataDir,
+        store: restored.ctx.store,
+        payments: restored.ctx.payments,
+        log: restored.ctx.log,
+        siteUrl: () => restored.url,
+      });
+      expect(lines.filter((l) => l.startsWith("payments: reconciled with Stripe after the restore of the backup taken at "))).toHaveLength(1);
+      expect(existsSync(join(restored.ctx.config.dataDir, RESTORE_MARKER_FILE))).toBe(false);
+    } finally {
+      await restored.close();
+      await own.close();
+    }
+  });
+});
+
+test("a restored event that sold through Stripe, started without its keys, keeps the restore's marker until it starts with them", async () => {
+  const own = await startFakeStripe();
+  const dataDir = mkdtempSync(join(tmpdir(), "dreadcast-restored-"));
+  const first = await startTestApp({ ...own.appConfig, dataDir });
+  const intent = (await first.client().post("/api/create-payment-intent", { amount: 100, product: "livestream-access" })).body.paymentIntentId as string;
+  own.setStatus(intent, "succeeded");
+  expect((await first.client().post("/api/generate-access-code", { paymentIntentId: intent, deviceFingerprint: {} })).status).toBe(200);
+  await first.close();
+  const warnings: string[] = [];
+  const demo = await startTestApp({ dataDir }, { log: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} } });
+  try {
+    writeRestoreMarker(dataDir, { archive: "/backups/night.dreadcast", takenAt: new Date().toISOString() });
+    await reconcileAfterRestore({ dataDir, store: demo.ctx.store, payments: demo.ctx.payments, log: demo.ctx.log, siteUrl: () => demo.url });
+    expect(warnings.join("\n")).toContain("the restored event sold through Stripe and this server runs without its keys: start it with --stripe-secret-key");
+    expect(existsSync(join(dataDir, RESTORE_MARKER_FILE))).toBe(true);
+  } finally {
+    await demo.close();
+    await own.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { BackupStatus } from "../../src/contracts/admin-panel.ts";
+import { SCHEMA_VERSION } from "../../src/db/migrations.ts";
+import { TestClient } from "../support/app.ts";
+import { backupsToDelete, scheduledName } from "../../src/cli/backup-schedule.ts";
 import { runCli } from "../support/cli.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestS3 } from "../support/s3.ts";
@@ -22,7 +26,7 @@ describe("scheduled backups", () => {
     const shelf = join(tempDir(), "shelf");
     const server = await startServer(dataDir, ["--backup-every", "2s", "--backup-to", shelf, "--backup-keep", "2"], { env, until: "backups: " });
     try {
-      expect(server.output()).toContain(`backups: every 2 s into ${shelf}, the newest 2 kept`);
+      expect(server.output()).toContain(`backups: every 2 s into ${shelf}, the newest 2 kept and the last of each of 7 day(s)`);
       await eventually(async () => taken(server.output()) >= 3 || null, 30_000, "three backups taken");
       expect(server.output()).toContain("older one(s) deleted, the newest 2 kept");
       expect(server.output()).not.toContain("backup failed");
@@ -62,6 +66,28 @@ describe("scheduled backups", () => {
     }
   });
 
+  test("the newest --backup-keep are kept, and the last of each of the last --backup-days days", () => {
+    const at = (iso: string) => scheduledName(new Date(iso));
+    const names = [
+      at("2026-10-20T23:00:00Z"),
+      at("2026-10-25T10:00:00Z"),
+      at("2026-10-25T23:00:00Z"),
+      at("2026-10-29T23:00:00Z"),
+      at("2026-10-30T22:00:00Z"),
+      at("2026-10-30T23:00:00Z"),
+      at("2026-10-31T21:00:00Z"),
+      at("2026-10-31T22:00:00Z"),
+      at("2026-10-31T23:00:00Z"),
+      "notes.txt",
+    ];
+    const now = new Date("2026-10-31T23:30:00Z");
+    // A week back: the 25th's last, the 29th's, the 30th's last and the newest two.
+    expect(backupsToDelete(names, 2, 7, now).sort()).toEqual([at("2026-10-20T23:00:00Z"), at("2026-10-25T10:00:00Z"), at("2026-10-30T22:00:00Z"), at("2026-10-31T21:00:00Z")]);
+    // One day: today's last, among the newest anyway.
+    expect(backupsToDelete(names, 2, 1, now)).toHaveLength(7);
+    expect(backupsToDelete(names, 100, 1, now)).toEqual([]);
+  });
+
   const bad: { name: string; args: string[]; env?: Record<string, string>; message: RegExp }[] = [
     { name: "--backup-every without --backup-to", args: ["--backup-every", "1h"], env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE }, message: /--backup-every needs --backup-to/ },
     { name: "--backup-to without --backup-every", args: ["--backup-to", "/tmp/x"], message: /--backup-to needs --backup-every/ },
@@ -72,6 +98,12 @@ describe("scheduled backups", () => {
       args: ["--backup-every", "1h", "--backup-to", "/tmp/x", "--backup-keep", "0"],
       env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE },
       message: /--backup-keep must be a whole number from 1/,
+    },
+    {
+      name: "a number of days that is not one",
+      args: ["--backup-every", "1h", "--backup-to", "/tmp/x", "--backup-days", "a week"],
+      env: { DREADCAST_BACKUP_PASSPHRASE: PASSPHRASE },
+      message: /--backup-days must be a whole number from 1/,
     },
     {
       name: "a bucket URL that is not one",
@@ -89,4 +121,47 @@ describe("scheduled backups", () => {
       expect(code).toBe(2);
     });
   }
+});
+
+describe("the schedule's outcome", () => {
+  test("reaches the panel's stats and /metrics: the last good backup's time and age, then a failure that is said until the next good one", async () => {
+    const dataDir = tempDir();
+    expect((await runCli(["admin", "create", "--username", "warden", "--email", "w@example.com", "--password", "s3cret-pass", "--data-dir", dataDir])).code).toBe(0);
+    const shelf = join(tempDir(), "shelf");
+    const server = await startServer(dataDir, ["--backup-every", "2s", "--backup-to", shelf, "--backup-keep", "2", "--metrics"], { env, until: "backups: " });
+    try {
+      const admin = new TestClient(server.url);
+      expect((await admin.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      const backups = async () => (await admin.get("/api/admin/stats")).body.backups as BackupStatus;
+      const metrics = async () => await (await fetch(`${server.url}/metrics`)).text();
+      const before = await backups();
+      expect(before).toMatchObject({ everyMs: 2000, lastGoodAt: null, failing: false });
+      const good = await eventually(async () => ((await backups()).lastGoodAt ? backups() : null), 30_000, "a good backup");
+      expect(good).toMatchObject({ failing: false, late: false, lastFailedAt: null });
+      expect(Date.now() - Date.parse(good.lastGoodAt!)).toBeLessThan(10_000);
+      const text = await metrics();
+      expect(text).toMatch(/^dreadcast_event_backup_age_seconds\{instance="[^"]+"\} \d+$/m);
+      expect(text).toMatch(/^dreadcast_event_backup_failing\{instance="[^"]+"\} 0$/m);
+      const stats = (await admin.get("/api/admin/stats")).body;
+      expect(stats.server.schema).toBe(SCHEMA_VERSION);
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { version: string };
+      expect(stats.server.version).toBe(ready.version);
+
+      // A file where the folder was: every backup after it fails.
+      rmSync(shelf, { recursive: true, force: true });
+      writeFileSync(shelf, "not a folder");
+      const failing = await eventually(async () => ((await backups()).failing ? backups() : null), 30_000, "a failed backup");
+      expect(Date.parse(failing.lastFailedAt!)).toBeGreaterThan(Date.parse(failing.lastGoodAt!));
+      expect(await metrics()).toMatch(/^dreadcast_event_backup_failing\{instance="[^"]+"\} 1$/m);
+      await eventually(async () => (await backups()).late || null, 30_000, "late: no good backup in twice the interval");
+      expect(server.output()).toContain("backup failed: ");
+
+      rmSync(shelf, { force: true });
+      mkdirSync(shelf, { mode: 0o700 });
+      await eventually(async () => ((await backups()).failing ? null : true), 30_000, "a good backup again");
+      expect(await backups()).toMatchObject({ failing: false, late: false });
+    } finally {
+      await server.kill("SIGTERM");
+    }
+  });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { ConfigError, FLAGS, parseServeArgs } from "../../src/config.ts";
+import { ConfigError, examplePlaceholder, FLAGS, parseServeArgs } from "../../src/config.ts";
 import { runCli } from "../support/cli.ts";
+import { startServer } from "../support/server.ts";
 
 /**
  * The deployment examples under deploy/ name flags, DREADCAST_* variables and health paths of the server;
@@ -19,7 +21,7 @@ const SUBCOMMAND_FLAGS: Record<string, string[]> = {
   "migrate-data": ["to", "data-dir"],
   backup: ["database-url", "passphrase-file", "without-key", "recordings-url", "data-dir"],
   restore: ["passphrase-file", "database-url", "data-dir"],
-  admin: ["username", "email", "password", "database-url", "data-dir"],
+  admin: ["username", "email", "password", "role", "database-url", "data-dir"],
 };
 /** The health endpoints the server answers (src/modules/health). */
 const HEALTH_PATHS = ["/healthz", "/readyz"];
@@ -159,7 +161,7 @@ describe("the checks of the deployment examples", () => {
 });
 
 describe("deploy/", () => {
-  test("holds the cluster examples", () => {
+  test("holds the cluster examples and the single server's", () => {
     expect(files.map((f) => f.path).sort()).toEqual(
       expect.arrayContaining([
         "deploy/README.md",
@@ -169,12 +171,15 @@ describe("deploy/", () => {
         "deploy/cluster/nginx.conf",
         "deploy/cluster/systemd/cluster.env.example",
         "deploy/cluster/systemd/dreadcast@.service",
+        "deploy/single/dreadcast.env.example",
+        "deploy/single/dreadcast.service",
       ]),
     );
   });
 
-  test("every flag given to dreadcast is one it knows", () => {
+  test("every flag given to dreadcast is one it knows, here and in the README's recipes", () => {
     expect(files.flatMap(unknownFlags)).toEqual([]);
+    expect(unknownFlags({ path: "README.md", text: readFileSync(join(ROOT, "README.md"), "utf8") })).toEqual([]);
   });
 
   test("the flags checked include the unit's ExecStart and the compose services' commands", () => {
@@ -191,7 +196,7 @@ describe("deploy/", () => {
     const all = files.flatMap((f) => unknownEnvNames(f.text).map((name) => `${f.path}: ${name}`));
     expect(all).toEqual([]);
     const env = files.find((f) => f.path.endsWith("cluster.env.example"))!;
-    for (const name of ["DREADCAST_DATABASE_URL", "DREADCAST_REDIS_URL", "DREADCAST_PUBLIC_URL", "DREADCAST_TRUST_PROXY", "DREADCAST_METRICS_TOKEN"]) {
+    for (const name of ["DREADCAST_DATABASE_URL", "DREADCAST_REDIS_URL", "DREADCAST_PUBLIC_URL", "DREADCAST_TRUST_PROXY", "DREADCAST_METRICS_TOKEN", "DREADCAST_RECORDINGS_URL"]) {
       expect(env.text).toMatch(new RegExp(`^${name}=\\S`, "m"));
     }
   });
@@ -241,6 +246,10 @@ describe("cluster.env.example left as it is", () => {
     DREADCAST_MAIL_FROM: "tickets@hauntedhouse.tv",
     DREADCAST_METRICS_TOKEN: "4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4e5f60718",
     DREADCAST_SECRET_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    DREADCAST_RECORDINGS_URL: "s3://hauntedhouse-recordings/night",
+    DREADCAST_S3_ENDPOINT: "https://4f9c2d.r2.cloudflarestorage.com",
+    DREADCAST_S3_ACCESS_KEY_ID: "AKIA4F9C2D7E1B3A5C6D",
+    DREADCAST_S3_SECRET_ACCESS_KEY: "9f2c7d1e4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4",
   };
 
   test("is refused by the server in one line naming the first placeholder, exit 2", async () => {
@@ -263,6 +272,10 @@ describe("cluster.env.example left as it is", () => {
       DREADCAST_MAIL_FROM: "example.com",
       DREADCAST_METRICS_TOKEN: "CHANGE_ME_TO_A_LONG_RANDOM_TOKEN",
       DREADCAST_SECRET_KEY: "CHANGE_ME",
+      DREADCAST_RECORDINGS_URL: "CHANGE_ME",
+      DREADCAST_S3_ENDPOINT: "s3.example.com",
+      DREADCAST_S3_ACCESS_KEY_ID: "CHANGE_ME",
+      DREADCAST_S3_SECRET_ACCESS_KEY: "CHANGE_ME",
     };
     for (const [name, placeholder] of Object.entries(placeholders)) {
       expect(refusal({ ...example, ...filledIn, [name]: example[name]! })).toBe(`${name} is still the example's placeholder '${placeholder}': put in the real value`);
@@ -275,3 +288,140 @@ describe("cluster.env.example left as it is", () => {
     expect(() => parseServeArgs(["--public-url", "https://live.example.com"], filledIn)).toThrow("--public-url is still the example's placeholder 'live.example.com'");
   });
 });
+
+/** The arguments systemd gives the program of a unit's ExecStart, `${NAME}` replaced from `vars`. */
+function execStartArgs(unit: string, vars: Record<string, string>): string[] {
+  const line = logicalLines(unit).find((l) => l.startsWith("ExecStart="))!;
+  return line
+    .slice("ExecStart=".length)
+    .replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => vars[name]!)
+    .split(/\s+/)
+    .slice(1);
+}
+
+describe("the single-server unit", () => {
+  const unit = files.find((f) => f.path === "deploy/single/dreadcast.service")!;
+  const env = files.find((f) => f.path === "deploy/single/dreadcast.env.example")!;
+  const credentials = mkdtempSync(join(tmpdir(), "dreadcast-credentials-"));
+  writeFileSync(join(credentials, "backup.pass"), "wormwood lantern cellar 1907\n");
+
+  test("runs the server on SQLite with a backup every hour into a state directory of its own, the passphrase a credential", () => {
+    expect(unit.text).toMatch(/^EnvironmentFile=\/etc\/dreadcast\/dreadcast\.env$/m);
+    expect(unit.text).toMatch(/^LoadCredential=backup\.pass:\/etc\/dreadcast\/backup\.pass$/m);
+    const states = /^StateDirectory=(.+)$/m
+      .exec(unit.text)![1]!
+      .split(/\s+/)
+      .map((name) => `/var/lib/${name}`);
+    expect(envFile(env.text)).toHaveProperty("DREADCAST_PUBLIC_URL");
+    const config = parseServeArgs(execStartArgs(unit.text, { CREDENTIALS_DIRECTORY: credentials }), { DREADCAST_PUBLIC_URL: "https://night.hauntedhouse.tv" });
+    expect(config.dataDir).toBe(states[0]!);
+    expect(config.backupTo).toBe(states[1]!);
+    expect(config.backupEveryMs).toBe(3_600_000);
+    expect(config.backupKeep).toBe(48);
+    expect(config.backupDays).toBe(14);
+    expect(config.backupPassphrase).toBe("wormwood lantern cellar 1907");
+    expect(config.databaseUrl).toBeNull();
+    expect([config.host, config.port]).toEqual(["127.0.0.1", 3000]);
+  });
+
+  test("its settings file is refused while it holds a placeholder, and accepted filled in", () => {
+    const args = execStartArgs(unit.text, { CREDENTIALS_DIRECTORY: credentials });
+    const example = envFile(env.text);
+    expect(() => parseServeArgs(args, example)).toThrow("is still the example's placeholder");
+    const filledIn = {
+      DREADCAST_PUBLIC_URL: "https://night.hauntedhouse.tv",
+      DREADCAST_STRIPE_SECRET_KEY: "sk_live_51Habcdefghijklmnop",
+      DREADCAST_STRIPE_PUBLISHABLE_KEY: "pk_live_51Habcdefghijklmnop",
+      DREADCAST_STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+      DREADCAST_SMTP_URL: "smtps://tickets:9f2c7d1e@smtp.hauntedhouse.tv",
+      DREADCAST_MAIL_FROM: "tickets@hauntedhouse.tv",
+      DREADCAST_METRICS_TOKEN: "4b0f9e1c2d3a4b5c6d7e8f90a1b2c3d4e5f60718",
+    };
+    expect(Object.keys(example).sort()).toEqual(Object.keys(filledIn).sort());
+    expect(() => parseServeArgs(args, filledIn)).not.toThrow();
+  });
+});
+
+/** The names a recipe sets (`NAME=value`, in a printf or a here-document), from the comment lines at the top of a file or a Markdown block. */
+const namesSet = (text: string): Set<string> => new Set([...text.replaceAll("\\n", "\n").matchAll(/(?<![\w$])([A-Z][A-Z0-9_]*)=/g)].map((m) => m[1]!));
+
+describe("the compose file", () => {
+  const compose = files.find((f) => f.path.endsWith("compose.yaml"))!;
+  const doc = Bun.YAML.parse(compose.text) as {
+    services: Record<string, { build?: unknown; environment?: Record<string, string | null>; ports?: string[]; volumes?: string[] }>;
+    volumes: Record<string, unknown>;
+  };
+  const instances = Object.entries(doc.services).filter(([, service]) => service.build !== undefined);
+  const required = [...new Set([...compose.text.matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!))];
+
+  test("its recipes, at its top and in deploy/README.md, set every variable it requires, with no example's placeholder", () => {
+    expect(required.sort()).toEqual(["POSTGRES_PASSWORD", "RECORDINGS_URL", "SECRET_KEY", "SITE_ADDRESS"]);
+    const header = compose.text.slice(0, compose.text.indexOf("docker compose up"));
+    const readme = files.find((f) => f.path === "deploy/README.md")!.text;
+    const section = readme.slice(readme.indexOf("## Docker Compose"));
+    const recipe = section.slice(section.indexOf("```sh"), section.indexOf("docker compose up"));
+    for (const [name, text] of [
+      ["compose.yaml", header],
+      ["deploy/README.md", recipe],
+    ] as const) {
+      expect({ name, missing: required.filter((v) => !namesSet(text).has(v)) }).toEqual({ name, missing: [] });
+      expect({ name, placeholders: [...text.matchAll(/[A-Z_]+=([^\s'\\]+)/g)].map((m) => examplePlaceholder(m[1]!)).filter(Boolean) }).toEqual({ name, placeholders: [] });
+    }
+  });
+
+  test("every instance records into the one bucket, keeps its data on a named volume; one publishes the RTMP port", () => {
+    expect(instances.map(([name]) => name)).toEqual(["dreadcast-1", "dreadcast-2", "dreadcast-3"]);
+    for (const [name, service] of instances) {
+      expect(service.environment?.DREADCAST_RECORDINGS_URL).toContain("${RECORDINGS_URL:?");
+      for (const s3 of ["DREADCAST_S3_ENDPOINT", "DREADCAST_S3_REGION", "DREADCAST_S3_ACCESS_KEY_ID", "DREADCAST_S3_SECRET_ACCESS_KEY"])
+        expect(service.environment).toHaveProperty(s3);
+      const volume = (service.volumes ?? []).map((v) => v.split(":")).find(([, at]) => at === "/data");
+      expect({ name, volume: volume?.[0] }).toEqual({ name, volume: `${name}-data` });
+      expect(doc.volumes).toHaveProperty(`${name}-data`);
+    }
+    expect(instances.flatMap(([, service]) => service.ports ?? [])).toEqual(["1935:1935"]);
+  });
+});
+
+describe("the Dockerfile's health check", () => {
+  const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+  const line = dockerfile.split("\n").find((l) => l.startsWith("HEALTHCHECK"))!;
+  const [shell, flag, script] = JSON.parse(line.slice(line.indexOf("["))) as string[];
+
+  test("asks /healthz on the --port and --host the container was given, else DREADCAST_PORT, as the server takes them", async () => {
+    expect([shell, flag]).toEqual(["/bin/bash", "-c"]);
+    expect(script).toContain("/proc/1/cmdline");
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "dreadcast-health-"));
+    const server = await startServer(dir, ["--port", String(port)]);
+    try {
+      /** The check's exit code with `argv` as the server's command line and `env` as the container's. */
+      const check = (argv: string[], env: Record<string, string> = {}) => {
+        const cmdline = join(dir, "cmdline");
+        writeFileSync(cmdline, argv.map((a) => `${a}\0`).join(""));
+        return Bun.spawnSync(["/bin/bash", "-c", script!.replaceAll("/proc/1/cmdline", cmdline)], { env: { PATH: process.env.PATH ?? "", ...env } }).exitCode;
+      };
+      const bin = "/usr/local/bin/dreadcast";
+      const image = { DREADCAST_PORT: "3000", DREADCAST_HOST: "0.0.0.0" };
+      expect(check([bin, "--port", String(port)], image)).toBe(0);
+      expect(check([bin, `--port=${port}`, "--public-url", "https://night.hauntedhouse.tv"], image)).toBe(0);
+      expect(check([bin, "--host", "127.0.0.1", "--port", String(port)], image)).toBe(0);
+      expect(check(["/sbin/docker-init", "--", bin, "--port", String(port)], image)).toBe(0);
+      expect(check([bin], { ...image, DREADCAST_PORT: String(port) })).toBe(0);
+      // The last --port counts, as for the server; a port nothing answers on is unhealthy.
+      expect(check([bin, "--port", "1", "--port", String(port)], image)).toBe(0);
+      expect(check([bin], image)).not.toBe(0);
+      expect(check([bin, "--port", String(port), "--port", "1"], image)).not.toBe(0);
+    } finally {
+      await server.kill("SIGTERM");
+    }
+  });
+});
+
+/** A TCP port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}

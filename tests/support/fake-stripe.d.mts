@@ -58,6 +58,16 @@ export interface FakeDispute {
   status: string;
 }
 
+/** An event as Stripe records it (and lists it at GET /v1/events, and POSTs it to a webhook). */
+export interface FakeEvent {
+  id: string;
+  object: "event";
+  type: string;
+  /** Epoch seconds, on the fake's clock. */
+  created: number;
+  data: { object: any };
+}
+
 export interface FakeStripeRequest {
   method: string;
   path: string;
@@ -74,6 +84,13 @@ export interface FakeStripe {
   intents: Map<string, FakeIntent>;
   charges: Map<string, FakeCharge>;
   refunds: FakeRefund[];
+  /**
+   * Every event the fake's changes made, oldest first: an intent's success, processing or failure, a refund
+   * (`refund.created` and `charge.refunded`), its failure, a dispute opened, updated or closed.
+   */
+  events: FakeEvent[];
+  /** A recorded event delivered to the app's webhook, as Stripe delivers it (the same id). */
+  deliverRecorded(appUrl: string, event: FakeEvent): Promise<Response>;
   /** What the provider would do after the buyer pays (or fails to); a success makes the intent's charge. */
   setStatus(id: string, status: string): FakeIntent;
   /**
@@ -118,7 +135,7 @@ export interface FakeStripe {
 export declare function stripeEventPayload(type: string, object: unknown, eventId?: string, created?: number): string;
 
 /**
- * A local stand-in for Stripe's PaymentIntents, Charges and Refunds APIs (Idempotency-Key honoured) and
- * its webhooks, for the real `stripe` SDK to talk to.
+ * A local stand-in for Stripe's PaymentIntents, Charges, Refunds and Events APIs (Idempotency-Key
+ * honoured) and its webhooks, for the real `stripe` SDK to talk to.
  */
 export declare function startFakeStripe(options?: { secretKey?: string; webhookSecret?: string }): Promise<FakeStripe>;

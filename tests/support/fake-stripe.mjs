@@ -1,6 +1,7 @@
 /**
  * Stripe at the network layer: a local stand-in for its PaymentIntents, Charges and Refunds APIs
- * (Idempotency-Key honoured) and its webhooks, for the server's real `stripe` SDK to talk to through
+ * (Idempotency-Key honoured), its Events (each change to an intent, refund or dispute made through the fake
+ * is an event, listed by GET /v1/events as Stripe lists them) and its webhooks, for the server's real `stripe` SDK to talk to through
  * --stripe-api-url. Plain JavaScript on node:http, so that both the Bun suites and the browser tests (run
  * by Node) use this one; the browser tests' fake Stripe.js confirms payments through `confirm`.
  */
@@ -60,6 +61,8 @@ export async function startFakeStripe(options = {}) {
   const charges = new Map();
   const refunds = [];
   const disputes = new Map();
+  /** Every event the fake's changes made, oldest first (Stripe lists them newest first). */
+  const events = [];
   /** Idempotency-Key → the request's body and the answer first given, replayed as Stripe does for the same body. */
   const idempotent = new Map();
   let counter = 0;
@@ -67,6 +70,13 @@ export async function startFakeStripe(options = {}) {
   let clockOffset = 0;
   const now = () => Math.floor(Date.now() / 1000) + clockOffset;
   const newId = (prefix) => `${prefix}_fake${String(++counter).padStart(6, "0")}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+
+  /** An event about `object` as it is now, as Stripe records one for each change. */
+  const record = (type, object) => {
+    const event = JSON.parse(stripeEventPayload(type, structuredClone(object), newId("evt"), now()));
+    events.push(event);
+    return event;
+  };
 
   const chargeOf = (intentId) => {
     const intent = intents.get(intentId);
@@ -78,6 +88,7 @@ export async function startFakeStripe(options = {}) {
   const setStatus = (id, status) => {
     const intent = intents.get(id);
     if (!intent) throw new Error(`fake Stripe has no intent ${id}`);
+    const before = intent.status;
     intent.status = status;
     if (status === "succeeded" && !intent.latest_charge) {
       const charge = {
@@ -93,6 +104,9 @@ export async function startFakeStripe(options = {}) {
       charges.set(charge.id, charge);
       intent.latest_charge = charge.id;
     }
+    const type = { succeeded: "payment_intent.succeeded", processing: "payment_intent.processing", canceled: "payment_intent.canceled" }[status];
+    if (type && before !== status) record(type, intent);
+    else if (status === "requires_payment_method" && before !== "requires_payment_method") record("payment_intent.payment_failed", intent);
     return intent;
   };
 
@@ -115,6 +129,8 @@ export async function startFakeStripe(options = {}) {
       reason,
     };
     refunds.push(refund);
+    record("refund.created", refund);
+    record("charge.refunded", charge);
     return refund;
   };
 
@@ -200,7 +216,47 @@ export async function startFakeStripe(options = {}) {
       const intent = intents.get(decodeURIComponent(match[1]));
       return intent ? answer(200, intent) : stripeError(404, `No such payment_intent: '${match[1]}'`, "resource_missing");
     }
+    if (method === "GET" && url.pathname === "/v1/events") return listEvents(params);
     return stripeError(404, `Unrecognized request URL (${method}: ${url.pathname})`);
+  };
+
+  /**
+   * GET /v1/events as Stripe answers it: newest first, `limit` (1–100, 10 by default) at a time with
+   * `has_more`, paged by `starting_after` / `ending_before`, filtered by `created[gt|gte|lt|lte]` and by
+   * `type` (a `*` wildcard allowed) or `types[]` (up to 20, not both); only the last 30 days are kept.
+   */
+  const listEvents = (params) => {
+    const limit = params.limit === undefined ? 10 : Number(params.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return stripeError(400, "Invalid integer: limit; must be between 1 and 100", "parameter_invalid_integer");
+    if (params.type !== undefined && params.types !== undefined) return stripeError(400, "You may only specify one of these parameters: type, types.");
+    const types = params.types === undefined ? null : Object.values(params.types);
+    if (types && types.length > 20) return stripeError(400, "Invalid array: types; must contain 20 or fewer items");
+    const typePattern = params.type === undefined ? null : new RegExp(`^${String(params.type).replace(/[.]/g, "\\.").replace(/\*/g, ".*")}$`);
+    const created = params.created;
+    const bound = (key) => {
+      if (typeof created !== "object" || created[key] === undefined) return null;
+      const value = Number(created[key]);
+      return Number.isInteger(value) ? value : NaN;
+    };
+    const [gt, gte, lt, lte] = ["gt", "gte", "lt", "lte"].map(bound);
+    if ([gt, gte, lt, lte].some(Number.isNaN)) return stripeError(400, "Invalid integer: created", "parameter_invalid_integer");
+    const exact = typeof created === "string" ? Number(created) : null;
+    const kept = now() - 30 * 24 * 3600;
+    let list = events
+      .filter((e) => e.created >= kept)
+      .filter((e) => (types ? types.includes(e.type) : typePattern ? typePattern.test(e.type) : true))
+      .filter((e) => (exact === null || e.created === exact) && (gt === null || e.created > gt) && (gte === null || e.created >= gte))
+      .filter((e) => (lt === null || e.created < lt) && (lte === null || e.created <= lte))
+      .reverse();
+    const cursor = params.starting_after ?? params.ending_before;
+    const at = cursor === undefined ? -1 : list.findIndex((e) => e.id === cursor);
+    if (cursor !== undefined && at < 0) return stripeError(404, `No such event: '${cursor}'`, "resource_missing");
+    // ending_before: the page just newer than the cursor, still newest first.
+    if (params.ending_before !== undefined) {
+      return answer(200, { object: "list", url: "/v1/events", has_more: at > limit, data: list.slice(Math.max(0, at - limit), at) });
+    }
+    const rest = list.slice(at + 1);
+    return answer(200, { object: "list", url: "/v1/events", has_more: rest.length > limit, data: rest.slice(0, limit) });
   };
 
   const server = createServer((req, res) => {
@@ -261,6 +317,7 @@ export async function startFakeStripe(options = {}) {
       charge.refunded = false;
       refund.status = reason === "canceled" ? "canceled" : "failed";
       if (reason !== "canceled") refund.failure_reason = reason;
+      record(reason === "canceled" ? "refund.updated" : "refund.failed", refund);
       return { ...refund };
     },
     advanceClock(seconds) {
@@ -272,6 +329,7 @@ export async function startFakeStripe(options = {}) {
       charge.disputed = !status.startsWith("warning");
       const dispute = { id: newId("dp"), object: "dispute", amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intentId, status };
       disputes.set(dispute.id, dispute);
+      record("charge.dispute.created", dispute);
       return { ...dispute };
     },
     updateDispute(disputeId, status) {
@@ -279,14 +337,18 @@ export async function startFakeStripe(options = {}) {
       if (!dispute) throw new Error(`fake Stripe has no dispute ${disputeId}`);
       dispute.status = status;
       if (!status.startsWith("warning")) chargeOf(dispute.payment_intent).disputed = true;
+      record("charge.dispute.updated", dispute);
       return { ...dispute };
     },
     closeDispute(disputeId, status) {
       const dispute = disputes.get(disputeId);
       if (!dispute) throw new Error(`fake Stripe has no dispute ${disputeId}`);
       dispute.status = status;
+      record("charge.dispute.closed", dispute);
       return { ...dispute };
     },
+    events,
+    deliverRecorded: (appUrl, event) => deliverRaw(appUrl, JSON.stringify(event), webhookSecret),
     deliverEvent,
     addIntent: create,
     async deliverIntentEvent(appUrl, type, intentId, opts = {}) {

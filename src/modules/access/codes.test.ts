@@ -24,6 +24,19 @@ describe("access codes", () => {
     expect(seen.size).toBe(32);
   });
 
+  test("a seed gives the same code again, another seed another code; a short seed is refused", () => {
+    const seed = new Uint8Array(32).map((_, i) => i * 7 + 3);
+    expect(generateCode("SKP", seed)).toBe(generateCode("SKP", seed));
+    expect(generateCode("SKP", seed)).toMatch(new RegExp(`^SKP-[${CODE_ALPHABET}]{4}(-[${CODE_ALPHABET}]{4}){3}$`));
+    expect(
+      generateCode(
+        "SKP",
+        seed.map((b) => b ^ 1),
+      ),
+    ).not.toBe(generateCode("SKP", seed));
+    expect(() => generateCode("SKP", new Uint8Array(8))).toThrow("16 bytes or more");
+  });
+
   test("typed codes are normalised: spaces removed, upper case", () => {
     expect(normaliseCode("  skp-abcd efgh ")).toBe("SKP-ABCDEFGH");
   });

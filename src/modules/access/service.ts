@@ -90,11 +90,14 @@ export class AccessService {
     private readonly mail: MailService,
   ) {}
 
-  /** A new random code of `kind`; inside the caller's transaction when there is one (payment fulfilment). */
-  async issueAccessCode(kind: CodeKind, options: { email?: string | null; paymentId?: number | null } = {}): Promise<AccessCodeRecord> {
+  /**
+   * A new code of `kind`, random unless `seed` gives its symbols (a paid pass's, derived from its payment);
+   * inside the caller's transaction when there is one (payment fulfilment).
+   */
+  async issueAccessCode(kind: CodeKind, options: { email?: string | null; paymentId?: number | null; seed?: Uint8Array } = {}): Promise<AccessCodeRecord> {
     const row = await this.store.get<CodeRow>(
       "INSERT INTO access_codes (code, kind, email, payment_id, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *",
-      generateCode(kind),
+      generateCode(kind, options.seed),
       kind,
       options.email ?? null,
       options.paymentId ?? null,

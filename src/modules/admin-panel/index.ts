@@ -8,6 +8,9 @@ import { roleCan } from "../../contracts/team.ts";
 import { adminRoutes } from "../admin/auth.ts";
 import { csvResponse } from "../../http/csv.ts";
 import { AdminPanelService } from "./service.ts";
+import { backupStatus } from "../../cli/backup-status.ts";
+import { SCHEMA_VERSION } from "../../db/migrations.ts";
+import { VERSION } from "../../version.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
 
@@ -15,6 +18,8 @@ const SAMPLE_EVERY_MS = 60_000;
 export function adminPanelRoutes(ctx: AppContext) {
   const { settings, mail, chat: hub } = ctx;
   const panel = new AdminPanelService(ctx.store, ctx.access);
+  // Before this server's first scheduled backup, the time since it started counts toward "late".
+  const startedAt = Date.now();
 
   // A sample missed while the database is away is said once, not every minute.
   const sampling = new LastingFailure(ctx.log, "stats samples not taken", "stats samples taken again");
@@ -49,6 +54,8 @@ export function adminPanelRoutes(ctx: AppContext) {
       currentFakeViewers: hub.currentFakeViewers(),
       paymentMode: paymentMode(ctx.config),
       mailMode: ctx.config.smtpUrl ? "smtp" : "outbox",
+      server: { version: VERSION, schema: SCHEMA_VERSION },
+      backups: await backupStatus(ctx.store, ctx.config, startedAt),
     };
   };
 

@@ -5,9 +5,13 @@ import { PostgresStore } from "../../db/postgres-store.ts";
 import { loadWebBuild } from "../../http/web-app.ts";
 import { unauthorized } from "../../lib/errors.ts";
 import { CachedRecordingFiles } from "../replay/file-cache.ts";
+import { backupStatus } from "../../cli/backup-status.ts";
 
 /** The single-owner job whose instance reports the event-wide figures (dreadcast_event_*). */
 const EVENT_REPORTER = "stats-sampler";
+
+/** When this process started: before the first scheduled backup, the time since counts toward "late". */
+const startedAt = Date.now();
 
 /** How long the database may take to answer a health check before it counts as away. */
 const CHECK_TIMEOUT_MS = 2000;
@@ -84,6 +88,18 @@ async function eventFigures(ctx: AppContext, out: Exposition, databaseUp: boolea
       `What they came to before refunds, in minor units (pence, cents), by kind and currency ${EVENT_WIDE}.`,
       payments.map((p) => [{ kind: p.kind, currency: p.currency.toUpperCase() }, Number(p.amount)]),
     );
+    const backups = await backupStatus(ctx.store, ctx.config, startedAt);
+    if (backups) {
+      if (backups.lastGoodAt !== null) {
+        out.add(
+          "dreadcast_event_backup_age_seconds",
+          "gauge",
+          `Time since the last good scheduled backup ${EVENT_WIDE}.`,
+          Math.round((Date.now() - Date.parse(backups.lastGoodAt)) / 1000),
+        );
+      }
+      out.add("dreadcast_event_backup_failing", "gauge", `1 when the last scheduled backup failed ${EVENT_WIDE}.`, backups.failing ? 1 : 0);
+    }
   } catch {
     // The database went away between the queries: the next scrape has them.
   }

@@ -57,6 +57,16 @@ const INTENT_EVENTS = new Set([
   "payment_intent.requires_action",
 ]);
 const INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
+/** What a reconciliation reads back from Stripe's events: the sales, and what changed them after. */
+const RECONCILED_EVENTS = ["payment_intent.succeeded", ...LEDGER_EVENTS];
+
+/** What a reconciliation did: events read (and of them already applied here), payments it fulfilled. */
+export interface Reconciled {
+  read: number;
+  known: number;
+  passes: number;
+  donations: number;
+}
 
 /**
  * Access purchases and donations. Every path that learns an intent succeeded (the buyer's page, the
@@ -77,6 +87,8 @@ export class PaymentService {
     private readonly settings: SettingsService,
     private readonly ledger: PaymentLedger,
     private readonly log: Logger,
+    /** The seed of a paid pass's code, derived from its payment under the sealing key: a restore gives it again. */
+    private readonly passCodeSeed: (intentId: string) => Uint8Array,
   ) {}
 
   async paymentConfig(): Promise<PaymentConfig> {
@@ -199,6 +211,63 @@ export class PaymentService {
     } catch {
       throw badRequest("Invalid webhook signature");
     }
+    return { received: true, duplicate: (await this.applyStripeEvent(event, siteUrl)).duplicate };
+  }
+
+  /**
+   * After a restore from a backup older than the last sale: every payment that succeeded since `since`
+   * (epoch ms) and every refund and dispute made or changed since, read back from Stripe's events (kept
+   * there 30 days) and applied as their webhooks would have been, once each, oldest first; a pass brought
+   * back this way has the code it had (derived again from its payment), and its buyer gets it by e-mail.
+   * In demo mode the provider's records are this database's own: a payment they hold as paid and not yet
+   * fulfilled is fulfilled.
+   */
+  async reconcile(since: number, siteUrl: string): Promise<Reconciled> {
+    const before = await this.fulfilledCounts();
+    let read = 0;
+    let known = 0;
+    if (this.stripe) {
+      const events: Stripe.Event[] = [];
+      const list = this.stripe.events.list({ created: { gte: Math.floor(since / 1000) }, types: [...RECONCILED_EVENTS], limit: 100 });
+      for await (const event of list) events.push(event);
+      // Stripe lists the newest first.
+      for (const event of events.reverse()) {
+        read++;
+        try {
+          if ((await this.applyStripeEvent(event, siteUrl)).duplicate) known++;
+        } catch (error) {
+          // One event that cannot be read (as a webhook's would be answered 400) does not hold back the others.
+          if (!(error instanceof HttpError) || error.status >= 500) throw error;
+          this.log.warn(`reconciliation: Stripe event ${event.id} (${event.type}) skipped: ${error.message}`);
+        }
+      }
+    } else {
+      const paid = await this.store.all<{ id: string }>(
+        `SELECT d.id FROM demo_payment_intents d LEFT JOIN payments p ON p.intent_id = d.id
+           WHERE d.status = 'succeeded' AND (p.id IS NULL OR p.fulfilled = 0) ORDER BY d.created_at`,
+      );
+      for (const { id } of paid) {
+        const intent = await this.provider.retrieveIntent(id);
+        if (!intent) continue;
+        read++;
+        this.announce(await this.store.tx(() => this.applyIntent(intent, siteUrl)));
+      }
+    }
+    const after = await this.fulfilledCounts();
+    return { read, known, passes: after.access - before.access, donations: after.donation - before.donation };
+  }
+
+  private async fulfilledCounts(): Promise<Record<PaymentKind, number>> {
+    const rows = await this.store.all<{ kind: PaymentKind; n: number }>("SELECT kind, COUNT(*) AS n FROM payments WHERE fulfilled = 1 GROUP BY kind");
+    const count = (kind: PaymentKind) => Number(rows.find((r) => r.kind === kind)?.n ?? 0);
+    return { access: count("access"), donation: count("donation") };
+  }
+
+  /**
+   * A Stripe event, from a signed webhook or read back from Stripe: recorded by its id, so that it is
+   * applied once however often and by whichever way it comes, and applied in one transaction.
+   */
+  private async applyStripeEvent(event: Stripe.Event, siteUrl: string): Promise<Applied & { duplicate: boolean }> {
     const intent = INTENT_EVENTS.has(event.type) ? intentFromStripe(checkIntentObject(event.type, event.data?.object)) : null;
     const ledgerEvent = LEDGER_EVENTS.has(event.type) ? parseLedgerEvent(event.type, event.data?.object, event.created) : null;
     const outcome = await this.store.tx(async (): Promise<Applied & { duplicate: boolean }> => {
@@ -209,7 +278,7 @@ export class PaymentService {
       return { duplicate: false, ...(intent ? await this.applyIntent(intent, siteUrl) : {}) };
     });
     this.announce(outcome);
-    return { received: true, duplicate: outcome.duplicate };
+    return outcome;
   }
 
   private demoProvider(): DemoPaymentProvider {
@@ -300,7 +369,7 @@ export class PaymentService {
 
   private async fulfilAccess(row: PaymentRow, intent: ProviderIntent, siteUrl: string): Promise<AccessCodeRecord> {
     const email = row.email ?? intent.email;
-    let code = (await this.access.codeForPayment(row.id)) ?? (await this.access.issueAccessCode("SKP", { email, paymentId: row.id }));
+    let code = (await this.access.codeForPayment(row.id)) ?? (await this.access.issueAccessCode("SKP", { email, paymentId: row.id, seed: this.passCodeSeed(row.intent_id) }));
     if (email && !code.email) {
       await this.store.run("UPDATE access_codes SET email = ? WHERE id = ? AND email IS NULL", email, code.id);
       code = { ...code, email };

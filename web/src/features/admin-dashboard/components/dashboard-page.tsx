@@ -12,6 +12,7 @@ import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
 import { RecordingsSpace } from "./recordings-space";
+import { BackupWarning, ServerStatus } from "./server-status";
 import { StatCard } from "./stat-card";
 import { StreamStatus } from "./stream-status";
 import { StatsChart } from "@/components/charts/stats-chart";
@@ -80,6 +81,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
   return (
     <div className="dash">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
+      <BackupWarning backups={stats.backups} />
       <StreamStatus />
       <RecordingsSpace />
       <section className="dash-stat-grid" aria-label="Stats">
@@ -114,6 +116,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
           </div>
         )}
       </section>
+      <ServerStatus server={stats.server} backups={stats.backups} />
     </div>
   );
 }
