@@ -120,14 +120,20 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const settings = new SettingsService(store, new URL(site.url()).hostname);
   const mail = new MailService(store, createMailTransport(config, log), log);
   mail.setEventDetails(async () => {
-    const { eventTitle, startDate, organizerName, contactEmail } = await settings.get();
-    return { title: eventTitle, startDate, contact: contactEmail ? { name: organizerName, email: contactEmail } : null };
+    const { eventTitle, startDate, organizerName, contactEmail, privacyUrl, termsUrl } = await settings.get();
+    return {
+      title: eventTitle,
+      startDate,
+      contact: contactEmail ? { name: organizerName, email: contactEmail } : null,
+      seller: { name: organizerName, email: contactEmail, privacyUrl, termsUrl },
+    };
   });
   const viewerSessions = new ViewerSessionService(store, config);
   const access = new AccessService(store, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(store);
   const ledger = new PaymentLedger(store, access, mail, log);
+  mail.setPaidFor((code) => ledger.paidForCode(code));
   const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log);
   const refunds = new RefundService(store, provider, ledger, access);
   const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs }, cluster);
