@@ -3,7 +3,7 @@ import type { Cluster } from "./cluster/cluster.ts";
 import { clusterNamespace, RedisCluster } from "./cluster/redis-cluster.ts";
 import { SoloCluster } from "./cluster/solo-cluster.ts";
 import type { Store } from "./db/store.ts";
-import { secretKeyBytes, type Config } from "./config.ts";
+import { paymentMode, secretKeyBytes, type Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
@@ -117,7 +117,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const admins = new AdminService(store);
   const secrets = new SecretBox(config.dataDir, config.secretKey ? secretKeyBytes(config.secretKey) : null);
   // Twitch's player names this site as its parent: the host of the same address e-mails link to.
-  const settings = new SettingsService(store, new URL(site.url()).hostname);
+  const settings = new SettingsService(store, new URL(site.url()).hostname, paymentMode(config));
   const mail = new MailService(store, createMailTransport(config, log), log);
   mail.setEventDetails(async () => {
     const { eventTitle, startDate, organizerName, contactEmail, privacyUrl, termsUrl } = await settings.get();

@@ -8,6 +8,8 @@ import { roleCan } from "../../contracts/team.ts";
 import { adminRoutes } from "../admin/auth.ts";
 import { csvResponse } from "../../http/csv.ts";
 import { AdminPanelService } from "./service.ts";
+import { readyToSell } from "./ready-to-sell.ts";
+import type { ReadyToSell } from "../../contracts/ready-to-sell.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
 
@@ -54,6 +56,14 @@ export function adminPanelRoutes(ctx: AppContext) {
 
   const dashboard = adminRoutes(ctx, "stats")
     .get("/stats", () => stats())
+    .get("/ready-to-sell", async (): Promise<ReadyToSell> =>
+      readyToSell({
+        settings: await settings.get(),
+        paymentMode: paymentMode(ctx.config),
+        stream: { set: await ctx.stream.isSet(), kind: ctx.stream.kind() },
+        passesSold: await ctx.ledger.passesSold(),
+      }),
+    )
     .get("/stats/history", async () => ({ samples: await panel.history((await settings.get()).currency) }));
 
   const fakeViewers = adminRoutes(ctx, "fakeViewers").post(

@@ -272,6 +272,12 @@ export class PaymentLedger {
     return { paid: money(row.amount), refunded: money(now), refundedInAll: money(inAll), left: money(row.amount - inAll) };
   }
 
+  /** How many passes have been bought (and paid), refunded ones included: a test purchase counts. */
+  async passesSold(): Promise<number> {
+    const row = await this.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payment_ledger WHERE kind = 'access' AND fulfilled = 1");
+    return Number(row?.n ?? 0);
+  }
+
   /** What was paid for the pass with this code, and when; null for a code no one paid for. */
   async paidForCode(code: string): Promise<MailPaid | null> {
     const row = await this.store.get<{ amount: number; currency: string; created_at: number }>(

@@ -70,8 +70,7 @@ export class RefundService {
   ): Promise<{ outcome: RefundOutcome; before: PaymentState }> {
     this.forgetSettled();
     const earlier = this.recent.get(intentId);
-    const sameClick =
-      earlier && earlier.amount === amount && earlier.expectedRefunded === expectedRefunded && (earlier.settledAt === null || receivedAt < earlier.settledAt);
+    const sameClick = earlier && earlier.amount === amount && earlier.expectedRefunded === expectedRefunded && (earlier.settledAt === null || receivedAt < earlier.settledAt);
     const before = sameClick ? earlier.before : await this.ledger.find(intentId);
     if (!before || before.fulfilled !== 1) throw notFound("Payment not found");
     const left = refundableAmount({
