@@ -6,6 +6,7 @@ import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
 import { useLazyPart } from "@/hooks/use-lazy-part";
+import { SALES_CLOSED_MESSAGE } from "@contracts/ready-to-sell";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
@@ -42,6 +43,8 @@ export function BuyAccessCard() {
   const config = useEarlyQuery({ ...paymentConfigQueryOptions(), enabled: settings.isError }, undefined);
   const price = settings.data?.accessPrice ?? config.data?.accessPrice ?? DEFAULT_ACCESS_PRICE;
   const currency = settings.data?.currency ?? config.data?.currency ?? DEFAULT_CURRENCY;
+  // Real card payments before the organiser has published their legal pages: the server refuses the sale (the panel says why).
+  const closed = settings.data?.salesOpen === false;
 
   const onPaymentSuccess = () => {
     toast({ title: "Payment Successful", description: "Summoning your access code…" });
@@ -64,11 +67,18 @@ export function BuyAccessCard() {
         <li>Live chat, hearts and donations with everyone watching</li>
         <li>Card payment, handled securely</li>
       </ul>
+      {closed ? (
+        <p className="home-buy-closed" id="buy-closed" role="status">
+          {SALES_CLOSED_MESSAGE}
+        </p>
+      ) : null}
       <button
         type="button"
         className="btn btn-primary btn-block home-buy-button"
-        onPointerEnter={prepare}
-        onFocus={prepare}
+        disabled={closed}
+        aria-describedby={closed ? "buy-closed" : undefined}
+        onPointerEnter={closed ? undefined : prepare}
+        onFocus={closed ? undefined : prepare}
         onClick={() => {
           setRequested(true);
           setOpen(true);
