@@ -146,9 +146,14 @@ export class MailService {
     return this.enqueue({ to, ...passPartlyRefundedMail(code, sums, siteUrl, await this.eventDetails()), dedupeKey: `pass-partly-refunded:${paymentId}:${refundedInAll}` });
   }
 
-  /** Tells a buyer who was told their pass was refunded that a refund of it failed; once per refund. False when they were never told. */
+  /** Tells a buyer who was told their pass was refunded (in full or in part) that a refund of it failed; once per refund. False when they were never told. */
   async queuePassRefundFailed(paymentId: number, refundId: string, code: string, amount: string, failureReason: string | null, to: string, siteUrl: string): Promise<boolean> {
-    const told = await this.store.get("SELECT 1 AS told FROM email_queue WHERE dedupe_key = ? OR dedupe_key LIKE ?", `pass-refunded:${paymentId}`, `pass-refunded:${paymentId}:%`);
+    const told = await this.store.get(
+      "SELECT 1 AS told FROM email_queue WHERE dedupe_key = ? OR dedupe_key LIKE ? OR dedupe_key LIKE ?",
+      `pass-refunded:${paymentId}`,
+      `pass-refunded:${paymentId}:%`,
+      `pass-partly-refunded:${paymentId}:%`,
+    );
     if (!told) return false;
     const content = passRefundFailedMail(code, amount, failureReason, siteUrl, await this.eventDetails(), await this.paidFor(code));
     return this.enqueue({ to, ...content, dedupeKey: `pass-refund-failed:${refundId}` });
