@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before } from "node:test";
+import { after } from "node:test";
 import { request } from "playwright-core";
 import { logIn, publishLegalLinks, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
@@ -12,11 +12,13 @@ import { makeFingerprint } from "../support/fingerprint.mjs";
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
-const app = useApp({
-  args: [...fakeStripeFlags(fakeStripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
-});
-// Real card payments sell once the organiser has linked their privacy policy and terms.
-before(() => publishLegalLinks(app.url));
+const app = useApp(
+  {
+    args: [...fakeStripeFlags(fakeStripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
+  },
+  // Real card payments sell once the organiser has linked their privacy policy and terms.
+  { afterStart: publishLegalLinks },
+);
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {
   await logIn(page, "/admin/settings");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before } from "node:test";
+import { after } from "node:test";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { publishLegalLinks } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
@@ -10,11 +10,13 @@ import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
-const app = useApp({
-  args: [...fakeStripeFlags(fakeStripe.url), "--public-url", "http://shop.dreadcast.test"],
-});
-// Real card payments sell once the organiser has linked their privacy policy and terms.
-before(() => publishLegalLinks(app.url));
+const app = useApp(
+  {
+    args: [...fakeStripeFlags(fakeStripe.url), "--public-url", "http://shop.dreadcast.test"],
+  },
+  // Real card payments sell once the organiser has linked their privacy policy and terms.
+  { afterStart: publishLegalLinks },
+);
 
 async function payWithStripe(dialog, card, email) {
   await dialog.getByText("Please provide your payment details.").waitFor();
