@@ -3,7 +3,7 @@ import type { Cluster } from "./cluster/cluster.ts";
 import { clusterNamespace, RedisCluster } from "./cluster/redis-cluster.ts";
 import { SoloCluster } from "./cluster/solo-cluster.ts";
 import type { Store } from "./db/store.ts";
-import { secretKeyBytes, type Config } from "./config.ts";
+import { paymentMode, secretKeyBytes, type Config } from "./config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { AccessService } from "./modules/access/service.ts";
 import { ViewerSessionService } from "./modules/access/sessions.ts";
@@ -124,20 +124,27 @@ export async function createContext(config: Config, store: Store, log: Logger): 
   const adminEvents = new AdminPanelEvents(cluster);
   const secrets = new SecretBox(config.dataDir, config.secretKey ? secretKeyBytes(config.secretKey) : null);
   // Twitch's player names this site as its parent: the host of the same address e-mails link to.
-  const settings = new SettingsService(store, new URL(site.url()).hostname);
+  const settings = new SettingsService(store, new URL(site.url()).hostname, paymentMode(config));
   const mail = new MailService(store, createMailTransport(config, log), log);
   mail.setEventDetails(async () => {
-    const { eventTitle, startDate, organizerName, contactEmail } = await settings.get();
+    const { eventTitle, startDate, organizerName, contactEmail, privacyUrl, termsUrl } = await settings.get();
     // After the night, a pass bought is for its replay, and the mail says so.
     const night = await phases.current();
     const replayUntil = night.phase === "replay" ? new Date(night.replayUntilMs).toISOString() : null;
-    return { title: eventTitle, startDate, contact: contactEmail ? { name: organizerName, email: contactEmail } : null, replayUntil };
+    return {
+      title: eventTitle,
+      startDate,
+      contact: contactEmail ? { name: organizerName, email: contactEmail } : null,
+      seller: { name: organizerName, email: contactEmail, privacyUrl, termsUrl },
+      replayUntil,
+    };
   });
   const viewerSessions = new ViewerSessionService(store, config);
   const access = new AccessService(store, config, viewerSessions, mail);
   const stripe = config.stripeSecretKey ? createStripeClient(config) : null;
   const provider = stripe ? new StripePaymentProvider(stripe, log) : new DemoPaymentProvider(store);
   const ledger = new PaymentLedger(store, access, mail, log);
+  mail.setPaidFor((code) => ledger.paidForCode(code));
   const payments = new PaymentService(store, config, provider, stripe, access, viewerSessions, mail, settings, ledger, log, (intentId) => secrets.derive(`pass-code:${intentId}`));
   const refunds = new RefundService(store, provider, ledger, access);
   const chat = new ChatHub(store, settings, viewerSessions, log, { ...DEFAULT_CHAT_BATCHING, windowMs: config.chatBatchMs }, cluster);

@@ -27,6 +27,8 @@ export interface PublicLivestreamSettings {
   currency: Currency;
   /** Who runs the event and where buyers reach them: the footer's links, "" where not set. */
   organizer: OrganizerDetails;
+  /** Whether BUY NOW sells passes: with real card payments, only once the privacy policy and terms links are set. */
+  salesOpen: boolean;
   /** Whether pass holders can watch the night again after it, and until when (ISO 8601). */
   replayEnabled: boolean;
   replayUntil: string;

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { isPagePath } from "../contracts/page-paths.ts";
 import { brotliCompressSync, constants as zlib } from "node:zlib";
 
 export interface WebAsset {
@@ -97,7 +98,7 @@ function atHeadEnd(html: string, tags: string): string | null {
   return html.includes("</head>") ? html.replace("</head>", () => `${tags}</head>`) : null;
 }
 
-function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<string, string>): Response {
+function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<string, string>, status = 200): Response {
   const headers: Record<string, string> = {
     ...extraHeaders,
     "content-type": asset.type,
@@ -105,7 +106,7 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
     etag: asset.etag,
     vary: "Accept-Encoding",
   };
-  if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
+  if (status === 200 && request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
   const accept = request.headers.get("accept-encoding") ?? "";
   let body = asset.body;
   if (asset.br && /\bbr\b/.test(accept)) {
@@ -115,12 +116,14 @@ function respond(asset: LoadedAsset, request: Request, extraHeaders: Record<stri
     body = asset.gzip;
     headers["content-encoding"] = "gzip";
   }
-  return new Response(request.method === "HEAD" ? null : (body as Bun.BodyInit), { headers });
+  return new Response(request.method === "HEAD" ? null : (body as Bun.BodyInit), { status, headers });
 }
 
 /**
- * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, a plain 404 for a
- * missing file (anything whose last segment has an extension) and JSON 404 for unknown /api paths.
+ * Serves the SPA: known files with their caching, index.html (no-cache) for page routes, the same page with
+ * status 404 for a path the app has no page at (it shows the not-found page: crawlers and link previews take
+ * it for what it is), a plain 404 for a missing file (anything whose last segment has an extension) and JSON
+ * 404 for unknown /api paths.
  */
 export async function webAppPlugin(
   assets: WebAsset[],
@@ -176,7 +179,7 @@ export async function webAppPlugin(
     if (!index) {
       return new Response("The web app is not built. Run `npm run build:web`.", { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
-    return respond(await pageFor(path, index), request, await headersNow());
+    return respond(await pageFor(path, index), request, await headersNow(), isPagePath(path) ? 200 : 404);
   };
 
   return new Elysia({ name: "web-app" }).get("/*", handler).head("/*", handler);

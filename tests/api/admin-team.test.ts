@@ -462,7 +462,7 @@ describe("e-mails about the team", () => {
 
     const owner = await signIn("owner", "owner-pass");
     const invite = await owner.post("/api/admin/team/invites", { email: "joiner@example.com", role: "moderator" });
-    expect((await mails("joiner@example.com")).map((m) => m.subject)).toEqual(["You are invited to the admin team"]);
+    expect((await mails("joiner@example.com")).map((m) => m.subject)).toEqual([`You are invited to the admin team of ${(await app.ctx.settings.get()).eventTitle}`]);
     await app.client().post(`/api/admin/invites/${invite.body.inviteUrl.split("/").pop()}/accept`, { username: "joiner", password: "joiner-pass" });
     const ownerMail = await mails("owner@example.com");
     expect(ownerMail.some((m) => m.subject === "Your admin team changed" && m.text_body.includes("joiner (joiner@example.com) joined the team as moderator"))).toBe(true);

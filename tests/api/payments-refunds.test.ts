@@ -417,7 +417,7 @@ describe("refunds that fail or are canceled", () => {
     expect((await enter(app.client(), disputed.code, "Contested", makeFingerprint(), undefined, ownAddress())).body.valid).toBe(false);
   });
 
-  test("a buyer told their pass was refunded is told when the refund fails, and told again of a second refund; a canceled refund or a partial one that fails tells no one", async () => {
+  test("a buyer told their pass was refunded is told when the refund fails, and told again of a second refund; a partial one that fails too (its refund was mailed); a canceled refund tells no one", async () => {
     const mails = (like: string) =>
       app.ctx.store.all<{ dedupe_key: string; to_address: string; subject: string; text_body: string; html_body: string }>(
         "SELECT dedupe_key, to_address, subject, text_body, html_body FROM email_queue WHERE dedupe_key LIKE ? ORDER BY id",
@@ -447,7 +447,7 @@ describe("refunds that fail or are canceled", () => {
     expect((await admin.post("/api/admin/payments/refund", { paymentIntentId: intentId, expectedRefunded: 0 })).body).toMatchObject({ revokedCode: code });
     expect((await mails(`pass-refunded:${paymentId}%`)).map((m) => m.dedupe_key)).toEqual([`pass-refunded:${paymentId}`, `pass-refunded:${paymentId}:after-100`]);
 
-    // Half a pass refunded (no one was told), then failed; a full refund canceled: no mail either way.
+    // Half a pass refunded (the buyer is told), then failed: told that too. A full refund canceled: no mail.
     const half = await buyAndWatch("HalfFailed");
     const partial = stripe.refund(half.intentId, 50);
     await chargeEvent(half.intentId);
@@ -458,9 +458,10 @@ describe("refunds that fail or are canceled", () => {
     await chargeEvent(whole.intentId);
     stripe.advanceClock(2);
     expect((await stripe.deliverEvent(app.url, "refund.updated", stripe.failRefund(canceled.id, "canceled"))).status).toBe(200);
-    expect((await mails("pass-refund-failed:%")).map((m) => m.dedupe_key)).not.toContain(`pass-refund-failed:${partial.id}`);
+    expect((await mails("pass-partly-refunded:%")).map((m) => m.to_address)).toContain("halffailed@example.com");
+    expect((await mails("pass-refund-failed:%")).map((m) => m.dedupe_key)).toContain(`pass-refund-failed:${partial.id}`);
     expect((await mails("pass-refund-failed:%")).map((m) => m.dedupe_key)).not.toContain(`pass-refund-failed:${canceled.id}`);
-    expect(await mails("pass-refund-failed:%")).toHaveLength(before + 1);
+    expect(await mails("pass-refund-failed:%")).toHaveLength(before + 2);
   });
 
   test("a malformed refund event is a 400 and is not recorded", async () => {

@@ -31,6 +31,7 @@ describe("public livestream settings", () => {
       accessPrice: 100,
       currency: "gbp",
       organizer: { organizerName: "", contactEmail: "", privacyUrl: "", termsUrl: "", socialLinks: { instagram: "", youtube: "", tiktok: "", x: "", discord: "" } },
+      salesOpen: true,
       replayEnabled: true,
       replayUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       // A fresh install: five days ahead, nothing opened early, nothing to play.

@@ -34,6 +34,11 @@ app.browserTest("the dashboard shows every stat, the goal meter, fake viewers, t
 
   await page.getByText("Demo mode: no real payments").waitFor();
   await page.getByText("No SMTP server: e-mail is not delivered").waitFor();
+  // Demo mode sells without legal links: the checklist lists what is left, with no closed sale.
+  const ready = page.getByRole("region", { name: "Ready to sell" });
+  await ready.getByText("Payments in demo mode").waitFor();
+  await ready.getByText("0 of 6 done").waitFor();
+  assert.equal(await ready.getByText("Passes are not on sale", { exact: true }).count(), 0);
 
   const chart = page.locator("figure.stats-chart");
   await chart.getByText("Viewers & donations").waitFor();

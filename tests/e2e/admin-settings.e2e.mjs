@@ -360,16 +360,14 @@ app.browserTest("the organiser's details: the footer's links go there once set, 
     assert.equal(await link(name).getAttribute("rel"), "noopener");
   }
   assert.equal(await link("Contact").getAttribute("href"), "mailto:help@nightowl.example");
-  for (const name of ["YouTube", "TikTok", "X"]) {
-    assert.equal(
-      await footer
-        .locator("a.site-social")
-        .filter({ hasText: new RegExp(`^${name}$`) })
-        .getAttribute("href"),
-      null,
-      `${name} stays a placeholder`,
-    );
-  }
+  // Only the organiser's own networks: no placeholder icon beside them.
+  assert.deepEqual(
+    await footer
+      .getByRole("list", { name: "Social media" })
+      .locator("a")
+      .evaluateAll((links) => links.map((a) => a.textContent)),
+    ["Instagram (opens in a new tab)", "Discord (opens in a new tab)"],
+  );
   await footer.getByText("© 2026 Night Owl Events. All rights reserved.".replace("2026", String(new Date().getFullYear()))).waitFor();
   await home.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await screenshotScreen(home, "site-footer-organiser");

@@ -6,7 +6,7 @@ const app = useApp();
 
 app.browserTest("an unknown path shows the not-found page inside the site shell", async ({ page }) => {
   const response = await page.goto("/no-such-page");
-  assert.equal(response?.status(), 200);
+  assert.equal(response?.status(), 404, "answered as not found, for crawlers and link previews");
   await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
   await page.getByText("Did you forget to add the page to the router?").waitFor();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).waitFor();
@@ -14,7 +14,8 @@ app.browserTest("an unknown path shows the not-found page inside the site shell"
 });
 
 app.browserTest("an unknown /admin path shows the not-found page", async ({ page }) => {
-  await page.goto("/admin/no-such-page");
+  const response = await page.goto("/admin/no-such-page");
+  assert.equal(response?.status(), 404);
   await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
   await page.getByText("Did you forget to add the page to the router?").waitFor();
   assert.equal(new URL(page.url()).pathname, "/admin/no-such-page");

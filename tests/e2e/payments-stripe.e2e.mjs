@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after } from "node:test";
 import { request } from "playwright-core";
-import { logIn, screenshotScreen } from "./support/admin-panel.mjs";
+import { logIn, publishLegalLinks, screenshotScreen } from "./support/admin-panel.mjs";
 import { assertAccessible } from "./support/a11y.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { FAKE_STRIPE_WEBHOOK_SECRET, fakeStripeFlags, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
@@ -12,9 +12,13 @@ import { makeFingerprint } from "../support/fingerprint.mjs";
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
-const app = useApp({
-  args: [...fakeStripeFlags(fakeStripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
-});
+const app = useApp(
+  {
+    args: [...fakeStripeFlags(fakeStripe.url), "--stripe-webhook-secret", FAKE_STRIPE_WEBHOOK_SECRET, "--public-url", "http://shop.dreadcast.test"],
+  },
+  // Real card payments sell once the organiser has linked their privacy policy and terms.
+  { afterStart: publishLegalLinks },
+);
 
 app.browserTest("Stripe: a €4.50 pass is charged in euros, then refunded from the Payments screen through the Refunds API", async ({ page }) => {
   await logIn(page, "/admin/settings");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after } from "node:test";
 import { MOBILE, screenshotWidths } from "./support/browser.mjs";
+import { publishLegalLinks } from "./support/admin-panel.mjs";
 import { toastWith, useApp, waitForPath } from "./support/e2e.mjs";
 import { fakeStripeFlags, STRIPE_TEST_CARDS, startFakeStripe as startFakeStripeApi } from "../support/fake-stripe.mjs";
 import { routeStripe } from "./support/stripe-js.mjs";
@@ -9,9 +10,13 @@ import { openBuyDialog, screenshotViewportWidths } from "./support/viewer-flows.
 // Live-key mode against a local fake of Stripe's API; Stripe.js is stubbed at the network layer.
 const fakeStripe = await startFakeStripeApi();
 after(() => fakeStripe.close());
-const app = useApp({
-  args: [...fakeStripeFlags(fakeStripe.url), "--public-url", "http://shop.dreadcast.test"],
-});
+const app = useApp(
+  {
+    args: [...fakeStripeFlags(fakeStripe.url), "--public-url", "http://shop.dreadcast.test"],
+  },
+  // Real card payments sell once the organiser has linked their privacy policy and terms.
+  { afterStart: publishLegalLinks },
+);
 
 async function payWithStripe(dialog, card, email) {
   await dialog.getByText("Please provide your payment details.").waitFor();

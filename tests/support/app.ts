@@ -89,7 +89,15 @@ export interface TestAppOptions {
   files?: Record<string, string>;
   /** The files each page path's screen loads at once, as the build names them (scripts/build-web.ts). */
   preloads?: Record<string, string[]>;
+  /**
+   * With Stripe keys, passes sell only once the organiser's privacy policy and terms are linked: the app
+   * starts with them set (LEGAL_LINKS) unless this is false (a test of the closed sale).
+   */
+  legalLinks?: boolean;
 }
+
+/** The organiser's legal pages a Stripe-mode test app starts with, so that its passes are on sale. */
+export const LEGAL_LINKS = { privacyUrl: "https://organiser.example/privacy", termsUrl: "https://organiser.example/terms" };
 
 /**
  * The real app on port 0 with a fresh migrated database in a temp dir — or, given `overrides.dataDir`,
@@ -128,6 +136,10 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   }
   const store = await openStore({ dataDir, databaseUrl, databaseTimeoutMs: config.databaseTimeoutMs });
   const ctx = await createContext(config, store, logger);
+  if (config.stripeSecretKey && options.legalLinks !== false) {
+    const { privacyUrl, termsUrl } = await ctx.settings.get();
+    if (!privacyUrl && !termsUrl) await ctx.settings.update(LEGAL_LINKS);
+  }
   const app = (await createApp(ctx, assets, options.preloads)).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {

@@ -11,6 +11,8 @@ import { AdminPanelService } from "./service.ts";
 import { backupStatus } from "../../cli/backup-status.ts";
 import { SCHEMA_VERSION } from "../../db/migrations.ts";
 import { VERSION } from "../../version.ts";
+import { readyToSell } from "./ready-to-sell.ts";
+import type { ReadyToSell } from "../../contracts/ready-to-sell.ts";
 
 const SAMPLE_EVERY_MS = 60_000;
 
@@ -61,6 +63,14 @@ export function adminPanelRoutes(ctx: AppContext) {
 
   const dashboard = adminRoutes(ctx, "stats")
     .get("/stats", () => stats())
+    .get("/ready-to-sell", async (): Promise<ReadyToSell> =>
+      readyToSell({
+        settings: await settings.get(),
+        paymentMode: paymentMode(ctx.config),
+        stream: { set: await ctx.stream.isSet(), kind: ctx.stream.kind() },
+        passesSold: await ctx.ledger.passesSold(),
+      }),
+    )
     .get("/stats/history", async () => ({ samples: await panel.history((await settings.get()).currency) }));
 
   const fakeViewers = adminRoutes(ctx, "fakeViewers").post(

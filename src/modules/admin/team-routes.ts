@@ -33,7 +33,8 @@ export function teamRoutes(ctx: AppContext) {
         requireRecentProof(session);
         const invite = await team.invite(body.email, body.role, admin);
         const url = inviteUrl(invite.token);
-        await ctx.mail.enqueue({ to: body.email, ...inviteMail(url, body.role, admin.username) });
+        const { eventTitle, organizerName } = await ctx.settings.get();
+        await ctx.mail.enqueue({ to: body.email, ...inviteMail(url, body.role, admin.username, { title: eventTitle, organizerName }) });
         await ctx.audit.record(admin, "team.invite", body.email, null, { email: body.email, role: body.role }, clientIp);
         set.status = 201;
         return { inviteUrl: url, id: invite.id, expiresAt: new Date(invite.expiresAt).toISOString() };

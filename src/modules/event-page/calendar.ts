@@ -33,6 +33,16 @@ export function foldIcsLine(line: string): string {
   return out.join("\r\n ");
 }
 
+/**
+ * RFC 5545 §3.8.4.3: who runs the event, by their contact address, their name as CN (a quoted parameter
+ * value, which cannot hold a double quote or a control character); none while no contact address is set.
+ */
+export function icsOrganizer(name: string, email: string): string | null {
+  if (!email) return null;
+  const cn = name.replace(/["\p{Cc}]/gu, "").trim();
+  return `ORGANIZER${cn ? `;CN="${cn}"` : ""}:mailto:${email}`;
+}
+
 /** 2026-10-31T23:30:00.000Z → 20261031T233000Z */
 const icsTime = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 
@@ -61,6 +71,7 @@ export function eventCalendar(facts: EventFacts, now = new Date()): string {
     `DESCRIPTION:${escapeIcsText(description)}`,
     `URL:${facts.siteUrl}/`,
     `LOCATION:${escapeIcsText(`${facts.siteUrl}/livestream`)}`,
+    ...[icsOrganizer(facts.organizer.organizerName, facts.organizer.contactEmail)].filter((line) => line !== null),
     "STATUS:CONFIRMED",
     "TRANSP:OPAQUE",
     "BEGIN:VALARM",

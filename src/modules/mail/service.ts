@@ -1,7 +1,7 @@
 import type { Store } from "../../db/store.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { accessCodeMail, lostCodeMail, passRefundedMail, passRefundFailedMail, type MailEvent } from "./templates.ts";
+import { accessCodeMail, lostCodeMail, passPartlyRefundedMail, passRefundedMail, passRefundFailedMail, type MailEvent, type MailPaid, type MailRefundSums } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface QueuedMail {
@@ -97,11 +97,18 @@ export class MailService {
   }
 
   /** The event the passes are for (title, start, organiser's contact); null until the settings are wired in. */
-  private eventDetails: () => Promise<MailEvent | null> = async () => null;
+  eventDetails: () => Promise<MailEvent | null> = async () => null;
 
   /** The settings tell this once they are read: the code e-mail names the event, its start and the organiser's contact. */
   setEventDetails(provider: () => Promise<MailEvent | null>): void {
     this.eventDetails = provider;
+  }
+
+  /** What was paid for the pass with this code (null for a code no one paid for: an admin's, a test code); null until the payments are wired in. */
+  paidFor: (code: string) => Promise<MailPaid | null> = async () => null;
+
+  setPaidFor(provider: (code: string) => Promise<MailPaid | null>): void {
+    this.paidFor = provider;
   }
 
   /** The event's calendar file (null until the event pages are wired in): the code e-mail and the reminders carry it. */
@@ -113,27 +120,43 @@ export class MailService {
 
   /** The code e-mail, with the event's .ics; sent once per code unless a distinct dedupe key (an admin's resend) is given. */
   async queueAccessCode(codeId: number, code: string, to: string, siteUrl: string, dedupeKey = `access-code:${codeId}`): Promise<boolean> {
-    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.eventDetails()), calendar: await this.calendar(), dedupeKey });
+    return this.enqueue({ to, ...accessCodeMail(code, siteUrl, await this.eventDetails(), await this.paidFor(code)), calendar: await this.calendar(), dedupeKey });
   }
 
-  queueLostCodes(codes: string[], to: string, siteUrl: string): Promise<boolean> {
-    return this.enqueue({ to, ...lostCodeMail(codes, siteUrl) });
+  /** The codes bought with an address; what was paid is named when there is one code (several have a payment each). */
+  async queueLostCodes(codes: string[], to: string, siteUrl: string): Promise<boolean> {
+    const paid = codes.length === 1 ? await this.paidFor(codes[0]!) : null;
+    return this.enqueue({ to, ...lostCodeMail(codes, siteUrl, await this.eventDetails(), paid) });
   }
 
   /**
    * Tells the buyer their pass was refunded and no longer works: once per payment, and once more after each
    * refund that failed (`failedBefore`, the payment's failed refunds so far: a pass restored and refunded again).
    */
-  queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string, failedBefore = 0): Promise<boolean> {
+  async queuePassRefunded(paymentId: number, code: string, amount: string, to: string, siteUrl: string, failedBefore = 0, sums: MailRefundSums | null = null): Promise<boolean> {
     const dedupeKey = failedBefore > 0 ? `pass-refunded:${paymentId}:after-${failedBefore}` : `pass-refunded:${paymentId}`;
-    return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl), dedupeKey });
+    return this.enqueue({ to, ...passRefundedMail(code, amount, siteUrl, await this.eventDetails(), sums), dedupeKey });
   }
 
-  /** Tells a buyer who was told their pass was refunded that a refund of it failed; once per refund. False when they were never told. */
+  /**
+   * Tells the buyer part of their pass's price came back and the pass keeps working: once for each amount
+   * refunded in all (`refundedInAll`, minor units), so each partial refund is told once however often it is seen.
+   */
+  async queuePassPartlyRefunded(paymentId: number, code: string, sums: MailRefundSums, refundedInAll: number, to: string, siteUrl: string): Promise<boolean> {
+    return this.enqueue({ to, ...passPartlyRefundedMail(code, sums, siteUrl, await this.eventDetails()), dedupeKey: `pass-partly-refunded:${paymentId}:${refundedInAll}` });
+  }
+
+  /** Tells a buyer who was told their pass was refunded (in full or in part) that a refund of it failed; once per refund. False when they were never told. */
   async queuePassRefundFailed(paymentId: number, refundId: string, code: string, amount: string, failureReason: string | null, to: string, siteUrl: string): Promise<boolean> {
-    const told = await this.store.get("SELECT 1 AS told FROM email_queue WHERE dedupe_key = ? OR dedupe_key LIKE ?", `pass-refunded:${paymentId}`, `pass-refunded:${paymentId}:%`);
+    const told = await this.store.get(
+      "SELECT 1 AS told FROM email_queue WHERE dedupe_key = ? OR dedupe_key LIKE ? OR dedupe_key LIKE ?",
+      `pass-refunded:${paymentId}`,
+      `pass-refunded:${paymentId}:%`,
+      `pass-partly-refunded:${paymentId}:%`,
+    );
     if (!told) return false;
-    return this.enqueue({ to, ...passRefundFailedMail(code, amount, failureReason, siteUrl), dedupeKey: `pass-refund-failed:${refundId}` });
+    const content = passRefundFailedMail(code, amount, failureReason, siteUrl, await this.eventDetails(), await this.paidFor(code));
+    return this.enqueue({ to, ...content, dedupeKey: `pass-refund-failed:${refundId}` });
   }
 
   /**

@@ -51,6 +51,32 @@ export interface MailEvent {
   contact: MailContact | null;
   /** ISO 8601: the live night is over and the pass is for its replay, open until then (absent while the night is ahead or on). */
   replayUntil?: string | null;
+  /** Who sells the pass: every mail to a buyer names them, how to reach them and their legal pages. */
+  seller: MailSeller;
+}
+
+/** The organiser as the seller of the pass; each "" while not set. */
+export interface MailSeller {
+  name: string;
+  email: string;
+  privacyUrl: string;
+  termsUrl: string;
+}
+
+/** What a buyer paid for their pass, formatted ("£7.50"), and when (epoch ms). */
+export interface MailPaid {
+  amount: string;
+  paidAt: number;
+}
+
+/** What was paid for a pass, what has been refunded of it so far and what is left, each formatted. */
+export interface MailRefundSums {
+  paid: string;
+  /** This refund. */
+  refunded: string;
+  /** Every refund of the payment so far, this one included. */
+  refundedInAll: string;
+  left: string;
 }
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -105,11 +131,63 @@ function contactHtml(contact: MailContact): string {
 function oneLineEvent(event: MailEvent | null): MailEvent | null {
   if (!event) return null;
   const contact = event.contact ? { name: oneLine(event.contact.name), email: oneLine(event.contact.email) } : null;
-  return { ...event, title: oneLine(event.title), contact };
+  const seller = { name: oneLine(event.seller.name), email: oneLine(event.seller.email), privacyUrl: oneLine(event.seller.privacyUrl), termsUrl: oneLine(event.seller.termsUrl) };
+  return { ...event, title: oneLine(event.title), contact, seller };
+}
+
+/** "3 December 2026" (UTC, as the server knows no buyer's zone). */
+export function dayUtc(at: number): string {
+  const d = new Date(at);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+const NO_SELLER: MailSeller = { name: "", email: "", privacyUrl: "", termsUrl: "" };
+
+/** The money lines of a mail: what was paid and, for a refund, what came back and what is left. */
+export type MailSums = { paid: MailPaid } | { refund: MailRefundSums } | null;
+
+function sumLines(sums: MailSums): [label: string, value: string][] {
+  if (!sums) return [];
+  if ("paid" in sums) return [["Paid", `${sums.paid.amount} on ${dayUtc(sums.paid.paidAt)}`]];
+  const r = sums.refund;
+  return [
+    ["Paid", r.paid],
+    ["Refunded now", r.refunded],
+    ...(r.refundedInAll !== r.refunded ? ([["Refunded in all", r.refundedInAll]] as [string, string][]) : []),
+    ["Left paid", r.left],
+  ];
+}
+
+/**
+ * The lines that close every mail to a buyer: what was paid (or refunded and left), who sells the pass and
+ * how to reach them, and the organiser's privacy policy and terms, each where it is set.
+ */
+function sellerLines(event: MailEvent | null, siteUrl: string, sums: MailSums): string[] {
+  const seller = event?.seller ?? NO_SELLER;
+  return [
+    "",
+    "--",
+    ...sumLines(sums).map(([label, value]) => `${label}: ${value}`),
+    `Sold by: ${seller.name || (event ? `the organiser of ${event.title}` : "the organiser of this event")}`,
+    `Contact: ${seller.email || `${siteUrl}/`}`,
+    ...(seller.privacyUrl ? [`Privacy policy: ${seller.privacyUrl}`] : []),
+    ...(seller.termsUrl ? [`Terms of service: ${seller.termsUrl}`] : []),
+  ];
+}
+
+function sellerHtml(event: MailEvent | null, siteUrl: string, sums: MailSums): string {
+  const seller = event?.seller ?? NO_SELLER;
+  const link = (href: string, text: string) => `<a href="${escapeHtml(href)}" style="color:#f87171;">${escapeHtml(text)}</a>`;
+  const rows = sumLines(sums).map(([label, value]) => `<div>${escapeHtml(label)}: <strong style="color:#e5e5e5;">${escapeHtml(value)}</strong></div>`);
+  const who = seller.name || (event ? `the organiser of ${event.title}` : "the organiser of this event");
+  const contact = seller.email ? link(`mailto:${seller.email}`, seller.email) : link(`${siteUrl}/`, `${siteUrl}/`);
+  const legal = [seller.privacyUrl ? link(seller.privacyUrl, "Privacy policy") : "", seller.termsUrl ? link(seller.termsUrl, "Terms of service") : ""].filter(Boolean);
+  return `<div style="margin-top:28px;padding-top:14px;border-top:1px solid #3f1d1d;font-size:13px;line-height:1.7;color:#a3a3a3;">${rows.join("")}
+<div>Sold by <strong style="color:#e5e5e5;">${escapeHtml(who)}</strong> · ${contact}</div>${legal.length > 0 ? `\n<div>${legal.join(" · ")}</div>` : ""}</div>`;
 }
 
 /** The code e-mail: the code, and (when known) the event's title, its start in UTC and the organiser's contact. */
-export function accessCodeMail(code: string, siteUrl: string, given: MailEvent | null = null): MailContent {
+export function accessCodeMail(code: string, siteUrl: string, given: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
   const subject = "Your DREADCAST access code";
   const event = oneLineEvent(given);
   const contact = event?.contact ?? null;
@@ -123,17 +201,19 @@ export function accessCodeMail(code: string, siteUrl: string, given: MailEvent |
     "",
     `Enter it with a chat username at ${siteUrl}/access`,
     ...(contact ? ["", contactLine(contact)] : []),
+    ...sellerLines(event, siteUrl, paid ? { paid } : null),
   ].join("\n");
   const html = layout(
     "Your access is secured",
     `<p>The wait is nearly over. Here is your access code:</p>${codeBlock(code)}
 <p><strong>Keep this code safe. It can only be used on one device.</strong></p>${event ? eventHtml(event, siteUrl) : ""}
-<p>${event?.replayUntil ? "Enter it together with a chat username to watch the replay." : "Enter it together with a chat username when the event begins."}</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}`,
+<p>${event?.replayUntil ? "Enter it together with a chat username to watch the replay." : "Enter it together with a chat username when the event begins."}</p>${enterButton(siteUrl)}${contact ? contactHtml(contact) : ""}${sellerHtml(event, siteUrl, paid ? { paid } : null)}`,
   );
   return { subject, text, html };
 }
 
-export function lostCodeMail(codes: string[], siteUrl: string): MailContent {
+export function lostCodeMail(codes: string[], siteUrl: string, given: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
+  const event = oneLineEvent(given);
   const subject = "Your DREADCAST access code";
   const plural = codes.length > 1;
   const text = [
@@ -146,17 +226,19 @@ export function lostCodeMail(codes: string[], siteUrl: string): MailContent {
     `Enter it with a chat username at ${siteUrl}/access`,
     "",
     "If you did not ask for this, you can ignore this e-mail.",
+    ...sellerLines(event, siteUrl, paid ? { paid } : null),
   ].join("\n");
   const html = layout(
     "Your lost code, recovered",
     `<p>You asked for the access code${plural ? "s" : ""} bought with this address:</p>${codes.map(codeBlock).join("")}
 <p>Keep your code safe. Each code can only be used on one device.</p>${enterButton(siteUrl)}
-<p style="font-size:13px;color:#a3a3a3;">If you did not ask for this, you can ignore this e-mail.</p>`,
+<p style="font-size:13px;color:#a3a3a3;">If you did not ask for this, you can ignore this e-mail.</p>${sellerHtml(event, siteUrl, paid ? { paid } : null)}`,
   );
   return { subject, text, html };
 }
 
-export function passRefundedMail(code: string, amount: string, siteUrl: string): MailContent {
+export function passRefundedMail(code: string, amount: string, siteUrl: string, given: MailEvent | null = null, sums: MailRefundSums | null = null): MailContent {
+  const event = oneLineEvent(given);
   const subject = "Your DREADCAST access pass has been refunded";
   const text = [
     `Your access pass has been refunded: ${amount} is on its way back to your card.`,
@@ -166,12 +248,35 @@ export function passRefundedMail(code: string, amount: string, siteUrl: string):
     "This code no longer works: it cannot be used to enter the livestream.",
     "",
     `If you want to watch after all, you can buy a new pass at ${siteUrl}/`,
+    ...sellerLines(event, siteUrl, sums ? { refund: sums } : null),
   ].join("\n");
   const html = layout(
     "Your pass has been refunded",
     `<p>Your access pass has been refunded: <strong>${escapeHtml(amount)}</strong> is on its way back to your card.</p>${codeBlock(code)}
 <p><strong>This code no longer works:</strong> it cannot be used to enter the livestream.</p>
-<p style="font-size:13px;color:#a3a3a3;">If you want to watch after all, you can buy a new pass at <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a>.</p>`,
+<p style="font-size:13px;color:#a3a3a3;">If you want to watch after all, you can buy a new pass at <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a>.</p>${sellerHtml(event, siteUrl, sums ? { refund: sums } : null)}`,
+  );
+  return { subject, text, html };
+}
+
+/** Part of a pass's price refunded: what came back, what stays paid, and that the code keeps working. */
+export function passPartlyRefundedMail(code: string, sums: MailRefundSums, siteUrl: string, given: MailEvent | null = null): MailContent {
+  const event = oneLineEvent(given);
+  const subject = "Part of your DREADCAST access pass has been refunded";
+  const text = [
+    `${sums.refunded} of the ${sums.paid} you paid for your access pass has been refunded: it is on its way back to your card. ${sums.left} stays paid.`,
+    "",
+    `Access code: ${code}`,
+    "",
+    "Your code keeps working: you can still enter the livestream with it.",
+    "",
+    `Enter it with a chat username at ${siteUrl}/access`,
+    ...sellerLines(event, siteUrl, { refund: sums }),
+  ].join("\n");
+  const html = layout(
+    "Part of your pass has been refunded",
+    `<p><strong>${escapeHtml(sums.refunded)}</strong> of the ${escapeHtml(sums.paid)} you paid for your access pass has been refunded: it is on its way back to your card. <strong>${escapeHtml(sums.left)}</strong> stays paid.</p>${codeBlock(code)}
+<p><strong>Your code keeps working:</strong> you can still enter the livestream with it.</p>${enterButton(siteUrl)}${sellerHtml(event, siteUrl, { refund: sums })}`,
   );
   return { subject, text, html };
 }
@@ -183,7 +288,15 @@ const REFUND_FAILURES_FOR_BUYER: Record<string, string> = {
   declined: "the card's bank declined it",
 };
 
-export function passRefundFailedMail(code: string, amount: string, failureReason: string | null, siteUrl: string): MailContent {
+export function passRefundFailedMail(
+  code: string,
+  amount: string,
+  failureReason: string | null,
+  siteUrl: string,
+  given: MailEvent | null = null,
+  paid: MailPaid | null = null,
+): MailContent {
+  const event = oneLineEvent(given);
   const why = REFUND_FAILURES_FOR_BUYER[failureReason ?? ""] ?? "the card's bank could not accept it";
   const subject = "Your DREADCAST refund did not go through";
   const text = [
@@ -194,12 +307,13 @@ export function passRefundFailedMail(code: string, amount: string, failureReason
     "The organiser has been told. To get your money back another way, contact them and quote your access code.",
     "",
     siteUrl,
+    ...sellerLines(event, siteUrl, paid ? { paid } : null),
   ].join("\n");
   const html = layout(
     "Your refund did not go through",
     `<p>The refund of <strong>${escapeHtml(amount)}</strong> for your access pass could not be paid back to your card: ${escapeHtml(why)}. <strong>The money has not reached you.</strong></p>${codeBlock(code)}
 <p>The organiser has been told. To get your money back another way, contact them and quote your access code.</p>
-<p style="font-size:13px;color:#a3a3a3;"><a href="${escapeHtml(siteUrl)}" style="color:#f87171;">${escapeHtml(siteUrl)}</a></p>`,
+<p style="font-size:13px;color:#a3a3a3;"><a href="${escapeHtml(siteUrl)}" style="color:#f87171;">${escapeHtml(siteUrl)}</a></p>${sellerHtml(event, siteUrl, paid ? { paid } : null)}`,
   );
   return { subject, text, html };
 }
@@ -215,8 +329,9 @@ export interface ReminderDetails {
   unsubscribeUrl: string;
 }
 
-export function reminderMail(given: ReminderDetails, siteUrl: string): MailContent {
+export function reminderMail(given: ReminderDetails, siteUrl: string, event: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
   const reminder = { ...given, title: oneLine(given.title) };
+  const seller = oneLineEvent(event);
   const subject = `${reminder.title} starts ${reminder.startsIn}`;
   const text = [
     `${reminder.title} starts ${reminder.startsIn}: ${reminder.startText}.`,
@@ -228,13 +343,14 @@ export function reminderMail(given: ReminderDetails, siteUrl: string): MailConte
     "The event is attached as a calendar file.",
     "",
     `No more reminders for this pass: ${reminder.unsubscribeUrl}`,
+    ...sellerLines(seller, siteUrl, paid ? { paid } : null),
   ].join("\n");
   const html = layout(
     `Starts ${reminder.startsIn}`,
     `<p><strong>${escapeHtml(reminder.title)}</strong> starts ${escapeHtml(reminder.startsIn)}:</p>
 <div style="margin:12px 0 20px;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;font-size:18px;color:#fca5a5;">${escapeHtml(reminder.startText)}</div>
 <p>Your access code:</p>${codeBlock(reminder.code)}${enterButton(siteUrl)}
-<p style="font-size:13px;color:#a3a3a3;">The event is attached as a calendar file. <a href="${escapeHtml(reminder.unsubscribeUrl)}" style="color:#f87171;">No more reminders for this pass</a>.</p>`,
+<p style="font-size:13px;color:#a3a3a3;">The event is attached as a calendar file. <a href="${escapeHtml(reminder.unsubscribeUrl)}" style="color:#f87171;">No more reminders for this pass</a>.</p>${sellerHtml(seller, siteUrl, paid ? { paid } : null)}`,
   );
   return { subject, text, html };
 }

@@ -5,6 +5,7 @@ import { netAmount, type PaymentRecord, type PaymentStatus } from "../../contrac
 import type { AccessService } from "../access/service.ts";
 import { toCsv } from "../../http/csv.ts";
 import type { MailService } from "../mail/service.ts";
+import type { MailPaid, MailRefundSums } from "../mail/templates.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { PaymentKind } from "./provider.ts";
 import { UNDONE_REFUND, type LedgerEvent } from "./webhook-events.ts";
@@ -230,7 +231,10 @@ export class PaymentLedger {
     if (!row) return { unknownIntent: intentId };
     if (row.fulfilled !== 1) return {};
     if (row.kind === "donation") return { donationTotalChanged: changed || row.refunded_amount + row.disputed_amount > 0 };
-    if (passHold(row) === null) return {};
+    if (passHold(row) === null) {
+      if (row.refunded_amount > 0) await this.tellBuyerPartlyRefunded(row, siteUrl);
+      return {};
+    }
     const refunded = row.refunded_amount >= row.amount;
     const code = await this.access.codeForPayment(row.id);
     if (!code) return {};
@@ -238,9 +242,49 @@ export class PaymentLedger {
     if (revokedNow) await this.access.revoke(code.id);
     // Told once per full refund: again for one made after a refund failed, also when the pass was revoked already.
     const email = code.email ?? row.email;
-    if (refunded && email)
-      await this.mail.queuePassRefunded(row.id, code.code, formatMoney(row.refunded_amount, row.currency), email, row.site_url ?? siteUrl, row.failed_refund_amount);
+    if (refunded && email) {
+      const amount = formatMoney(row.refunded_amount, row.currency);
+      await this.mail.queuePassRefunded(row.id, code.code, amount, email, row.site_url ?? siteUrl, row.failed_refund_amount, await this.refundSums(row));
+    }
     return revokedNow ? { revokedCodeIds: [code.id] } : {};
+  }
+
+  /** A pass that keeps working after part of its price came back: its buyer is told what was returned and what is left. */
+  private async tellBuyerPartlyRefunded(row: LedgerRow, siteUrl: string): Promise<void> {
+    const code = await this.access.codeForPayment(row.id);
+    const email = code?.email ?? row.email;
+    if (!code || code.revoked || !email) return;
+    await this.mail.queuePassPartlyRefunded(row.id, code.code, await this.refundSums(row), row.refunded_amount, email, row.site_url ?? siteUrl);
+  }
+
+  /**
+   * What was paid, refunded and is left of a payment, for the buyer's mail. The refund just made is the
+   * latest one counted; one made in Stripe's dashboard and known only by the charge's total is the rest.
+   */
+  private async refundSums(row: LedgerRow): Promise<MailRefundSums> {
+    const latest = await this.store.get<{ amount: number }>(
+      "SELECT amount FROM refunds WHERE intent_id = ? AND status NOT IN ('failed', 'canceled') ORDER BY created_at DESC, id DESC LIMIT 1",
+      row.intent_id,
+    );
+    const inAll = Math.min(row.refunded_amount, row.amount);
+    const now = latest && latest.amount <= inAll ? latest.amount : inAll;
+    const money = (minor: number) => formatMoney(minor, row.currency);
+    return { paid: money(row.amount), refunded: money(now), refundedInAll: money(inAll), left: money(row.amount - inAll) };
+  }
+
+  /** How many passes have been bought (and paid), refunded ones included: a test purchase counts. */
+  async passesSold(): Promise<number> {
+    const row = await this.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM payment_ledger WHERE kind = 'access' AND fulfilled = 1");
+    return Number(row?.n ?? 0);
+  }
+
+  /** What was paid for the pass with this code, and when; null for a code no one paid for. */
+  async paidForCode(code: string): Promise<MailPaid | null> {
+    const row = await this.store.get<{ amount: number; currency: string; created_at: number }>(
+      "SELECT l.amount, l.currency, l.created_at FROM payment_ledger l JOIN access_codes c ON c.payment_id = l.id WHERE c.code = ? AND l.fulfilled = 1",
+      code,
+    );
+    return row ? { amount: formatMoney(row.amount, row.currency), paidAt: Number(row.created_at) } : null;
   }
 
   /**

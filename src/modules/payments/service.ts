@@ -1,9 +1,10 @@
+import { SALES_CLOSED_MESSAGE } from "../../contracts/ready-to-sell.ts";
 import type { Store } from "../../db/store.ts";
 import type Stripe from "stripe";
 import type { Config } from "../../config.ts";
 import { donationAmountProblem } from "../../contracts/money.ts";
 import { ACCESS_PRODUCT, type DonationIntentSetup, type PaymentConfig, type PaymentIntentSetup, type PaymentIntentState } from "../../contracts/payments.ts";
-import { HttpError, badRequest, forbidden, notFound } from "../../lib/errors.ts";
+import { HttpError, badRequest, conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { sha256Hex } from "../../lib/tokens.ts";
 import type { AccessCodeRecord, AccessService } from "../access/service.ts";
@@ -107,8 +108,12 @@ export class PaymentService {
     return () => this.donationListeners.delete(listener);
   }
 
-  /** An access pass at the event's price and currency, whatever amount the client sent. */
+  /**
+   * An access pass at the event's price and currency, whatever amount the client sent; refused (409) while
+   * passes are not on sale (real card payments before the organiser's legal links are set).
+   */
   async createAccessIntent(email: string | undefined, siteUrl: string): Promise<PaymentIntentSetup> {
+    if ((await this.settings.salesClosed()) !== null) throw conflict(SALES_CLOSED_MESSAGE);
     const { accessPrice, currency } = await this.settings.get();
     const intent = await this.provider.createIntent({
       amount: accessPrice,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Store } from "../../db/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { eventTitle } from "../event-page/facts.ts";
+import { oneLine } from "../../lib/one-line.ts";
 import type { MailService } from "../mail/service.ts";
 import type { SiteAddress } from "../../http/site-address.ts";
 import { eventStartUtc, reminderMail } from "../mail/templates.ts";
@@ -133,6 +134,8 @@ export class ReminderService {
         unsubscribeUrl,
       },
       siteUrl,
+      await this.mail.eventDetails(),
+      await this.mail.paidFor(row.code),
     );
     return this.mail.enqueue({
       to: row.email,
@@ -160,9 +163,17 @@ export class ReminderService {
     return "unsubscribed";
   }
 
-  /** Whether a token names a pass (the page asking to confirm says so before anything changes). */
-  async knows(token: string): Promise<boolean> {
-    if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return false;
-    return Boolean(await this.store.get("SELECT 1 AS known FROM access_codes WHERE reminder_token = ?", token));
+  /** Whether a token names a pass, and whether its reminders are still on (the page asking to confirm says so before anything changes). */
+  async state(token: string): Promise<"on" | "off" | "unknown"> {
+    if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return "unknown";
+    const row = await this.store.get<{ reminders_off: number }>("SELECT reminders_off FROM access_codes WHERE reminder_token = ?", token);
+    if (!row) return "unknown";
+    return row.reminders_off === 1 ? "off" : "on";
+  }
+
+  /** What the unsubscribe page names to lead back: the site, the event and who runs it. */
+  async pageDetails(): Promise<{ siteUrl: string; title: string; organizerName: string; contactEmail: string }> {
+    const s = await this.settings.get();
+    return { siteUrl: this.site.url(), title: eventTitle(s.eventTitle), organizerName: oneLine(s.organizerName), contactEmail: oneLine(s.contactEmail) };
   }
 }

@@ -13,6 +13,7 @@ import { badRequest, conflict, fieldError } from "../../lib/errors.ts";
 import { DEFAULT_THUMBNAIL_URL } from "../../contracts/event-defaults.ts";
 import { replayUntilOf } from "../../contracts/replay.ts";
 import type { EventPhaseView } from "../../contracts/event-phase.ts";
+import { salesClosedReason } from "../../contracts/ready-to-sell.ts";
 
 interface SettingsRow {
   event_title: string;
@@ -115,11 +116,20 @@ export class SettingsService {
   });
   private cache: Cache = emptyCache(-1);
 
-  /** @param siteHost this site's host name, which a Twitch player address must name as its `parent`. */
+  /**
+   * @param siteHost this site's host name, which a Twitch player address must name as its `parent`.
+   * @param paymentMode real card payments ("stripe") sell only once the organiser's legal links are set.
+   */
   constructor(
     private readonly store: Store,
     private readonly siteHost = "localhost",
+    private readonly paymentMode: "demo" | "stripe" = "demo",
   ) {}
+
+  /** Why passes cannot be sold now, or null when they can (see `salesClosedReason`). */
+  async salesClosed(): Promise<string | null> {
+    return salesClosedReason(this.paymentMode, await this.get());
+  }
 
   /** The cache, emptied first if anything has been written since it was filled. */
   private current() {
@@ -328,6 +338,7 @@ export class SettingsService {
       accessPrice: s.accessPrice,
       currency: s.currency,
       organizer: organizerOf(s),
+      salesOpen: salesClosedReason(this.paymentMode, s) === null,
       replayEnabled: s.replayEnabled,
       replayUntil: new Date(replayUntilOf(s)).toISOString(),
       phase,

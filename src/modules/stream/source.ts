@@ -96,6 +96,16 @@ export class StreamSourceService {
     return source.kind === "hls" ? source.fields.originUrl! : null;
   }
 
+  /** Whether viewers have a stream to be given: a source other than the plain embed (saved whole, as checked), or an embed address. */
+  async isSet(): Promise<boolean> {
+    return this.current().source.kind !== "embed" || (await this.settings.get()).embedUrl !== "";
+  }
+
+  /** The kind of source chosen. */
+  kind(): StoredSource["kind"] {
+    return this.current().source.kind;
+  }
+
   /** The saved source with its secrets masked. */
   async view(): Promise<StreamSourceView> {
     const { kind, fields, watermark } = this.current().source;

@@ -24,6 +24,23 @@ async function createAdmin(baseURL) {
   if (!response.ok) throw new Error(`create-first: ${response.status} ${await response.text()}`);
 }
 
+/** The organiser's legal pages a Stripe-mode server is given before its browser tests, so that its passes are on sale. */
+export const LEGAL_LINKS = { privacyUrl: "https://organiser.example/privacy", termsUrl: "https://organiser.example/terms" };
+
+/** Sets the organiser's privacy policy and terms links through the API as the admin (made first if needed). */
+export async function publishLegalLinks(origin) {
+  await ensureAdmin(origin);
+  const headers = { "content-type": "application/json", origin };
+  const login = await fetch(`${origin}/api/admin/login`, { method: "POST", headers, body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }) });
+  if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const saved = await fetch(`${origin}/api/admin/livestream-settings`, { method: "PUT", headers: { ...headers, cookie }, body: JSON.stringify(LEGAL_LINKS) });
+  if (!saved.ok) throw new Error(`settings: ${saved.status} ${await saved.text()}`);
+}
+
 /** Signs in through the login form (making the admin first if needed); lands on the dashboard, then goes to `path`. */
 export async function logIn(page, path) {
   await page.goto("/admin/login");

@@ -11,12 +11,16 @@ import { startServer } from "./server.mjs";
 /** The most a browser test may take. */
 const TEST_TIMEOUT_MS = 240_000;
 
-/** @param {{ args?: string[] }} [serverOptions] */
-export function useApp(serverOptions = {}) {
+/**
+ * @param {{ args?: string[] }} [serverOptions]
+ * @param {{ afterStart?: (url: string) => Promise<void> }} [setup] what the file's server needs once it listens, before any test
+ */
+export function useApp(serverOptions = {}, { afterStart } = {}) {
   /** @type {{ server?: Awaited<ReturnType<typeof startServer>>, browser?: import("playwright-core").Browser }} */
   const state = {};
   before(async () => {
     state.server = await startServer(serverOptions);
+    await afterStart?.(state.server.url);
     state.browser = await launchBrowser();
   });
   after(async () => {

@@ -91,6 +91,14 @@ export async function adminApi(url, admin = { username: "cryptkeeper", email: "k
       if (!record) throw new Error(`no access code ${code}`);
       return call("POST", `/api/admin/access-codes/${record.id}/revoke`);
     },
+    /** Bans a viewer who entered, from the Users screen's action. */
+    banUser: async (username) => {
+      const user = (await call("GET", "/api/admin/users")).find((u) => u.username === username);
+      if (!user) throw new Error(`no user ${username}`);
+      return call("POST", `/api/admin/users/${user.id}/ban`, {});
+    },
+    /** Refunds a payment in full (or `amount` of it), as the Payments screen does. */
+    refund: (paymentIntentId, amount) => call("POST", "/api/admin/payments/refund", { paymentIntentId, ...(amount ? { amount } : {}) }),
     /** The bans, newest first, with who banned and why. */
     bannedUsers: async () => (await call("GET", "/api/admin/banned-users")).bannedUsers,
     /** Saves the chat rules (slow mode, blocked terms, block or mask, links). */

@@ -9,7 +9,7 @@ class FakeSocket {
   closedWith: number | null = null;
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: unknown }) => void) | null = null;
-  onclose: ((close: { code: number }) => void) | null = null;
+  onclose: ((close: { code: number; reason: string }) => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
@@ -27,9 +27,9 @@ class FakeSocket {
   serverSends(event: unknown) {
     this.onmessage?.({ data: JSON.stringify(event) });
   }
-  serverCloses(code = 1006) {
+  serverCloses(code = 1006, reason = "") {
     this.readyState = 3;
-    this.onclose?.({ code });
+    this.onclose?.({ code, reason });
   }
 }
 
@@ -177,9 +177,9 @@ describe("ChatSocket", () => {
     const h = harness();
     h.socket.start();
     h.last().serverOpens();
-    h.last().serverCloses(4003);
+    h.last().serverCloses(4003, "Banned");
     expect(h.pending()).toHaveLength(0);
-    expect(h.statuses.at(-1)).toEqual({ state: "closed", attempt: 0, removedWith: 4003 });
+    expect(h.statuses.at(-1)).toEqual({ state: "closed", attempt: 0, removedWith: 4003, removedBecause: "Banned" });
     h.listeners.get("visibilitychange")!();
     expect(FakeSocket.all).toHaveLength(1);
     h.socket.reconnect();

@@ -27,6 +27,8 @@ export interface ConnectionStatus {
   attempt: number;
   /** The close code that removed this viewer (kicked, banned, or the session ended by a device reset), which stops automatic reconnects. */
   removedWith: number | null;
+  /** The server's reason for that close ("Banned", "Revoked", "Kicked"): a revoked pass closes as a kick does. Only while removed. */
+  removedBecause?: string;
 }
 
 /** What the connection needs from the browser; tests pass fakes. */
@@ -127,7 +129,8 @@ export class ChatSocket {
       const removed = close.code === WS_CLOSE_KICKED || close.code === WS_CLOSE_BANNED || close.code === WS_CLOSE_SESSION_ENDED ? close.code : null;
       const attempt = this.status.attempt;
       if (removed === null && this.scheduleReconnect(attempt)) this.setStatus({ state: "closed", attempt: attempt + 1, removedWith: null });
-      else this.setStatus({ state: "closed", attempt, removedWith: removed });
+      else if (removed === null) this.setStatus({ state: "closed", attempt, removedWith: null });
+      else this.setStatus({ state: "closed", attempt, removedWith: removed, removedBecause: close.reason ?? "" });
     };
   }
 

@@ -22,6 +22,15 @@ const LEGAL: { label: string; href: (o: OrganizerDetails) => string }[] = [
 /** Where a set link opens: a page in a new tab that cannot reach back into this one; mail in the mail app. */
 const linkProps = (href: string) => (href.startsWith("mailto:") ? { href } : { href, target: "_blank", rel: "noopener" });
 
+/**
+ * The networks the footer shows: the organiser's own, once they have set any; until then every network's
+ * icon as a placeholder without a link.
+ */
+function shownSocials(organizer: OrganizerDetails | undefined) {
+  const own = SOCIALS.filter(({ network }) => organizer?.socialLinks[network]);
+  return own.length > 0 ? own : SOCIALS;
+}
+
 /** The shell's footer: the organiser's profiles, legal pages and contact, each an anchor without a link until the admin sets it. */
 export function SiteFooter() {
   const organizer = useLivestreamSettings().data?.organizer;
@@ -34,7 +43,7 @@ export function SiteFooter() {
           <p className="site-footer-tagline">Watch if you dare.</p>
         </div>
         <ul className="site-socials" aria-label="Social media">
-          {SOCIALS.map(({ network, name, Icon }) => {
+          {shownSocials(organizer).map(({ network, name, Icon }) => {
             const href = organizer?.socialLinks[network];
             return (
               <li key={name}>

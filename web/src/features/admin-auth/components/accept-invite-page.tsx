@@ -48,13 +48,15 @@ export function AcceptInvitePage() {
   }
 
   if (invite.isError) {
+    // The server's answer already says what to do (ask an owner for a new link); a failed check does not.
+    const refusal = serverErrorMessage(invite.error);
     return (
       <AuthPanel title="Join the Team" subtitle="This invite cannot be used.">
         <div className="auth-notice">
           <Alert variant="error" title="Invite not valid">
-            {serverErrorMessage(invite.error) ?? "The invite could not be checked. Please try again."}
+            {refusal ?? "The invite could not be checked. Please try again."}
           </Alert>
-          <p className="auth-step-note">Ask an owner of the team for a new invite.</p>
+          {refusal ? null : <p className="auth-step-note">If it keeps failing, ask an owner of the team for a new invite.</p>}
           <Link href={paths.admin.login} className="btn btn-outline btn-block">
             Go to Login
           </Link>

@@ -11,6 +11,7 @@ import { useStatsHistory } from "../api/get-stats-history";
 import { DonationMeter } from "./donation-meter";
 import { FakeViewersSummary } from "./fake-viewers-summary";
 import { ModeWarnings } from "./mode-warnings";
+import { ReadyToSellPanel } from "./ready-to-sell";
 import { RecordingsSpace } from "./recordings-space";
 import { BackupWarning, ServerStatus } from "./server-status";
 import { StatCard } from "./stat-card";
@@ -82,6 +83,7 @@ function Dashboard({ stats, samples }: { stats: AdminStats; samples: StatsSample
     <div className="dash">
       <ModeWarnings paymentMode={stats.paymentMode} mailMode={stats.mailMode} />
       <BackupWarning backups={stats.backups} />
+      <ReadyToSellPanel />
       <StreamStatus />
       <RecordingsSpace />
       <section className="dash-stat-grid" aria-label="Stats">

@@ -6,6 +6,7 @@ import { paymentConfigQueryOptions } from "@/lib/payments";
 import { onDialogEntry } from "@/hooks/use-back-closes";
 import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
 import { useLazyPart } from "@/hooks/use-lazy-part";
+import { SALES_CLOSED_MESSAGE } from "@contracts/ready-to-sell";
 import { DEFAULT_ACCESS_PRICE, DEFAULT_CURRENCY, formatMoney } from "@contracts/money";
 import { useLivestreamSettings } from "@/lib/livestream-settings";
 import { importFresh } from "@/lib/app-version";
@@ -43,6 +44,8 @@ export function BuyAccessCard() {
   const config = useEarlyQuery({ ...paymentConfigQueryOptions(), enabled: settings.isError }, undefined);
   const price = settings.data?.accessPrice ?? config.data?.accessPrice ?? DEFAULT_ACCESS_PRICE;
   const currency = settings.data?.currency ?? config.data?.currency ?? DEFAULT_CURRENCY;
+  // Real card payments before the organiser has published their legal pages: the server refuses the sale (the panel says why).
+  const closed = settings.data?.salesOpen === false;
 
   const night = settings.data?.night;
   const phase = settings.data?.phase;
@@ -72,11 +75,18 @@ export function BuyAccessCard() {
         <li>Card payment, handled securely</li>
       </ul>
       {replayUntil ? <p className="home-buy-notice">The live night is over: this pass is for its replay.</p> : null}
+      {closed ? (
+        <p className="home-buy-closed" id="buy-closed" role="status">
+          {SALES_CLOSED_MESSAGE}
+        </p>
+      ) : null}
       <button
         type="button"
         className="btn btn-primary btn-block home-buy-button"
-        onPointerEnter={prepare}
-        onFocus={prepare}
+        disabled={closed}
+        aria-describedby={closed ? "buy-closed" : undefined}
+        onPointerEnter={closed ? undefined : prepare}
+        onFocus={closed ? undefined : prepare}
         onClick={() => {
           setRequested(true);
           setOpen(true);
@@ -102,12 +112,12 @@ export function BuyAccessCard() {
 /** In place of the pass once nothing is sold: why, and (for the replay) that pass holders still watch. */
 function SalesClosed({ replay, ended }: { replay: boolean; ended: boolean }) {
   return (
-    <section className="card card-blood panel home-buy-card home-buy-closed" aria-labelledby="buy-title">
+    <section className="card card-blood panel home-buy-card home-buy-over" aria-labelledby="buy-title">
       <p className="eyebrow">Admission</p>
       <h2 id="buy-title" className="home-buy-title">
         {ended ? "Passes return with the replay" : "Passes are no longer sold"}
       </h2>
-      <p className="home-buy-closed-text">
+      <p className="home-buy-over-text">
         {ended
           ? "The night has just ended. Passes to its replay go on sale here once it is ready."
           : replay

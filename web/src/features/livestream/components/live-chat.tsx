@@ -12,6 +12,7 @@ import { useBanAndRefund } from "../hooks/use-ban-and-refund";
 import type { LiveConnection } from "../hooks/use-live-connection";
 import type { LiveStore } from "../stores/live-store";
 import { CONNECTION_ERROR, connectionFailing } from "../utils/connection-error";
+import { donationsClosedReason } from "../utils/donations-closed";
 import { CooldownNotice, SlowModeControl, useCooldownSeconds } from "./chat-cooldown";
 import type { ModeratorAction, ModeratorActionOptions } from "./moderator-actions";
 import { ChatLine, ChatPanel } from "./stream-layout";
@@ -156,6 +157,8 @@ interface ComposerProps {
 function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: ComposerProps) {
   useSignals();
   const connected = store.connection.value.state === "open";
+  // Banned, or the pass refunded: the server would refuse the payment, so the door closes with the reason.
+  const donationsClosed = donationsClosedReason(store.connection.value);
   const [text, setText] = useState("");
   const blank = text.trim() === "";
   // Slow mode or a timeout: the server would refuse the line, so the button waits out the time with it.
@@ -193,9 +196,22 @@ function Composer({ store, connection, canDonate, onDonate, onDonateIntent }: Co
           <SendIcon />
         </button>
       </form>
+      {donationsClosed ? (
+        <p className="stream-donate-closed" id="donations-closed" role="status">
+          <strong>Donations closed.</strong> {donationsClosed}
+        </p>
+      ) : null}
       <div className="stream-chat-actions">
         <SlowModeControl store={store} onChange={(seconds) => connection.send({ type: "slow_mode", seconds })} />
-        <button type="button" className="btn btn-outline stream-donate-button" onClick={onDonate} onPointerEnter={onDonateIntent} onFocus={onDonateIntent} disabled={!canDonate}>
+        <button
+          type="button"
+          className="btn btn-outline stream-donate-button"
+          onClick={onDonate}
+          onPointerEnter={donationsClosed ? undefined : onDonateIntent}
+          onFocus={donationsClosed ? undefined : onDonateIntent}
+          disabled={!canDonate || donationsClosed !== null}
+          aria-describedby={donationsClosed ? "donations-closed" : undefined}
+        >
           <GiftIcon />
           Donate
         </button>

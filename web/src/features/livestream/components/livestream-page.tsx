@@ -20,6 +20,7 @@ import { useLiveConnection } from "../hooks/use-live-connection";
 import { usePlayerPolicy } from "../hooks/use-player-policy";
 import { useStreamAccess } from "../hooks/use-stream-access";
 import { LiveStore } from "../stores/live-store";
+import { donationsClosedReason } from "../utils/donations-closed";
 import { HeartCount, LiveMeter, MuteButton, ViewerCount, WatchingAs } from "./live-counts";
 import { LiveChat } from "./live-chat";
 import { StreamLayout } from "./stream-layout";
@@ -100,6 +101,11 @@ export function LivestreamPage() {
     navigate(paths.access, { replace: true });
     removeLocal(LOCAL_KEYS.accessCode);
     removeSession(SESSION_KEYS.accessVerified);
+  });
+
+  // Banned or the pass refunded while the donation dialog is open: it closes, and the chat says why.
+  useSignalEffect(() => {
+    if (donationsClosedReason(store.connection.value) !== null) setDonating(false);
   });
 
   // Settings the admin saves reach the page at once, between polls.
