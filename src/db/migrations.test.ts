@@ -342,8 +342,14 @@ for (const engine of await testEngines()) {
       await store.run(insert, "b", start + 60_000, start + 1_800_000);
       await store.run(insert, "c", start + 2_400_000, start + 5_400_000);
       expect(await migrate(store, migrations)).toEqual([22, 23]);
-      const row = await store.get<{ went_live_at: number; ended_at: number; sell_after_night: number }>("SELECT went_live_at, ended_at, sell_after_night FROM livestream_settings WHERE id = 1");
-      expect({ wentLive: Number(row!.went_live_at), ended: Number(row!.ended_at), sell: Number(row!.sell_after_night) }).toEqual({ wentLive: start + 60_000, ended: start + 5_400_000, sell: 1 });
+      const row = await store.get<{ went_live_at: number; ended_at: number; sell_after_night: number }>(
+        "SELECT went_live_at, ended_at, sell_after_night FROM livestream_settings WHERE id = 1",
+      );
+      expect({ wentLive: Number(row!.went_live_at), ended: Number(row!.ended_at), sell: Number(row!.sell_after_night) }).toEqual({
+        wentLive: start + 60_000,
+        ended: start + 5_400_000,
+        sell: 1,
+      });
       expect((await store.all<{ rehearsal: number }>("SELECT rehearsal FROM recordings")).map((r) => Number(r.rehearsal))).toEqual([0, 0, 0]);
     });
     await atVersion(engine, 21, async (store) => {

@@ -1,4 +1,4 @@
-import { REPLAY_CHAT_LIMIT, replayUntilOf, type ReplayChat } from "../../contracts/replay.ts";
+import { REPLAY_CHAT_LIMIT, type ReplayChat } from "../../contracts/replay.ts";
 import type { ChatMessageStore } from "../chat/messages.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
 import type { SettingsService } from "../settings/service.ts";
@@ -54,7 +54,8 @@ export class ReplayService {
     const { phase, endedAtMs, replayUntilMs } = night;
     if (endedAtMs === null) return { state: "live" };
     const s = await this.settings.get();
-    if (phase === "closed") return s.replayEnabled && (await this.phases.facts()).anyKept ? { state: "ended", endedAt: replayUntilMs } : { state: "over", endedAt: endedAtMs, replay: "none" };
+    if (phase === "closed")
+      return s.replayEnabled && (await this.phases.facts()).anyKept ? { state: "ended", endedAt: replayUntilMs } : { state: "over", endedAt: endedAtMs, replay: "none" };
     const kept = phase === "replay" ? await this.recordings.replayable() : [];
     if (kept.length === 0) return { state: "over", endedAt: endedAtMs, replay: s.replayEnabled ? "coming" : "none" };
     // When the night was: when it went live (a pre-show before the start included), else its start.

@@ -79,11 +79,7 @@ export function ReplayCard({ settings }: { settings: LivestreamSettings }) {
       >
         <Switch
           label="Replay after the event"
-          description={
-            enabled
-              ? "On: once you end the night (in The night card), pass holders watch the kept recordings."
-              : "Off: after the night, pass holders see no replay."
-          }
+          description={enabled ? "On: once you end the night (in The night card), pass holders watch the kept recordings." : "Off: after the night, pass holders see no replay."}
           checked={enabled}
           onCheckedChange={setEnabled}
         />

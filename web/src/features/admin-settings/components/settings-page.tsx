@@ -17,7 +17,10 @@ export function SettingsPage() {
   useQueryErrorToast(settings, "Failed to fetch livestream settings.");
   return (
     <>
-      <AdminPageHeader title="Settings" description="The night and its phases, the event, its thumbnail, price and organiser, the fake viewers, the stream source and the replay." />
+      <AdminPageHeader
+        title="Settings"
+        description="The night and its phases, the event, its thumbnail, price and organiser, the fake viewers, the stream source and the replay."
+      />
       {settings.data ? (
         <Loaded settings={settings.data} />
       ) : settings.isError ? (

@@ -69,7 +69,13 @@ export function ReplayStream({ title, playback, headerEnd, onReload }: ReplayStr
         )
       }
       stats={ended ? undefined : <ReplayFacts startedAt={playback.startedAt} duration={playback.duration} />}
-      chat={ended ? <ReplayChatClosed nightOver={!!playback.nightEndedAt} replayComing={playback.replayComing === true} /> : <ReplayChat index={index} loading={chat.isPending} failed={chat.isError} onRetry={() => void chat.refetch()} cut={cut} />}
+      chat={
+        ended ? (
+          <ReplayChatClosed nightOver={!!playback.nightEndedAt} replayComing={playback.replayComing === true} />
+        ) : (
+          <ReplayChat index={index} loading={chat.isPending} failed={chat.isError} onRetry={() => void chat.refetch()} cut={cut} />
+        )
+      }
     />
   );
 }
@@ -106,7 +112,9 @@ function NightOver({ endedAt, replayComing }: { endedAt: string; replayComing: b
         <p className="stream-player-text">
           It ended on <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>.
         </p>
-        <p className="stream-player-text">{replayComing ? "Its replay is being prepared: it will play here soon, with the chat as it happened." : "There is no replay of this night. Thank you for watching."}</p>
+        <p className="stream-player-text">
+          {replayComing ? "Its replay is being prepared: it will play here soon, with the chat as it happened." : "There is no replay of this night. Thank you for watching."}
+        </p>
       </div>
     </div>
   );

@@ -105,7 +105,16 @@ describe("LiveStore", () => {
     expect([store.username.value, store.isModerator.value]).toEqual(["Ghoul", true]);
     store.apply({
       type: "settings_update",
-      settings: { eventTitle: "New", embedUrl: "", thumbnailUrl: "/t.jpg", donationGoal: 9000, isActive: true, startDate: "2030-01-01T00:00:00.000Z" },
+      settings: {
+        eventTitle: "New",
+        embedUrl: "",
+        thumbnailUrl: "/t.jpg",
+        donationGoal: 9000,
+        isActive: true,
+        startDate: "2030-01-01T00:00:00.000Z",
+        phase: "upcoming",
+        night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
+      },
     });
     expect(store.settings.value?.eventTitle).toBe("New");
   });
