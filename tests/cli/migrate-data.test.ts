@@ -241,6 +241,10 @@ async function holdAnEvent(app: TestApp): Promise<Event> {
     recording.id,
     Date.now() - 5000,
   );
+  // A second sign-in of the owner, ended from the first (admin_session_ends keeps why, for that browser).
+  await loginAsAdmin(app);
+  const newest = (await app.ctx.store.get<{ id: string }>("SELECT id FROM admin_sessions ORDER BY created_at DESC LIMIT 1"))!.id;
+  expect(await app.ctx.admins.endSessions("ended-elsewhere", "id = ?", newest)).toBe(1);
   // Last, as it changes how the owner signs in — the team: an invite, recovery codes, a security key and a sign-in waiting for its second factor.
   const owner = (await app.ctx.admins.findById((await app.ctx.store.get<{ id: number }>("SELECT id FROM admins ORDER BY id LIMIT 1"))!.id))!;
   await app.ctx.adminTeam.team.invite("ally@example.com", "support", owner);

@@ -9,7 +9,7 @@ import * as tar from "tar-stream";
 import { SCHEMA_VERSION } from "../../src/db/migrations.ts";
 import { publish } from "../ingest/rtmp-support.ts";
 import { mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
-import { ingestWithKey, TestClient } from "../support/app.ts";
+import { ingestWithKey, LEGAL_LINKS, TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { runCli } from "../support/cli.ts";
 import { FAKE_STRIPE_WEBHOOK_SECRET, fakeStripeFlags, startFakeStripe } from "../support/fake-stripe.mjs";
@@ -214,7 +214,7 @@ describe("the restore drill", () => {
 
       if (!mediaToolsMissing) {
         // The night is over: the replay plays what was recorded before the box died, and its chat.
-        expect((await warden.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+        expect((await warden.post("/api/admin/event/end", {})).status).toBe(200);
         const watcher = watchers[2]!;
         const playback = (await watcher.get("/api/stream/playback")).body;
         expect(playback).toMatchObject({ kind: "replay", url: "/api/stream/replay/index.m3u8" });
@@ -438,6 +438,10 @@ describe("payments made after the backup", () => {
     const passes: Record<string, { intentId: string; code?: string }> = {};
     const server = await startServer(dataDir, flags);
     try {
+      // Real card payments sell once the organiser's legal links are published.
+      const warden = new TestClient(server.url);
+      expect((await warden.post("/api/admin/login", { username: "warden", password: "s3cret-pass" })).status).toBe(200);
+      expect((await warden.put("/api/admin/livestream-settings", LEGAL_LINKS)).status).toBe(200);
       // Before the backup: two passes sold; a third buyer opens the payment dialog and pays after it.
       for (const name of ["early", "later-refunded"]) {
         const intentId = await startIntent(server, `${name}@example.com`);

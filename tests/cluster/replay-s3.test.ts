@@ -51,7 +51,7 @@ describe.skipIf(!ready)("recordings in a bucket, across a cluster", () => {
     expect((await admin.get("/api/admin/recordings")).body.freeBytes).toBeNull();
 
     // The night is over; a viewer on beta (which recorded nothing) replays it from the bucket.
-    expect((await admin.put("/api/admin/livestream-settings", { isActive: false })).status).toBe(200);
+    expect((await admin.post("/api/admin/event/end", {})).status).toBe(200);
     const viewer = beta.client();
     const { accessCode } = await buyDemoCode(viewer);
     expect((await enter(viewer, accessCode, "Mara")).status).toBe(200);

@@ -6,7 +6,7 @@ import { closeStore, openStore } from "../../src/db/database.ts";
 import { createTestDatabase, testEngines } from "../support/postgres.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { startFakeStripe, stripeEventPayload, type FakeStripe } from "../support/fake-stripe.mjs";
-import { adminSession } from "../support/app.ts";
+import { adminSession, LEGAL_LINKS } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { WsClient } from "../support/ws.ts";
 import { startServer, type ServerProcess } from "../support/server.ts";
@@ -63,6 +63,8 @@ for (const engine of await testEngines()) {
     const setupCtx = await createContext({ ...defaultConfig(), dataDir, databaseUrl }, setupDb, silentLogger);
     const viewers = await Promise.all(Array.from({ length: 5 }, async (_, i) => ({ name: `mourner${i}`, ...(await viewerSession(setupCtx, `mourner${i}`, "SKP")) })));
     const adminCookie = await adminSession(setupCtx);
+    // Real card payments sell once the organiser's legal links are published.
+    await setupCtx.settings.update(LEGAL_LINKS);
     await disposeContext(setupCtx);
     await closeStore(setupDb);
 

@@ -180,6 +180,10 @@ const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/api/stream/hls/*", auth: "viewer", body: "none", weight: 2 },
   { method: "GET", path: "/api/stream/live/*", auth: "viewer", body: "none", weight: 2 },
   { method: "GET", path: "/api/admin/ingest", auth: "admin", body: "none" },
+  { method: "GET", path: "/api/admin/events", auth: "admin", body: "none", weight: 0.3 },
+  { method: "GET", path: "/api/admin/ready-to-sell", auth: "admin", body: "none", weight: 0.5 },
+  { method: "POST", path: "/api/admin/event/open", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/event/end", auth: "admin", body: "none", weight: 0.3 },
   { method: "POST", path: "/api/admin/ingest/rotate-key", auth: "admin", body: "none", weight: 0.3 },
   { method: "POST", path: "/api/admin/ingest/reveal-key", auth: "admin", body: "none" },
   // The team: second factors, step-up, sessions, members, invites, the audit log.
@@ -406,16 +410,21 @@ async function run(url: string, c: Case): Promise<Outcome> {
   } catch (error) {
     return { status: 0, failure: `request failed: ${(error as Error).message}` };
   }
-  const text = c.method === "HEAD" ? "" : await res.text();
+  // The panel's event stream stays open while it is read: its headers are the answer, the body is left.
+  const streaming = res.status === 200 && (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  if (streaming) await res.body?.cancel();
+  const text = c.method === "HEAD" || streaming ? "" : await res.text();
   const status = res.status;
   // Bun answers an oversized request line or header block itself, before any of our code runs.
   if (status === 431 || status === 414) return { status };
   // The relay's one 5xx: its origin unreachable (an admin fuzzed it to another address), said with Retry-After.
   const originDown = status === 503 && c.path.startsWith("/api/stream/hls/") && res.headers.get("retry-after") !== null;
+  // The stream's answer once the night is over (the fuzz ends it through POST /api/admin/event/end), said with Retry-After.
+  const offAir = status === 503 && c.path.startsWith("/api/stream/") && res.headers.get("retry-after") !== null && text.includes("off the air");
   // The health check's own answer when the database took over its 2 s bound (the fuzz's load on a busy
   // machine can hold a PostgreSQL connection that long): what a load balancer is meant to read.
   const healthSaysDatabaseAway = status === 503 && (c.path === "/healthz" || c.path === "/readyz") && /"(unavailable)"/.test(text);
-  if (status >= 500 && !originDown && !healthSaysDatabaseAway) return { status, failure: `${status} ${text.slice(0, 300)}` };
+  if (status >= 500 && !originDown && !offAir && !healthSaysDatabaseAway) return { status, failure: `${status} ${text.slice(0, 300)}` };
   if (status < 200) return { status, failure: `unexpected status ${status}` };
   const pathname = c.path.split("?")[0]!;
   const isApi = pathname.startsWith("/api/") || pathname === "/api" || ["/healthz", "/readyz", "/metrics"].includes(pathname) || pathname.startsWith("/uploads/");

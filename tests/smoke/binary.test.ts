@@ -38,10 +38,15 @@ test("the executable creates its data dir beside where it runs", () => {
   expect(readdirSync(join(dir, "data"))).toContain("dreadcast.db");
 });
 
-test("/ and a deep page route serve index.html with no-cache", async () => {
-  for (const path of ["/", "/admin/login", "/livestream", "/some/unknown/page"]) {
+test("/ and a deep page route serve index.html with no-cache; a page that does not exist is the same page with a 404", async () => {
+  for (const [path, status] of [
+    ["/", 200],
+    ["/admin/login", 200],
+    ["/livestream", 200],
+    ["/some/unknown/page", 404],
+  ] as const) {
     const res = await fetch(url + path);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(status);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(await res.text()).toContain('<div id="root">');
