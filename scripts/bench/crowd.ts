@@ -51,7 +51,16 @@ export async function crowdBench(c: BenchContext): Promise<Record<string, unknow
     "crowd",
     `median of ${plural(rounds.length, "round")}: batched ${fmt(batched.serverCpuPercent, 1)}% (${each("batched")}), batched floor ${fmt(batchedFloor.serverCpuPercent, 1)}% (${each("batchedFloor")})`,
   );
+  const vsFloor = batched.serverCpuPercent / batchedFloor.serverCpuPercent;
+  const vsFloorOk = vsFloor <= 1.2;
+  c.line("crowd", `ratio: batched server CPU ${fmt(vsFloor, 2)}× the batched floor's (≤ 1.2×: ${c.verdict(vsFloorOk)})`);
   c.summary.push(
+    {
+      benchmark: "Busy chat: server CPU ÷ the batched floor's",
+      figure: `${fmt(vsFloor, 2)}× (${fmt(batched.serverCpuPercent, 1)}% vs ${fmt(batchedFloor.serverCpuPercent, 1)}% of a core, medians of ${plural(rounds.length, "round")})`,
+      target: "≤ 1.2×",
+      ok: vsFloorOk,
+    },
     {
       benchmark: `Busy chat (${viewers} × ${perSec} msg/s): every line delivered`,
       figure: `${fmt(Math.max(...batchedRuns.map((r) => r.lostPercent)), 2)}% lost, ${batchedRuns.reduce((n, r) => n + r.refused, 0)} refused in ${plural(rounds.length, "run")} (${fmt(batched.deliveriesPerSec, 0)} deliveries/s, ${fmt(batched.linesPerFrame, 1)} lines per frame)`,

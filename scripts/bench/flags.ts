@@ -27,6 +27,10 @@ server and the batched floor take, the CPU figure being each one's median)
 --lighthouse-runs N (3: audits of each page, the median one being the figure)
 --nice=N (run the benchmark, its servers and load at this priority, e.g. --nice=-10 on a shared machine)
 --bin PATH (default dist/dreadcast; copied first, under the build lock)
+--against REF (also build REF — a commit, a tag, HEAD~20, the last release — in a temporary worktree, run
+the chosen benchmarks for both executables in turn, and print each key figure's ratio now ÷ then against its
+ceiling; a figure past its ceiling fails the run. Builds are kept in test-results/bench/builds/)
+--idle-seconds T (60: the idle server's CPU measured beside a bare Bun.serve's)
 --help (this text)`;
 
 /** The command line as given (process.argv); throws on a flag it does not know. */
@@ -64,6 +68,8 @@ export function readFlags() {
       servers: { type: "string", default: "dreadcast,floor,socketio" },
       nice: { type: "string" },
       bin: { type: "string" },
+      against: { type: "string" },
+      "idle-seconds": { type: "string" },
     },
   }).values;
 }
@@ -85,6 +91,7 @@ export function sizes(flags: Flags) {
     seconds: num(flags.seconds, 20, 5),
     warmup: num(flags.warmup, 3, 1),
     idle: num(flags.idle, 5000, 500),
+    idleSeconds: num(flags["idle-seconds"], 60, 10),
     storm: num(flags.storm, 1000, 100),
     heartRate: num(flags["heart-rate"], 10, 10),
     httpSeconds: num(flags["http-seconds"], 10, 4),
