@@ -19,7 +19,7 @@ import { eventPhaseAdminRoutes } from "./modules/event-phase/routes.ts";
 import { adminPanelRoutes } from "./modules/admin-panel/index.ts";
 import { uploadRoutes } from "./modules/uploads/index.ts";
 import { UploadService } from "./modules/uploads/service.ts";
-import { chatRoutes } from "./modules/chat/index.ts";
+import { chatSocketRoute } from "./modules/chat/index.ts";
 import { eventPageRoutes } from "./modules/event-page/index.ts";
 import { reminderRoutes } from "./modules/reminders/index.ts";
 import { REMINDER_TICK_MS } from "./modules/reminders/service.ts";
@@ -93,6 +93,8 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?:
   const replay = replayStreamRoute(ctx, errorAnswer);
   // The other instances of a cluster read this one's stream here, with its secret; viewers never can.
   const internal = internalIngestRoute(ctx, errorAnswer);
+  // The chat's socket: upgraded by the server itself, each socket carrying only who it is (chat/index.ts).
+  const chatSocket = chatSocketRoute(ctx, errorAnswer);
   // The relay's requests (several a second per hundred viewers) are matched by the server itself and
   // answered without the framework's per-request pipeline. The server matches the path as sent: one whose
   // dot segments lead elsewhere goes to the app like any other request.
@@ -100,6 +102,7 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?:
     [`${RELAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, RELAY_PREFIX) ? relay(request) : app.fetch(request)) },
     [`${INGEST_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INGEST_PREFIX) ? ingest(request) : app.fetch(request)) },
     [`${REPLAY_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, REPLAY_PREFIX) ? replay(request) : app.fetch(request)) },
+    "/ws": { GET: (request: Request, server: Parameters<typeof chatSocket>[1]): Promise<Response | undefined> => chatSocket(request, server) },
     [`${INTERNAL_PREFIX}*`]: { GET: (request: Request): Response | Promise<Response> => (isBelow(request.url, INTERNAL_PREFIX) ? internal(request) : app.fetch(request)) },
   };
   // reusePort off: a second server on the same port must fail to bind, not quietly take half the viewers.
@@ -156,7 +159,6 @@ export async function createApp(ctx: AppContext, assets?: WebAsset[], preloads?:
     .use(recordingAdminRoutes(ctx))
     .use(replayChatRoutes(ctx))
     .use(streamRoutes(ctx, relay, ingest))
-    .use(chatRoutes(ctx))
     .use(eventPageRoutes(eventPage))
     .use(reminderRoutes(ctx.reminders))
     .use(web);

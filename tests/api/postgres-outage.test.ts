@@ -117,7 +117,7 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     const hearts = app.ctx.chat.heartCount() + 3;
     for (let i = 0; i < 3; i++) aliceWs.send({ type: "send_heart" });
     await bramWs.next("hearts", (e) => e.count === hearts);
-    await Bun.sleep(1500); // the mail worker's and the counters' ticks keep failing meanwhile
+    await Bun.sleep(1500); // the counters' ticks keep failing meanwhile (an idle mail worker reads nothing until a message is queued or falls due)
     expect(aliceWs.socket.readyState).toBe(WebSocket.OPEN);
     expect(bramWs.socket.readyState).toBe(WebSocket.OPEN);
     expect(bramWs.of("error")).toEqual([]);
@@ -128,7 +128,7 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
     expect(said("warn: database unavailable, requests that need it are answered 503")).toBe(1);
     expect(said("warn: database unavailable, chat frames that need it are refused")).toBe(1);
-    expect(said("warn: e-mail queue not read")).toBe(1);
+    expect(said("warn: e-mail queue not read")).toBeLessThanOrEqual(1);
     expect(said("warn: heart count not saved")).toBe(1);
 
     // Back: within a few seconds, with no restart.
@@ -167,7 +167,9 @@ describe.skipIf(!available)("PostgreSQL lost while running", () => {
     await eventually(async () => (await store.get<{ value: number }>("SELECT value FROM event_counters WHERE name = 'hearts'"))?.value === hearts, 3000);
 
     // And said when it was over.
-    await eventually(() => said("info: e-mail queue read again") === 1, 3000);
+    // (the mail worker says it is back only if it said it was lost: it reads the queue when there is something to send)
+    const mailLost = said("warn: e-mail queue not read");
+    await eventually(() => said("info: e-mail queue read again") === mailLost, 3000);
     expect(said("info: heart count saved again")).toBe(1);
     expect(logged.filter((line) => line.startsWith("error:"))).toEqual([]);
     for (const ws of [aliceWs, bramWs, carolWs]) ws.close();

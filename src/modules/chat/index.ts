@@ -1,8 +1,10 @@
-import { Elysia } from "elysia";
+import type { ServerWebSocket } from "bun";
 import type { Config } from "../../config.ts";
 import type { AppContext } from "../../context.ts";
-import { clientIpPlugin, isCrossSite } from "../../http/security.ts";
-import { forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { clientAddress } from "../../http/client-ip.ts";
+import { errorResponse, type ErrorAnswerer } from "../../http/error-answer.ts";
+import { apiHeaders, isCrossSite } from "../../http/security.ts";
+import { badRequest, forbidden, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import { roleCan } from "../../contracts/team.ts";
 import { findPerson } from "../access/person.ts";
 import { PaymentDonationReporter } from "./donations.ts";
@@ -46,44 +48,79 @@ async function identify(ctx: AppContext, request: Request): Promise<ChatIdentity
   };
 }
 
+/** What Bun's server is asked for here: the socket's upgrade and the client's address. */
+interface UpgradingServer extends TopicPublisher {
+  upgrade(request: Request, options: { data: ChatSocketData }): boolean;
+  requestIP(request: Request): { address: string } | null;
+}
+
 /**
- * `/ws`: the live chat, hearts, counts and moderation. The upgrade is refused (403 cross-site or banned,
- * 401 without a session) before any socket exists; after that every frame goes through the router.
+ * What each open socket carries (Bun's `ws.data`): who it is, from where, and the three handlers the
+ * server's WebSocket dispatcher calls (`ws.data.open/message/close`, the one dispatcher of the app's
+ * server). The handlers are the route's own, shared by every socket: an idle socket holds these few fields.
  */
-export function chatRoutes(ctx: AppContext) {
+interface ChatSocketData {
+  id: string;
+  identity: ChatIdentity;
+  ip: string;
+  open(ws: ServerWebSocket<ChatSocketData>): void;
+  message(ws: ServerWebSocket<ChatSocketData>, message: string | Buffer): void;
+  close(ws: ServerWebSocket<ChatSocketData>): void;
+}
+
+/**
+ * A frame as the router reads it: a text frame that looks like JSON (an object or an array) parsed, any
+ * other text as it came, a binary frame as its bytes (refused by the router as not a JSON object).
+ */
+function readFrame(message: string | Buffer): unknown {
+  if (typeof message !== "string") return new Uint8Array(message);
+  const first = message.charCodeAt(0);
+  if (first === 123 || first === 91) {
+    try {
+      return JSON.parse(message) as unknown;
+    } catch {
+      return message;
+    }
+  }
+  return message;
+}
+
+/**
+ * `/ws`: the live chat, hearts, counts and moderation, served from the server's own route table (app.ts)
+ * rather than through the framework, which would keep every request's whole context on each socket and
+ * wrap every frame in an object of its own. The upgrade is refused (429 too many attempts, 403 cross-site
+ * or banned, 401 without a session) before any socket exists, answered as the app answers errors; after
+ * that every frame goes through the router.
+ */
+export function chatSocketRoute(ctx: AppContext, errorAnswer: ErrorAnswerer): (request: Request, server: UpgradingServer) => Promise<Response | undefined> {
   const hub = ctx.chat;
   const router = new ChatFrameRouter(hub, ctx.log, new PaymentDonationReporter(ctx.payments, () => ctx.site.url()), ctx.store, ctx.cluster);
-
+  const headers = apiHeaders(ctx.config);
   // Reconnecting after a drop is normal; a stream of upgrades from one address is not.
   const upgradesPerIp = ctx.cluster.limiter("ws-upgrades", UPGRADES_PER_IP_PER_MINUTE, 60_000);
-
-  // The broadcasts go through the server's pub/sub; taken when it starts (asking for `server` in a route's
-  // context would put a getter into the context of every route of the app).
   let publisher: TopicPublisher | null = null;
+  let sockets = 0;
 
-  return new Elysia({ name: "chat" })
-    .onStart((app) => {
-      publisher = app.server;
-    })
-    .use(clientIpPlugin(ctx.config))
-    .derive(async ({ request, clientIp }) => {
-      const wait = await upgradesPerIp.hit(clientIp);
+  const open = (ws: ServerWebSocket<ChatSocketData>) => hub.open(ws.data.id, ws, ws.data.identity, publisher, ws.data.ip);
+  const message = (ws: ServerWebSocket<ChatSocketData>, raw: string | Buffer) => {
+    void router.receive(ws.data.id, readFrame(raw));
+  };
+  const close = (ws: ServerWebSocket<ChatSocketData>) => hub.closed(ws.data.id);
+
+  return async (request, server) => {
+    try {
+      publisher ??= server;
+      const ip = clientAddress(server.requestIP(request)?.address, request.headers.get("x-forwarded-for"), ctx.config.trustProxy);
+      const wait = await upgradesPerIp.hit(ip);
       if (wait > 0) throw tooManyRequests("Too many connection attempts. Please wait a moment and try again.", wait);
       if (!isSameOriginUpgrade(request, ctx.config)) throw forbidden("Cross-site WebSocket connection refused");
       const identity = await identify(ctx, request);
       if (!identity) throw unauthorized("Please enter your access code to continue.");
-      await hub.admit(identity, clientIp);
-      return { chatIdentity: identity, chatIp: clientIp };
-    })
-    .ws("/ws", {
-      open(ws) {
-        hub.open(ws.id, ws.raw, ws.data.chatIdentity, publisher, ws.data.chatIp);
-      },
-      message(ws, message) {
-        return router.receive(ws.id, message);
-      },
-      close(ws) {
-        hub.closed(ws.id);
-      },
-    });
+      await hub.admit(identity, ip);
+      if (server.upgrade(request, { data: { id: String(++sockets), identity, ip, open, message, close } })) return undefined;
+      throw badRequest("Expected a websocket connection");
+    } catch (error) {
+      return errorResponse(errorAnswer(error), headers);
+    }
+  };
 }

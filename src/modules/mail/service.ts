@@ -18,6 +18,7 @@ export interface QueuedMail {
 }
 
 export interface MailQueueOptions {
+  /** How often a worker sharing the queue with others looks for what they queued (a sole worker is told instead). */
   pollMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -34,6 +35,10 @@ const DEFAULTS: MailQueueOptions = { pollMs: 1000, retryBaseMs: 1000, retryMaxMs
 
 /** How long a worker holds the messages it took before another may take them (it died mid-send): past the transport's timeouts. */
 const CLAIM_MS = 60_000;
+/** A sole worker with nothing due looks again this long after, whatever it was told (a row put in by hand, a clock moved). */
+const IDLE_RECHECK_MS = 60_000;
+/** A message queued inside a transaction is looked for again this soon, in case the nudge came before the commit. */
+const AFTER_COMMIT_MS = 1000;
 
 interface QueueRow {
   id: number;
@@ -56,7 +61,14 @@ interface QueueRow {
  */
 export class MailService {
   private readonly options: MailQueueOptions;
-  private timer: ReturnType<typeof setInterval> | null = null;
+  /** Started and not paused. */
+  private started = false;
+  /** The only worker on its queue: it wakes when a message is queued here or falls due, and polls for nothing. */
+  private sole = true;
+  /** Where workers share the queue: the poll for what the others queued. */
+  private poll: ReturnType<typeof setInterval> | null = null;
+  /** A sole worker's next look, at the earliest time a message falls due (or IDLE_RECHECK_MS). */
+  private wake: { timer: ReturnType<typeof setTimeout>; at: number } | null = null;
   private running: Promise<number> | null = null;
   private rerun = false;
   /** The queue out of reach (the database away): said once, not on every tick, and again when it is back. */
@@ -92,7 +104,10 @@ export class MailService {
       now,
       now,
     );
-    if (result.changes > 0) this.kick();
+    if (result.changes > 0) {
+      this.kick();
+      if (this.store.inTransaction()) this.wakeIn(AFTER_COMMIT_MS);
+    }
     return result.changes > 0;
   }
 
@@ -165,16 +180,21 @@ export class MailService {
    * where several workers share the queue, a dead worker's claims run out after CLAIM_MS instead.
    */
   start(soleWorker = true): void {
-    if (this.timer) return;
+    if (this.started) return;
+    this.started = true;
+    this.sole = soleWorker;
     if (soleWorker) void this.store.run("UPDATE email_queue SET claimed_until = 0 WHERE claimed_until > 0").catch(() => {});
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    else this.poll = setInterval(() => this.kick(), this.options.pollMs);
     this.kick();
   }
 
   /** Stops taking messages from the queue (another instance of the cluster sends them now); `start` resumes. */
   async pause(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.started = false;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = null;
     await this.running;
   }
 
@@ -185,7 +205,7 @@ export class MailService {
 
   /** Runs the worker now (or right after the current run). */
   kick(): void {
-    if (!this.timer) return;
+    if (!this.started) return;
     if (this.running) {
       this.rerun = true;
       return;
@@ -194,21 +214,58 @@ export class MailService {
     // the transaction that queued the message, if one did: the worker reads the queue once it committed.
     this.store.outside(() =>
       setTimeout(() => {
-        if (this.timer) void this.processDue();
+        if (this.started) void this.processDue();
       }, 0),
     );
+  }
+
+  /** A sole worker's next look in `ms` at the latest (an earlier one already set stands). */
+  private wakeIn(ms: number): void {
+    if (!this.started || !this.sole) return;
+    const at = Date.now() + Math.max(0, ms);
+    if (this.wake && this.wake.at <= at) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = this.store.outside(() =>
+      setTimeout(() => {
+        this.wake = null;
+        this.kick();
+      }, at - Date.now()),
+    );
+    this.wake = { timer, at };
+  }
+
+  /** After a sole worker's run: its next look when the earliest pending message falls due (or its claim runs out). */
+  private async scheduleNext(): Promise<void> {
+    if (!this.started || !this.sole) return;
+    let next: number | null;
+    try {
+      const row = await this.store.get<{ due: number | null }>(
+        "SELECT MIN(CASE WHEN claimed_until > next_attempt_at THEN claimed_until ELSE next_attempt_at END) AS due FROM email_queue WHERE status = 'pending'",
+      );
+      next = row?.due == null ? null : Number(row.due);
+    } catch {
+      // The queue out of reach (said by the run): looked at again as soon as a retry would be.
+      next = Date.now() + this.options.retryBaseMs;
+    }
+    // Never sooner than a poll would have looked: what a run left for later (the mail server away) waits that long.
+    this.wakeIn(next === null ? IDLE_RECHECK_MS : Math.min(IDLE_RECHECK_MS, Math.max(this.options.pollMs, next - Date.now())));
   }
 
   /** Sends every message that is due; one run at a time. Returns how many went out. */
   processDue(): Promise<number> {
     if (this.running) return this.running;
-    this.running = this.sendDue().finally(() => {
-      this.running = null;
-      if (this.rerun && this.timer) {
-        this.rerun = false;
-        this.kick();
-      }
-    });
+    this.running = this.sendDue()
+      .then(async (sent) => {
+        if (!this.rerun) await this.scheduleNext();
+        return sent;
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.rerun && this.started) {
+          this.rerun = false;
+          this.kick();
+        }
+      });
     return this.running;
   }
 
