@@ -48,11 +48,13 @@ export function webBuildOptions(outdir: string, stylesheets = new Map<string, st
     target: "browser",
     minify: true,
     splitting: true,
-    // Side-effect-free chunks under 2 KiB of source fold into a chunk more screens load: fewer, larger files,
-    // which compress better and cost fewer requests on a phone's network. Measured (npm run bundle-report):
-    // /livestream 104.3 KiB with none folded, 103.9 at 2 KiB, 104.3 at 4 KiB, 105.8 at 16 KiB, where folding
-    // puts code a screen does not use (the panel's icons) into a chunk it loads.
-    minChunkSize: 2048,
+    // Side-effect-free chunks under 4 KiB of source fold into a chunk more screens load: fewer, larger files,
+    // which compress better and cost fewer requests on a phone's network. Measured (npm run bundle-report),
+    // with the night's phases, the break card and Donate's closed reason in the stream screen: /livestream
+    // 104.9 KiB at 1 KiB, 105.0 at 2, 105.0 at 3, 104.8 at 4, 105.4 at 6 and 8 (where folding puts code a
+    // screen does not use into a chunk it loads); / 83.1–83.3 at each. Earlier, before them: 103.9 at 2 KiB,
+    // 104.3 at 4, 105.8 at 16.
+    minChunkSize: 4096,
     sourcemap: "none",
     publicPath: "/",
     naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },

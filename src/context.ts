@@ -175,12 +175,19 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     log,
   );
   cluster.single("relay-recording", relayRecorder);
-  const reloadStream = () => stream.load().catch((error: unknown) => log.error("could not read the stream source again", error));
+  const reloadStream = () =>
+    stream.load().then(
+      () => relayRecorder.nudge(),
+      (error: unknown) => log.error("could not read the stream source again", error),
+    );
   cluster.listen((message) => {
     if (message.k === "reload" && message.what === "stream") void reloadStream();
   });
   cluster.onResync(() => void reloadStream());
-  stream.onSaved = () => cluster.send({ k: "reload", what: "stream" });
+  stream.onSaved = () => {
+    cluster.send({ k: "reload", what: "stream" });
+    relayRecorder.nudge();
+  };
   ledger.onEffects((effects) => {
     for (const codeId of effects.revokedCodeIds ?? []) chat.closeCode(codeId);
     if (effects.donationTotalChanged) chat.broadcastDonationTotal().catch((error: unknown) => log.error("could not announce the donation total", error));

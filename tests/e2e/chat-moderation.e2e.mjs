@@ -47,7 +47,7 @@ app.browserTest("a moderator times a viewer out from the message menu (the viewe
     await banLine.getByText("Confirm?").waitFor();
     await screenshotWidths(page, "chat-ban-reason");
     await banLine.getByRole("button", { name: "Yes" }).click();
-    await viewer.page.getByText("You have been banned from this event.").waitFor();
+    await viewer.page.getByText("You have been banned from this event.", { exact: true }).waitFor();
     const bans = await (await theAdmin()).bannedUsers();
     assert.deepEqual(
       bans.map((b) => [b.username, b.bannedBy, b.reason]),

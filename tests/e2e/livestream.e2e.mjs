@@ -234,7 +234,7 @@ app.browserTest("a moderator deletes, pins, kicks and bans through the Confirm? 
     await trollLine.getByRole("button", { name: "Ban Troll" }).click();
     await trollLine.getByRole("button", { name: "Yes" }).click();
     await chatLine(page, "troll line").waitFor({ state: "detached" });
-    await troll.page.getByText("You have been banned from this event.").waitFor();
+    await troll.page.getByText("You have been banned from this event.", { exact: true }).waitFor();
     await troll.page.getByRole("button", { name: "RECONNECT" }).waitFor();
     await screenshotWidths(page, "livestream-moderator");
     await assertAccessible(page, "/livestream as a moderator");

@@ -176,7 +176,7 @@ app.browserTest("an admin bans a viewer and refunds their pass in one step from 
     // Clear of the chat's message box and buttons, and of the moderator's buttons on the lines.
     await assertToastCoversNothing(page);
     await screenshotViewportWidths(page, "chat-ban-and-refund-done");
-    await viewer.page.getByText("You have been banned from this event.").waitFor();
+    await viewer.page.getByText("You have been banned from this event.", { exact: true }).waitFor();
 
     const payments = await (await page.request.get("/api/admin/payments")).json();
     assert.equal(payments.find((p) => p.code === victim.code).status, "refunded");
@@ -198,7 +198,7 @@ app.browserTest("an admin bans a viewer and refunds their pass in one step from 
       await next.getByRole("button", { name: "Yes" }).click();
       await toastWith(page, "Refund Failed").getByText("The pass of Unlucky could not be refunded.", { exact: true }).waitFor();
       assert.deepEqual(await page.evaluate(() => window.toastTitles), ["User Banned", "Refund Failed"]);
-      await second.page.getByText("You have been banned from this event.").waitFor();
+      await second.page.getByText("You have been banned from this event.", { exact: true }).waitFor();
       const after = await (await page.request.get("/api/admin/payments")).json();
       assert.equal(after.find((p) => p.code === unlucky.code).status, "succeeded", "nothing was refunded");
     } finally {

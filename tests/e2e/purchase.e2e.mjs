@@ -58,7 +58,7 @@ app.browserTest("the landing page shows the price, the countdown, the OR divider
   await screenshotWidths(page, "purchase-home");
 });
 
-app.browserTest("the countdown refreshes every second; once the event has started the page says it is live instead", async ({ page }) => {
+app.browserTest("the countdown refreshes every second; once the event has started and the stream is on the air the page says it is live instead", async ({ page }) => {
   await routeSettings(page, { startDate: new Date(Date.now() + 3 * DAY + 90_000).toISOString() });
   await page.goto("/");
   await page.waitForFunction(() => document.querySelector(".countdown-value")?.textContent === "03");
@@ -66,7 +66,12 @@ app.browserTest("the countdown refreshes every second; once the event has starte
   await page.waitForFunction((before) => document.querySelectorAll(".countdown-value")[3]?.textContent !== before, first, { timeout: 2500 });
 
   await page.unrouteAll();
-  await routeSettings(page, { startDate: new Date(Date.now() - 60_000).toISOString() });
+  const started = new Date(Date.now() - 60_000).toISOString();
+  await routeSettings(page, {
+    startDate: started,
+    phase: "live",
+    night: { onAir: true, openedAt: null, wentLiveAt: started, endedAt: null, latestEnd: null, onSale: true },
+  });
   await page.reload();
   await page.getByRole("heading", { name: "The event is live" }).waitFor();
   assert.equal(await page.locator(".countdown-value").count(), 0);

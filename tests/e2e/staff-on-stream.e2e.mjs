@@ -56,7 +56,7 @@ app.browserTest("a signed-in admin opens View Livestream and watches and moderat
     await assertAccessible(stream, "/livestream as the admin");
     await line.getByRole("button", { name: "Ban Heckler", exact: true }).click();
     await line.getByRole("button", { name: "Yes" }).click();
-    await viewer.page.getByText("You have been banned from this event.").first().waitFor();
+    await viewer.page.getByText("You have been banned from this event.", { exact: true }).first().waitFor();
     assert.deepEqual(problems, [], "no failed call and no console error on the admin's stream page");
 
     // On /access the admin is shown the way in without a code.

@@ -19,9 +19,13 @@ export interface CountsTickSockets {
   realViewerCount(): number;
 }
 
-/** The counts' tick (and the fake viewers' job, on the one instance that holds it). */
+/**
+ * The counts' tick (and the fake viewers' job, on the one instance that holds it). Alone, with no socket
+ * open, nobody is there to be told and nothing can be counted: the tick rests until a socket opens.
+ */
 export class CountsTick {
   private timer: ReturnType<typeof setInterval> | null = null;
+  private started = false;
 
   constructor(
     private readonly cluster: Cluster,
@@ -33,14 +37,36 @@ export class CountsTick {
   ) {}
 
   start(): void {
-    if (this.timer !== null) return;
+    if (this.started) return;
+    this.started = true;
     this.stats.start();
-    this.timer = setInterval(() => this.tick(), COUNTS_TICK_MS);
     this.cluster.single("fake-viewers", this.counters.fakeViewersJob());
+    if (this.cluster.clustered || this.sockets.here().sockets > 0) this.run();
   }
 
   stop(): void {
+    this.started = false;
     if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** A socket opened: the counts go out again (from the next tick; the socket was sent them as it opened). */
+  wake(): void {
+    if (!this.started || this.timer !== null) return;
+    this.stats.start();
+    this.run();
+  }
+
+  /** A socket closed: with none left (and alone), one last tick keeps what was counted, then the tick rests. */
+  maybeRest(): void {
+    if (!this.started || this.timer === null || this.cluster.clustered || this.sockets.here().sockets > 0) return;
+    this.tick();
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private run(): void {
+    this.timer = setInterval(() => this.tick(), COUNTS_TICK_MS);
   }
 
   /**

@@ -141,6 +141,7 @@ export class ChatHub {
     this.publisher ??= publisher;
     this.connections.set(id, newConnection(socket, identity, ip));
     this.limits.opened(identity.key, ip);
+    this.ticks.wake();
     socket.subscribe(BROADCAST_TOPIC);
     socket.cork(() => {
       socket.send(this.history.frame());
@@ -157,6 +158,7 @@ export class ChatHub {
     if (!connection) return;
     this.connections.delete(id);
     this.limits.closed(connection.identity.key, connection.ip);
+    this.ticks.maybeRest();
   }
 
   /** Open sockets in all, and the addresses holding them (for tests and the log). */

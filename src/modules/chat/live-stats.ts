@@ -28,9 +28,10 @@ export class LiveStats {
     this.counted.frames++;
   }
 
-  /** The rates count from now (when the ticks start). */
+  /** The rates count from now (when the ticks start, or start again after resting). */
   start(): void {
-    this.history.push({ at: Date.now(), lines: 0, hearts: 0 });
+    this.history.length = 0;
+    this.history.push({ at: Date.now(), lines: this.counted.lines, hearts: this.counted.hearts });
   }
 
   /** On each tick: the counts as they are now, the oldest beyond the window let go. */

@@ -19,6 +19,8 @@ export interface RelayFiles {
 const IDLE_MS = 2000;
 /** A playlist that is a recording already (VOD), or whose segments cannot be kept, is looked at again this often. */
 const RECHECK_MS = 30_000;
+/** With no relayed source, how often it looks anyway (a source saved is told at once, through `nudge`). */
+const NO_ORIGIN_MS = 60_000;
 /** An origin that gives no new segment for this long (down, or its playlist stuck) has ended its run. */
 const GONE_MS = 10_000;
 /** A segment numbered at or below the last one kept that starts this long after it ends belongs to a new numbering. */
@@ -63,6 +65,8 @@ export class RelayRecorder implements SingleJob {
   private lastNewAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private ticking: Promise<void> | null = null;
+  /** Told of a new source while a look was under way. */
+  private nudged = false;
   private on = false;
   private readonly told = new Set<string>();
   /** A database or store away: said once while it lasts, and the following goes on when it is back. */
@@ -96,6 +100,17 @@ export class RelayRecorder implements SingleJob {
     await this.endRun();
   }
 
+  /** The stream source was saved or read again: a recorder resting between looks looks now. */
+  nudge(): void {
+    if (!this.on) return;
+    // A look under way may have read the source before it changed: the next one follows at once.
+    if (this.ticking) this.nudged = true;
+    else if (this.timer) {
+      clearTimeout(this.timer);
+      this.schedule(0);
+    }
+  }
+
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -112,7 +127,9 @@ export class RelayRecorder implements SingleJob {
         )
         .then((next) => {
           this.ticking = null;
-          if (this.on) this.schedule(next);
+          const now = this.nudged;
+          this.nudged = false;
+          if (this.on) this.schedule(now ? 0 : next);
         });
     }, ms);
   }
@@ -126,7 +143,12 @@ export class RelayRecorder implements SingleJob {
       this.lastMsn = -1;
       this.sighted = null;
     }
-    if (!origin || !(await this.livestreamOn())) {
+    // No relayed source: nothing to follow until the source changes (`nudge`), with a slow look meanwhile.
+    if (!origin) {
+      await this.endRun();
+      return NO_ORIGIN_MS;
+    }
+    if (!(await this.livestreamOn())) {
       await this.endRun();
       return IDLE_MS;
     }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { EventPhase } from "@contracts/event-phase";
-import { eventMoment, eventStart, nightIsOver, streamIsLive } from "./event-status";
+import { eventMoment, eventStart, nightIsOver } from "./event-status";
+import { streamIsLive } from "@/features/livestream/utils/stream-is-live";
 
 const night = { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true };
 

@@ -40,8 +40,3 @@ export function eventMoment(settings: EventTiming, started: boolean): EventMomen
 export function nightIsOver(settings: EventTiming | undefined): boolean {
   return settings?.phase === "ended" || settings?.phase === "replay" || settings?.phase === "closed";
 }
-
-/** The stream is live: the doors open, and the server gave this viewer something to play. */
-export function streamIsLive(settings: EventTiming | undefined, playbackUrl: string | undefined): boolean {
-  return !!settings?.isActive && !!playbackUrl;
-}

@@ -12,7 +12,7 @@ import { ACCESS_DENIED_TITLE } from "@/lib/access-verdicts";
 import { LOCAL_KEYS, removeLocal, removeSession, SESSION_KEYS } from "@/lib/storage";
 import { toast, toastCouldNotOpen } from "@/hooks/use-toast";
 import { lazyPart, useLazyPart } from "@/hooks/use-lazy-part";
-import { streamIsLive } from "@/lib/event-status";
+import { streamIsLive } from "../utils/stream-is-live";
 import { livestreamSettingsQueryKey, useLivestreamSettings } from "@/lib/livestream-settings";
 import { useModeratorStatus } from "../api/get-moderator-status";
 import { playbackQueryKey, usePlayback } from "../api/get-playback";
