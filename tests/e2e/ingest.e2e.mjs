@@ -128,6 +128,9 @@ ingestTest(
       const code = await enterStream(page, "ObsOwl");
       await advances(page, 0.5);
       await page.getByText("Loading Stream").waitFor({ state: "detached" });
+      // Past the start, where hls.js may wait a moment on a busy machine before it seeks to its low-latency
+      // target (seen: 0.72, 0.90, 0.90, 2.13, then steady): what is measured is the night's playback.
+      await advances(page, 2);
       await playsWithoutStall(page, 20);
       assert.equal(hlsChunk.length, 1, "hls.js is loaded once, for the ingest");
       assert.ok(blocking.length > 20, `hls.js asks for parts with blocking playlist reloads (low-latency mode): ${blocking.length}`);
