@@ -17,7 +17,7 @@ import { httpBench } from "./http.ts";
 import { idleBench } from "./idle.ts";
 import { ingestBench } from "./ingest.ts";
 import { buildAt, currentBuild, type BuildId } from "./lib/against.ts";
-import { betterOf, ceilingText, compare, COMPARED, type Comparison } from "./lib/compare.ts";
+import { ceilingText, compare, COMPARED, type Comparison } from "./lib/compare.ts";
 import type { BenchContext, SummaryRow } from "./lib/context.ts";
 import { loadAverage, machine, runToEnd, startServer } from "./lib/proc.ts";
 import { fmt } from "./lib/stats.ts";
@@ -188,7 +188,7 @@ for (const name of BENCHMARKS) {
         line(
           "against",
           `${c.name}: ${fmt(c.now, 3)} ${c.unit} now, ${fmt(c.then, 3)} at ${flags.against} → ${fmt(c.ratio, 2)}×` +
-            (c.ok === null ? "" : ` (${ceilingText(c, betterOf(c.name))}: ${verdict(c.ok)})`),
+            (c.ok === null ? "" : ` (${ceilingText(c)}: ${verdict(c.ok)})`),
         );
       }
     } else {
@@ -208,9 +208,7 @@ if (other) {
     `\n| Figure | now (${builds.now.commit.slice(0, 10)}) | ${flags.against} (${other.id.commit.slice(0, 10)}) | now ÷ then | ceiling | |\n| --- | --- | --- | --- | --- | --- |`,
   );
   for (const c of Object.values(comparisons).flat()) {
-    console.log(
-      `| ${c.name} | ${fmt(c.now, 3)} ${c.unit} | ${fmt(c.then, 3)} ${c.unit} | ${fmt(c.ratio, 2)}× | ${ceilingText(c, betterOf(c.name))} | ${c.ok === null ? "" : verdict(c.ok)} |`,
-    );
+    console.log(`| ${c.name} | ${fmt(c.now, 3)} ${c.unit} | ${fmt(c.then, 3)} ${c.unit} | ${fmt(c.ratio, 2)}× | ${ceilingText(c)} | ${c.ok === null ? "" : verdict(c.ok)} |`);
   }
   if (skipped.length) console.log(`(run for this build only, having no compared figures: ${skipped.join(", ")})`);
   if (

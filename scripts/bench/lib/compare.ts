@@ -64,6 +64,7 @@ export interface Comparison {
   then: number;
   /** now ÷ then. */
   ratio: number;
+  better: "lower" | "higher";
   ceiling: number | null;
   /** Within the ceiling; null where there is none. */
   ok: boolean | null;
@@ -79,15 +80,13 @@ export function compare(bench: BenchName, now: unknown, then: unknown): Comparis
     if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) continue;
     const ratio = a / b;
     const ok = figure.ceiling === null ? null : figure.better === "lower" ? ratio <= figure.ceiling : ratio >= 1 / figure.ceiling;
-    out.push({ name: figure.name, unit: figure.unit, now: a, then: b, ratio, ceiling: figure.ceiling, ok });
+    out.push({ name: figure.name, unit: figure.unit, now: a, then: b, ratio, better: figure.better, ceiling: figure.ceiling, ok });
   }
   return out;
 }
 
 /** The ceiling as a target: "≤ 1.10×" or "≥ 0.91×". */
-export function ceilingText(c: Pick<Comparison, "ceiling" | "name">, better: "lower" | "higher"): string {
+export function ceilingText(c: Pick<Comparison, "ceiling" | "better">): string {
   if (c.ceiling === null) return "—";
-  return better === "lower" ? `≤ ${fmt(c.ceiling, 2)}×` : `≥ ${fmt(1 / c.ceiling, 2)}×`;
+  return c.better === "lower" ? `≤ ${fmt(c.ceiling, 2)}×` : `≥ ${fmt(1 / c.ceiling, 2)}×`;
 }
-
-export const betterOf = (name: string) => KEY_FIGURES.find((f) => f.name === name)?.better ?? "lower";
