@@ -35,17 +35,35 @@ export function cleanChatText(text: string): string {
   return text.normalize("NFC").replace(SPACE_LIKE_CONTROLS, " ").replace(STRIPPED_CHARACTERS, "").replace(MARK_RUN, "$1").trim();
 }
 
-/** A chat line as typed: cleaned, trimmed, 1–200 characters, at least one of them visible. */
-export const chatTextSchema = z
-  .string()
-  .transform(cleanChatText)
-  .pipe(
-    z
-      .string()
-      .min(1, "Message cannot be empty")
-      .max(CHAT_MESSAGE_MAX_LENGTH, `Message must be ${CHAT_MESSAGE_MAX_LENGTH} characters or less`)
-      .refine((text) => VISIBLE.test(text), "Message cannot be empty"),
-  );
+/** A chat line as typed, read: cleaned, or why it is refused. */
+export type ChatText = { ok: true; text: string } | { ok: false; message: string };
+
+const EMPTY_MESSAGE = "Message cannot be empty";
+const TOO_LONG_MESSAGE = `Message must be ${CHAT_MESSAGE_MAX_LENGTH} characters or less`;
+
+/** Characters as a person counts them: a surrogate pair (an emoji) is one, as the schemas count them. */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    if ((text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+/**
+ * A chat line as typed: cleaned, trimmed, 1–200 characters, at least one of them visible. Read by hand
+ * rather than through a schema: it runs once for every line of a busy night.
+ */
+export function readChatText(raw: string): ChatText {
+  const text = cleanChatText(raw);
+  if (text.length === 0) return { ok: false, message: EMPTY_MESSAGE };
+  if (text.length > CHAT_MESSAGE_MAX_LENGTH && codePoints(text) > CHAT_MESSAGE_MAX_LENGTH) return { ok: false, message: TOO_LONG_MESSAGE };
+  if (!VISIBLE.test(text)) return { ok: false, message: EMPTY_MESSAGE };
+  return { ok: true, text };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Client → server
@@ -108,6 +126,17 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("slow_mode"), seconds: slowModeSecondsSchema, ...ignored }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+/**
+ * A chat line's frame (`{"type":"chat_message","text":…}`, most of the frames a night brings) read
+ * without the schema, giving what the schema would (the other keys dropped); null for any other frame,
+ * which the schema reads.
+ */
+export function chatLineFrame(raw: unknown): Extract<ClientFrame, { type: "chat_message" }> | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const { type, text } = raw as { type?: unknown; text?: unknown };
+  return type === "chat_message" && typeof text === "string" ? { type, text } : null;
+}
 export type ClientFrameType = ClientFrame["type"];
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { chatTextSchema, clientFrameSchema, WS_CLOSE_BANNED, type ChatMessage, type ClientFrame } from "../../contracts/chat.ts";
+import { chatLineFrame, clientFrameSchema, readChatText, WS_CLOSE_BANNED, type ChatMessage, type ClientFrame } from "../../contracts/chat.ts";
 import { InvalidTextError, type Store } from "../../db/store.ts";
 import { BUSY_MESSAGE } from "../../lib/errors.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
@@ -78,12 +78,17 @@ export class ChatFrameRouter {
   receive(connectionId: string, raw: unknown): Promise<void> {
     const connection = this.hub.connection(connectionId);
     if (!connection || !this.hub.takeFrame(connection)) return Promise.resolve();
-    const parsed = clientFrameSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.refuse(connection, describeInvalidFrame(raw, parsed.error));
-      return Promise.resolve();
+    let frame: ClientFrame | null = chatLineFrame(raw);
+    if (!frame) {
+      const parsed = clientFrameSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.refuse(connection, describeInvalidFrame(raw, parsed.error));
+        return Promise.resolve();
+      }
+      frame = parsed.data;
     }
-    const done = connection.frames.then(() => this.handle(connection, parsed.data));
+    const read = frame;
+    const done = connection.frames.then(() => this.handle(connection, read));
     connection.frames = done;
     return done;
   }
@@ -152,8 +157,8 @@ export class ChatFrameRouter {
   }
 
   private async chat(c: Connection, rawText: string): Promise<void> {
-    const text = chatTextSchema.safeParse(rawText);
-    if (!text.success) throw new FrameRefused(text.error.issues[0]?.message ?? "Invalid message");
+    const text = readChatText(rawText);
+    if (!text.ok) throw new FrameRefused(text.message);
     const held = this.hub.moderation.holdBack(c.identity);
     if (held) return this.refuseLine(c, held);
     const key = c.identity.key;
@@ -168,7 +173,7 @@ export class ChatFrameRouter {
       });
       return;
     }
-    const screened = this.hub.moderation.screen(c.identity, text.data);
+    const screened = this.hub.moderation.screen(c.identity, text.text);
     if (!screened.accepted) return this.refuseLine(c, screened);
     const { identity } = c;
     const staff = identity.isAdmin ? "admin" : identity.isModerator ? "moderator" : undefined;
