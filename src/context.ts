@@ -17,6 +17,7 @@ import { ChatHub } from "./modules/chat/hub.ts";
 import { MailService } from "./modules/mail/service.ts";
 import { SiteAddress } from "./http/site-address.ts";
 import { ReminderService } from "./modules/reminders/service.ts";
+import { CancellationMails } from "./modules/reminders/cancellation.ts";
 import { createMailTransport } from "./modules/mail/transport.ts";
 import { DemoPaymentProvider } from "./modules/payments/demo-provider.ts";
 import { PaymentLedger } from "./modules/payments/ledger.ts";
@@ -72,6 +73,8 @@ export interface AppContext {
   mail: MailService;
   /** The e-mails to buyers 24 hours and 15 minutes before the start, and their unsubscribe. */
   reminders: ReminderService;
+  /** The mail to every buyer when the event is cancelled. */
+  cancellations: CancellationMails;
   viewerSessions: ViewerSessionService;
   access: AccessService;
   payments: PaymentService;
@@ -212,6 +215,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     settings,
     mail,
     reminders: new ReminderService(store, settings, mail, site, log),
+    cancellations: new CancellationMails(store, settings, mail, site, log),
     viewerSessions,
     access,
     payments,

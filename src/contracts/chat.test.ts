@@ -35,7 +35,21 @@ const PIECES = ["a", "Z", "7", " ", "\t", "\n", "\u2028", "\u202e", "\u200f", "\
 describe("a chat line read by hand", () => {
   test("agrees with the schema it replaced, on lines built from the characters that matter", () => {
     const random = seeded(20261204);
-    const lines = ["🙂".repeat(200), "🙂".repeat(201), "\ud800".repeat(201), "", " ", "\t\n", "\u0301\u0301", "hi", " hi ", "x".repeat(CHAT_MESSAGE_MAX_LENGTH), "x".repeat(CHAT_MESSAGE_MAX_LENGTH + 1), " ".repeat(300), "\u0301".repeat(300)];
+    const lines = [
+      "🙂".repeat(200),
+      "🙂".repeat(201),
+      "\ud800".repeat(201),
+      "",
+      " ",
+      "\t\n",
+      "\u0301\u0301",
+      "hi",
+      " hi ",
+      "x".repeat(CHAT_MESSAGE_MAX_LENGTH),
+      "x".repeat(CHAT_MESSAGE_MAX_LENGTH + 1),
+      " ".repeat(300),
+      "\u0301".repeat(300),
+    ];
     for (let i = 0; i < 3000; i++) {
       const length = Math.floor(random() * (random() < 0.1 ? 260 : 12));
       let line = "";

@@ -176,6 +176,9 @@ export const streamSettingsUpdateSchema = z.object({
     endedAt: z.string().nullable(),
     latestEnd: z.string().nullable(),
     onSale: z.boolean(),
+    // An instance of an earlier version (a cluster mid-upgrade) sends neither: not cancelled.
+    cancelledAt: z.string().nullable().default(null),
+    cancelNote: z.string().default(""),
   }),
 });
 export type StreamSettingsUpdate = z.infer<typeof streamSettingsUpdateSchema>;

@@ -15,10 +15,19 @@ const base: PhaseInputs = {
   replayOffered: true,
   replayUntil: START + 7 * 24 * 60 * MIN,
   sellAfterNight: true,
+  cancelledAt: null,
 };
 const at = (change: Partial<PhaseInputs>) => derivePhase({ ...base, ...change });
 
 describe("the night's phase", () => {
+  test("a cancelled event is closed, whatever else holds: before the start, with the doors open, with a publisher on", () => {
+    const cancelledAt = START - 2 * 24 * 60 * MIN;
+    expect(at({ cancelledAt })).toBe("closed");
+    expect(at({ cancelledAt, doorsOpen: true, openedAt: START - 90 * MIN, publisher: "on" })).toBe("closed");
+    expect(at({ cancelledAt, now: START + 5 * MIN, endedAt: cancelledAt })).toBe("closed");
+    expect(phaseOnSale(at({ cancelledAt }), true)).toBe(false);
+  });
+
   test("before the start: upcoming unless the doors were opened early or a publisher is live through them", () => {
     expect(at({})).toBe("upcoming");
     expect(at({ doorsOpen: false, publisher: "on" })).toBe("upcoming");

@@ -11,7 +11,8 @@
  *   right back, the chat, hearts and donations stay open.
  * - `ended`: the owner ended the night (or its latest end passed); the replay is being prepared, or is off.
  * - `replay`: the replay's window is open and there is something to play.
- * - `closed`: after the replay's window (or the night's last day without one): nothing is sold.
+ * - `closed`: after the replay's window (or the night's last day without one), or the owner cancelled the
+ *   event (`cancelledAt`): nothing is sold.
  */
 export const EVENT_PHASES = ["upcoming", "preshow", "live", "break", "ended", "replay", "closed"] as const;
 export type EventPhase = (typeof EVENT_PHASES)[number];
@@ -34,6 +35,10 @@ export interface EventPhaseView {
   latestEnd: string | null;
   /** Whether passes are sold now (never in `closed`; after the night only while the owner sells the replay). */
   onSale: boolean;
+  /** ISO 8601: the owner cancelled the event (its phase is then `closed`), null unless cancelled. */
+  cancelledAt: string | null;
+  /** The owner's words about the cancellation ("" for none). */
+  cancelNote: string;
 }
 
 /** What the phase is derived from. Times in ms since the epoch. */
@@ -54,6 +59,8 @@ export interface PhaseInputs {
   replayUntil: number;
   /** The owner sells passes to the replay after the night. */
   sellAfterNight: boolean;
+  /** The owner cancelled the event. */
+  cancelledAt: number | null;
 }
 
 /** When the night ended: as the owner ended it, or at the latest end they set once it has passed. */
@@ -63,6 +70,8 @@ export function endOf(input: Pick<PhaseInputs, "now" | "endedAt" | "latestEnd">)
 }
 
 export function derivePhase(input: PhaseInputs): EventPhase {
+  // A cancelled event is over before it began: nothing is shown, nothing is sold.
+  if (input.cancelledAt !== null) return "closed";
   const ended = endOf(input);
   if (ended !== null) {
     if (input.now >= input.replayUntil) return "closed";
@@ -87,4 +96,5 @@ export function phaseOnSale(phase: EventPhase, sellAfterNight: boolean): boolean
 
 /** The answers of a purchase refused because nothing is sold now. */
 export const NOT_ON_SALE = "Passes are no longer sold: the night is over.";
+export const CANCELLED_NOT_ON_SALE = "Passes are no longer sold: the event has been cancelled.";
 export const REPLAY_NOT_READY = "The night has just ended. Passes to its replay are sold once it is ready.";

@@ -92,6 +92,10 @@ export interface LivestreamSettings {
   sellAfterNight: boolean;
   /** ISO 8601: the start passes were sold for before it was moved (the event is rescheduled), null if never moved after a sale. */
   previousStart: string | null;
+  /** ISO 8601: when the owner cancelled the event, null unless it is cancelled. */
+  cancelledAt: string | null;
+  /** The owner's words to the buyers about the cancellation ("" for none). */
+  cancelNote: string;
 }
 
 export const MIN_DURATION_MINUTES = 15;
@@ -220,3 +224,9 @@ export const livestreamSettingsBody = z
     confirmCurrencyChange: z.boolean().optional(),
   });
 export type LivestreamSettingsBody = z.infer<typeof livestreamSettingsBody>;
+
+/** POST /api/admin/event/cancel: the owner's words to the buyers, shown on the home page and in the mail (optional). */
+export const cancelEventBody = z.object({
+  note: z.string({ error: "The note must be text" }).trim().max(TEXT_LIMITS.cancelNote, tooLong("The note", TEXT_LIMITS.cancelNote)).default(""),
+});
+export type CancelEventBody = z.input<typeof cancelEventBody>;

@@ -130,6 +130,8 @@ export interface StreamPlayback {
   /** The night was ended at this time (ISO 8601) and there is no replay to play: being prepared (`replayComing`), or none. */
   nightEndedAt?: string;
   replayComing?: boolean;
+  /** With `nightEndedAt`: the owner cancelled the event (at that time) before it went live. */
+  cancelled?: boolean;
 }
 
 /** The publisher's stream as measured by the built-in ingest. */

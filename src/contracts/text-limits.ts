@@ -14,6 +14,8 @@ export const TEXT_LIMITS = {
   streamSecret: 20_000,
   recordingTitle: 200,
   reason: 200,
+  /** The owner's words to the buyers when the event is cancelled. */
+  cancelNote: 500,
   adminUsername: 50,
   password: 200,
   passkeyName: 60,

@@ -12,6 +12,9 @@ import { PostgresStore } from "./postgres-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Store } from "./store.ts";
 
+/** Every migration from this one to the newest, in order: what an install at the one before is brought through. */
+const versionsFrom = (version: number) => migrations.map((m) => m.version).filter((v) => v >= version);
+
 // The migrations on databases written by earlier releases: each one keeps what was there and means the same.
 
 /** A fresh database on `engine` as a release with migrations up to `version` left it; closed and removed after `use`. */
@@ -322,7 +325,7 @@ for (const engine of await testEngines()) {
         now,
         now,
       );
-      expect(await migrate(store, migrations)).toEqual([20, 21, 22, 23]);
+      expect(await migrate(store, migrations)).toEqual(versionsFrom(20));
       expect(await store.all("SELECT id FROM admin_sessions")).toEqual([{ id: sha256Hex(token) }]);
       const admins = new AdminService(store);
       expect((await admins.findSession(token))?.admin.username).toBe("warden");
@@ -341,7 +344,7 @@ for (const engine of await testEngines()) {
       await store.run(insert, "a", start - 86_400_000, start - 86_000_000);
       await store.run(insert, "b", start + 60_000, start + 1_800_000);
       await store.run(insert, "c", start + 2_400_000, start + 5_400_000);
-      expect(await migrate(store, migrations)).toEqual([22, 23]);
+      expect(await migrate(store, migrations)).toEqual(versionsFrom(22));
       const row = await store.get<{ went_live_at: number; ended_at: number; sell_after_night: number }>(
         "SELECT went_live_at, ended_at, sell_after_night FROM livestream_settings WHERE id = 1",
       );
@@ -354,8 +357,20 @@ for (const engine of await testEngines()) {
     });
     await atVersion(engine, 21, async (store) => {
       await store.run("UPDATE livestream_settings SET is_active = 0 WHERE id = 1");
-      expect(await migrate(store, migrations)).toEqual([22, 23]);
+      expect(await migrate(store, migrations)).toEqual(versionsFrom(22));
       expect(await store.get("SELECT went_live_at, ended_at FROM livestream_settings WHERE id = 1")).toEqual({ went_live_at: null, ended_at: null });
+    });
+  });
+}
+
+for (const engine of await testEngines()) {
+  test(`on ${engine}, migration 24 leaves an installed event not cancelled, and a cancellation can be stored and cleared`, async () => {
+    await atVersion(engine, 23, async (store) => {
+      expect(await migrate(store, migrations)).toEqual(versionsFrom(24));
+      expect(await store.get("SELECT cancelled_at, cancel_note FROM livestream_settings WHERE id = 1")).toEqual({ cancelled_at: null, cancel_note: "" });
+      await store.run("UPDATE livestream_settings SET cancelled_at = ?, cancel_note = ? WHERE id = 1", 1_800_000_000_000, "The barn flooded.");
+      const row = await store.get<{ cancelled_at: number; cancel_note: string }>("SELECT cancelled_at, cancel_note FROM livestream_settings WHERE id = 1");
+      expect({ at: Number(row!.cancelled_at), note: row!.cancel_note }).toEqual({ at: 1_800_000_000_000, note: "The barn flooded." });
     });
   });
 }

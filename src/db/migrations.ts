@@ -21,6 +21,7 @@ import { hashedAdminSessions } from "./migrations/020-hashed-admin-sessions.ts";
 import { enrolmentByRule } from "./migrations/021-enrolment-by-rule.ts";
 import { eventPhases } from "./migrations/022-event-phases.ts";
 import { adminSessionEnds } from "./migrations/023-admin-session-ends.ts";
+import { eventCancelled } from "./migrations/024-event-cancelled.ts";
 import type { Migration } from "./migrate.ts";
 
 /**
@@ -52,6 +53,7 @@ export const migrations: Migration[] = [
   enrolmentByRule,
   eventPhases,
   adminSessionEnds,
+  eventCancelled,
 ];
 
 /** The schema this build writes: the newest migration's number. */

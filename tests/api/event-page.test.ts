@@ -297,6 +297,40 @@ describe("the event's status for search engines", () => {
       await own.close();
     }
   }, 30_000);
+
+  test("a cancelled event is EventCancelled and sold out, and its calendar file is a cancellation; opened again it is scheduled and published anew", async () => {
+    const own = await startTestApp({ publicUrl: SITE }, { page: INDEX });
+    try {
+      const admin = await loginAsAdmin(own);
+      const ahead = new Date(Date.now() + 3 * 24 * 3600_000).toISOString();
+      expect((await admin.put("/api/admin/livestream-settings", { startDate: ahead, isActive: false })).status).toBe(200);
+      const before = parseCalendar(await (await fetch(`${own.url}/event.ics`)).text());
+      expect(before.calendar.getFirstPropertyValue("method")).toBe("PUBLISH");
+
+      expect((await admin.post("/api/admin/event/cancel", { note: "The barn flooded." })).status).toBe(200);
+      const [cancelled] = await jsonLd((await preview(own, "/")).html);
+      expect(cancelled).toMatchObject({ eventStatus: "https://schema.org/EventCancelled" });
+      expect((cancelled!.offers as { availability: string }).availability).toBe("https://schema.org/SoldOut");
+      const text = await (await fetch(`${own.url}/event.ics`)).text();
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      const event = calendar.getFirstSubcomponent("vevent")!;
+      expect(calendar.getFirstPropertyValue("method")).toBe("CANCEL");
+      expect(event.getFirstPropertyValue("status")).toBe("CANCELLED");
+      expect(event.getFirstPropertyValue("uid")).toBe(before.uid);
+      expect(Number(event.getFirstPropertyValue("sequence"))).toBe(before.sequence + 1);
+      // No alarm for an event that will not happen.
+      expect(event.getFirstSubcomponent("valarm")).toBeNull();
+
+      // Taken back: scheduled again, the calendar entry published again under a higher sequence.
+      expect((await admin.post("/api/admin/event/open", {})).status).toBe(200);
+      expect((await jsonLd((await preview(own, "/")).html))[0]!.eventStatus).toBe("https://schema.org/EventScheduled");
+      const again = parseCalendar(await (await fetch(`${own.url}/event.ics`)).text());
+      expect(again.calendar.getFirstPropertyValue("method")).toBe("PUBLISH");
+      expect(again.sequence).toBe(before.sequence + 2);
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
 });
 
 describe("the calendar file", () => {

@@ -36,7 +36,7 @@ describe("public livestream settings", () => {
       replayUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       // A fresh install: five days ahead, nothing opened early, nothing to play.
       phase: "upcoming",
-      night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
+      night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true, cancelledAt: null, cancelNote: "" },
     });
     expect(Date.parse(res.body.startDate)).toBeGreaterThan(Date.now() + 4 * 24 * 3600_000);
     // Without a date set, the replay is offered for seven days after the start.

@@ -70,7 +70,7 @@ app.browserTest("the countdown refreshes every second; once the event has starte
   await routeSettings(page, {
     startDate: started,
     phase: "live",
-    night: { onAir: true, openedAt: null, wentLiveAt: started, endedAt: null, latestEnd: null, onSale: true },
+    night: { onAir: true, openedAt: null, wentLiveAt: started, endedAt: null, latestEnd: null, onSale: true, cancelledAt: null, cancelNote: "" },
   });
   await page.reload();
   await page.getByRole("heading", { name: "The event is live" }).waitFor();

@@ -270,6 +270,21 @@ boundaryTest(
       rmSync(probeDir, { recursive: true, force: true });
     }
 
+    // A native HLS reader beside hls.js: FFmpeg's own HLS demuxer follows each session's EXT-X-MAP across
+    // the EXT-X-DISCONTINUITY tags as a platform player does, and decodes the whole replay end to end, every
+    // session's picture and sound, without an error, for the playlist's length.
+    const cookie = (await page.context().cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const native = spawnSync(
+      FFMPEG,
+      ["-hide_banner", "-v", "error", "-nostdin", "-headers", `Cookie: ${cookie}\r\n`, "-i", base.href, "-map", "0:v:0", "-map", "0:a:0?", "-f", "null", "-"],
+      { timeout: 120_000 },
+    );
+    assert.equal(native.status, 0, `FFmpeg's HLS reader: ${String(native.stderr)}`);
+    const readBack = spawnSync(FFPROBE, ["-v", "error", "-headers", `Cookie: ${cookie}\r\n`, "-show_entries", "format=duration", "-of", "csv=p=0", base.href], { timeout: 60_000 });
+    assert.equal(readBack.status, 0, String(readBack.stderr));
+    const nativeLength = Number.parseFloat(String(readBack.stdout));
+    assert.ok(Math.abs(nativeLength - sessions[sessions.length - 1].end) < 1, `FFmpeg reads the replay's whole length: ${nativeLength} s of ${sessions[sessions.length - 1].end}`);
+
     // Playing from the start through every boundary to the end, twice as fast, without being interrupted.
     await page.waitForFunction((s) => (document.querySelector(s)?.currentTime ?? 0) > 0.3, VIDEO, { timeout: 30_000 });
     await page.evaluate((s) => (document.querySelector(s).playbackRate = 2), VIDEO);

@@ -184,6 +184,7 @@ const ROUTES: RouteSpec[] = [
   { method: "GET", path: "/api/admin/ready-to-sell", auth: "admin", body: "none", weight: 0.5 },
   { method: "POST", path: "/api/admin/event/open", auth: "admin", body: "none", weight: 0.3 },
   { method: "POST", path: "/api/admin/event/end", auth: "admin", body: "none", weight: 0.3 },
+  { method: "POST", path: "/api/admin/event/cancel", auth: "admin", body: "json", valid: () => ({ note: "Called off: the barn flooded." }), weight: 0.2 },
   { method: "POST", path: "/api/admin/ingest/rotate-key", auth: "admin", body: "none", weight: 0.3 },
   { method: "POST", path: "/api/admin/ingest/reveal-key", auth: "admin", body: "none" },
   // The team: second factors, step-up, sessions, members, invites, the audit log.

@@ -189,7 +189,7 @@ test("saving the stream settings in the panel reaches everyone watching", async 
   expect((await ws.next("settings_update")).settings).toEqual({
     ...settings,
     phase: "upcoming",
-    night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
+    night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true, cancelledAt: null, cancelNote: "" },
   });
   expect((await ws.next("donation_update", (e) => e.goal === 10_000)).current).toBe(0);
   ws.close();

@@ -46,7 +46,11 @@ export function icsOrganizer(name: string, email: string): string | null {
 /** 2026-10-31T23:30:00.000Z → 20261031T233000Z */
 const icsTime = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d{3}/, "");
 
-/** The event's calendar file: one VEVENT, times in UTC, a reminder 15 minutes before; `now` stamps it. */
+/**
+ * The event's calendar file: one VEVENT, times in UTC, a reminder 15 minutes before; `now` stamps it. A
+ * cancelled event's is a cancellation (RFC 5546 §3.2.5: METHOD:CANCEL, STATUS:CANCELLED, the sequence moved
+ * on), which takes the entry out of the buyers' calendars.
+ */
 export function eventCalendar(facts: EventFacts, now = new Date()): string {
   const host = new URL(facts.siteUrl).hostname;
   const description = [
@@ -60,7 +64,7 @@ export function eventCalendar(facts: EventFacts, now = new Date()): string {
     "VERSION:2.0",
     "PRODID:-//dreadcast//dreadcast//EN",
     "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
+    facts.cancelled ? "METHOD:CANCEL" : "METHOD:PUBLISH",
     "BEGIN:VEVENT",
     `UID:${facts.calendarUid}@${host}`,
     `DTSTAMP:${icsTime(now.toISOString())}`,
@@ -72,13 +76,9 @@ export function eventCalendar(facts: EventFacts, now = new Date()): string {
     `URL:${facts.siteUrl}/`,
     `LOCATION:${escapeIcsText(`${facts.siteUrl}/livestream`)}`,
     ...[icsOrganizer(facts.organizer.organizerName, facts.organizer.contactEmail)].filter((line) => line !== null),
-    "STATUS:CONFIRMED",
+    facts.cancelled ? "STATUS:CANCELLED" : "STATUS:CONFIRMED",
     "TRANSP:OPAQUE",
-    "BEGIN:VALARM",
-    "ACTION:DISPLAY",
-    `DESCRIPTION:${escapeIcsText(`${facts.title} starts in 15 minutes`)}`,
-    "TRIGGER:-PT15M",
-    "END:VALARM",
+    ...(facts.cancelled ? [] : ["BEGIN:VALARM", "ACTION:DISPLAY", `DESCRIPTION:${escapeIcsText(`${facts.title} starts in 15 minutes`)}`, "TRIGGER:-PT15M", "END:VALARM"]),
     "END:VEVENT",
     "END:VCALENDAR",
   ];

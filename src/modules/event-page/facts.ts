@@ -40,6 +40,8 @@ export interface EventFacts {
   previousStartDate: string | null;
   /** Passes are sold now (the night's phase). */
   onSale: boolean;
+  /** The owner cancelled the event. */
+  cancelled: boolean;
 }
 
 /** "Hollow Farm — live online Saturday 31 October 2026, 23:30 UTC. Get your pass for £1.00, …". */

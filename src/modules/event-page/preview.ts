@@ -47,7 +47,7 @@ export function eventJsonLd(facts: EventFacts): Record<string, unknown> {
     description: facts.description,
     startDate: facts.startDate.replace(/\.\d{3}Z$|Z$/, "+00:00"),
     endDate: facts.endDate.replace(/\.\d{3}Z$|Z$/, "+00:00"),
-    eventStatus: facts.previousStartDate ? "https://schema.org/EventRescheduled" : "https://schema.org/EventScheduled",
+    eventStatus: facts.cancelled ? "https://schema.org/EventCancelled" : facts.previousStartDate ? "https://schema.org/EventRescheduled" : "https://schema.org/EventScheduled",
     ...(facts.previousStartDate ? { previousStartDate: facts.previousStartDate.replace(/\.\d{3}Z$|Z$/, "+00:00") } : {}),
     eventAttendanceMode: "https://schema.org/OnlineEventAttendanceMode",
     location: { "@type": "VirtualLocation", url: home },

@@ -107,6 +107,7 @@ export class EventPageService {
       calendarSequence: row.calendar_sequence,
       previousStartDate: s.previousStart,
       onSale: true,
+      cancelled: s.cancelledAt !== null,
     };
   }
 

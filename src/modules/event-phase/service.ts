@@ -81,6 +81,7 @@ export class EventPhaseService {
       replayOffered: s.replayEnabled && (await this.facts()).anyKept,
       replayUntil: replayUntilMs,
       sellAfterNight: s.sellAfterNight,
+      cancelledAt: msOf(s.cancelledAt),
     };
     let phase: EventPhase = derivePhase(inputs);
     // The night went live: from now on a publisher that goes away is a break.
@@ -98,6 +99,8 @@ export class EventPhaseService {
       endedAt: iso(endedAtMs),
       latestEnd: iso(inputs.latestEnd),
       onSale: phaseOnSale(phase, s.sellAfterNight),
+      cancelledAt: s.cancelledAt,
+      cancelNote: s.cancelledAt === null ? "" : s.cancelNote,
       replayUntilMs,
       endedAtMs,
     };
@@ -111,12 +114,17 @@ export class EventPhaseService {
 
   /**
    * The doors open: what is published is live to pass holders (before the start, a pre-show). A night that
-   * was ended opens again (the owner ended it by mistake). A rehearsal being recorded as the doors open is
+   * was ended, or an event cancelled, opens again (the owner did it by mistake). A rehearsal being recorded as the doors open is
    * kept in the replay from this moment on.
    */
   async open(now = Date.now()): Promise<void> {
     await this.store.tx(async () => {
-      await this.store.run("UPDATE livestream_settings SET is_active = 1, opened_at = ?, ended_at = NULL, updated_at = ? WHERE id = 1", now, now);
+      await this.store.run(
+        `UPDATE livestream_settings SET is_active = 1, opened_at = ?, ended_at = NULL, cancelled_at = NULL, cancel_note = '',
+         calendar_sequence = calendar_sequence + CASE WHEN cancelled_at IS NULL THEN 0 ELSE 1 END, updated_at = ? WHERE id = 1`,
+        now,
+        now,
+      );
       await this.store.run(
         `UPDATE recordings SET rehearsal = 0, hidden = 0, trim_start_ms = CASE WHEN trim_start_ms > ?1 - started_at THEN trim_start_ms ELSE ?1 - started_at END
          WHERE state = 'recording' AND rehearsal = 1`,
@@ -130,5 +138,25 @@ export class EventPhaseService {
     const { phase } = await this.current(now);
     if (phase === "ended" || phase === "replay" || phase === "closed") throw conflict("The night has already been ended.");
     await this.store.run("UPDATE livestream_settings SET is_active = 0, ended_at = ?, updated_at = ? WHERE id = 1", now, now);
+  }
+
+  /**
+   * The event is called off before it went live: nothing is sold or shown from now on, the pages and the
+   * search engines say it is cancelled (with the owner's note), and the reminders stop. A night that has
+   * gone live is ended instead (its replay is what its buyers paid for).
+   */
+  async cancel(note: string, now = Date.now()): Promise<void> {
+    const { phase, cancelledAt, wentLiveAt } = await this.current(now);
+    if (cancelledAt !== null) throw conflict("The event has already been cancelled.");
+    if (phase === "ended" || phase === "replay" || phase === "closed") throw conflict("The night has already been ended.");
+    if (wentLiveAt !== null) throw conflict("The night has already gone live: end it instead.");
+    await this.store.run(
+      // The calendar entry's sequence moves on: the cancellation the mails carry replaces the entry (RFC 5546).
+      "UPDATE livestream_settings SET is_active = 0, cancelled_at = ?, cancel_note = ?, ended_at = COALESCE(ended_at, ?), calendar_sequence = calendar_sequence + 1, updated_at = ? WHERE id = 1",
+      now,
+      note,
+      now,
+      now,
+    );
   }
 }

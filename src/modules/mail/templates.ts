@@ -354,3 +354,52 @@ export function reminderMail(given: ReminderDetails, siteUrl: string, event: Mai
   );
   return { subject, text, html };
 }
+
+/** The event called off: what it was, the owner's words, the buyer's code to quote, and whom to write to. */
+export interface CancellationDetails {
+  title: string;
+  /** The start it was due at, in the buyer's zone or in UTC, named. */
+  startText: string;
+  code: string;
+  /** The owner's words ("" for none), shown as they wrote them. */
+  note: string;
+}
+
+export function eventCancelledMail(given: CancellationDetails, siteUrl: string, event: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
+  const details = { ...given, title: oneLine(given.title) };
+  const seller = oneLineEvent(event);
+  const who = seller?.seller.name || "the organiser";
+  const ask = seller?.seller.email
+    ? `Questions about your pass or your money? Write to ${who} at ${seller.seller.email} and quote your access code.`
+    : `Questions about your pass or your money? Contact ${who} through ${siteUrl}/ and quote your access code.`;
+  const subject = `Cancelled: ${details.title}`;
+  const noteLines = details.note ? ["", `A word from ${who}:`, ...details.note.split(/\r?\n/).map((line) => `> ${line}`)] : [];
+  const text = [
+    `${details.title}, due to start ${details.startText}, has been cancelled.`,
+    ...noteLines,
+    "",
+    `Access code: ${details.code}`,
+    "",
+    ask,
+    "",
+    "The entry this event's mails added to your calendar is taken out by the attached file.",
+    ...sellerLines(seller, siteUrl, paid ? { paid } : null),
+  ].join("\n");
+  const noteHtml = details.note
+    ? `<div style="margin:20px 0;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;">
+<div style="font-size:12px;letter-spacing:2px;color:#a3a3a3;">A WORD FROM ${escapeHtml(who.toUpperCase())}</div>
+<div style="font-size:16px;color:#f5f5f5;margin-top:6px;white-space:pre-line;">${escapeHtml(details.note)}</div>
+</div>`
+    : "";
+  const askHtml = seller?.seller.email
+    ? `Questions about your pass or your money? Write to ${escapeHtml(who)} at <a href="${escapeHtml(`mailto:${seller.seller.email}`)}" style="color:#f87171;">${escapeHtml(seller.seller.email)}</a> and quote your access code.`
+    : `Questions about your pass or your money? Contact ${escapeHtml(who)} through <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a> and quote your access code.`;
+  const html = layout(
+    "The event has been cancelled",
+    `<p><strong>${escapeHtml(details.title)}</strong>, due to start ${escapeHtml(details.startText)}, <strong>has been cancelled</strong>.</p>${noteHtml}
+<p>Your access code, to quote:</p>${codeBlock(details.code)}
+<p>${askHtml}</p>
+<p style="font-size:13px;color:#a3a3a3;">The entry this event's mails added to your calendar is taken out by the attached file.</p>${sellerHtml(seller, siteUrl, paid ? { paid } : null)}`,
+  );
+  return { subject, text, html };
+}

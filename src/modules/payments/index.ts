@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { readCookie } from "../../http/cookies.ts";
 import { clientIpPlugin } from "../../http/security.ts";
 import { badRequest, conflict, tooManyRequests, unauthorized } from "../../lib/errors.ts";
-import { NOT_ON_SALE, REPLAY_NOT_READY } from "../../contracts/event-phase.ts";
+import { CANCELLED_NOT_ON_SALE, NOT_ON_SALE, REPLAY_NOT_READY } from "../../contracts/event-phase.ts";
 import type { Limiter } from "../../cluster/cluster.ts";
 import { VIEWER_COOKIE } from "../access/sessions.ts";
 
@@ -27,7 +27,10 @@ export function paymentRoutes(ctx: AppContext) {
       async ({ body, clientIp }) => {
         await limit(intentsPerIp, clientIp);
         const night = await ctx.phases.view();
-        if (!night.onSale) throw conflict(night.phase === "ended" && (await ctx.settings.get()).replayEnabled ? REPLAY_NOT_READY : NOT_ON_SALE);
+        if (!night.onSale) {
+          if (night.cancelledAt !== null) throw conflict(CANCELLED_NOT_ON_SALE);
+          throw conflict(night.phase === "ended" && (await ctx.settings.get()).replayEnabled ? REPLAY_NOT_READY : NOT_ON_SALE);
+        }
         return ctx.payments.createAccessIntent(body.email, ctx.site.url());
       },
       { body: createPaymentIntentBody },

@@ -63,7 +63,7 @@ export function startInZone(iso: string, zone: string | null): string {
   return eventStartUtc(iso);
 }
 
-function zoneOf(fingerprint: string | null): string | null {
+export function zoneOf(fingerprint: string | null): string | null {
   try {
     const zone = (JSON.parse(fingerprint ?? "null") as { timezone?: unknown } | null)?.timezone;
     return typeof zone === "string" && zone.length > 0 && zone.length <= 100 ? zone : null;
@@ -92,7 +92,8 @@ export class ReminderService {
   /** Queues the reminders due at `now`; returns how many. */
   async runDue(now = Date.now()): Promise<number> {
     const s = await this.settings.get();
-    if (!s.remindersEnabled) return 0;
+    // Nothing to remind of once the night is over, or called off.
+    if (!s.remindersEnabled || s.cancelledAt !== null || s.endedAt !== null) return 0;
     const start = Date.parse(s.startDate);
     if (now >= start) return 0;
     // The nearest reminder due: a start that comes within 15 minutes sends that one alone, not both.

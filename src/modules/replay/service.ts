@@ -25,7 +25,7 @@ export const REPLAY_ENDED = "The replay has ended.";
  */
 export type ReplayState =
   | { state: "live" }
-  | { state: "over"; endedAt: number; replay: "coming" | "none" }
+  | { state: "over"; endedAt: number; replay: "coming" | "none"; cancelled?: true }
   | { state: "ended"; endedAt: number }
   | { state: "replay"; startedAt: number; durationS: number };
 
@@ -54,6 +54,8 @@ export class ReplayService {
     const { phase, endedAtMs, replayUntilMs } = night;
     if (endedAtMs === null) return { state: "live" };
     const s = await this.settings.get();
+    // A cancelled event has no replay, whatever was rehearsed before it was called off.
+    if (night.cancelledAt !== null) return { state: "over", endedAt: endedAtMs, replay: "none", cancelled: true };
     if (phase === "closed")
       return s.replayEnabled && (await this.phases.facts()).anyKept ? { state: "ended", endedAt: replayUntilMs } : { state: "over", endedAt: endedAtMs, replay: "none" };
     const kept = phase === "replay" ? await this.recordings.replayable() : [];

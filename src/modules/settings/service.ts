@@ -41,6 +41,8 @@ interface SettingsRow {
   latest_end: number | null;
   previous_start: number | null;
   sell_after_night: number;
+  cancelled_at: number | null;
+  cancel_note: string;
   has_sales: number;
 }
 
@@ -113,6 +115,8 @@ export class SettingsService {
     endedAt: null,
     latestEnd: null,
     onSale: true,
+    cancelledAt: null,
+    cancelNote: "",
   });
   private cache: Cache = emptyCache(-1);
 
@@ -176,6 +180,8 @@ export class SettingsService {
       latestEnd: isoOf(row.latest_end),
       previousStart: isoOf(row.previous_start),
       sellAfterNight: Number(row.sell_after_night) === 1,
+      cancelledAt: isoOf(row.cancelled_at),
+      cancelNote: row.cancel_note,
     };
   }
 
@@ -246,9 +252,11 @@ export class SettingsService {
       assignments.push("latest_end = ?");
       values.push(end);
     }
-    // Switched on: the doors open (a night that was ended opens again).
+    // Switched on: the doors open (a night that was ended, or an event cancelled, opens again).
     if (change.isActive === true && !current.isActive) {
-      assignments.push("opened_at = ?", "ended_at = NULL");
+      assignments.push("opened_at = ?", "ended_at = NULL", "cancelled_at = NULL", "cancel_note = ''");
+      // An event cancelled and opened again is in the buyers' calendars again: the entry's sequence moves on.
+      if (current.cancelledAt !== null && !moved) assignments.push("calendar_sequence = calendar_sequence + 1");
       values.push(Date.now());
     }
     if (change.socialLinks) {

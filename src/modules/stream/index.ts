@@ -101,6 +101,7 @@ export function streamRoutes(ctx: AppContext, relay: StreamRoute, ingest: Stream
           watermark,
           nightEndedAt: new Date(replay.endedAt).toISOString(),
           replayComing: replay.replay === "coming",
+          ...(replay.cancelled ? { cancelled: true } : {}),
         };
         return answer;
       }

@@ -3,7 +3,7 @@ import type { EventPhase } from "@contracts/event-phase";
 import { eventMoment, eventStart, nightIsOver } from "./event-status";
 import { streamIsLive } from "@/features/livestream/utils/stream-is-live";
 
-const night = { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true };
+const night = { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true, cancelledAt: null, cancelNote: "" };
 
 describe("event status", () => {
   const settings = { startDate: "2030-01-15T01:30:00.000Z", isActive: true };

@@ -43,11 +43,14 @@ export function useUpdateLivestreamSettings(errorToast: ErrorToast) {
  * The night's actions: the doors open (`open`: live to pass holders, a pre-show before the start, or the
  * night opened again after it was ended) and the night ended (`end`). Both copies of the settings reload.
  */
-export function useNightAction(action: "open" | "end") {
+const NIGHT_ACTION_FAILED = { open: "Failed to open the doors.", end: "Failed to end the night.", cancel: "Failed to cancel the event." } as const;
+
+/** The night's actions: open the doors, end the night, cancel the event (with the owner's note to the buyers). */
+export function useNightAction(action: "open" | "end" | "cancel") {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<EventPhaseView>(`/api/admin/event/${action}`, {}),
-    meta: { errorToast: (error: Error) => serverErrorMessage(error) ?? (action === "open" ? "Failed to open the doors." : "Failed to end the night.") },
+    mutationFn: (body: { note?: string } | void) => api.post<EventPhaseView>(`/api/admin/event/${action}`, body ?? {}),
+    meta: { errorToast: (error: Error) => serverErrorMessage(error) ?? NIGHT_ACTION_FAILED[action] },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminSettingsQueryKey });
       void queryClient.invalidateQueries({ queryKey: livestreamSettingsQueryKey });

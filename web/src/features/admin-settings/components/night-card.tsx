@@ -2,11 +2,14 @@ import { useId, useState, type FormEvent } from "react";
 import type { EventPhase } from "@contracts/event-phase";
 import { replayUntilOf } from "@contracts/replay";
 import type { LivestreamSettings, PublicLivestreamSettings } from "@contracts/settings";
+import { TEXT_LIMITS } from "@contracts/text-limits";
+import { AdminDialog } from "@/components/admin/admin-dialog";
 import { AdminSection } from "@/components/admin/admin-section";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Switch } from "@/components/admin/switch";
 import { FormField } from "@/components/ui/form-field";
 import { ActivityIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import { toast } from "@/hooks/use-toast";
 import { ApiError, serverErrorMessage } from "@/lib/api-client";
 import { formatEventDay, formatEventTime } from "@/lib/dates";
@@ -50,8 +53,16 @@ function phaseText(view: PublicLivestreamSettings): string {
     case "replay":
       return `The night is over. Pass holders can watch its replay until ${dayAndTime(view.replayUntil)}.`;
     case "closed":
-      return "The night and its replay are over. Nothing is sold, and the home page says so.";
+      return view.night.cancelledAt
+        ? "The event is cancelled. Nothing is sold, the home page says so with your note, and every buyer with an e-mail address was written to. Open the doors to take it back."
+        : "The night and its replay are over. Nothing is sold, and the home page says so.";
   }
+}
+
+/** What cancelling the event leads to, said before it is done. */
+function cancelText(settings: LivestreamSettings): string {
+  const sold = settings.hasSales ? " Every buyer with an e-mail address is written to, with your note and your contact address; refunds are yours to make, from Payments." : "";
+  return `The event is called off: nothing is sold from now on, and the home page, the search engines and the calendar entries say it is cancelled.${sold} You can open the doors again if you cancel it by mistake.`;
 }
 
 /** What ending the night leads to, said before it is done. */
@@ -84,7 +95,10 @@ export function NightCard({ settings }: { settings: LivestreamSettings }) {
   const view = useLivestreamSettings({ refetchInterval: NIGHT_POLL_MS }).data;
   const open = useNightAction("open");
   const end = useNightAction("end");
+  const cancel = useNightAction("cancel");
   const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [note, setNote] = useState("");
   const save = useUpdateLivestreamSettings((error) => (refusedField(error) === "latestEnd" ? null : (serverErrorMessage(error) ?? "Failed to save the night's settings.")));
   const savedEnd = settings.latestEnd ? isoToLocalInput(settings.latestEnd) : "";
   const [latestEnd, setLatestEnd] = useState(savedEnd);
@@ -101,12 +115,15 @@ export function NightCard({ settings }: { settings: LivestreamSettings }) {
   const phase = view?.phase;
   const over = phase === "ended" || phase === "replay" || phase === "closed";
   const running = phase === "preshow" || phase === "live" || phase === "break";
+  // A night that went live is ended, not cancelled: its replay is what its buyers paid for.
+  const cancellable = (phase === "upcoming" || phase === "preshow") && !view?.night.wentLiveAt;
+  const cancelled = Boolean(view?.night.cancelledAt);
 
   const onOpen = () =>
     open.mutate(undefined, {
       onSuccess: (after) =>
         toast({
-          title: over ? "Night Opened Again" : "Doors Open",
+          title: over && !cancelled ? "Night Opened Again" : "Doors Open",
           description: after.phase === "preshow" ? "Pass holders now see what you publish, before the start." : "Pass holders now see the stream.",
         }),
     });
@@ -117,6 +134,20 @@ export function NightCard({ settings }: { settings: LivestreamSettings }) {
         toast({ title: "Night Ended", description: after.phase === "replay" ? "Pass holders now get the replay." : "Pass holders now read that the night is over." });
       },
     });
+  const onCancel = () =>
+    cancel.mutate(
+      { note },
+      {
+        onSuccess: () => {
+          setCancelling(false);
+          setNote("");
+          toast({
+            title: "Event Cancelled",
+            description: settings.hasSales ? "Nothing is sold from now on, and the buyers are being written to." : "Nothing is sold from now on.",
+          });
+        },
+      },
+    );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
@@ -144,17 +175,22 @@ export function NightCard({ settings }: { settings: LivestreamSettings }) {
         text="Open the doors when the stream should reach pass holders, and end the night when it is over. A stream that stops before then is a break."
         saves={unsaved ? "Unsaved changes · saved with its own button, Save Night" : "The actions act at once; the rest is saved with Save Night"}
       >
-        <div className="settings-night-now" data-phase={phase ?? "loading"} role="status">
+        <div className="settings-night-now" data-phase={phase ?? "loading"} data-cancelled={cancelled ? "" : undefined} role="status">
           <span className="settings-night-phase">
             <span className="settings-night-dot" aria-hidden="true" />
-            {phase ? PHASE_LABEL[phase] : "Loading…"}
+            {phase ? (cancelled ? "Cancelled" : PHASE_LABEL[phase]) : "Loading…"}
           </span>
           {view ? <p className="settings-night-text">{phaseText(view)}</p> : null}
         </div>
         <div className="settings-night-actions">
           {phase && !running ? (
             <button type="button" className="btn btn-primary" onClick={onOpen} disabled={open.isPending}>
-              {open.isPending ? "Opening…" : over ? "Open the night again" : "Open the doors"}
+              {open.isPending ? "Opening…" : cancelled ? "Open the doors again" : over ? "Open the night again" : "Open the doors"}
+            </button>
+          ) : null}
+          {cancellable ? (
+            <button type="button" className="btn btn-ghost settings-night-cancel" onClick={() => setCancelling(true)} disabled={cancel.isPending}>
+              Cancel the event
             </button>
           ) : null}
           {running ? (
@@ -199,6 +235,34 @@ export function NightCard({ settings }: { settings: LivestreamSettings }) {
           onConfirm={onEnd}
         />
       ) : null}
+      <AdminDialog open={cancelling} onOpenChange={setCancelling} title="Cancel the event?" description={cancelText(settings)} icon={<AlertIcon />} tone="danger">
+        <div className="field">
+          <label className="field-label" htmlFor={`${formId}-note`}>
+            A word to the buyers (optional)
+          </label>
+          <textarea
+            id={`${formId}-note`}
+            className="input settings-night-note"
+            rows={4}
+            maxLength={TEXT_LIMITS.cancelNote}
+            placeholder="Why, and what happens to their money"
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+            aria-describedby={`${formId}-note-hint`}
+          />
+          <p id={`${formId}-note-hint`} className="field-hint">
+            Shown on the home page and in the e-mail. {note.length} of {TEXT_LIMITS.cancelNote}.
+          </p>
+        </div>
+        <div className="admin-dialog-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => setCancelling(false)}>
+            Keep the event
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onCancel} disabled={cancel.isPending}>
+            {cancel.isPending ? "Cancelling…" : "Cancel the event"}
+          </button>
+        </div>
+      </AdminDialog>
     </form>
   );
 }

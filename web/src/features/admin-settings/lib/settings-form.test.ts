@@ -84,6 +84,8 @@ describe("form values and the PUT body", () => {
     latestEnd: null,
     sellAfterNight: true,
     previousStart: null,
+    cancelledAt: null,
+    cancelNote: "",
     ...ORGANIZER,
     durationMinutes: 120,
     remindersEnabled: true,

@@ -50,7 +50,7 @@ export function BuyAccessCard() {
   const night = settings.data?.night;
   const phase = settings.data?.phase;
   // After the night: a pass to its replay (while the owner sells it), or nothing at all.
-  if (night && !night.onSale) return <SalesClosed replay={phase === "replay"} ended={phase === "ended" && !!settings.data?.replayEnabled} />;
+  if (night && !night.onSale) return <SalesClosed replay={phase === "replay"} ended={phase === "ended" && !!settings.data?.replayEnabled} cancelled={!!night.cancelledAt} />;
   const replayUntil = phase === "replay" && settings.data ? `${formatEventDay(settings.data.replayUntil)} at ${formatEventTime(settings.data.replayUntil)}` : null;
 
   const onPaymentSuccess = () => {
@@ -110,7 +110,7 @@ export function BuyAccessCard() {
 }
 
 /** In place of the pass once nothing is sold: why, and (for the replay) that pass holders still watch. */
-function SalesClosed({ replay, ended }: { replay: boolean; ended: boolean }) {
+function SalesClosed({ replay, ended, cancelled }: { replay: boolean; ended: boolean; cancelled: boolean }) {
   return (
     <section className="card card-blood panel home-buy-card home-buy-over" aria-labelledby="buy-title">
       <p className="eyebrow">Admission</p>
@@ -118,11 +118,13 @@ function SalesClosed({ replay, ended }: { replay: boolean; ended: boolean }) {
         {ended ? "Passes return with the replay" : "Passes are no longer sold"}
       </h2>
       <p className="home-buy-over-text">
-        {ended
-          ? "The night has just ended. Passes to its replay go on sale here once it is ready."
-          : replay
-            ? "The night is over. Pass holders can still watch its replay with the code they were given."
-            : "The night is over, and so is its replay."}
+        {cancelled
+          ? "The event has been cancelled. If you bought a pass, quote its code when you write to the organiser."
+          : ended
+            ? "The night has just ended. Passes to its replay go on sale here once it is ready."
+            : replay
+              ? "The night is over. Pass holders can still watch its replay with the code they were given."
+              : "The night is over, and so is its replay."}
       </p>
     </section>
   );

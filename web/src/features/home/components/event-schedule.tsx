@@ -81,6 +81,13 @@ function nowCard(moment: Exclude<EventMoment, "countdown">, settings: PublicLive
           : `The live night is over. Pass holders can watch its replay until ${dayAndTime(settings.replayUntil)}; passes are no longer sold.`,
       };
     case "closed":
+      if (settings.night?.cancelledAt)
+        return {
+          badge: "CANCELLED",
+          title: "This event has been cancelled",
+          withCode: null,
+          lead: "The organiser has called it off: it will not be streamed, and no passes are sold.",
+        };
       return {
         badge: "THE NIGHT IS OVER",
         title: "Thank you for watching",
@@ -113,9 +120,10 @@ export function EventSchedule() {
   if (moment === "countdown" || !settings.data) return <Countdown target={start?.target ?? null} showDate={start?.known ?? false} />;
   const card = nowCard(moment, settings.data);
   const live = moment === "live";
+  const cancelled = moment === "closed" && Boolean(settings.data.night?.cancelledAt);
   const contact = settings.data.organizer.contactEmail;
   return (
-    <section className={`card card-blood home-event-now home-event-now-${moment}${live ? " home-event-now-live" : ""}`} aria-labelledby="event-now-title">
+    <section className={`card card-blood home-event-now home-event-now-${cancelled ? "cancelled" : moment}${live ? " home-event-now-live" : ""}`} aria-labelledby="event-now-title">
       <p className="home-event-now-badge">
         <span className="home-event-now-dot" aria-hidden="true" />
         {card.badge}
@@ -134,9 +142,16 @@ export function EventSchedule() {
       ) : (
         <p className="home-event-now-lead">{card.lead}</p>
       )}
+      {moment === "closed" && settings.data.night?.cancelNote ? (
+        <blockquote className="home-event-now-note">
+          <p>{settings.data.night.cancelNote}</p>
+          <footer>— {settings.data.organizer.organizerName || "The organiser"}</footer>
+        </blockquote>
+      ) : null}
       {moment === "closed" && contact ? (
         <p className="home-event-now-lead">
-          Questions? Write to <a href={`mailto:${contact}`}>{contact}</a>.
+          {cancelled ? "Bought a pass? Write to" : "Questions? Write to"} <a href={`mailto:${contact}`}>{contact}</a>
+          {cancelled ? ", quoting your access code." : "."}
         </p>
       ) : null}
     </section>

@@ -8,15 +8,17 @@ import { chatAtCut, type ChatCut, type ReplayChatIndex } from "../utils/replay-c
 import { ChatLine } from "./stream-layout";
 
 /** The chat panel's frame as the live chat has it, read-only: the title marked Replay, the lines, a note in place of the composer. */
-function ReplayChatFrame({ pinned, children, note }: { pinned?: ReactNode; children: ReactNode; note: ReactNode }) {
+function ReplayChatFrame({ pinned, children, note, mark = true }: { pinned?: ReactNode; children: ReactNode; note: ReactNode; mark?: boolean }) {
   return (
     <div className="stream-chat-panel stream-replay-chat" data-testid="replay-chat">
       <div className="stream-chat-panel-header">
         <h2 className="stream-chat-panel-title">CHAT</h2>
-        <span className="stream-replay-chat-mark">
-          <RewindIcon />
-          Replay
-        </span>
+        {mark ? (
+          <span className="stream-replay-chat-mark">
+            <RewindIcon />
+            Replay
+          </span>
+        ) : null}
       </div>
       {pinned}
       <div className="stream-chat-panel-body" role="log" aria-label="Chat messages" tabIndex={0}>
@@ -107,7 +109,14 @@ export function ReplayChat({ index, loading, failed, onRetry, cut }: ReplayChatP
 }
 
 /** After the replay's window: the chat went with it. */
-export function ReplayChatClosed({ nightOver = false, replayComing = false }: { nightOver?: boolean; replayComing?: boolean }) {
+export function ReplayChatClosed({ nightOver = false, replayComing = false, cancelled = false }: { nightOver?: boolean; replayComing?: boolean; cancelled?: boolean }) {
+  if (cancelled) {
+    return (
+      <ReplayChatFrame note="The event was cancelled." mark={false}>
+        <p className="stream-chat-empty">The chat is closed: there will be no live night.</p>
+      </ReplayChatFrame>
+    );
+  }
   if (nightOver) {
     return (
       <ReplayChatFrame note="The chat closed with the night.">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { StreamPlayback } from "@contracts/stream";
 import { RewindIcon } from "@/components/ui/icons";
+import { AlertIcon } from "@/components/ui/site-icons";
 import { formatEventDay, formatEventTime } from "@/lib/dates";
 import { useReplayChat } from "../api/get-replay-chat";
 import { chatCutAt, indexReplayChat, sameCut, type ChatCut } from "../utils/replay-chat";
@@ -60,7 +61,7 @@ export function ReplayStream({ title, playback, headerEnd, onReload }: ReplayStr
       player={
         ended ? (
           playback.nightEndedAt ? (
-            <NightOver endedAt={playback.nightEndedAt} replayComing={playback.replayComing === true} />
+            <NightOver endedAt={playback.nightEndedAt} replayComing={playback.replayComing === true} cancelled={playback.cancelled === true} />
           ) : (
             <ReplayEnded endedAt={playback.replayEndedAt} />
           )
@@ -71,7 +72,7 @@ export function ReplayStream({ title, playback, headerEnd, onReload }: ReplayStr
       stats={ended ? undefined : <ReplayFacts startedAt={playback.startedAt} duration={playback.duration} />}
       chat={
         ended ? (
-          <ReplayChatClosed nightOver={!!playback.nightEndedAt} replayComing={playback.replayComing === true} />
+          <ReplayChatClosed nightOver={!!playback.nightEndedAt} replayComing={playback.replayComing === true} cancelled={playback.cancelled === true} />
         ) : (
           <ReplayChat index={index} loading={chat.isPending} failed={chat.isError} onRetry={() => void chat.refetch()} cut={cut} />
         )
@@ -101,7 +102,23 @@ function ReplayFacts({ startedAt, duration }: { startedAt: string | undefined; d
 }
 
 /** In place of the player once the night is ended and there is no replay to play: it is being prepared, or there is none. */
-function NightOver({ endedAt, replayComing }: { endedAt: string; replayComing: boolean }) {
+function NightOver({ endedAt, replayComing, cancelled }: { endedAt: string; replayComing: boolean; cancelled: boolean }) {
+  if (cancelled) {
+    return (
+      <div className="stream-player stream-player-empty">
+        <div className="stream-player-loading stream-player-offline stream-replay-ended" role="status">
+          <span className="stream-replay-ended-icon" aria-hidden="true">
+            <AlertIcon />
+          </span>
+          <p className="stream-player-title">The Event Was Cancelled</p>
+          <p className="stream-player-text">
+            The organiser called it off on <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>: it will not be streamed.
+          </p>
+          <p className="stream-player-text">The home page has their word to the buyers, and whom to write to about your pass.</p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="stream-player stream-player-empty">
       <div className="stream-player-loading stream-player-offline stream-replay-ended" role="status">

@@ -113,7 +113,7 @@ describe("LiveStore", () => {
         isActive: true,
         startDate: "2030-01-01T00:00:00.000Z",
         phase: "upcoming",
-        night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true },
+        night: { onAir: false, openedAt: null, wentLiveAt: null, endedAt: null, latestEnd: null, onSale: true, cancelledAt: null, cancelNote: "" },
       },
     });
     expect(store.settings.value?.eventTitle).toBe("New");
