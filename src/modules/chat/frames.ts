@@ -162,9 +162,11 @@ export class ChatFrameRouter {
     const held = this.hub.moderation.holdBack(c.identity);
     if (held) return this.refuseLine(c, held);
     const key = c.identity.key;
-    // Both limits are counted for every line; in a cluster both go to Redis at once (one round trip, not two).
-    const [burst, sustained] = await Promise.all([this.chatBurst.hit(key), this.chatSustained.hit(key)]);
-    const wait = Math.max(burst, sustained);
+    // Both limits are counted for every line; in a cluster both go to Redis at once (one round trip, not
+    // two). Alone both answer at once, and the line goes on without waiting a turn for them.
+    const burst = this.chatBurst.hit(key);
+    const sustained = this.chatSustained.hit(key);
+    const wait = typeof burst === "number" && typeof sustained === "number" ? Math.max(burst, sustained) : Math.max(...(await Promise.all([burst, sustained])));
     if (wait > 0) {
       const seconds = Math.ceil(wait);
       this.hub.sendTo(c.socket, {
