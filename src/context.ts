@@ -65,6 +65,8 @@ export interface AppContext {
   recordings: RecordingStore;
   /** Follows the relayed stream and keeps it (run by one instance of a cluster). */
   relayRecorder: RelayRecorder;
+  /** Keeps what the ingest packages and the relay fetches: the replay's recordings. */
+  recorder: Recorder;
   replay: ReplayService;
   /** The night's phase: upcoming, pre-show, live, break, ended, replay or closed; what every page reads. */
   phases: EventPhaseService;
@@ -226,6 +228,7 @@ export async function createContext(config: Config, store: Store, log: Logger): 
     relay,
     recordings,
     relayRecorder,
+    recorder,
     replay,
     phases,
     chat,

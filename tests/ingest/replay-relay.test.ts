@@ -233,7 +233,7 @@ describe.skipIf(mediaToolsMissing !== null)("the replay of the HLS relay", () =>
       app.ctx.relay,
       () => app.ctx.stream.relayOrigin(),
       async () => true,
-      app.ctx.ingest.recorder!,
+      app.ctx.recorder,
       silentLogger,
     );
     next.start();

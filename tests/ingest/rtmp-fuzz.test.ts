@@ -8,7 +8,7 @@
 
 import { expect, test } from "bun:test";
 import net from "node:net";
-import type { MediaSink } from "../../src/modules/ingest/media.ts";
+import type { MediaSink } from "../../src/media/stream.ts";
 import { startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MediaSink } from "../../src/modules/ingest/media.ts";
+import type { MediaSink } from "../../src/media/stream.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpLimits, type RtmpServer, RtmpPortInUseError, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
 import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/ingest/rtmp/chunks.ts";

@@ -5,8 +5,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { demuxTs, TsClock, TsError } from "../../src/modules/replay/ts-demux.ts";
-import { spsSize, TsToMp4 } from "../../src/modules/replay/ts-remux.ts";
+import { demuxTs, TsClock, TsError } from "../../src/media/formats/mpegts.ts";
+import { spsSize, TsToMp4 } from "../../src/media/formats/ts-to-fmp4.ts";
 import { FFMPEG, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: MPEG-TS to MP4 (${mediaToolsMissing})`);

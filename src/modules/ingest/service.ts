@@ -12,8 +12,8 @@ import type { StreamKind } from "../../contracts/stream.ts";
 import { conflict } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { Packager } from "./hls/packager.ts";
-import type { Recorder } from "../replay/recorder.ts";
-import type { AudioConfig, MediaSink, VideoCodec } from "./media.ts";
+import type { SegmentKeeper } from "../../media/hls/segment.ts";
+import type { AudioConfig, MediaSink, VideoCodec } from "../../media/stream.ts";
 import type { StreamKeyStore } from "./key.ts";
 import { RefusalLog } from "./refusals.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
@@ -44,7 +44,7 @@ export class IngestService {
   private rtmps: RtmpServer | null = null;
   private current: Packager | null = null;
   /** Keeps each publish session as a recording (the replay); none where recording is off. */
-  recorder: Recorder | null = null;
+  recorder: SegmentKeeper | null = null;
   /** Open and close, one after the other (a save and a reload elsewhere may ask at once). */
   private queue: Promise<unknown> = Promise.resolve();
   private publish: LivePublish | null = null;

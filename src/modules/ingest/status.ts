@@ -1,7 +1,7 @@
 /** The admin's view of the built-in ingest: where OBS publishes, with which key, what arrives, and what to change. */
 import type { Config } from "../../config.ts";
 import type { IngestPublisher, IngestView, StreamKind } from "../../contracts/stream.ts";
-import type { VideoCodec } from "./media.ts";
+import type { VideoCodec } from "../../media/stream.ts";
 import { IngestMirror } from "./mirror.ts";
 import { INGEST_APP, type IngestService, type LivePublish } from "./service.ts";
 

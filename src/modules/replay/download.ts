@@ -2,8 +2,8 @@ import { parseByteRange } from "../../http/byte-range.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { rebase, startSeconds, timescales } from "./rebase.ts";
 import { isTsFile, type RecordingStore, type SegmentRow } from "./recordings.ts";
-import { demuxTs, TsClock, TsError, type DemuxedTs } from "./ts-demux.ts";
-import { TsToMp4 } from "./ts-remux.ts";
+import { demuxTs, TsClock, TsError, type DemuxedTs } from "../../media/formats/mpegts.ts";
+import { TsToMp4 } from "../../media/formats/ts-to-fmp4.ts";
 
 /** What the panel is told of a recording whose rows are there and whose files are not (a restore without them). */
 export const FILES_MISSING_MESSAGE = "This recording's files are missing: restore them from a backup, or delete the recording";

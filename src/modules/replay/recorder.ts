@@ -1,13 +1,9 @@
 import type { Logger } from "../../lib/logger.ts";
-import type { Segment } from "../ingest/hls/window.ts";
+import type { SegmentKeeper, SegmentSink } from "../../media/hls/segment.ts";
 import type { KeptPosition, KeptSegment, RecordingStore } from "./recordings.ts";
 
 /** What the ingest tells the recording of one publish session. */
-export interface RecordingSink {
-  add(segment: Segment, init: Uint8Array): void;
-  /** The publish ended: whatever is queued is written, then the recording is closed. */
-  close(): Promise<void>;
-}
+export type RecordingSink = SegmentSink;
 
 /** The recording of one continuous run of segments, from any source. */
 export interface KeptSink {
@@ -24,7 +20,7 @@ export interface KeptSink {
  * (the writes queue behind each other and never hold up a viewer). A write that fails — a full disk — stops
  * the recording with a warning in the log and the panel; the live stream goes on, and what was written plays.
  */
-export class Recorder {
+export class Recorder implements SegmentKeeper {
   constructor(
     private readonly recordings: RecordingStore,
     private readonly log: Logger,

@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RecordingFiles } from "./files.ts";
 import { startsOnSync, videoTrackId } from "./rebase.ts";
-import { demuxTs, TsClock } from "./ts-demux.ts";
+import { demuxTs, TsClock } from "../../media/formats/mpegts.ts";
 
 /** One segment to keep, whatever made it: the built-in ingest's packager, or the relay's origin. */
 export interface KeptSegment {

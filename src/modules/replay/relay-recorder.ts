@@ -4,11 +4,11 @@ import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { RELAY_PREFIX } from "../stream/providers.ts";
 import type { RelayAnswer } from "../stream/relay.ts";
-import { parseOriginPlaylist, type OriginPlaylist, type OriginSegment } from "./origin-playlist.ts";
+import { parseOriginPlaylist, type OriginPlaylist, type OriginSegment } from "../../media/hls/playlist-reader.ts";
 import { initPictureSize } from "./rebase.ts";
 import type { KeptSink, Recorder } from "./recorder.ts";
-import { demuxTs, TsClock } from "./ts-demux.ts";
-import { spsSize } from "./ts-remux.ts";
+import { demuxTs, TsClock } from "../../media/formats/mpegts.ts";
+import { spsSize } from "../../media/formats/ts-to-fmp4.ts";
 
 /** The relay's files, as a viewer gets them: through its cache, each fetched from the origin once. */
 export interface RelayFiles {

@@ -2,8 +2,8 @@
  * Reads an FLV file (header, then tags) into the calls a `MediaSink` gets from a publish session: the file's
  * framing here, each tag's body through the ingest's own FLV tag reader, as the RTMP input reads them.
  */
-import type { AudioConfig, AudioFrame, MediaSink, VideoConfig, VideoFrame } from "../../../src/modules/ingest/media.ts";
-import { FlvDemuxer } from "../../../src/modules/ingest/rtmp/flv.ts";
+import type { AudioConfig, AudioFrame, MediaSink, VideoConfig, VideoFrame } from "../../../src/media/stream.ts";
+import { FlvDemuxer } from "../../../src/media/formats/flv.ts";
 
 export type FlvEvent =
   { kind: "videoConfig"; config: VideoConfig } | { kind: "audioConfig"; config: AudioConfig } | { kind: "video"; frame: VideoFrame } | { kind: "audio"; frame: AudioFrame };

@@ -3,7 +3,7 @@
  * into a `VideoConfig` and frames, so codecs FLV cannot carry in Debian's ffmpeg (HEVC, AV1) can be fed to
  * the packager as an input would hand them over. For tests only.
  */
-import type { VideoCodec, VideoConfig, VideoFrame } from "../../../src/modules/ingest/media.ts";
+import type { VideoCodec, VideoConfig, VideoFrame } from "../../../src/media/stream.ts";
 
 interface Box {
   type: string;

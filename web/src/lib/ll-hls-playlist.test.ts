@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { renderMediaPlaylist, renderMultivariantPlaylist, type PlaylistSegment } from "../../../src/modules/ingest/hls/playlist.ts";
+import { renderMediaPlaylist, renderMultivariantPlaylist, type PlaylistSegment } from "../../../src/media/hls/playlist.ts";
 import { blockingReloadUrl, listsPart, mediaPlaylistUrl, nextPart, variantCodecs, videoCodecName } from "./ll-hls-playlist";
 
 const PAGE = "https://live.example.com/livestream";

@@ -1,7 +1,7 @@
 /** The publisher's figures as the window shows them: codecs, size, frame rate, keyframe interval, bitrates. */
-import type { AudioConfig, StreamMetadata, VideoConfig } from "../media.ts";
-import { audioCodecString, videoCodecString } from "./codecs.ts";
-import { VIDEO_TIMESCALE } from "./mp4.ts";
+import type { AudioConfig, StreamMetadata, VideoConfig } from "../../../media/stream.ts";
+import { audioCodecString, videoCodecString } from "../../../media/codecs/codec-strings.ts";
+import { VIDEO_TIMESCALE } from "../../../media/formats/fmp4.ts";
 import type { SegmentWindow } from "./window.ts";
 
 export interface PublisherFigures {

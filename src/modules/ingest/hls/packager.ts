@@ -5,11 +5,11 @@
  * publisher's figures. A publisher that leaves (`end`) leaves the playlist for a reconnect; `close` drops it.
  */
 import { BLOCKING_WAIT_MS } from "../../../http/timeouts.ts";
-import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
+import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../../../media/stream.ts";
 import { Waiters } from "./blocking.ts";
-import { audioCodecString, videoCodecString } from "./codecs.ts";
+import { audioCodecString, videoCodecString } from "../../../media/codecs/codec-strings.ts";
 import { measureFigures, type PublisherFigures } from "./figures.ts";
-import { renderMediaPlaylist, renderMultivariantPlaylist } from "./playlist.ts";
+import { renderMediaPlaylist, renderMultivariantPlaylist } from "../../../media/hls/playlist.ts";
 import { Segmenter } from "./segmenter.ts";
 import { parsePartName, SegmentWindow, type Segment } from "./window.ts";
 

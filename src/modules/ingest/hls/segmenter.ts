@@ -13,8 +13,8 @@
  * session's tracks, and neither hls.js (one muxed SourceBuffer for fMP4 with both) nor Safari's own player
  * follows a track that goes away at a discontinuity (the stream, live or replayed, stops there).
  */
-import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../media.ts";
-import { trackTimescale, VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "./mp4.ts";
+import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../../../media/stream.ts";
+import { trackTimescale, VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentSample, type FragmentTrack, type InitTrack } from "../../../media/formats/fmp4.ts";
 import { initName, type SegmentWindow } from "./window.ts";
 
 export interface SegmenterOptions {

@@ -2,7 +2,8 @@
  * What the packager holds in memory: the init segments, the last few complete segments, the parts of the
  * last few of them and of the segment being written, within a bound on their total bytes.
  */
-import type { MediaPlaylist, PlaylistSegment } from "./playlist.ts";
+import type { MediaPlaylist, PlaylistSegment } from "../../../media/hls/playlist.ts";
+import type { PackagedSegment } from "../../../media/hls/segment.ts";
 
 export interface Part {
   index: number;
@@ -24,7 +25,7 @@ export interface SegmentFigures {
   audioBytes: number;
 }
 
-export interface Segment {
+export interface Segment extends PackagedSegment {
   msn: number;
   initName: string;
   discontinuity: boolean;

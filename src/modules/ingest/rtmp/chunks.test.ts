@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ChunkReader, ChunkWriter, concat, control, MessageType, RtmpProtocolError, type ChunkReaderLimits, type RtmpMessage } from "./chunks.ts";
+import { concat } from "../../../media/bytes.ts";
+import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, type ChunkReaderLimits, type RtmpMessage } from "./chunks.ts";
 
 const LIMITS: ChunkReaderLimits = { maxMessageBytes: 1024 * 1024, maxChunkStreams: 8, maxInFlightBytes: 2 * 1024 * 1024 };
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ""), "hex"));

@@ -6,6 +6,7 @@
  * their message, and bounds what a peer can make it hold: message size, chunk streams in flight, bytes
  * announced but not yet received.
  */
+import { concat } from "../../../media/bytes.ts";
 
 export class RtmpProtocolError extends Error {
   override name = "RtmpProtocolError";
@@ -287,18 +288,6 @@ export class ChunkWriter {
     }
     return concat(parts);
   }
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** Protocol control and user control messages as a server sends them (chunk stream 2, message stream 0). */

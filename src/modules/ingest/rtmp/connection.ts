@@ -12,11 +12,11 @@
  */
 
 import type { Logger } from "../../../lib/logger.ts";
-import type { MediaSink } from "../media.ts";
+import type { MediaSink } from "../../../media/stream.ts";
 import { Amf0Error, asObject } from "./amf0.ts";
 import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, readU32, type RtmpMessage } from "./chunks.ts";
 import { decodeMessageValues, HANDLED_COMMANDS, METADATA_AMF0_BOUNDS, messageName, PUBLISH_STREAM_ID, readCommand, replies, SETUP_AMF0_BOUNDS, type Command } from "./commands.ts";
-import { FlvDemuxer, FlvError } from "./flv.ts";
+import { FlvDemuxer, FlvError } from "../../../media/formats/flv.ts";
 import { ServerHandshake } from "./handshake.ts";
 import type { RtmpLimits } from "./limits.ts";
 import { readMetadata } from "./metadata.ts";

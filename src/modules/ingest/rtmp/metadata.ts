@@ -3,7 +3,7 @@
  * string: the values come from the publisher and end up on the admin's screen.
  */
 
-import type { StreamMetadata } from "../media.ts";
+import type { StreamMetadata } from "../../../media/stream.ts";
 import { type Amf0Value, asObject } from "./amf0.ts";
 
 export function readMetadata(value: Amf0Value): StreamMetadata {

@@ -12,7 +12,7 @@ import net from "node:net";
 import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { Logger } from "../../../lib/logger.ts";
-import type { MediaSink } from "../media.ts";
+import type { MediaSink } from "../../../media/stream.ts";
 import { type AuthorizeResult, type PublishSession, RtmpConnection } from "./connection.ts";
 import { RtmpDoor, type WrongKeyReport } from "./door.ts";
 import { DEFAULT_RTMP_LIMITS, type RtmpLimits } from "./limits.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { writeFragment, writeInit } from "./mp4.ts";
+import { writeFragment, writeInit } from "./fmp4.ts";
 
 interface Box {
   type: string;

@@ -4,7 +4,7 @@
  * parameter sets, and AAC frames without their ADTS headers. Only what a relayed recording needs: the first
  * program, H.264 video and AAC audio; other streams are named so the caller can say why it stops.
  */
-import { concat } from "../ingest/rtmp/chunks.ts";
+import { concat } from "../bytes.ts";
 
 export class TsError extends Error {
   override name = "TsError";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseAv1SequenceHeader, parseH264Sps, parseHevcSps, SpsError, unescapeNal } from "./sps.ts";
+import { parseAv1SequenceHeader, parseH264Sps, parseHevcSps, SpsError, unescapeNal } from "./parameter-sets.ts";
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, "hex"));
 

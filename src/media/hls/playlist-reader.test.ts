@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { parseOriginPlaylist } from "./origin-playlist.ts";
+import { parseOriginPlaylist } from "./playlist-reader.ts";
 
 test("a multivariant playlist's highest-bandwidth variant is the one kept (AVERAGE-BANDWIDTH not mistaken for it)", () => {
   const text = [

@@ -1,5 +1,5 @@
 /** RFC 6381 codec strings (the multivariant playlist's CODECS) read from the decoder configuration records. */
-import type { AudioConfig, VideoConfig } from "../media.ts";
+import type { AudioConfig, VideoConfig } from "../stream.ts";
 
 const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, "0");
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { audioCodecString, videoCodecString } from "./codecs.ts";
+import { audioCodecString, videoCodecString } from "./codec-strings.ts";
 
 const video = (codec: "h264" | "hevc" | "av1", record: number[]) => videoCodecString({ codec, record: new Uint8Array(record), width: 0, height: 0 });
 const audio = (asc: number[]) => audioCodecString({ codec: "aac", asc: new Uint8Array(asc), sampleRate: 48000, channels: 2 });

@@ -1,7 +1,7 @@
-import type { AudioConfig, VideoConfig } from "../ingest/media.ts";
-import { VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentTrack, type InitTrack } from "../ingest/hls/mp4.ts";
-import { parseH264Sps } from "../ingest/rtmp/sps.ts";
-import { TsError, type DemuxedTs } from "./ts-demux.ts";
+import type { AudioConfig, VideoConfig } from "../stream.ts";
+import { VIDEO_TIMESCALE, writeFragment, writeInit, type FragmentTrack, type InitTrack } from "./fmp4.ts";
+import { parseH264Sps } from "../codecs/parameter-sets.ts";
+import { TsError, type DemuxedTs } from "./mpegts.ts";
 
 const VIDEO_TRACK = 1;
 const AUDIO_TRACK = 2;

@@ -2,7 +2,7 @@
  * The fMP4 (CMAF) writer: an init segment (ftyp + moov) per publish session, and one moof + mdat fragment
  * per LL-HLS part. Box layouts follow ISO/IEC 14496-12 and -14 as MediaMTX's mediacommon writes them.
  */
-import type { AudioConfig, VideoConfig } from "../media.ts";
+import type { AudioConfig, VideoConfig } from "../stream.ts";
 
 /** 90 kHz, as MPEG systems time video. */
 export const VIDEO_TIMESCALE = 90_000;

@@ -5,8 +5,8 @@
  * "unsupported" result naming the codec, so the operator learns what to change in the encoder.
  */
 
-import type { AudioConfig, AudioFrame, VideoCodec, VideoConfig, VideoFrame } from "../media.ts";
-import { parseAv1SequenceHeader, parseH264Sps, parseHevcSps, SpsError, type CodedSize } from "./sps.ts";
+import type { AudioConfig, AudioFrame, VideoCodec, VideoConfig, VideoFrame } from "../stream.ts";
+import { parseAv1SequenceHeader, parseH264Sps, parseHevcSps, SpsError, type CodedSize } from "../codecs/parameter-sets.ts";
 
 export class FlvError extends Error {
   override name = "FlvError";
