@@ -177,9 +177,17 @@ describe("deploy/", () => {
     );
   });
 
-  test("every flag given to dreadcast is one it knows, here and in the README's recipes", () => {
+  test("every flag given to dreadcast is one it knows, here and in the recipes of the README and the guides", () => {
     expect(files.flatMap(unknownFlags)).toEqual([]);
-    expect(unknownFlags({ path: "README.md", text: readFileSync(join(ROOT, "README.md"), "utf8") })).toEqual([]);
+    const guides = [
+      "README.md",
+      "CONTRIBUTING.md",
+      ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    expect(guides.length).toBeGreaterThan(10);
+    expect(guides.flatMap((path) => unknownFlags({ path, text: readFileSync(join(ROOT, path), "utf8") }))).toEqual([]);
   });
 
   test("the flags checked include the unit's ExecStart and the compose services' commands", () => {
