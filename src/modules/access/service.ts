@@ -133,6 +133,24 @@ export class AccessService {
     return rows.map((r) => r.username);
   }
 
+  /** Lets a revoked code work again (part of the caller's transaction, which has checked that nothing keeps it revoked). */
+  async unrevoke(id: number): Promise<void> {
+    await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);
+  }
+
+  /** Remembers the address a code was sent to. */
+  async setEmail(id: number, email: string): Promise<void> {
+    await this.store.run("UPDATE access_codes SET email = ? WHERE id = ?", email, id);
+  }
+
+  /** Forgets the device a code is bound to and ends the sessions made with it: the next device to enter it binds. */
+  async unbindDevice(id: number): Promise<void> {
+    await this.store.tx(async () => {
+      await this.store.run("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?", id);
+      await this.sessions.endAllForCode(id);
+    });
+  }
+
   /** Read-only check of a code and username, without a device (verify-access, verify-special-access's kind rule). */
   async check(accessCode: string, username: string, onlyKinds?: CodeKind[]): Promise<{ valid: true } | Refusal> {
     const code = await this.usableCode(accessCode, false);

@@ -56,7 +56,11 @@ const HOLD_REFUSALS: Record<PassHold, string> = {
 const SAMPLE_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const CHART_POINTS = 240;
 
-/** The rules behind the admin panel's lists: access codes, users and the stats history. */
+/**
+ * The rules behind the admin panel's lists: access codes, users and the stats history. It reads the codes
+ * with their payments for the lists; every change to a code or its sessions goes through `AccessService`,
+ * which owns those tables.
+ */
 export class AdminPanelService {
   constructor(
     private readonly store: Store,
@@ -98,7 +102,7 @@ export class AdminPanelService {
     const to = email ?? record.email;
     if (!to) throw badRequest("Enter an e-mail address to send this code to");
     if (record.revoked) throw badRequest("This access code has been revoked");
-    if (email) await this.store.run("UPDATE access_codes SET email = ? WHERE id = ?", email, id);
+    if (email) await this.access.setEmail(id, email);
     return { record, to };
   }
 
@@ -124,7 +128,7 @@ export class AdminPanelService {
         const hold = toCodeRecord(await this.codeRow(id)).hold;
         if (hold) throw conflict(HOLD_REFUSALS[hold]);
       }
-      await this.store.run("UPDATE access_codes SET revoked = 0 WHERE id = ?", id);
+      await this.access.unrevoke(id);
     });
     return this.findAccessCode(id);
   }
@@ -136,10 +140,7 @@ export class AdminPanelService {
   async resetDevice(id: number): Promise<AccessCodeRecord> {
     const code = await this.findAccessCode(id);
     if (code.revoked) throw badRequest("This access code has been revoked");
-    await this.store.tx(async () => {
-      await this.store.run("UPDATE access_codes SET device_fingerprint = NULL WHERE id = ?", id);
-      await this.store.run("DELETE FROM viewer_sessions WHERE access_code_id = ?", id);
-    });
+    await this.access.unbindDevice(id);
     return this.findAccessCode(id);
   }
 
