@@ -1,7 +1,8 @@
 import type { Store } from "../../db/store.ts";
 import { LastingFailure } from "../../lib/lasting-failure.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { accessCodeMail, lostCodeMail, passPartlyRefundedMail, passRefundedMail, passRefundFailedMail, type MailEvent, type MailPaid, type MailRefundSums } from "./templates.ts";
+import { passPartlyRefundedMail, passRefundedMail, passRefundFailedMail } from "./refund-mails.ts";
+import { accessCodeMail, lostCodeMail, type MailEvent, type MailPaid, type MailRefundSums } from "./templates.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface QueuedMail {

@@ -25,11 +25,11 @@ export function layout(title: string, bodyHtml: string, footer = "You received t
 </body></html>`;
 }
 
-function codeBlock(code: string): string {
+export function codeBlock(code: string): string {
   return `<div style="margin:20px 0;padding:16px;background:#000;border:1px dashed #dc2626;text-align:center;font-family:'Courier New',monospace;font-size:22px;letter-spacing:2px;color:#fca5a5;">${escapeHtml(code)}</div>`;
 }
 
-function enterButton(siteUrl: string): string {
+export function enterButton(siteUrl: string): string {
   const href = escapeHtml(`${siteUrl}/access`);
   return `<p style="text-align:center;margin:28px 0 8px;"><a href="${href}" style="display:inline-block;background:#b91c1c;color:#fff;text-decoration:none;padding:12px 28px;letter-spacing:2px;font-weight:bold;">ENTER THE DARKNESS</a></p>
 <p style="text-align:center;font-size:13px;color:#a3a3a3;">or open <a href="${href}" style="color:#f87171;">${href}</a></p>`;
@@ -128,7 +128,7 @@ function contactHtml(contact: MailContact): string {
  * The event's one-line fields as one line each, whatever was stored (a value saved before line breaks were
  * refused): a line break in them would draw lines of its own into the message, a fake header among them.
  */
-function oneLineEvent(event: MailEvent | null): MailEvent | null {
+export function oneLineEvent(event: MailEvent | null): MailEvent | null {
   if (!event) return null;
   const contact = event.contact ? { name: oneLine(event.contact.name), email: oneLine(event.contact.email) } : null;
   const seller = { name: oneLine(event.seller.name), email: oneLine(event.seller.email), privacyUrl: oneLine(event.seller.privacyUrl), termsUrl: oneLine(event.seller.termsUrl) };
@@ -162,7 +162,7 @@ function sumLines(sums: MailSums): [label: string, value: string][] {
  * The lines that close every mail to a buyer: what was paid (or refunded and left), who sells the pass and
  * how to reach them, and the organiser's privacy policy and terms, each where it is set.
  */
-function sellerLines(event: MailEvent | null, siteUrl: string, sums: MailSums): string[] {
+export function sellerLines(event: MailEvent | null, siteUrl: string, sums: MailSums): string[] {
   const seller = event?.seller ?? NO_SELLER;
   return [
     "",
@@ -175,7 +175,7 @@ function sellerLines(event: MailEvent | null, siteUrl: string, sums: MailSums): 
   ];
 }
 
-function sellerHtml(event: MailEvent | null, siteUrl: string, sums: MailSums): string {
+export function sellerHtml(event: MailEvent | null, siteUrl: string, sums: MailSums): string {
   const seller = event?.seller ?? NO_SELLER;
   const link = (href: string, text: string) => `<a href="${escapeHtml(href)}" style="color:#f87171;">${escapeHtml(text)}</a>`;
   const rows = sumLines(sums).map(([label, value]) => `<div>${escapeHtml(label)}: <strong style="color:#e5e5e5;">${escapeHtml(value)}</strong></div>`);
@@ -233,173 +233,6 @@ export function lostCodeMail(codes: string[], siteUrl: string, given: MailEvent 
     `<p>You asked for the access code${plural ? "s" : ""} bought with this address:</p>${codes.map(codeBlock).join("")}
 <p>Keep your code safe. Each code can only be used on one device.</p>${enterButton(siteUrl)}
 <p style="font-size:13px;color:#a3a3a3;">If you did not ask for this, you can ignore this e-mail.</p>${sellerHtml(event, siteUrl, paid ? { paid } : null)}`,
-  );
-  return { subject, text, html };
-}
-
-export function passRefundedMail(code: string, amount: string, siteUrl: string, given: MailEvent | null = null, sums: MailRefundSums | null = null): MailContent {
-  const event = oneLineEvent(given);
-  const subject = "Your DREADCAST access pass has been refunded";
-  const text = [
-    `Your access pass has been refunded: ${amount} is on its way back to your card.`,
-    "",
-    `Access code: ${code}`,
-    "",
-    "This code no longer works: it cannot be used to enter the livestream.",
-    "",
-    `If you want to watch after all, you can buy a new pass at ${siteUrl}/`,
-    ...sellerLines(event, siteUrl, sums ? { refund: sums } : null),
-  ].join("\n");
-  const html = layout(
-    "Your pass has been refunded",
-    `<p>Your access pass has been refunded: <strong>${escapeHtml(amount)}</strong> is on its way back to your card.</p>${codeBlock(code)}
-<p><strong>This code no longer works:</strong> it cannot be used to enter the livestream.</p>
-<p style="font-size:13px;color:#a3a3a3;">If you want to watch after all, you can buy a new pass at <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a>.</p>${sellerHtml(event, siteUrl, sums ? { refund: sums } : null)}`,
-  );
-  return { subject, text, html };
-}
-
-/** Part of a pass's price refunded: what came back, what stays paid, and that the code keeps working. */
-export function passPartlyRefundedMail(code: string, sums: MailRefundSums, siteUrl: string, given: MailEvent | null = null): MailContent {
-  const event = oneLineEvent(given);
-  const subject = "Part of your DREADCAST access pass has been refunded";
-  const text = [
-    `${sums.refunded} of the ${sums.paid} you paid for your access pass has been refunded: it is on its way back to your card. ${sums.left} stays paid.`,
-    "",
-    `Access code: ${code}`,
-    "",
-    "Your code keeps working: you can still enter the livestream with it.",
-    "",
-    `Enter it with a chat username at ${siteUrl}/access`,
-    ...sellerLines(event, siteUrl, { refund: sums }),
-  ].join("\n");
-  const html = layout(
-    "Part of your pass has been refunded",
-    `<p><strong>${escapeHtml(sums.refunded)}</strong> of the ${escapeHtml(sums.paid)} you paid for your access pass has been refunded: it is on its way back to your card. <strong>${escapeHtml(sums.left)}</strong> stays paid.</p>${codeBlock(code)}
-<p><strong>Your code keeps working:</strong> you can still enter the livestream with it.</p>${enterButton(siteUrl)}${sellerHtml(event, siteUrl, { refund: sums })}`,
-  );
-  return { subject, text, html };
-}
-
-/** Why a refund failed, in the buyer's words (Stripe's `failure_reason`). */
-const REFUND_FAILURES_FOR_BUYER: Record<string, string> = {
-  expired_or_canceled_card: "the card has expired or was canceled",
-  lost_or_stolen_card: "the card was reported lost or stolen",
-  declined: "the card's bank declined it",
-};
-
-export function passRefundFailedMail(
-  code: string,
-  amount: string,
-  failureReason: string | null,
-  siteUrl: string,
-  given: MailEvent | null = null,
-  paid: MailPaid | null = null,
-): MailContent {
-  const event = oneLineEvent(given);
-  const why = REFUND_FAILURES_FOR_BUYER[failureReason ?? ""] ?? "the card's bank could not accept it";
-  const subject = "Your DREADCAST refund did not go through";
-  const text = [
-    `The refund of ${amount} for your access pass could not be paid back to your card: ${why}. The money has not reached you.`,
-    "",
-    `Access code: ${code}`,
-    "",
-    "The organiser has been told. To get your money back another way, contact them and quote your access code.",
-    "",
-    siteUrl,
-    ...sellerLines(event, siteUrl, paid ? { paid } : null),
-  ].join("\n");
-  const html = layout(
-    "Your refund did not go through",
-    `<p>The refund of <strong>${escapeHtml(amount)}</strong> for your access pass could not be paid back to your card: ${escapeHtml(why)}. <strong>The money has not reached you.</strong></p>${codeBlock(code)}
-<p>The organiser has been told. To get your money back another way, contact them and quote your access code.</p>
-<p style="font-size:13px;color:#a3a3a3;"><a href="${escapeHtml(siteUrl)}" style="color:#f87171;">${escapeHtml(siteUrl)}</a></p>${sellerHtml(event, siteUrl, paid ? { paid } : null)}`,
-  );
-  return { subject, text, html };
-}
-
-/** A reminder before the start: the event, when it starts for the buyer, their code, the way in and how to stop reminders. */
-export interface ReminderDetails {
-  title: string;
-  /** "in 15 minutes", "in 24 hours". */
-  startsIn: string;
-  /** The start in the buyer's zone, named, or in UTC. */
-  startText: string;
-  code: string;
-  unsubscribeUrl: string;
-}
-
-export function reminderMail(given: ReminderDetails, siteUrl: string, event: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
-  const reminder = { ...given, title: oneLine(given.title) };
-  const seller = oneLineEvent(event);
-  const subject = `${reminder.title} starts ${reminder.startsIn}`;
-  const text = [
-    `${reminder.title} starts ${reminder.startsIn}: ${reminder.startText}.`,
-    "",
-    `Access code: ${reminder.code}`,
-    "",
-    `Enter it with a chat username at ${siteUrl}/access`,
-    "",
-    "The event is attached as a calendar file.",
-    "",
-    `No more reminders for this pass: ${reminder.unsubscribeUrl}`,
-    ...sellerLines(seller, siteUrl, paid ? { paid } : null),
-  ].join("\n");
-  const html = layout(
-    `Starts ${reminder.startsIn}`,
-    `<p><strong>${escapeHtml(reminder.title)}</strong> starts ${escapeHtml(reminder.startsIn)}:</p>
-<div style="margin:12px 0 20px;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;font-size:18px;color:#fca5a5;">${escapeHtml(reminder.startText)}</div>
-<p>Your access code:</p>${codeBlock(reminder.code)}${enterButton(siteUrl)}
-<p style="font-size:13px;color:#a3a3a3;">The event is attached as a calendar file. <a href="${escapeHtml(reminder.unsubscribeUrl)}" style="color:#f87171;">No more reminders for this pass</a>.</p>${sellerHtml(seller, siteUrl, paid ? { paid } : null)}`,
-  );
-  return { subject, text, html };
-}
-
-/** The event called off: what it was, the owner's words, the buyer's code to quote, and whom to write to. */
-export interface CancellationDetails {
-  title: string;
-  /** The start it was due at, in the buyer's zone or in UTC, named. */
-  startText: string;
-  code: string;
-  /** The owner's words ("" for none), shown as they wrote them. */
-  note: string;
-}
-
-export function eventCancelledMail(given: CancellationDetails, siteUrl: string, event: MailEvent | null = null, paid: MailPaid | null = null): MailContent {
-  const details = { ...given, title: oneLine(given.title) };
-  const seller = oneLineEvent(event);
-  const who = seller?.seller.name || "the organiser";
-  const ask = seller?.seller.email
-    ? `Questions about your pass or your money? Write to ${who} at ${seller.seller.email} and quote your access code.`
-    : `Questions about your pass or your money? Contact ${who} through ${siteUrl}/ and quote your access code.`;
-  const subject = `Cancelled: ${details.title}`;
-  const noteLines = details.note ? ["", `A word from ${who}:`, ...details.note.split(/\r?\n/).map((line) => `> ${line}`)] : [];
-  const text = [
-    `${details.title}, due to start ${details.startText}, has been cancelled.`,
-    ...noteLines,
-    "",
-    `Access code: ${details.code}`,
-    "",
-    ask,
-    "",
-    "The entry this event's mails added to your calendar is taken out by the attached file.",
-    ...sellerLines(seller, siteUrl, paid ? { paid } : null),
-  ].join("\n");
-  const noteHtml = details.note
-    ? `<div style="margin:20px 0;padding:14px 16px;border-left:3px solid #dc2626;background:#0a0a0a;">
-<div style="font-size:12px;letter-spacing:2px;color:#a3a3a3;">A WORD FROM ${escapeHtml(who.toUpperCase())}</div>
-<div style="font-size:16px;color:#f5f5f5;margin-top:6px;white-space:pre-line;">${escapeHtml(details.note)}</div>
-</div>`
-    : "";
-  const askHtml = seller?.seller.email
-    ? `Questions about your pass or your money? Write to ${escapeHtml(who)} at <a href="${escapeHtml(`mailto:${seller.seller.email}`)}" style="color:#f87171;">${escapeHtml(seller.seller.email)}</a> and quote your access code.`
-    : `Questions about your pass or your money? Contact ${escapeHtml(who)} through <a href="${escapeHtml(`${siteUrl}/`)}" style="color:#f87171;">${escapeHtml(`${siteUrl}/`)}</a> and quote your access code.`;
-  const html = layout(
-    "The event has been cancelled",
-    `<p><strong>${escapeHtml(details.title)}</strong>, due to start ${escapeHtml(details.startText)}, <strong>has been cancelled</strong>.</p>${noteHtml}
-<p>Your access code, to quote:</p>${codeBlock(details.code)}
-<p>${askHtml}</p>
-<p style="font-size:13px;color:#a3a3a3;">The entry this event's mails added to your calendar is taken out by the attached file.</p>${sellerHtml(seller, siteUrl, paid ? { paid } : null)}`,
   );
   return { subject, text, html };
 }

@@ -2,7 +2,7 @@ import type { Store } from "../../db/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SiteAddress } from "../../http/site-address.ts";
 import { eventTitle } from "../event-page/facts.ts";
-import { eventCancelledMail } from "../mail/templates.ts";
+import { eventCancelledMail } from "../mail/event-mails.ts";
 import type { MailService } from "../mail/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { startInZone, zoneOf } from "./service.ts";

@@ -5,7 +5,8 @@ import { eventTitle } from "../event-page/facts.ts";
 import { oneLine } from "../../lib/one-line.ts";
 import type { MailService } from "../mail/service.ts";
 import type { SiteAddress } from "../../http/site-address.ts";
-import { eventStartUtc, reminderMail } from "../mail/templates.ts";
+import { reminderMail } from "../mail/event-mails.ts";
+import { eventStartUtc } from "../mail/templates.ts";
 import type { SettingsService } from "../settings/service.ts";
 
 const MINUTE = 60_000;
