@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
+import { prng } from "../../tests/support/prng.ts";
 import { CHAT_MESSAGE_MAX_LENGTH, chatLineFrame, cleanChatText, clientFrameSchema, readChatText } from "./chat.ts";
 
 /** The schema a chat line was read with before it was read by hand: the hand reader must agree with it. */
@@ -20,21 +21,11 @@ function bySchema(raw: string) {
   return read.success ? { ok: true, text: read.data } : { ok: false, message: read.error.issues[0]!.message };
 }
 
-/** A small seeded generator (mulberry32), so a failure is the same on every run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = ["a", "Z", "7", " ", "\t", "\n", "\u2028", "\u202e", "\u200f", "\u0301", "\u0300", "e\u0301", "🙂", "!", "\u0000", "\u001b", "ℌ", "  ", "\u00a0", "漢", "\ud800"];
 
 describe("a chat line read by hand", () => {
   test("agrees with the schema it replaced, on lines built from the characters that matter", () => {
-    const random = seeded(20261204);
+    const random = prng(20261204).next;
     const lines = [
       "🙂".repeat(200),
       "🙂".repeat(201),

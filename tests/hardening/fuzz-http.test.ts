@@ -6,6 +6,7 @@ import { makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { hostileCookie, hostileForwardedFor, hostilePathSegment, hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
 import { prng, runSeed, type Rng } from "./support.ts";
+import { keepFailure, keptFailures } from "../support/fuzz-corpus.ts";
 
 /**
  * A generated fuzz of every HTTP route. Each case is one request built from a seeded PRNG (seed and case
@@ -464,6 +465,42 @@ afterAll(async () => {
   await hlsOrigin?.stop();
 });
 
+/** A failing case as it is kept (tests/fixtures/fuzz/http/): the session by its audience, the site's own origin by name. */
+interface KeptCase {
+  method: string;
+  path: string;
+  auth: Auth;
+  headers: Record<string, string>;
+  body?: string;
+  describe: string;
+}
+
+const SAME_ORIGIN = "$SITE";
+
+/** Keeps a failing case whose body can be written down (not a multipart form); answers the file, or null. */
+function keepCase(c: Case, auth: Auth, url: string): string | null {
+  if (c.body !== undefined && typeof c.body !== "string") return null;
+  const { cookie: _cookie, ...headers } = c.headers;
+  if (headers.origin === url) headers.origin = SAME_ORIGIN;
+  const kept: KeptCase = { method: c.method, path: c.path, auth, headers, describe: c.describe, ...(c.body !== undefined ? { body: c.body } : {}) };
+  return keepFailure("http", kept);
+}
+
+test("the kept failures (tests/fixtures/fuzz/http/) replay with a fresh session: never a 5xx, always a JSON error", async () => {
+  const kept = keptFailures<KeptCase>("http");
+  expect(kept.length).toBeGreaterThan(0);
+  const sessions = { viewer: (await viewerSession(demo.ctx, "kept-viewer", "SKP")).cookie, admin: await adminSession(demo.ctx) };
+  const failures: string[] = [];
+  for (const { name, data } of kept) {
+    const headers: Record<string, string> = { ...data.headers, ...(data.headers.origin === SAME_ORIGIN ? { origin: demo.url } : {}) };
+    if (data.auth === "viewer") headers.cookie = sessions.viewer;
+    if (data.auth === "admin") headers.cookie = sessions.admin;
+    const outcome = await run(demo.url, { index: 0, method: data.method, path: data.path, headers, body: data.body, describe: data.describe });
+    if (outcome.failure) failures.push(`${name}: ${data.method} ${data.path} ${data.describe} → ${outcome.failure}`);
+  }
+  expect(failures).toEqual([]);
+});
+
 test("the fuzz's route table covers every route the app serves", () => {
   const known = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
   const served = demo.routes.filter((r) => r.method !== "WS").map((r) => `${r.method} ${r.path}`);
@@ -505,7 +542,10 @@ async function fuzz(app: TestApp, cases: number, seed: number, label: string): P
           const outcome = await run(app.url, c);
           ran++;
           statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
-          if (outcome.failure) failures.push(`[${label} seed ${seed} case ${index}] ${c.method} ${c.path.slice(0, 200)} ${c.describe} → ${outcome.failure}`);
+          if (outcome.failure) {
+            const kept = keepCase(c, spec.auth, app.url);
+            failures.push(`[${label} seed ${seed} case ${index}] ${c.method} ${c.path.slice(0, 200)} ${c.describe} → ${outcome.failure}${kept ? ` (kept: ${kept})` : ""}`);
+          }
         }),
       );
     }

@@ -5,24 +5,7 @@ import { join, resolve } from "node:path";
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
 
-/** Small, fast, seedable PRNG (mulberry32): a failing case is reproduced by its seed. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
-export type Rng = ReturnType<typeof prng>;
+export { prng, type Rng } from "../support/prng.ts";
 
 /** The seed of this run: HARDENING_SEED to replay one, else a fixed default so CI is repeatable. */
 export function runSeed(fallback: number): number {

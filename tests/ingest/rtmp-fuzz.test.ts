@@ -13,6 +13,7 @@ import { startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";
 import { FFMPEG, publish, recordingSink } from "./rtmp-support.ts";
+import { prng } from "../support/prng.ts";
 
 const SESSIONS = Number(process.env.FUZZ_SESSIONS ?? 2_000);
 const BATCH = 25;
@@ -189,8 +190,7 @@ test.skipIf(!FFMPEG)(
 
       // Memory is sampled after a collection every 100 sessions: what the server keeps, not garbage not yet swept.
       const rss: number[] = [];
-      let seed = 20_261_125;
-      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      const random = prng(20_261_125).next;
       for (let start = 0; start < SESSIONS; start += BATCH) {
         const batch: Promise<void>[] = [];
         for (let i = start; i < Math.min(SESSIONS, start + BATCH); i++) {

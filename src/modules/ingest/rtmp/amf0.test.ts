@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Amf0EcmaArray, Amf0Error, decodeAmf0, encodeAmf0 } from "./amf0.ts";
+import { prng } from "../../../../tests/support/prng.ts";
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ""), "hex"));
 
@@ -60,8 +61,7 @@ describe("AMF0", () => {
 
   test("random and mutated bytes only ever raise Amf0Error", () => {
     const valid = encodeAmf0(["publish", 5, null, "KEY", "live", { a: [1, { b: "c" }], d: new Date(0) }]);
-    let seed = 42;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = prng(42).next;
     for (let i = 0; i < 5_000; i++) {
       const bytes = i % 2 ? valid.slice(0, Math.floor(random() * valid.length)) : valid.slice();
       for (let j = 0; j < 3; j++) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { concat } from "../../../media/bytes.ts";
 import { ChunkReader, ChunkWriter, control, MessageType, RtmpProtocolError, type ChunkReaderLimits, type RtmpMessage } from "./chunks.ts";
+import { prng } from "../../../../tests/support/prng.ts";
 
 const LIMITS: ChunkReaderLimits = { maxMessageBytes: 1024 * 1024, maxChunkStreams: 8, maxInFlightBytes: 2 * 1024 * 1024 };
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ""), "hex"));
@@ -124,8 +125,7 @@ describe("chunk stream", () => {
   });
 
   test("random bytes only ever raise RtmpProtocolError", () => {
-    let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = prng(7).next;
     const wire = concat(messages.map((m) => new ChunkWriter().encode(m)));
     for (let i = 0; i < 3_000; i++) {
       const mutated = wire.slice(0, 1 + Math.floor(random() * wire.length));
