@@ -17,8 +17,8 @@ import { IngestMirror, INTERNAL_HEADER, INTERNAL_PREFIX, parseLeader, PUBLISHER_
 import { ingestWithKey, loginAsAdmin, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { startInstance, type InstanceProcess } from "../support/server.ts";
 import { eventually } from "../support/eventually.ts";
-import { publish, type Publisher } from "../ingest/rtmp-support.ts";
-import { mediaDir, mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
+import { publish, type Publisher } from "../support/rtmp.ts";
+import { mediaDir, mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 import { createTestDatabase, postgresAvailable } from "../support/postgres.ts";
 import { freePort } from "../support/free-port.mjs";
 import { startTestRedis, type TestRedis, CLUSTER_SECRET_KEY } from "../support/redis.ts";

@@ -12,8 +12,8 @@ import { createTestDatabase, postgresAvailable, type TestDatabase } from "../sup
 import { startTestRedis, type TestRedis } from "../support/redis.ts";
 import { startTestS3, type TestS3 } from "../support/s3.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
-import { publish } from "../ingest/rtmp-support.ts";
-import { mediaDir, mediaToolsMissing, probeFrames } from "../ingest/support/media-tools.ts";
+import { publish } from "../support/rtmp.ts";
+import { mediaDir, mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 
 const redis: TestRedis | null = await startTestRedis();
 const postgres = await postgresAvailable();

@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/lib/logger.ts";
 import { WsClient } from "../support/ws.ts";
 import { startServer, type ServerProcess } from "../support/server.ts";
 import { viewerSession } from "../support/viewer.ts";
-import { BUN, ROOT, tempDir } from "./support.ts";
+import { BUN, ROOT, tempDir } from "../support/hardening.ts";
 
 /**
  * `dreadcast backup` while the chat is busy: the archive restores, its database opens, passes

@@ -9,7 +9,7 @@ import { eventually } from "../support/eventually.ts";
 import { WsClient } from "../support/ws.ts";
 import { startServer, type ServerProcess } from "../support/server.ts";
 import { viewerSession } from "../support/viewer.ts";
-import { prng, runSeed, tempDir } from "./support.ts";
+import { prng, runSeed, tempDir } from "../support/hardening.ts";
 
 /**
  * Churn: 1,000 sockets connecting and disconnecting (cleanly and abruptly) for 30 s while the chat runs,

@@ -13,7 +13,7 @@ import { startServer, type ServerProcess } from "../support/server.ts";
 import { viewerSession } from "../support/viewer.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import Stripe from "stripe";
-import { prng, runSeed, tempDir } from "./support.ts";
+import { prng, runSeed, tempDir } from "../support/hardening.ts";
 
 /**
  * Crash safety: the real server (bun src/main.ts) with a fake Stripe and a real SMTP server, buyers

@@ -6,7 +6,7 @@ import { loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp } from "../supp
 import { buyDemoCode, enter, joinAs, makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { upgradeStatus, WsClient } from "../support/ws.ts";
 import { freePort } from "../support/free-port.mjs";
-import { BUN } from "./support.ts";
+import { BUN } from "../support/hardening.ts";
 import { TEST_ENGINE } from "../support/postgres.ts";
 
 /** The defences one by one: headers, cookies, body limits, connection limits, normalisation, degradation. */

@@ -5,7 +5,7 @@ import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../supp
 import { makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { hostileCookie, hostileForwardedFor, hostilePathSegment, hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
-import { prng, runSeed, type Rng } from "./support.ts";
+import { prng, runSeed, type Rng } from "../support/hardening.ts";
 import { keepFailure, keptFailures } from "../support/fuzz-corpus.ts";
 
 /**

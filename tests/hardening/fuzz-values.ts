@@ -1,4 +1,4 @@
-import type { Rng } from "./support.ts";
+import type { Rng } from "../support/hardening.ts";
 
 /** Generators of hostile input for the fuzz tests: every value comes from the seeded PRNG. */
 

@@ -4,7 +4,7 @@ import { hostileString, hostileValue, mutateBody } from "./fuzz-values.ts";
 import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../support/app.ts";
 import { WsClient } from "../support/ws.ts";
 import { viewerSession } from "../support/viewer.ts";
-import { prng, runSeed, type Rng } from "./support.ts";
+import { prng, runSeed, type Rng } from "../support/hardening.ts";
 
 /**
  * A generated fuzz of every WebSocket message type, sent by viewers, test-code viewers, moderators and an

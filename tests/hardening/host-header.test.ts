@@ -4,7 +4,7 @@ import { adminSession, STAND_IN_PAGE, startTestApp, type TestApp } from "../supp
 import { buyDemoCode, makeFingerprint, viewerSession } from "../support/viewer.ts";
 import { runCli } from "../support/cli.ts";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { tempDir } from "./support.ts";
+import { tempDir } from "../support/hardening.ts";
 
 /** The Host header is the sender's to choose: it never reaches an e-mail, and one that makes no address is a 400. */
 

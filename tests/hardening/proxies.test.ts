@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ACCESS_PRODUCT } from "../../src/contracts/payments.ts";
 import { clientAddress } from "../../src/http/client-ip.ts";
 import { type PublishSession, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
-import { RawRtmpClient, recordingSink } from "../ingest/rtmp-support.ts";
+import { RawRtmpClient, recordingSink } from "../support/rtmp.ts";
 import { CADDY, NGINX, OPENSSL, request, ROOT, SITE, startCaddy, startEcho, startNginx, substitute, upgrade, type Echoed, type RunningProxy } from "../support/proxies.ts";
 import { defaultConfig } from "../../src/config.ts";
 import { createContext, disposeContext } from "../../src/context.ts";
@@ -14,7 +14,7 @@ import { silentLogger } from "../../src/lib/logger.ts";
 import { databaseForDataDir, TEST_ENGINE } from "../support/postgres.ts";
 import { startServer } from "../support/server.ts";
 import { viewerSession } from "../support/viewer.ts";
-import { tempDir } from "./support.ts";
+import { tempDir } from "../support/hardening.ts";
 
 /**
  * Every shipped proxy configuration — deploy/cluster/nginx.conf, deploy/cluster/Caddyfile,

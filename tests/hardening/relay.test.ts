@@ -10,7 +10,7 @@ import { startServer, type ServerProcess } from "../support/server.ts";
 import { viewerSession } from "../support/viewer.ts";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { databaseForDataDir, TEST_ENGINE } from "../support/postgres.ts";
-import { tempDir } from "./support.ts";
+import { tempDir } from "../support/hardening.ts";
 
 /**
  * The HLS relay under attack. A viewer's requests cannot make the server hold hundreds of MB (only what

@@ -13,8 +13,8 @@ import { ingestWithKey, loginAsAdmin, startTestApp, type TestApp, type TestClien
 import { eventually } from "../support/eventually.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
-import { publish, type Publisher } from "./rtmp-support.ts";
-import { mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { publish, type Publisher } from "../support/rtmp.ts";
+import { mediaDir, mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 import { OPENSSL, selfSignedCertificate } from "../support/certificate.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the built-in ingest through the app (${mediaToolsMissing})`);

@@ -11,10 +11,10 @@ import { Packager } from "../../src/modules/ingest/hls/packager.ts";
 import { type RtmpServer, startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { MessageType } from "../../src/modules/ingest/rtmp/chunks.ts";
-import { makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
-import { readFragmentedMp4 } from "./support/mp4-file.ts";
+import { makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "../support/media/media-tools.ts";
+import { readFragmentedMp4 } from "../support/media/mp4-file.ts";
 import { eventually } from "../support/eventually.ts";
-import { enhancedFrameTag, enhancedTag, publish, RawRtmpClient } from "./rtmp-support.ts";
+import { enhancedFrameTag, enhancedTag, publish, RawRtmpClient } from "../support/rtmp.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: RTMP publishing into the packager (${mediaToolsMissing})`);
 

@@ -8,9 +8,9 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BLOCKING_WAIT_MS, HTTP_IDLE_TIMEOUT_S } from "../../src/http/timeouts.ts";
 import { Packager, type PackagerOptions } from "../../src/modules/ingest/hls/packager.ts";
-import { feed, readFlv, type FlvEvent } from "./support/flv-file.ts";
-import { FFMPEG, makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
-import { fragmentRuns, readFragmentedMp4 } from "./support/mp4-file.ts";
+import { feed, readFlv, type FlvEvent } from "../support/media/flv-file.ts";
+import { FFMPEG, makeFlv, makeFragmentedMp4, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "../support/media/media-tools.ts";
+import { fragmentRuns, readFragmentedMp4 } from "../support/media/mp4-file.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the packager's tests with real media (${mediaToolsMissing})`);
 const withMedia = mediaToolsMissing ? describe.skip : describe;

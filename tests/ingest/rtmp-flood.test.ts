@@ -25,7 +25,7 @@ import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/free-port.mjs";
 import { startServer, type ServerProcess } from "../support/server.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
-import { FFMPEG, publish, type Publisher, RawRtmpClient } from "./rtmp-support.ts";
+import { FFMPEG, publish, type Publisher, RawRtmpClient } from "../support/rtmp.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const FIXTURES = join(ROOT, "tests/fixtures/rtmp");
@@ -57,9 +57,9 @@ function keep(count: number, open: () => Promise<void>): { stop(): void } {
   return { stop: () => (running = false) };
 }
 
-/** A flood in a process of its own (tests/ingest/support/rtmp-flooder.ts): what the test measures is then the server, not the flood's event loop. */
+/** A flood in a process of its own (tests/support/media/rtmp-flooder.ts): what the test measures is then the server, not the flood's event loop. */
 function flooder(kind: "amf" | "idle", port: number, count: number, from: string[], reconnectMs?: number) {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "support/rtmp-flooder.ts"), JSON.stringify({ kind, port, count, from, reconnectMs })], {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "../support/media/rtmp-flooder.ts"), JSON.stringify({ kind, port, count, from, reconnectMs })], {
     stdout: "pipe",
     stderr: "inherit",
   });

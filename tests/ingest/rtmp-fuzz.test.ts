@@ -12,7 +12,7 @@ import type { MediaSink } from "../../src/media/stream.ts";
 import { startRtmpServer } from "../../src/modules/ingest/rtmp/server.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";
-import { FFMPEG, publish, recordingSink } from "./rtmp-support.ts";
+import { FFMPEG, publish, recordingSink } from "../support/rtmp.ts";
 import { prng } from "../support/prng.ts";
 
 const SESSIONS = Number(process.env.FUZZ_SESSIONS ?? 2_000);

@@ -14,7 +14,7 @@ import { encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
 import { ChunkWriter, control, MessageType, readU32 } from "../../src/modules/ingest/rtmp/chunks.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { eventually } from "../support/eventually.ts";
-import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink } from "./rtmp-support.ts";
+import { FFMPEG, publish, RawRtmpClient, type Recording, recordingSink } from "../support/rtmp.ts";
 import { OPENSSL, selfSignedCertificate } from "../support/certificate.ts";
 
 if (FFMPEG && !OPENSSL) console.log("SKIPPED: the RTMPS test (no openssl to make its certificate)");

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MessageType } from "../../../src/modules/ingest/rtmp/chunks.ts";
-import { makeFragmentedMp4 } from "../../ingest/support/media-tools.ts";
-import { readFragmentedMp4 } from "../../ingest/support/mp4-file.ts";
-import { enhancedFrameTag, enhancedTag, RawRtmpClient } from "../../ingest/rtmp-support.ts";
+import { makeFragmentedMp4 } from "../../support/media/media-tools.ts";
+import { readFragmentedMp4 } from "../../support/media/mp4-file.ts";
+import { enhancedFrameTag, enhancedTag, RawRtmpClient } from "../../support/rtmp.ts";
 
 const [port, key, codec, seconds] = process.argv.slice(2);
 if (!port || !key || (codec !== "hevc" && codec !== "av1") || !seconds) {

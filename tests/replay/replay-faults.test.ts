@@ -13,8 +13,8 @@ import { eventually } from "../support/eventually.ts";
 import { recordingLogger } from "../support/logger.ts";
 import { startServer } from "../support/server.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
-import { publish, type Publisher } from "./rtmp-support.ts";
-import { mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { publish, type Publisher } from "../support/rtmp.ts";
+import { mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the recording's faults (${mediaToolsMissing})`);
 

@@ -4,7 +4,7 @@
  * connections open to `port`, each from one of `from` in turn, and opens each one again as the server
  * closes it, until it is sent SIGTERM; then prints how many it opened as JSON.
  *
- *   bun tests/ingest/support/rtmp-flooder.ts '{"port":1935,"kind":"amf","count":15,"from":["127.0.0.2"]}'
+ *   bun tests/support/media/rtmp-flooder.ts '{"port":1935,"kind":"amf","count":15,"from":["127.0.0.2"]}'
  *
  * kinds: "amf" — the handshake, connect, then object-heavy commands (`_checkbw` and `releaseStream` with an
  * AMF0 object of 9,300 properties) as fast as the socket drains; "idle" — a TCP connection that sends

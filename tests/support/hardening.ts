@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
 
-export { prng, type Rng } from "../support/prng.ts";
+export { prng, type Rng } from "./prng.ts";
 
 /** The seed of this run: HARDENING_SEED to replay one, else a fixed default so CI is repeatable. */
 export function runSeed(fallback: number): number {

@@ -14,7 +14,7 @@ import { eventually } from "../support/eventually.ts";
 import { hlsEncoderArgs } from "../support/hls-encoder.mjs";
 import { startHlsOrigin, type HlsOrigin } from "../support/hls-origin.mjs";
 import { enter } from "../support/viewer.ts";
-import { FFMPEG, FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { FFMPEG, FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the replay of the relay (${mediaToolsMissing})`);
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { demuxTs, TsClock, TsError } from "../../src/media/formats/mpegts.ts";
 import { spsSize, TsToMp4 } from "../../src/media/formats/ts-to-fmp4.ts";
-import { FFMPEG, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "./support/media-tools.ts";
+import { FFMPEG, mediaDir, mediaToolsMissing, probeFrames, probeStreams } from "../support/media/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: MPEG-TS to MP4 (${mediaToolsMissing})`);
 

@@ -11,8 +11,8 @@ import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp,
 import { eventually } from "../support/eventually.ts";
 import { buyDemoCode, enter } from "../support/viewer.ts";
 import { say, WsClient } from "../support/ws.ts";
-import { publish } from "./rtmp-support.ts";
-import { FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "./support/media-tools.ts";
+import { publish } from "../support/rtmp.ts";
+import { FFPROBE, mediaDir, mediaToolsMissing, probeFrames } from "../support/media/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the replay (${mediaToolsMissing})`);
 

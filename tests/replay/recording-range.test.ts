@@ -10,8 +10,8 @@ import { FILES_MISSING_MESSAGE } from "../../src/modules/replay/download.ts";
 import { ingestWithKey, loginAsAdmin, STAND_IN_PAGE, startTestApp, type TestApp, type TestClient } from "../support/app.ts";
 import { eventually } from "../support/eventually.ts";
 import { cookieOf } from "../support/ws.ts";
-import { publish } from "./rtmp-support.ts";
-import { mediaToolsMissing } from "./support/media-tools.ts";
+import { publish } from "../support/rtmp.ts";
+import { mediaToolsMissing } from "../support/media/media-tools.ts";
 
 if (mediaToolsMissing) console.log(`SKIPPED: the download's ranges (${mediaToolsMissing})`);
 

@@ -5,7 +5,7 @@ import net from "node:net";
 import type { AudioConfig, AudioFrame, MediaSink, StreamMetadata, VideoConfig, VideoFrame } from "../../src/media/stream.ts";
 import { type Amf0Value, decodeAmf0, encodeAmf0 } from "../../src/modules/ingest/rtmp/amf0.ts";
 import { ChunkReader, ChunkWriter, MessageType, type RtmpMessage } from "../../src/modules/ingest/rtmp/chunks.ts";
-import { eventually } from "../support/eventually.ts";
+import { eventually } from "./eventually.ts";
 
 export const FFMPEG = Bun.which("ffmpeg");
 
