@@ -12,62 +12,13 @@ import type { ViewerSession, ViewerSessionService } from "../access/sessions.ts"
 import type { MailService } from "../mail/service.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { DemoPaymentProvider } from "./demo-provider.ts";
-import type { LedgerEffects, PaymentLedger } from "./ledger.ts";
+import type { PaymentLedger } from "./ledger.ts";
 import { INTENT_APP_TAG, type PaymentKind, type PaymentProvider, type ProviderIntent } from "./provider.ts";
 import { intentFromStripe } from "./stripe-provider.ts";
 import { LEDGER_EVENTS, checkIntentObject, parseLedgerEvent } from "./webhook-events.ts";
+import { INTENT_EVENTS, INTENT_ID, RECONCILED_EVENTS, type Applied, type CountedDonation, type PaymentRow, type Reconciled } from "./payment-shapes.ts";
 
-/** A donation that has just been counted (once, after its payment succeeded). */
-export interface CountedDonation {
-  paymentIntentId: string;
-  /** minor units of `currency` */
-  amount: number;
-  currency: string;
-  username: string;
-  userId: number | null;
-  /** all counted donations in the event's currency, net of refunds and disputes */
-  total: number;
-  goal: number;
-}
-
-interface PaymentRow {
-  id: number;
-  intent_id: string;
-  kind: PaymentKind;
-  amount: number;
-  currency: string;
-  status: string;
-  email: string | null;
-  user_id: number | null;
-  username: string | null;
-  site_url: string | null;
-  fulfilled: number;
-}
-
-interface Applied {
-  code?: AccessCodeRecord;
-  donation?: CountedDonation;
-  effects?: LedgerEffects;
-}
-
-const INTENT_EVENTS = new Set([
-  "payment_intent.succeeded",
-  "payment_intent.processing",
-  "payment_intent.payment_failed",
-  "payment_intent.canceled",
-  "payment_intent.requires_action",
-]);
-const INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
-/** What a reconciliation reads back from Stripe's events: the sales, and what changed them after. */
-const RECONCILED_EVENTS = ["payment_intent.succeeded", ...LEDGER_EVENTS];
-
-/** What a reconciliation did: events read (and of them already applied here), payments it fulfilled. */
-export interface Reconciled {
-  read: number;
-  known: number;
-  passes: number;
-  donations: number;
-}
+export type { CountedDonation, Reconciled } from "./payment-shapes.ts";
 
 /**
  * Access purchases and donations. Every path that learns an intent succeeded (the buyer's page, the
