@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ACCESS_MESSAGES } from "../../src/contracts/access-messages.ts";
 import { startExecutable, type Executable } from "../support/executable.mjs";
+import { makeFingerprint } from "../support/fingerprint.mjs";
 
 const BINARY = resolve(import.meta.dir, "../../dist/dreadcast");
 let server: Executable;
@@ -100,3 +102,12 @@ test("while it serves, the executable backs its event up and restores the archiv
   expect(restore.exitCode).toBe(0);
   expect(readdirSync(restored)).toContain("dreadcast.db");
 }, 30_000);
+
+test("the minified executable reads the body of every way onto the stream (a code it does not know is refused as such, not as a missing body)", async () => {
+  const headers = { "content-type": "application/json", origin: url };
+  const body = JSON.stringify({ accessCode: "SKP-AAAA-BBBB-CCCC-DDDD", username: "Smoke", deviceFingerprint: makeFingerprint() });
+  for (const path of ["/api/validate-access", "/api/verify-existing-access", "/api/verify-stream-access"]) {
+    const answer = (await (await fetch(url + path, { method: "POST", headers, body })).json()) as { message?: string; error?: string };
+    expect({ path, message: answer.message ?? answer.error }).toEqual({ path, message: ACCESS_MESSAGES.invalidCode });
+  }
+});
