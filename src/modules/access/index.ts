@@ -67,69 +67,71 @@ export function accessRoutes(ctx: AppContext) {
       return { valid: true, message: outcome.message };
     };
 
-  return new Elysia({ name: "access-routes", prefix: "/api" })
-    .use(clientIpPlugin(ctx.config))
-    .post("/validate-access", admitRoute(validateAccessBody))
-    .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
-    // The body is named in the handler's own parameters: the framework parses a body only for a handler it
-    // sees reading one, and a context handed on whole does not show it (the minified build then gave none).
-    .post("/verify-stream-access", async ({ body, set, clientIp, request }) => {
-      // A signed-in admin watches without a code, under their own name: no code is looked at or bound.
-      const person = await findPerson(ctx, request);
-      if (person?.role === "admin") return { valid: true, message: ACCESS_MESSAGES.granted, role: "admin" as const, username: person.admin.username };
-      return admitRoute(verifyStreamAccessBody)({ body, set, clientIp, request });
-    })
-    .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
-    .post("/verify-access", async ({ body, set, clientIp }) => {
-      const wait = await throttle(clientIp);
-      if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
-      const parsed = verifyAccessBody.safeParse(body);
-      if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
-      const result = await ctx.access.check(parsed.data.accessCode, parsed.data.username);
-      if (!result.valid) {
-        if (result.reason === "invalid-code") await failuresPerIp.fail(clientIp);
-        return refusal(set, 403, result.message);
-      }
-      return { valid: true, message: ACCESS_MESSAGES.granted };
-    })
-    .post(
-      "/generate-access-code",
-      async ({ body, clientIp }) => {
+  return (
+    new Elysia({ name: "access-routes", prefix: "/api" })
+      .use(clientIpPlugin(ctx.config))
+      .post("/validate-access", admitRoute(validateAccessBody))
+      .post("/verify-existing-access", admitRoute(verifyExistingAccessBody))
+      // The body is named in the handler's own parameters: the framework parses a body only for a handler it
+      // sees reading one, and a context handed on whole does not show it (the minified build then gave none).
+      .post("/verify-stream-access", async ({ body, set, clientIp, request }) => {
+        // A signed-in admin watches without a code, under their own name: no code is looked at or bound.
+        const person = await findPerson(ctx, request);
+        if (person?.role === "admin") return { valid: true, message: ACCESS_MESSAGES.granted, role: "admin" as const, username: person.admin.username };
+        return admitRoute(verifyStreamAccessBody)({ body, set, clientIp, request });
+      })
+      .post("/verify-special-access", admitRoute(verifySpecialAccessBody, ["SCP", "MOD"]))
+      .post("/verify-access", async ({ body, set, clientIp }) => {
         const wait = await throttle(clientIp);
+        if (wait > 0) return refusal(set, 429, ACCESS_MESSAGES.tooManyAttempts, wait);
+        const parsed = verifyAccessBody.safeParse(body);
+        if (!parsed.success) return refusal(set, 400, parsed.error.issues[0]?.message ?? "Invalid request");
+        const result = await ctx.access.check(parsed.data.accessCode, parsed.data.username);
+        if (!result.valid) {
+          if (result.reason === "invalid-code") await failuresPerIp.fail(clientIp);
+          return refusal(set, 403, result.message);
+        }
+        return { valid: true, message: ACCESS_MESSAGES.granted };
+      })
+      .post(
+        "/generate-access-code",
+        async ({ body, clientIp }) => {
+          const wait = await throttle(clientIp);
+          if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
+          const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, ctx.site.url());
+          return { accessCode: code.code };
+        },
+        { body: generateAccessCodeBody },
+      )
+      .get("/test/generate-access-code", async ({ clientIp }) => {
+        const wait = await checksPerIp.hit(clientIp);
         if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
-        const code = await ctx.payments.fulfilAccessPurchase(body.paymentIntentId, ctx.site.url());
-        return { accessCode: code.code };
-      },
-      { body: generateAccessCodeBody },
-    )
-    .get("/test/generate-access-code", async ({ clientIp }) => {
-      const wait = await checksPerIp.hit(clientIp);
-      if (wait > 0) throw tooManyRequests(ACCESS_MESSAGES.tooManyAttempts, wait);
-      return { accessCode: (await ctx.access.issueTestCode()).code };
-    })
-    .get("/me", async ({ request, set }) => {
-      set.headers["cache-control"] = "private, no-store";
-      return streamIdentityOf(await findPerson(ctx, request));
-    })
-    .get("/user-data", async ({ request }) => {
-      const person = await findPerson(ctx, request);
-      if (!person) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
-      return { username: person.role === "admin" ? person.admin.username : person.viewer.username };
-    })
-    .get("/check-moderator-status", async ({ request }) => {
-      const person = await findPerson(ctx, request);
-      // A team member moderates the chat when their role may (the chat socket applies the same rule).
-      if (person?.role === "admin") return { isModerator: roleCan(person.admin.role, "moderation") };
-      const viewer = person?.viewer;
-      return { isModerator: !!viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) };
-    })
-    .post("/lost-code", async ({ body, clientIp }) => {
-      const parsed = lostCodeBody.safeParse(body);
-      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
-      const wait = await lostCodePerIp.hit(clientIp);
-      if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
-      // Over the per-address limit the answer is the same; only the e-mail is skipped.
-      if ((await lostCodePerEmail.hit(parsed.data.email.toLowerCase())) === 0) await ctx.access.sendLostCodes(parsed.data.email, ctx.site.url());
-      return { ok: true, message: LOST_CODE_MESSAGE };
-    });
+        return { accessCode: (await ctx.access.issueTestCode()).code };
+      })
+      .get("/me", async ({ request, set }) => {
+        set.headers["cache-control"] = "private, no-store";
+        return streamIdentityOf(await findPerson(ctx, request));
+      })
+      .get("/user-data", async ({ request }) => {
+        const person = await findPerson(ctx, request);
+        if (!person) throw unauthorized(ACCESS_MESSAGES.notLoggedIn);
+        return { username: person.role === "admin" ? person.admin.username : person.viewer.username };
+      })
+      .get("/check-moderator-status", async ({ request }) => {
+        const person = await findPerson(ctx, request);
+        // A team member moderates the chat when their role may (the chat socket applies the same rule).
+        if (person?.role === "admin") return { isModerator: roleCan(person.admin.role, "moderation") };
+        const viewer = person?.viewer;
+        return { isModerator: !!viewer?.isModerator && !(await ctx.viewerSessions.isBanned(viewer.username, viewer.accessCodeId)) };
+      })
+      .post("/lost-code", async ({ body, clientIp }) => {
+        const parsed = lostCodeBody.safeParse(body);
+        if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid request");
+        const wait = await lostCodePerIp.hit(clientIp);
+        if (wait > 0) throw tooManyRequests("Too many requests. Please try again later.", wait);
+        // Over the per-address limit the answer is the same; only the e-mail is skipped.
+        if ((await lostCodePerEmail.hit(parsed.data.email.toLowerCase())) === 0) await ctx.access.sendLostCodes(parsed.data.email, ctx.site.url());
+        return { ok: true, message: LOST_CODE_MESSAGE };
+      })
+  );
 }
