@@ -13,31 +13,15 @@ import { conflict } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { Packager } from "./hls/packager.ts";
 import type { SegmentKeeper } from "../../media/hls/segment.ts";
-import type { AudioConfig, MediaSink, VideoCodec } from "../../media/stream.ts";
+import type { MediaSink } from "../../media/stream.ts";
 import type { StreamKeyStore } from "./key.ts";
+import { FOLLOW_EVERY_MS, INGEST_APP, mergeWrongKeys, OFFLINE_AFTER_MS, type LivePublish } from "./publish.ts";
 import { RefusalLog } from "./refusals.ts";
+
+export { INGEST_APP, OFFLINE_AFTER_MS, type LivePublish } from "./publish.ts";
 import { IngestMirror, leaderValue, parseLeader, PUBLISHER_LEASE, refusesConnections, secretMatches, type Leader } from "./mirror.ts";
 import { CERTIFICATE_CHECK_MS, startRtmpsServer } from "./rtmp/certificate-watch.ts";
 import { type AuthorizeResult, type PublishSession, type RtmpServer, RtmpPortInUseError, startRtmpServer, type WrongKeyReport } from "./rtmp/server.ts";
-
-/** The RTMP application OBS's "Server" field ends in. */
-export const INGEST_APP = "live";
-
-/**
- * How long a publisher may be gone before pages are told the stream is offline: OBS reconnects after a
- * couple of seconds, and a reconnect within this goes on in the same players without a reload.
- */
-export const OFFLINE_AFTER_MS = 5000;
-
-/** How often an instance of a cluster looks who holds the publisher (also told at once by a message). */
-const FOLLOW_EVERY_MS = 500;
-
-/** What the admin's view needs of the publish in progress. */
-export interface LivePublish {
-  session: PublishSession;
-  videoCodec: VideoCodec | null;
-  audio: AudioConfig | null;
-}
 
 export class IngestService {
   private rtmp: RtmpServer | null = null;
@@ -129,12 +113,7 @@ export class IngestService {
 
   /** Addresses refused for wrong stream keys lately (RTMP and RTMPS together), the most tries first. */
   wrongKeys(): WrongKeyReport[] {
-    const byAddress = new Map<string, WrongKeyReport>();
-    for (const report of [...(this.rtmp?.wrongKeys() ?? []), ...(this.rtmps?.wrongKeys() ?? [])]) {
-      const seen = byAddress.get(report.address);
-      byAddress.set(report.address, seen ? { address: report.address, attempts: seen.attempts + report.attempts, waitMs: Math.max(seen.waitMs, report.waitMs) } : report);
-    }
-    return [...byAddress.values()].sort((a, b) => b.attempts - a.attempts);
+    return mergeWrongKeys([...(this.rtmp?.wrongKeys() ?? []), ...(this.rtmps?.wrongKeys() ?? [])]);
   }
 
   /** A publisher's stream can be watched (or it left so recently that it may be back any moment). */

@@ -103,35 +103,29 @@ function ReplayFacts({ startedAt, duration }: { startedAt: string | undefined; d
 
 /** In place of the player once the night is ended and there is no replay to play: it is being prepared, or there is none. */
 function NightOver({ endedAt, replayComing, cancelled }: { endedAt: string; replayComing: boolean; cancelled: boolean }) {
-  if (cancelled) {
-    return (
-      <div className="stream-player stream-player-empty">
-        <div className="stream-player-loading stream-player-offline stream-replay-ended" role="status">
-          <span className="stream-replay-ended-icon" aria-hidden="true">
-            <AlertIcon />
-          </span>
-          <p className="stream-player-title">The Event Was Cancelled</p>
-          <p className="stream-player-text">
-            The organiser called it off on <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>: it will not be streamed.
-          </p>
-          <p className="stream-player-text">The home page has their word to the buyers, and whom to write to about your pass.</p>
-        </div>
-      </div>
-    );
-  }
+  const when = <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>;
+  const [icon, title, lead, follow] = cancelled
+    ? [
+        <AlertIcon key="icon" />,
+        "The Event Was Cancelled",
+        <>The organiser called it off on {when}: it will not be streamed.</>,
+        "The home page has their word to the buyers, and whom to write to about your pass.",
+      ]
+    : [
+        <RewindIcon key="icon" />,
+        "The Night Is Over",
+        <>It ended on {when}.</>,
+        replayComing ? "Its replay is being prepared: it will play here soon, with the chat as it happened." : "There is no replay of this night. Thank you for watching.",
+      ];
   return (
     <div className="stream-player stream-player-empty">
       <div className="stream-player-loading stream-player-offline stream-replay-ended" role="status">
         <span className="stream-replay-ended-icon" aria-hidden="true">
-          <RewindIcon />
+          {icon}
         </span>
-        <p className="stream-player-title">The Night Is Over</p>
-        <p className="stream-player-text">
-          It ended on <time dateTime={endedAt}>{dayAndTime(endedAt)}</time>.
-        </p>
-        <p className="stream-player-text">
-          {replayComing ? "Its replay is being prepared: it will play here soon, with the chat as it happened." : "There is no replay of this night. Thank you for watching."}
-        </p>
+        <p className="stream-player-title">{title}</p>
+        <p className="stream-player-text">{lead}</p>
+        <p className="stream-player-text">{follow}</p>
       </div>
     </div>
   );
