@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ADMIN, logIn, screenshotScreen } from "./support/admin-panel.mjs";
-import { screenshotWidths } from "./support/browser.mjs";
+import { MOBILE, screenshotWidths } from "./support/browser.mjs";
 import { toastWith, until, useApp } from "./support/e2e.mjs";
 import { adminApi, openViewer } from "./support/live.mjs";
 
@@ -63,8 +63,9 @@ app.browserTest("cancelling the event: the panel asks and says what follows, the
   await home.getByRole("button", { name: "Share" }).waitFor();
   await screenshotWidths(home, "event-cancel-home");
 
-  // A pass holder on the stream page: it will not be streamed.
-  const holder = await context.newPage();
+  // A pass holder on the stream page (a browser of their own, not the panel's): it will not be streamed.
+  const holderBrowser = await openViewer(context.browser(), app.url, MOBILE);
+  const holder = holderBrowser.page;
   await holder.goto("/design");
   const code = await holder.evaluate(async () => (await (await fetch("/api/test/generate-access-code")).json()).accessCode);
   await holder.evaluate((c) => {
@@ -74,8 +75,10 @@ app.browserTest("cancelling the event: the panel asks and says what follows, the
   await holder.goto("/livestream");
   await holder.getByText("The Event Was Cancelled", { exact: true }).waitFor({ timeout: 20_000 });
   await holder.getByText("The chat is closed: there will be no live night.").waitFor();
+  // A pass holder, not the panel's admin: the header names the viewer (shown at desktop widths).
+  await holder.getByText("Watching as Wren", { exact: false }).waitFor({ state: "attached" });
   await screenshotWidths(holder, "event-cancel-stream");
-  await holder.close();
+  await holderBrowser.context.close();
 
   // Taken back from the panel: the home page counts down again, passes on sale.
   await night.getByRole("button", { name: "Open the doors again" }).click();
